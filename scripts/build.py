@@ -1,0 +1,107 @@
+#!/usr/bin/env python
+"""Build the warp_cuda_ir dataset folder: Parquet shards + README card with configs.
+
+    python scripts/build.py --target-mb 200 --out dist/warp_cuda_ir
+
+Rerun the same command after an interruption to resume; finished shards are kept.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
+
+from warp_cuda_ir.cli import fail, positive_float, positive_int
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    from warp_cuda_ir.build import default_workers
+
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument(
+        "--target-mb", type=positive_float, default=200.0, help="stop when the Parquet reaches this size (default: 200)"
+    )
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=Path("dist/warp_cuda_ir"),
+        help="dataset folder to write (default: dist/warp_cuda_ir)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="first seed; shards cover consecutive seeds (default: 0)")
+    p.add_argument(
+        "--workers", type=positive_int, default=default_workers(), help="worker processes (default: all cores)"
+    )
+    p.add_argument(
+        "--categories",
+        type=lambda s: [c.strip() for c in s.split(",") if c.strip()],
+        default=None,
+        help="comma-separated generator categories (default: all)",
+    )
+    p.add_argument("--seeds-per-shard", type=positive_int, default=256, help="seeds per work shard (default: 256)")
+    p.add_argument(
+        "--max-shard-mb",
+        type=positive_int,
+        default=256,
+        help="largest Parquet file written, uncompressed MB (default: 256)",
+    )
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace an earlier build in --out (files this tool did not write are kept)",
+    )
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+
+    from tqdm import tqdm
+
+    from warp_cuda_ir.build import run_build
+    from warp_cuda_ir.generation import BuildSpec, ShardStats
+    from warp_cuda_ir.synthesis import check_categories
+    from warp_cuda_ir.writing import OutputFolderError
+
+    try:
+        categories = check_categories(args.categories)
+    except ValueError as e:
+        return fail(str(e))
+    spec = BuildSpec(seed=args.seed, categories=categories, seeds_per_shard=args.seeds_per_shard)
+    bars: list[tqdm] = []  # made at the first finished shard, so a refusal prints nothing else
+
+    def on_shard(stats: ShardStats) -> None:
+        if not bars:
+            fmt = "{l_bar}{bar}| {n:.1f}/{total} MB [{elapsed}<{remaining}]"
+            bars.append(tqdm(total=round(args.target_mb, 1), unit="MB", desc="generating", bar_format=fmt))
+        bars[0].update(min(stats.nbytes / 1e6, bars[0].total - bars[0].n))
+        bars[0].set_postfix(rows=stats.rows, refresh=False)
+
+    try:
+        result = run_build(args.out, spec, args.target_mb, args.workers, args.overwrite, args.max_shard_mb, on_shard)
+    except OutputFolderError as e:
+        return fail(str(e))
+    except KeyboardInterrupt:
+        return fail("interrupted; run the same command again to resume", code=130)
+    finally:
+        for bar in bars:
+            bar.close()
+
+    rows, mb = sum(result.rows_per_split.values()), result.bytes / 1e6
+    resumed = " (resumed)" if result.resumed else ""
+    print(f"wrote {args.out}: {rows:,} rows, {mb:.1f} MB in {result.num_shards} shards{resumed}")
+    print("  splits:     " + ", ".join(f"{s} {n:,}" for s, n in result.rows_per_split.items()))
+    print("  categories: " + ", ".join(f"{c} {n:,}" for c, n in result.categories.items()))
+    for split in [s for s, n in result.rows_per_split.items() if not n]:
+        print(f"  note: split {split!r} has no rows at this size; it is left out (raise --target-mb)")
+    if result.failures:
+        print("  skipped (codegen failed): " + ", ".join(f"{why} x{n}" for why, n in result.failures.items()))
+    print(f"  {result.seconds:.1f} s: {rows / result.seconds:.1f} rows/s, {mb / result.seconds * 60:.1f} MB/min")
+    print(f'  load it: datasets.load_dataset("{args.out}", "cuda_forward")')
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,157 @@
+"""A real small build: Warp codegen -> shards -> the builder -> Parquet -> load_dataset."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import datasets
+import pyarrow.parquet as pq
+import pytest
+
+from tests.conftest import ROOT, SMALL_SPEC, SMALL_TARGET_MB
+from warp_cuda_ir import extraction, rows, schema, writing
+from warp_cuda_ir.build import BuildResult, run_build
+from warp_cuda_ir.generation import BuildSpec, ShardCache, generate_shard
+from warp_cuda_ir.synthesis import KernelProgram
+
+
+def read_rows(out: Path) -> dict[str, dict]:
+    table = pq.read_table(sorted((out / "data").glob("*.parquet")))
+    return {r["id"]: r for r in table.to_pylist()}
+
+
+@pytest.mark.parametrize("config", schema.CONFIGS, ids=lambda c: c.name)
+def test_every_config_loads_with_three_splits(small_build: BuildResult, config: schema.ConfigSpec) -> None:
+    ds = datasets.load_dataset(str(small_build.out), config.name)
+    assert set(ds) == set(schema.SPLITS)
+    for split in schema.SPLITS:
+        assert ds[split].num_rows == small_build.rows_per_split[split] > 0
+        assert ds[split].column_names == list(config.columns)
+        assert ds[split].features == config.features()
+
+
+def test_rows_are_real_warp_output(small_build: BuildResult) -> None:
+    for row in list(read_rows(small_build.out).values())[:20]:
+        assert row["cuda_forward"].lstrip().startswith('extern "C" __global__ void')
+        assert row["kernel_symbol"] + "_cuda_kernel_backward(" in row["cuda_backward"]
+        assert row["kernel_symbol"] + "_cpu_kernel_forward(" in row["cpu_forward"]
+        assert row["id"] == rows.row_id(row["python_source"])
+        assert json.loads(row["module_options"])["cuda"]["block_dim"] == extraction.CUDA_BLOCK_DIM
+
+
+def test_no_program_appears_twice_and_splits_follow_seeds(small_build: BuildResult) -> None:
+    ds = datasets.load_dataset(str(small_build.out), "full")
+    normalized = []
+    for split in schema.SPLITS:
+        for row in ds[split]:
+            assert rows.split_for_seed(row["seed"]) == split
+            normalized.append(extraction.normalize_source(row["python_source"]))
+    assert len(normalized) == len(set(normalized))
+
+
+def test_size_target_is_met_within_one_shard(small_build: BuildResult) -> None:
+    cache = ShardCache(small_build.out / writing.WORK_DIR / "shards")
+    sizes = [cache.path(i).stat().st_size for i in range(small_build.num_shards)]
+    target = SMALL_TARGET_MB * 1e6
+    assert sum(sizes[:-1]) < target <= sum(sizes)
+
+
+def test_same_arguments_give_identical_rows_with_any_worker_count(small_build: BuildResult, tmp_path: Path) -> None:
+    again = run_build(tmp_path / "again", SMALL_SPEC, SMALL_TARGET_MB, workers=1)
+    assert read_rows(again.out) == read_rows(small_build.out)
+    for split in schema.SPLITS:
+        assert again.rows_per_split[split] == small_build.rows_per_split[split]
+
+
+def test_manifest_records_arguments_and_versions(small_build: BuildResult) -> None:
+    manifest = writing.read_manifest(small_build.out)
+    assert manifest is not None
+    assert manifest["spec"]["seed"] == SMALL_SPEC.seed and manifest["args"]["target_mb"] == SMALL_TARGET_MB
+    assert manifest["versions"]["warp"] == "1.19.0"
+    assert all((small_build.out / f).exists() for f in manifest["files"])
+    assert not list(small_build.out.rglob("*.py")), "a .py file would stop load_dataset from loading the folder"
+
+
+def test_rerun_resumes_from_finished_shards(small_build: BuildResult) -> None:
+    before = read_rows(small_build.out)
+    again = run_build(small_build.out, SMALL_SPEC, SMALL_TARGET_MB, workers=2)
+    assert again.resumed and read_rows(small_build.out) == before
+
+
+def test_codegen_failure_is_recorded_and_skipped(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    real = rows.synthesize
+
+    def broken_on_odd_seeds(seed: int, categories: tuple[str, ...]) -> KernelProgram:
+        program = real(seed, categories)
+        if seed % 2:
+            bad = program.source.replace("i = wp.tid()", "i = wp.tid()\n    undefined_name(i)")
+            return KernelProgram(program.category, program.kernel_name, bad, program.launch_dim, program.arguments)
+        return program
+
+    monkeypatch.setattr(rows, "synthesize", broken_on_odd_seeds)
+    spec = BuildSpec(seed=100, seeds_per_shard=10)
+    table, failures = generate_shard(spec, 0)
+    assert sorted(failures.column("seed").to_pylist()) == [101, 103, 105, 107, 109]
+    assert all("undefined_name" in e for e in failures.column("error").to_pylist())
+    assert table.column("seed").to_pylist() == [100, 102, 104, 106, 108]
+    result = run_build(tmp_path / "out", spec, 0.001, workers=1)
+    assert sum(result.failures.values()) == 5 and sum(result.rows_per_split.values()) == 5
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "build.py"), *args], capture_output=True, text=True, timeout=300
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--target-mb", "0"], "must be a positive number"),
+        (["--target-mb", "-3"], "must be a positive number"),
+        (["--target-mb", "lots"], "is not a number"),
+        (["--workers", "0"], "must be a positive integer"),
+        (["--categories", "arithmetic,nope"], "unknown category 'nope'"),
+    ],
+)
+def test_bad_arguments_fail_in_one_line_before_any_work(tmp_path: Path, args: list[str], message: str) -> None:
+    out = tmp_path / "out"
+    proc = run_cli("--out", str(out), *args)
+    assert proc.returncode == 2
+    assert message in proc.stderr and "Traceback" not in proc.stderr
+    assert not out.exists()
+
+
+def test_out_folder_with_other_files_is_refused_then_kept_with_overwrite(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    proc = run_cli("--out", str(out), "--target-mb", "0.01", "--seeds-per-shard", "4", "--workers", "1")
+    assert proc.returncode == 2 and "--overwrite" in proc.stderr and proc.stderr.count("\n") == 1
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
+    proc = run_cli("--out", str(out), "--target-mb", "0.01", "--seeds-per-shard", "4", "--workers", "1", "--overwrite")
+    assert proc.returncode == 0, proc.stderr
+    assert (out / "notes.txt").read_text() == "mine" and (out / "README.md").exists()
+
+
+def test_a_readme_we_did_not_write_is_never_replaced(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "README.md").write_text("their readme")
+    proc = run_cli("--out", str(out), "--target-mb", "0.01", "--seeds-per-shard", "4", "--overwrite")
+    assert proc.returncode == 2 and "did not write (README.md)" in proc.stderr
+    assert (out / "README.md").read_text() == "their readme"
+
+
+def test_a_different_build_in_out_needs_overwrite(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    base = ["--out", str(out), "--target-mb", "0.01", "--seeds-per-shard", "4", "--workers", "1"]
+    assert run_cli(*base).returncode == 0
+    proc = run_cli(*base, "--seed", "7")
+    assert proc.returncode == 2 and "a different build" in proc.stderr
+    proc = run_cli(*base, "--seed", "7", "--overwrite")
+    assert proc.returncode == 0, proc.stderr
+    assert {r["seed"] for r in read_rows(out).values()} == set(range(7, 11))

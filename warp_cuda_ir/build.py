@@ -1,0 +1,146 @@
+"""A whole build: shards until the size target, the builder writes Parquet, the card goes last.
+
+`scripts/build.py` is the command line over `run_build`; tests call `run_build` directly.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import datasets
+import pyarrow as pa
+import warp as wp
+
+import warp_cuda_ir
+from warp_cuda_ir import card, writing
+from warp_cuda_ir.engines.local import run_shards
+from warp_cuda_ir.generation import BuildSpec, ShardCache, ShardStats
+
+DATASET_NAME = "warp_cuda_ir"
+
+
+@dataclass
+class BuildResult:
+    out: Path
+    num_shards: int
+    rows_per_split: dict[str, int]
+    categories: dict[str, int]
+    bytes: int
+    failures: Counter[str] = field(default_factory=Counter)
+    seconds: float = 0.0
+    resumed: bool = False
+
+
+def shards_for_target(
+    spec: BuildSpec,
+    cache_root: str,
+    target_bytes: int,
+    workers: int,
+    on_shard: Callable[[ShardStats], None] = lambda _: None,
+) -> int:
+    """Generate shards 0, 1, ... until the first K of them hold `target_bytes` of Parquet.
+
+    K depends only on the shards' contents, never on which worker finished first, so
+    the same arguments give the same rows on any machine and with any worker count.
+    """
+    sizes: dict[int, int] = {}
+    prefix = {"k": 0, "bytes": 0}
+
+    def reached(stats: ShardStats) -> bool:
+        sizes[stats.index] = stats.nbytes
+        on_shard(stats)
+        while prefix["bytes"] < target_bytes and prefix["k"] in sizes:
+            prefix["bytes"] += sizes[prefix["k"]]
+            prefix["k"] += 1
+        return prefix["bytes"] >= target_bytes
+
+    def indices():
+        i = 0
+        while True:
+            yield i
+            i += 1
+
+    for _ in run_shards(spec, indices(), cache_root, workers, stop=reached):
+        pass
+    return prefix["k"]
+
+
+def run_build(
+    out: Path,
+    spec: BuildSpec,
+    target_mb: float,
+    workers: int,
+    overwrite: bool = False,
+    max_shard_mb: int = 256,
+    on_shard: Callable[[ShardStats], None] = lambda _: None,
+) -> BuildResult:
+    started = time.time()
+    args = {"target_mb": target_mb, "max_shard_mb": max_shard_mb, "spec": spec.to_dict()}
+    resumed = writing.prepare_output(out, args, overwrite)
+    work = out / writing.WORK_DIR
+    cache_root = str(work / "shards")
+
+    num_shards = shards_for_target(spec, cache_root, int(target_mb * 1e6), workers, on_shard)
+
+    prepared = work / "prepared"
+    shutil.rmtree(prepared, ignore_errors=True)
+    builder = warp_cuda_ir.builder_class()(
+        config_name="full",
+        dataset_name=DATASET_NAME,
+        cache_dir=str(work / "hf_cache"),
+        spec=spec,
+        num_shards=num_shards,
+        shard_cache=cache_root,
+        workers=workers,
+    )
+    datasets.disable_progress_bars()
+    builder.download_and_prepare(output_dir=str(prepared), file_format="parquet", max_shard_size=max_shard_mb * 10**6)
+
+    # Swap in the new files: card first out, card last in, so a crash never leaves a
+    # README that describes files which are not there.
+    previous = writing.read_manifest(out)
+    (out / writing.CARD).unlink(missing_ok=True)
+    for rel in previous.get("files", []) if previous else []:
+        (out / rel).unlink(missing_ok=True)
+    files = writing.publish_parquet(out, prepared, DATASET_NAME)
+    shutil.rmtree(prepared, ignore_errors=True)
+    cache = ShardCache(cache_root)
+    failures = Counter(f["error"].split(":")[0] for f in cache.failures(range(num_shards)))
+    manifest = {
+        "args": args,
+        "spec": spec.to_dict(),
+        "num_shards": num_shards,
+        "versions": {
+            "warp": wp.config.version,
+            "datasets": datasets.__version__,
+            "pyarrow": pa.__version__,
+            "python": sys.version.split()[0],
+            "warp_cuda_ir": warp_cuda_ir.__version__,
+        },
+        "codegen_failures": dict(failures),
+        "files": [*files, writing.CARD],
+    }
+    writing.write_manifest(out, manifest)
+    writing.write_text_atomic(out / writing.CARD, card.render(out, manifest))
+    stats = card.compute_stats(out)
+    return BuildResult(
+        out,
+        num_shards,
+        stats["rows_per_split"],
+        stats["categories"],
+        stats["bytes"],
+        failures,
+        time.time() - started,
+        resumed,
+    )
+
+
+def default_workers() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

@@ -1,0 +1,1 @@
+"""Engines schedule shards; every engine runs the same `generation.run_shard`."""

@@ -1,0 +1,248 @@
+"""Extraction: Python kernel source -> the C++ that Warp's code generator emits for it.
+
+No GPU or CUDA driver is needed: code generation is pure Python inside Warp. We use
+Warp's private `ModuleBuilder` (pinned minor version, covered by tests/test_extraction.py)
+because the public AOT route writes files and compiles everything, which is far slower.
+
+Every extracted text is a verbatim slice of Warp's module source, so
+`translation_unit(texts, target)` rebuilds exactly what Warp would compile.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import linecache
+import threading
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import warp as wp
+
+Target = Literal["cuda", "cpu"]
+
+# A fixed pseudo-filename: it appears in `// <file>:N` comments of the generated code,
+# so it must not depend on the process, the seed or a temp directory.
+SOURCE_FILENAME = "<warp_cuda_ir>"
+# A fixed module name: each sample's module is removed from Warp's registry after use,
+# so reusing the name never mixes kernels of two samples.
+MODULE_NAME = "warp_cuda_ir_sample"
+
+# CUDA: Warp's default launch block size; CPU: what `wp.launch(device="cpu")` compiles with.
+CUDA_BLOCK_DIM = 256
+CPU_BLOCK_DIM = 1
+DEFAULT_CUDA_ARCH = 90
+
+_lock = threading.RLock()
+_initialised = False
+_function_key_counts_at_init: dict[str, int] = {}
+
+
+class ExtractionError(Exception):
+    """Warp could not generate code for a sample (the message says why)."""
+
+
+@dataclass(frozen=True)
+class KernelTexts:
+    """What Warp generated for one kernel, split at function boundaries."""
+
+    kernel_name: str  # the Python name, e.g. `integrate`
+    kernel_symbol: str  # the mangled C name, e.g. `integrate_3f2a1b0c`
+    cuda_helpers: str  # structs, wp.func helpers and their adjoints, in Warp's order
+    cuda_forward: str
+    cuda_backward: str
+    cpu_helpers: str
+    cpu_forward: str  # includes the CPU argument struct and forward entry points
+    cpu_backward: str  # includes the backward entry points
+    cuda_options: dict[str, Any]
+    cpu_options: dict[str, Any]
+
+
+def init_warp() -> None:
+    """Initialise Warp quietly, once per process, and remember the helper-name counters."""
+    global _initialised, _function_key_counts_at_init
+    with _lock:
+        if _initialised:
+            return
+        wp.config.log_level = wp.LOG_WARNING  # no greeting banner in every worker
+        with _silence_fd(2):  # "CUDA driver not found" is expected here, not news
+            wp.init()
+        from warp._src import context
+
+        _function_key_counts_at_init = dict(context.function_key_counts)
+        _initialised = True
+
+
+@contextlib.contextmanager
+def _silence_fd(fd: int):
+    import os
+
+    saved = os.dup(fd)
+    try:
+        with open(os.devnull, "wb") as devnull:
+            os.dup2(devnull.fileno(), fd)
+        yield
+    finally:
+        os.dup2(saved, fd)
+        os.close(saved)
+
+
+def normalize_source(source: str) -> str:
+    """Formatting- and comment-insensitive form of Python source, used for dedup."""
+    return ast.unparse(ast.parse(source))
+
+
+def module_options(target: Target, arch: int = DEFAULT_CUDA_ARCH) -> dict[str, Any]:
+    """Warp's default module options, as used for one target."""
+    from warp._src import context
+
+    options = dict(context.Module(None, None).options)
+    options["block_dim"] = CUDA_BLOCK_DIM if target == "cuda" else CPU_BLOCK_DIM
+    options["output_arch"] = arch  # needed by tile code even when not compiling
+    return options
+
+
+def load_kernel(source: str, kernel_name: str | None = None) -> tuple[Any, dict[str, Any]]:
+    """Execute kernel source as a fresh Warp module; return (kernel, namespace).
+
+    Warp reads kernel source through `inspect`, which consults `linecache`; registering
+    the text there lets us `exec` it without temporary files. Call `release` afterwards.
+    """
+    init_warp()
+    from warp._src import context
+
+    context.user_modules.pop(MODULE_NAME, None)
+    context.function_key_counts.clear()
+    context.function_key_counts.update(_function_key_counts_at_init)
+    linecache.cache[SOURCE_FILENAME] = (len(source), None, source.splitlines(True), SOURCE_FILENAME)
+    namespace: dict[str, Any] = {"__name__": MODULE_NAME}
+    try:
+        exec(compile(source, SOURCE_FILENAME, "exec"), namespace)
+    except Exception as e:
+        release()
+        raise ExtractionError(f"source does not execute: {type(e).__name__}: {e}") from e
+    kernels = [v for v in namespace.values() if isinstance(v, wp.Kernel)]
+    if kernel_name is not None:
+        kernels = [k for k in kernels if k.key == kernel_name]
+    if len(kernels) != 1:
+        release()
+        raise ExtractionError(f"expected exactly one @wp.kernel, found {len(kernels)}")
+    return kernels[0], namespace
+
+
+def release() -> None:
+    """Forget the current sample's module so memory stays flat over long builds."""
+    from warp._src import context
+
+    module = context.user_modules.pop(MODULE_NAME, None)
+    if module is not None:
+        for attr in ("kernels", "functions", "structs", "constants"):
+            registry = getattr(module, attr, None)
+            if hasattr(registry, "clear"):
+                registry.clear()
+    linecache.cache.pop(SOURCE_FILENAME, None)
+
+
+def extract(source: str, kernel_name: str | None = None, arch: int = DEFAULT_CUDA_ARCH) -> KernelTexts:
+    """Generate CUDA and CPU code for the one kernel defined in `source`."""
+    from warp._src import codegen, context
+
+    with _lock:  # Warp's registries are process-global
+        kernel, _ = load_kernel(source, kernel_name)
+        try:
+            cuda_options = module_options("cuda", arch)
+            cpu_options = module_options("cpu", arch)
+            builder = context.ModuleBuilder(kernel.module, cuda_options, target="cuda")
+            cuda_source = builder.codegen("cuda")
+            builder.options = cpu_options  # one build serves both targets
+            cpu_source = builder.codegen("cpu")
+            symbol = kernel.get_mangled_name()
+            cuda_kernel = codegen.codegen_kernel(kernel, "cuda", cuda_options)
+            cpu_kernel = codegen.codegen_kernel(kernel, "cpu", cpu_options)
+            cpu_entry = codegen.codegen_module(kernel, "cpu", cpu_options)
+        except Exception as e:
+            raise ExtractionError(f"Warp codegen failed: {type(e).__name__}: {_one_line(e)}") from e
+        finally:
+            release()
+
+    cuda_fwd, cuda_bwd = _split_at(cuda_kernel, f"{symbol}_cuda_kernel_backward(", line_before=False)
+    cpu_fwd, cpu_bwd = _split_at(cpu_kernel, f"{symbol}_cpu_kernel_backward(", line_before=True)
+    entry_fwd, entry_bwd = _cut(cpu_entry, _cpu_entry_marker(symbol, "backward"))
+    return KernelTexts(
+        kernel_name=kernel.key,
+        kernel_symbol=symbol,
+        cuda_helpers=_helpers(cuda_source, cuda_kernel),
+        cuda_forward=cuda_fwd,
+        cuda_backward=cuda_bwd,
+        cpu_helpers=_helpers(cpu_source, cpu_kernel),
+        cpu_forward=cpu_fwd + entry_fwd,
+        cpu_backward=cpu_bwd + entry_bwd,
+        cuda_options=_jsonable(cuda_options),
+        cpu_options=_jsonable(cpu_options),
+    )
+
+
+def prelude(module_source: str) -> str:
+    """The fixed header Warp puts before a module's own code (macros and includes)."""
+    from warp._src import codegen
+
+    end = module_source.index(codegen.codegen_cast_macros) + len(codegen.codegen_cast_macros)
+    return module_source[:end]
+
+
+def translation_unit(texts: KernelTexts | dict[str, Any], target: Target) -> str:
+    """Rebuild the complete module source Warp compiles for this kernel on `target`."""
+    from warp._src import codegen
+
+    get = texts.get if isinstance(texts, dict) else lambda k: getattr(texts, k)
+    forward, backward = get(f"{target}_forward"), get(f"{target}_backward")
+    if target == "cpu":
+        # Warp emits both kernel functions before both entry-point blocks; rows keep
+        # each entry block with its own function, so put them back in Warp's order.
+        symbol = get("kernel_symbol")
+        forward, entry_fwd = _cut(forward, _cpu_entry_marker(symbol, "forward", leading="\n\n"))
+        backward, entry_bwd = _cut(backward, _cpu_entry_marker(symbol, "backward"))
+        backward += entry_fwd + entry_bwd
+    body = get(f"{target}_helpers") + forward + backward
+    template = codegen.cuda_module_header if target == "cuda" else codegen.cpu_module_header
+    block_dim = CUDA_BLOCK_DIM if target == "cuda" else CPU_BLOCK_DIM
+    type_defines = "" if "bfloat16" in body else "#define WP_NO_BFLOAT16\n"
+    return type_defines + template.format(block_dim=block_dim) + codegen.codegen_cast_macros + body
+
+
+def _helpers(module_source: str, kernel_text: str) -> str:
+    start = len(prelude(module_source))
+    end = module_source.index(kernel_text)
+    return module_source[start:end]
+
+
+def _split_at(text: str, marker: str, *, line_before: bool) -> tuple[str, str]:
+    """Split generated text at the line holding `marker` (CPU: the template line above it too)."""
+    pos = text.find(marker)
+    if pos < 0:  # enable_backward=False: no adjoint was generated
+        return text, ""
+    line_start = text.rfind("\n", 0, pos) + 1
+    if line_before:
+        line_start = text.rfind("\n", 0, line_start - 1) + 1
+    return text[:line_start], text[line_start:]
+
+
+def _cpu_entry_marker(symbol: str, direction: str, leading: str = "") -> str:
+    """Where Warp's CPU entry-point block for one direction begins (see codegen_module)."""
+    return f"{leading}template <bool wp_linear_contiguous>\nstatic WP_FORCEINLINE void {symbol}_cpu_{direction}_tasks("
+
+
+def _cut(text: str, marker: str) -> tuple[str, str]:
+    pos = text.find(marker)
+    return (text, "") if pos < 0 else (text[:pos], text[pos:])
+
+
+def _one_line(e: BaseException) -> str:
+    """Warp's messages span lines; a row's error text is kept to one."""
+    return " ".join(line.strip() for line in str(e).strip().splitlines() if line.strip())[:1000]
+
+
+def _jsonable(options: dict[str, Any]) -> dict[str, Any]:
+    return {
+        k: (v if isinstance(v, (bool, int, float, str, type(None))) else str(v)) for k, v in sorted(options.items())
+    }

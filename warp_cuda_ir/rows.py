@@ -1,0 +1,58 @@
+"""One seed -> one row: synthesis, then extraction, shaped by the schema."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import warp as wp
+
+from warp_cuda_ir import extraction, schema
+from warp_cuda_ir.synthesis import GENERATOR_VERSION, synthesize
+
+# Split shares in percent, decided by a hash of the seed (not the seed's position in
+# the build), so a row keeps its split whatever the build's size or shard layout.
+SPLIT_PERCENT: tuple[tuple[str, int], ...] = (("train", 90), ("validation", 5), ("test", 5))
+
+
+def split_for_seed(seed: int) -> str:
+    bucket = int.from_bytes(hashlib.blake2b(f"split/{seed}".encode(), digest_size=8).digest(), "little") % 100
+    for split, share in SPLIT_PERCENT:
+        if bucket < share:
+            return split
+        bucket -= share
+    raise AssertionError("split shares must add up to 100")
+
+
+def row_id(python_source: str) -> str:
+    """Stable id from the normalized source: equal programs get equal ids (dedup key)."""
+    return hashlib.sha256(extraction.normalize_source(python_source).encode()).hexdigest()[:16]
+
+
+def make_row(seed: int, categories: Sequence[str], arch: int = extraction.DEFAULT_CUDA_ARCH) -> dict[str, Any]:
+    """The row for `seed`. Raises ExtractionError when Warp cannot generate code for it."""
+    program = synthesize(seed, categories)
+    texts = extraction.extract(program.source, program.kernel_name, arch)
+    row = {
+        "id": row_id(program.source),
+        "seed": seed,
+        "category": program.category,
+        "kernel_name": texts.kernel_name,
+        "kernel_symbol": texts.kernel_symbol,
+        "python_source": program.source,
+        "cuda_forward": texts.cuda_forward,
+        "cuda_backward": texts.cuda_backward,
+        "cuda_helpers": texts.cuda_helpers,
+        "cpu_forward": texts.cpu_forward,
+        "cpu_backward": texts.cpu_backward,
+        "cpu_helpers": texts.cpu_helpers,
+        "launch_dim": list(program.launch_dim),
+        "arguments": [a.to_row() for a in program.arguments],
+        "warp_version": wp.config.version,
+        "generator_version": GENERATOR_VERSION,
+        "module_options": json.dumps({"cuda": texts.cuda_options, "cpu": texts.cpu_options}, sort_keys=True),
+    }
+    assert row.keys() == schema.FEATURES.keys(), "rows.make_row and schema.COLUMNS disagree"
+    return row

@@ -114,6 +114,7 @@ def test_modules_are_released_after_each_sample() -> None:
         extraction.extract(SOURCE.replace("integrate", f"integrate{i}"))
     assert len(context.user_modules) == before
     assert extraction.SOURCE_FILENAME not in linecache.cache
+    assert extraction.MODULE_NAME not in sys.modules
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,10 @@ from __future__ import annotations
 import ast
 import contextlib
 import linecache
+import sys
 import threading
+import types
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -115,7 +118,11 @@ def load_kernel(source: str, kernel_name: str | None = None) -> tuple[Any, dict[
     context.function_key_counts.clear()
     context.function_key_counts.update(_function_key_counts_at_init)
     linecache.cache[SOURCE_FILENAME] = (len(source), None, source.splitlines(True), SOURCE_FILENAME)
-    namespace: dict[str, Any] = {"__name__": MODULE_NAME}
+    # A real module in sys.modules: @wp.struct resolves its annotations through it.
+    module = types.ModuleType(MODULE_NAME)
+    module.__file__ = SOURCE_FILENAME
+    sys.modules[MODULE_NAME] = module
+    namespace: dict[str, Any] = module.__dict__
     try:
         exec(compile(source, SOURCE_FILENAME, "exec"), namespace)
     except Exception as e:
@@ -130,17 +137,30 @@ def load_kernel(source: str, kernel_name: str | None = None) -> tuple[Any, dict[
     return kernels[0], namespace
 
 
+@contextlib.contextmanager
+def loaded_kernel(source: str, kernel_name: str | None = None) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """`load_kernel` for the duration of a block (e.g. to launch it), then `release`."""
+    with _lock:
+        kernel, namespace = load_kernel(source, kernel_name)
+        try:
+            yield kernel, namespace
+        finally:
+            release()
+
+
 def release() -> None:
     """Forget the current sample's module so memory stays flat over long builds."""
     from warp._src import context
 
     module = context.user_modules.pop(MODULE_NAME, None)
     if module is not None:
+        module.unload()  # compiled CPU/CUDA code, if it was launched
         for attr in ("kernels", "functions", "structs", "constants"):
             registry = getattr(module, attr, None)
             if hasattr(registry, "clear"):
                 registry.clear()
     linecache.cache.pop(SOURCE_FILENAME, None)
+    sys.modules.pop(MODULE_NAME, None)
 
 
 def extract(source: str, kernel_name: str | None = None, arch: int = DEFAULT_CUDA_ARCH) -> KernelTexts:

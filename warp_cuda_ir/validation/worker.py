@@ -38,6 +38,7 @@ def main(conn: Connection, config: WorkerConfig) -> None:
 
     extraction.init_warp()
     toolkit = compile_cuda.toolkit_version()
+    _warm_up()
     conn.send(("ready",))
     while True:
         message = conn.recv()
@@ -52,6 +53,23 @@ def main(conn: Connection, config: WorkerConfig) -> None:
             columns = row.execution_columns(r, config.gpu_skip_reason, config.environment)
             _forget_compiled(scratch / "kernel_cache", extraction.MODULE_NAME)
             conn.send(("done", chunk_id, i, columns))
+
+
+WARM_UP_SOURCE = """import warp as wp
+
+@wp.kernel
+def warm_up(a: wp.array(dtype=float)):
+    a[wp.tid()] = 1.0
+"""
+
+
+def _warm_up() -> None:
+    """Pay Clang's one-time header precompile before the first row, so row timeouts measure rows."""
+    from warp_cuda_ir import extraction
+    from warp_cuda_ir.validation.execute import load_module
+
+    with extraction.loaded_kernel(WARM_UP_SOURCE) as (kernel, _):
+        load_module(kernel, "cpu")
 
 
 def _forget_compiled(cache: Path, module_name: str) -> None:

@@ -17,7 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
 
-from warp_cuda_ir.cli import fail, positive_float, positive_int
+from warp_cuda_ir.cli import positive_float, positive_int
+from warp_cuda_ir.validation.runner import PassOptions
 
 
 def add_pass_arguments(p: argparse.ArgumentParser) -> None:
@@ -42,9 +43,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
-def options_from(args: argparse.Namespace):  # -> PassOptions (import kept lazy for a fast --help)
-    from warp_cuda_ir.validation.runner import PassOptions
-
+def options_from(args: argparse.Namespace) -> PassOptions:
     return PassOptions(
         arch=args.arch,
         workers=args.workers,
@@ -54,41 +53,11 @@ def options_from(args: argparse.Namespace):  # -> PassOptions (import kept lazy 
     )
 
 
-def run(folder: Path, args: argparse.Namespace) -> int:
-    from tqdm import tqdm
-
-    from warp_cuda_ir.validation import report
-    from warp_cuda_ir.validation.dataset import DatasetFolderError
-    from warp_cuda_ir.validation.pipeline import validate_dataset
-
-    bars: list[tqdm] = []
-
-    def on_start(total: int, done: int, gpu_reason: str | None) -> None:
-        if gpu_reason:
-            print(f"note: GPU execution skipped ({gpu_reason}); GPU columns are marked skipped")
-        if done:
-            print(f"resuming: {done:,} of {total:,} rows already validated")
-        bars.append(tqdm(total=total, initial=done, unit="row", desc="validating"))
-
-    try:
-        result = validate_dataset(folder, options_from(args), on_start, lambda _: bars[0].update(1))
-    except (DatasetFolderError, ValueError) as e:
-        return fail(str(e))
-    except KeyboardInterrupt:
-        return fail("interrupted; run the same command again to resume", code=130)
-    finally:
-        for bar in bars:
-            bar.close()
-    rate = result.validated_now / result.seconds if result.seconds else 0.0
-    print(f"validated {folder}: {result.rows:,} rows ({result.validated_now:,} now, {rate:.1f} rows/s)")
-    for line in report.describe(folder):
-        print(line)
-    return 0
-
-
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    return run(args.dataset, args)
+    from warp_cuda_ir.validation.console import validate_and_report
+
+    return validate_and_report(args.dataset, options_from(args))
 
 
 if __name__ == "__main__":

@@ -138,8 +138,8 @@ class _Slot:
             self.process.kill()
             self.process.join()
         self.conn.close()
-        # NVRTC's automatic PCH ignores TMPDIR: a killed worker leaves /tmp/__nvrtc_auto_pch_<pid>_0.
-        Path(tempfile.gettempdir(), f"__nvrtc_auto_pch_{self.process.pid}_0").unlink(missing_ok=True)
+        # The worker's TMPDIR is inside its scratch folder, so this also removes NVRTC's ~77 MB
+        # __nvrtc_auto_pch_<pid>_0 and Clang's PCH folder, which a killed process leaves behind.
         shutil.rmtree(self.scratch, ignore_errors=True)
 
 

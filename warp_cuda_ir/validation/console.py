@@ -40,4 +40,10 @@ def validate_and_report(folder: Path, options: PassOptions) -> int:
     print(f"validated {folder}: {result.rows:,} rows ({result.validated_now:,} now, {rate:.1f} rows/s)")
     for line in report.describe(folder):
         print(line)
+    times = result.times
+    rates = {"cuda compile": (times.cuda_rows, times.cuda_compile)}
+    rates |= {stage: (times.rows, seconds) for stage, seconds in times.execution.items()}
+    per_stage = ", ".join(f"{stage} {n / s:.1f}" for stage, (n, s) in rates.items() if s > 0)
+    if per_stage:
+        print(f"  kernels/s per worker: {per_stage}")
     return 0

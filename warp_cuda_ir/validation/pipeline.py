@@ -47,9 +47,8 @@ def validate_dataset(
     options: PassOptions,
     on_start: Callable[[int, int, str | None], None] = lambda total, done, gpu_reason: None,
     on_row: Callable[[dict[str, Any]], None] = lambda columns: None,
-    limit: int | None = None,
 ) -> ValidationResult:
-    """Annotate every row of the dataset folder `out` (`limit`: stop after that many new rows, for tests)."""
+    """Annotate every row of the dataset folder `out`."""
     started = time.time()
     out = Path(out)
     files = check_inputs(out, options.arch)
@@ -73,8 +72,6 @@ def validate_dataset(
             if row["id"] not in done[path.name]:
                 todo.append((path.name, row))
     resumed = total - len(todo)
-    if limit is not None:
-        todo = todo[:limit]
     on_start(total, resumed, gpu_reason)
 
     def add(key: str, row_id: str, columns: dict[str, Any]) -> None:
@@ -94,8 +91,6 @@ def validate_dataset(
     finally:
         progress.close()
         shutil.rmtree(work / "workers", ignore_errors=True)
-    if limit is not None and sum(len(d) for d in done.values()) < total:
-        return ValidationResult(total, len(todo), resumed, gpu_reason, time.time() - started, {}, times)
 
     for path in files:
         dataset.rewrite(path, done[path.name])

@@ -161,8 +161,12 @@ def run_pass(
     slots = [_Slot(i, make_config, scratch_root) for i in range(min(options.workers, len(chunks)))]
     try:
         while queue or any(s.chunk is not None for s in slots):
-            for slot in slots:
+            for i, slot in enumerate(slots):
                 if slot.ready and slot.chunk is None and queue:
+                    if not slot.process.is_alive():  # died while idle: nothing to blame
+                        slot.stop(kill=True)
+                        slots[i] = slot = _Slot(slot.index, make_config, scratch_root)
+                        continue
                     slot.assign(queue.popleft(), options)
             now = time.monotonic()
             waiting = [s for s in slots if s.chunk is not None or not s.ready]

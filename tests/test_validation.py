@@ -117,9 +117,12 @@ def test_pass_annotates_every_row_end_to_end_on_cpu(interrupted_then_resumed: di
     assert summary["status"]["cuda_compile_status"] == {"ok": len(rows)}
     manifest = writing.read_manifest(out)
     assert manifest is not None and manifest["validation"]["summary"] == summary
-    ptx = datasets.load_dataset(str(out), "cuda_ptx")["train"]
+    # datasets caches local folders by name and file names, not content: a private cache, or
+    # another build folder called warp_cuda_ir in this session answers instead.
+    cache = str(out.parent / "hf_cache")
+    ptx = datasets.load_dataset(str(out), "cuda_ptx", cache_dir=cache)["train"]
     assert ptx.column_names == list(schema.CONFIGS_BY_NAME["cuda_ptx"].columns) and ptx[0]["ptx"]
-    full = datasets.load_dataset(str(out), "full")["train"]
+    full = datasets.load_dataset(str(out), "full", cache_dir=cache)["train"]
     assert full.features == schema.FEATURES
 
 

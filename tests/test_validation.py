@@ -23,6 +23,7 @@ from warp_cuda_ir import extraction, launch, schema, writing
 from warp_cuda_ir.build import run_build
 from warp_cuda_ir.generation import BuildSpec
 from warp_cuda_ir.validation import compile_cuda, execute, gpu, gradcheck, outputs, report
+from warp_cuda_ir.validation import row as row_columns
 from warp_cuda_ir.validation.pipeline import ValidationResult, validate_dataset
 from warp_cuda_ir.validation.runner import Chunk, PassOptions, StageTimes, run_pass
 from warp_cuda_ir.validation.worker import WorkerConfig
@@ -206,9 +207,25 @@ def test_hanging_or_crashing_kernel_marks_only_its_row(tmp_path: Path) -> None:
     assert results[crashes["id"]]["cpu_run_status"] == "error"
     assert "died" in results[crashes["id"]]["cpu_error"]
     assert results[hangs["id"]]["cpu_run_status"] == "timeout"
+    assert results[hangs["id"]]["gpu_error"] == "test: no GPU"
+    assert results[hangs["id"]]["gradcheck_detail"] == "not reached: cpu timeout"
     assert results[good["id"]]["cpu_run_status"] == results[copies["id"]]["cpu_run_status"] == "ok"
     assert all(r["cuda_compile_status"] == "ok" for r in results.values())
     assert not list((tmp_path / "workers").glob("*")), "killed workers' scratch folders are removed"
+
+
+def test_a_gpu_fault_keeps_the_cpu_results_of_its_row() -> None:
+    so_far = {"cpu_run_status": "ok", "output_digest": "abc", **row_columns.skipped_gpu(None)}
+    columns = row_columns.failed_execution("error", "worker process died (exit code -6)", "gpu", so_far)
+    assert (columns["cpu_run_status"], columns["output_digest"]) == ("ok", "abc")
+    assert (columns["gpu_run_status"], columns["gpu_error"]) == ("error", "worker process died (exit code -6)")
+    assert columns["gradcheck_status"] == "skipped" and columns.keys() == set(schema.VALIDATION_COLUMN_NAMES) - {
+        "cuda_compile_status",
+        "cuda_compile_log",
+        "cuda_arch",
+        "cuda_toolkit_version",
+        "ptx",
+    }
 
 
 def expect_refusal(argv: list[str], capsys: pytest.CaptureFixture[str], message: str) -> None:

@@ -112,11 +112,13 @@ class _Slot:
         self.chunk: Chunk | None = None
         self.stage: str | int | None = "startup"  # "startup" | "compile" | row index | None (idle)
         self.next_row = 0
+        self.row_stage = "cpu"  # within a row: "cpu" | "gpu" | "gradcheck"
+        self.so_far: dict[str, Any] = {}  # the row's columns finished before row_stage
         self.deadline = time.monotonic() + STARTUP_TIMEOUT_S
         self.started = time.monotonic()
 
     def assign(self, chunk: Chunk, options: PassOptions) -> None:
-        self.chunk, self.next_row = chunk, 0
+        self.chunk, self.next_row, self.row_stage, self.so_far = chunk, 0, "cpu", {}
         self.conn.send((0, chunk.rows, chunk.compile))
         self.started = time.monotonic()
         if chunk.compile:
@@ -219,13 +221,16 @@ def _handle(
         slot.stage, slot.deadline = -1, now + options.row_timeout_s
     elif kind == "start":
         slot.stage, slot.started, slot.deadline = message[2], now, now + options.row_timeout_s
+        slot.row_stage, slot.so_far = "cpu", {}
+    elif kind == "stage":  # the row goes on to its GPU run or gradient check; the same deadline holds
+        slot.row_stage, slot.so_far = message[3], message[4]
     elif kind == "done":
         index, columns = message[2], message[3]
         for stage, seconds in columns.pop("_seconds", {}).items():
             times.execution[stage] = times.execution.get(stage, 0.0) + seconds
         times.rows += 1
         on_row(chunk.files[index], chunk.rows[index]["id"], (chunk.cuda[index] or {}) | columns)
-        slot.next_row = index + 1
+        slot.next_row, slot.row_stage, slot.so_far = index + 1, "cpu", {}
         if slot.next_row == len(chunk.rows):
             slot.chunk, slot.stage = None, None
         else:
@@ -257,9 +262,8 @@ def _fail(
             queue.appendleft(Chunk(chunk.rows, chunk.files, compile=False, cuda=[cuda]))
     else:
         index = slot.next_row
-        gpu_too = slot.config.gpu_skip_reason is None
-        env = {**slot.config.environment, "gpu_skip_reason": slot.config.gpu_skip_reason}
-        columns = row_columns.failed_execution(status, f"worker {why}", env, gpu_too)
+        so_far = slot.so_far or row_columns.skipped_gpu(slot.config.gpu_skip_reason)
+        columns = row_columns.failed_execution(status, f"worker {why}", slot.row_stage, so_far)
         on_row(chunk.files[index], chunk.rows[index]["id"], (chunk.cuda[index] or {}) | columns)
         rest = slice(index + 1, None)
         if chunk.rows[rest]:

@@ -14,6 +14,7 @@ import tempfile
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,11 @@ def main(conn: Connection, config: WorkerConfig) -> None:
             conn.send(("compiled", chunk_id, [row.cuda_columns(r, config.arch, toolkit) for r in results]))
         for i, r in enumerate(rows):
             conn.send(("start", chunk_id, i))
-            columns = row.execution_columns(r, config.gpu_skip_reason, config.environment)
+
+            def on_stage(stage: str, so_far: dict[str, Any], i: int = i, chunk_id: int = chunk_id) -> None:
+                conn.send(("stage", chunk_id, i, stage, so_far))
+
+            columns = row.execution_columns(r, config.gpu_skip_reason, config.environment, on_stage)
             _forget_compiled(scratch / "kernel_cache", extraction.MODULE_NAME)
             conn.send(("done", chunk_id, i, columns))
 

@@ -188,13 +188,12 @@ def verify(out: Path) -> list[str]:
         return [f"{path} does not parse as a dataset card ({e})"]
     stats = compute_stats(out)
     problems: list[str] = []
-    card_text = path.read_text()
-    if f"**{stats['num_rows']:,} rows**" not in card_text:
-        problems.append(f"the card's row count is not the {stats['num_rows']:,} rows the Parquet files hold")
     expected = metadata(out, stats).to_dict()
-    for key in ("configs", "dataset_info"):
+    for key in ("dataset_info", "configs"):
         if data.get(key) != expected.get(key):
             problems.append(f"its `{key}` YAML differs from what the files give{_split_difference(data, expected)}")
+    if f"**{stats['num_rows']:,} rows**" not in path.read_text():
+        problems.append(f"its text does not state the {stats['num_rows']:,} rows the Parquet files hold")
     return problems
 
 

@@ -101,7 +101,7 @@ def test_schema_section_explains_every_column(small_build: BuildResult) -> None:
 
 def test_variety_from_files_counts_what_the_rows_hold(small_build: BuildResult) -> None:
     section = card.variety_from_files(small_build.out)
-    table = pq.read_table([p for ps in card.data_files(small_build.out).values() for p in ps])
+    table = pq.read_table(card.all_data_files(small_build.out))
     longest = max(s.count("\n") + 1 for s in table.column("python_source").to_pylist())
     longest_chars = max(len(s) for s in table.column("python_source").to_pylist())
     assert re.search(rf"\| `python_source` \|.*\| {longest:,} \({longest_chars:,}\) \|", section)

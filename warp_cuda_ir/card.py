@@ -38,6 +38,10 @@ def data_files(out: Path) -> dict[str, list[Path]]:
     return {split: sorted((out / DATA_DIR).glob(f"{split}-*.parquet")) for split in schema.SPLITS}
 
 
+def all_data_files(out: Path) -> list[Path]:
+    return [p for paths in data_files(out).values() for p in paths]
+
+
 def compute_stats(out: Path) -> dict[str, Any]:
     """Row counts and sizes read from the Parquet files themselves."""
     rows_per_split: dict[str, int] = {}
@@ -80,7 +84,7 @@ def dataset_infos(out: Path) -> DatasetInfosDict:
     size of its columns. Features come from the files' own schema, not from `schema.py`.
     """
     files = data_files(out)
-    present = [p for paths in files.values() for p in paths]
+    present = all_data_files(out)
     if not present:
         return DatasetInfosDict()
     features = datasets.Features.from_arrow_schema(pq.read_schema(present[0]))
@@ -230,11 +234,28 @@ def validation_section(out: Path) -> str:
 
 
 def variety_from_files(out: Path) -> str:
-    """Length distributions of the texts, argument dtypes and launch ranks, read from the Parquet."""
-    paths = [p for ps in data_files(out).values() for p in ps]
-    if not paths:
+    """Length distributions of the texts, argument dtypes and launch ranks, read from the Parquet.
+
+    Row group by row group, keeping only the lengths: a 200 MB build's texts never sit in memory at once.
+    """
+    lengths: dict[str, list[np.ndarray]] = {name: [] for name in TEXT_COLUMNS}
+    chars: dict[str, list[np.ndarray]] = {name: [] for name in TEXT_COLUMNS}
+    dtypes: Counter[str] = Counter()
+    kinds: Counter[str] = Counter()
+    ranks: Counter[int] = Counter()
+    for path in all_data_files(out):
+        parquet = pq.ParquetFile(path)
+        for i in range(parquet.num_row_groups):
+            group = parquet.read_row_group(i, columns=[*TEXT_COLUMNS, "arguments", "launch_dim"])
+            for name in TEXT_COLUMNS:
+                lengths[name].append(np.asarray(pc.add(pc.count_substring(group.column(name), "\n"), 1)))
+                chars[name].append(np.asarray(pc.utf8_length(group.column(name))))
+            arguments = pc.list_flatten(group.column("arguments"))
+            dtypes.update(pc.struct_field(arguments, "dtype").to_pylist())
+            kinds.update(pc.struct_field(arguments, "kind").to_pylist())
+            ranks.update(pc.list_value_length(group.column("launch_dim")).to_pylist())
+    if not ranks:
         return "This build holds no rows."
-    table = pq.read_table(paths, columns=[*TEXT_COLUMNS, "arguments", "launch_dim"])
     lines = [
         "Lengths of the texts, in lines (characters in brackets):",
         "",
@@ -242,21 +263,15 @@ def variety_from_files(out: Path) -> str:
         "|---|---:|---:|---:|---:|",
     ]
     for name in TEXT_COLUMNS:
-        column = table.column(name)
-        n_lines = np.asarray(pc.add(pc.count_substring(column, "\n"), 1))
-        n_chars = np.asarray(pc.utf8_length(column))
+        n_lines, n_chars = np.concatenate(lengths[name]), np.concatenate(chars[name])
         cells = [
             f"{int(np.quantile(n_lines, q, method='lower')):,} ({int(np.quantile(n_chars, q, method='lower')):,})"
             for q in (0.0, 0.5, 0.9, 1.0)
         ]
         lines.append(f"| `{name}` | {' | '.join(cells)} |")
-    arguments = pc.list_flatten(table.column("arguments"))
-    dtypes = Counter(pc.struct_field(arguments, "dtype").to_pylist())
-    kinds = Counter(pc.struct_field(arguments, "kind").to_pylist())
-    ranks = Counter(len(dim) for dim in table.column("launch_dim").to_pylist())
     lines += [
         "",
-        f"Kernel arguments: {len(arguments):,} in all ("
+        f"Kernel arguments: {kinds.total():,} in all ("
         + ", ".join(f"{n:,} {kind}" for kind, n in kinds.most_common())
         + "). Their Warp types:",
         "",
@@ -271,7 +286,7 @@ def variety_from_files(out: Path) -> str:
 
 def validation_from_files(out: Path) -> str:
     """Pass rates of any boolean (per-stage pass/fail) columns; else say the build is unvalidated."""
-    paths = [p for ps in data_files(out).values() for p in ps]
+    paths = all_data_files(out)
     stages = [f.name for f in pq.read_schema(paths[0]) if pa.types.is_boolean(f.type)] if paths else []
     if not stages:
         return (
@@ -298,7 +313,7 @@ def _pass_rate(column: pa.ChunkedArray) -> str:
 
 def _module_options_table(out: Path) -> str:
     """The Warp module options that shape the generated text, per target, from a row's record."""
-    paths = [p for ps in data_files(out).values() for p in ps]
+    paths = all_data_files(out)
     if not paths:
         return ""
     first = pq.read_table(paths[0], columns=["module_options"]).column("module_options")[0].as_py()

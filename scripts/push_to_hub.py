@@ -50,7 +50,9 @@ def main(argv: list[str] | None = None, api: object | None = None) -> int:
     except hub.PublishError as e:
         return fail(str(e))
     except KeyboardInterrupt:
-        return fail("interrupted: nothing was committed unless the commit had finished; run the command again", 130)
+        return fail(
+            "interrupted: no partial commit was made (the upload is a single commit); run the command again", 130
+        )
     return 0
 
 

@@ -127,6 +127,7 @@ def test_validation_from_files_reports_pass_rates_of_stage_columns(tmp_path: Pat
             "category": ["math", "math", "math", "atomic"],
             "nvrtc_ok": [True, False, True, True],
             "gpu_run_ok": [None, None, True, None],  # null: the stage did not run for that row
+            "cpu_run_ok": pa.array([None] * 4, pa.bool_()),  # a stage that never ran is not reported
         }
     )
     pq.write_table(table, tmp_path / "data" / "train-00000-of-00001.parquet")
@@ -134,6 +135,7 @@ def test_validation_from_files_reports_pass_rates_of_stage_columns(tmp_path: Pat
     assert "| math | 66.7% of 3 | 100.0% of 1 |" in section
     assert "| atomic | 100.0% of 1 | not run |" in section
     assert "| all | 75.0% of 4 | 100.0% of 1 |" in section
+    assert "cpu_run_ok" not in section
 
 
 @pytest.mark.parametrize(("rows", "label"), [(0, "n<1K"), (999, "n<1K"), (1_000, "1K<n<10K"), (250_000, "100K<n<1M")])

@@ -161,7 +161,7 @@ def test_dry_run_lists_exactly_the_upload_and_changes_nothing(
 @pytest.mark.parametrize(
     ("error", "message"),
     [
-        (ConnectionError("Connection reset by peer"), "nothing was committed"),
+        (ConnectionError("Connection reset by peer"), "no partial commit was made"),
         (HfHubHTTPError.__bases__[0]("read timed out"), "run the same command again to retry"),
         (
             HfHubHTTPError(
@@ -222,7 +222,11 @@ def clean_env(tmp_path: Path, token: str | None) -> dict[str, str]:
         (["--repo", "alice/bad name"], SECRET, "invalid repo id 'alice/bad name'"),
         (["--repo", "warp_cuda_ir"], SECRET, "expected ORG/NAME"),
         (["--repo", REPO], None, "no Hugging Face token"),
-        (["--repo", REPO], SECRET, "nothing was committed (the upload is a single commit)"),  # offline = network down
+        (
+            ["--repo", REPO],
+            SECRET,
+            "no partial commit was made (the upload is a single commit)",
+        ),  # offline = network down
     ],
 )
 def test_bad_input_fails_in_one_line_without_leaking_the_token(

@@ -287,15 +287,17 @@ def variety_from_files(out: Path) -> str:
 def validation_from_files(out: Path) -> str:
     """Pass rates of any boolean (per-stage pass/fail) columns; else say the build is unvalidated."""
     paths = all_data_files(out)
-    stages = [f.name for f in pq.read_schema(paths[0]) if pa.types.is_boolean(f.type)] if paths else []
-    if not stages:
+    flags = [f.name for f in pq.read_schema(paths[0]) if pa.types.is_boolean(f.type)] if paths else []
+    table = pq.read_table(paths, columns=["category", *flags]) if flags else None
+    # A stage column that is null everywhere was declared but never run.
+    stages = [s for s in flags if table is not None and table.column(s).null_count < table.num_rows]
+    if table is None or not stages:
         return (
             "This build has not been validated: its C++ texts are Warp's code generator output, "
             "but they have not been compiled (NVRTC, Clang) or run here. Every row's `python_source` "
             "did go through Warp's full code generation (type checking, overload resolution, "
             "adjoint generation); rows whose code generation failed were left out."
         )
-    table = pq.read_table(paths, columns=["category", *stages])
     lines = ["Pass rates (rows where the stage ran):", "", f"| category | {' | '.join(stages)} |"]
     lines.append("|---|" + "|".join("---:" for _ in stages) + "|")
     categories = sorted(set(table.column("category").to_pylist()))

@@ -223,7 +223,7 @@ def _network_message(repo_id: str, error: BaseException) -> str:
         return f"the token has no write access to {repo_id} (403): use a token with write permission"
     return (
         f"upload to {repo_id} failed ({type(error).__name__}: {_first_line(error)}); "
-        "nothing was committed (the upload is a single commit): run the same command again to retry"
+        "no partial commit was made (the upload is a single commit): run the same command again to retry"
     )
 
 
@@ -259,6 +259,8 @@ def publish(
     if dry_run:
         for line in describe(upload, private, revision, commit_message):
             say(line)
+        if api is None and not get_token():
+            say("note: no Hugging Face token found; the real push needs HF_TOKEN or `hf auth login`")
         return
     if api is None:
         from huggingface_hub import HfApi

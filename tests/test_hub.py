@@ -255,3 +255,23 @@ def test_build_refuses_a_bad_push_target_before_any_work(tmp_path: Path) -> None
     result = run_script("build.py", "--out", str(out), "--push-to-hub", REPO, env=clean_env(tmp_path, None))
     assert result.returncode != 0 and "no Hugging Face token" in result.stderr
     assert not out.exists()
+
+
+def test_dry_run_with_a_token_never_shows_it(small_build: BuildResult, tmp_path: Path) -> None:
+    result = run_script(
+        "push_to_hub.py", str(small_build.out), "--repo", REPO, "--dry-run", env=clean_env(tmp_path, SECRET)
+    )
+    assert result.returncode == 0 and "nothing was changed" in result.stdout
+    assert SECRET not in result.stdout + result.stderr
+
+
+def test_build_then_push_reports_a_failed_push_after_a_complete_build(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    args = ["--out", str(out), "--target-mb", "0.001", "--seeds-per-shard", "10", "--workers", "1"]
+    result = run_script("build.py", *args, "--push-to-hub", REPO, env=clean_env(tmp_path, SECRET))
+    assert result.returncode != 0, result.stdout
+    assert "loads with every config" in result.stdout  # the push checked the fresh build first
+    (error,) = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert "no partial commit was made" in error and f"the build itself is complete in {out}" in error
+    assert SECRET not in result.stdout + result.stderr and "Traceback" not in result.stderr
+    assert (out / "README.md").exists()

@@ -53,6 +53,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="replace an earlier build in --out (files this tool did not write are kept)",
     )
     p.add_argument("--validate", action="store_true", help="then run the validation pass (see scripts/validate.py)")
+    p.add_argument(
+        "--push-to-hub",
+        metavar="ORG/NAME",
+        default=None,
+        help="after a successful build, publish the folder to this Hub dataset repo (see scripts/push_to_hub.py)",
+    )
     return p.parse_args(argv)
 
 
@@ -61,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from tqdm import tqdm
 
+    from warp_cuda_ir import hub
     from warp_cuda_ir.build import run_build
     from warp_cuda_ir.generation import BuildSpec, ShardStats
     from warp_cuda_ir.synthesis import check_categories
@@ -70,6 +77,12 @@ def main(argv: list[str] | None = None) -> int:
         categories = check_categories(args.categories)
     except ValueError as e:
         return fail(str(e))
+    if args.push_to_hub:  # refuse a bad repo id or a missing token before a long build, not after
+        try:
+            hub.check_repo_id(args.push_to_hub)
+            hub.require_token()
+        except hub.PublishError as e:
+            return fail(str(e))
     spec = BuildSpec(seed=args.seed, categories=categories, seeds_per_shard=args.seeds_per_shard)
     bars: list[tqdm] = []  # made at the first finished shard, so a refusal prints nothing else
 
@@ -101,11 +114,18 @@ def main(argv: list[str] | None = None) -> int:
         print("  skipped (codegen failed): " + ", ".join(f"{why} x{n}" for why, n in result.failures.items()))
     print(f"  {result.seconds:.1f} s: {rows / result.seconds:.1f} rows/s, {mb / result.seconds * 60:.1f} MB/min")
     print(f'  load it: datasets.load_dataset("{args.out}", "cuda_forward")')
-    if args.validate:
+    if args.validate:  # before a push: the Hub copy carries the annotations
         from warp_cuda_ir.validation.console import validate_and_report
         from warp_cuda_ir.validation.runner import PassOptions
 
-        return validate_and_report(args.out, PassOptions(arch=spec.arch, workers=args.workers))
+        code = validate_and_report(args.out, PassOptions(arch=spec.arch, workers=args.workers))
+        if code:
+            return code
+    if args.push_to_hub:
+        try:
+            hub.publish(args.out, args.push_to_hub)
+        except hub.PublishError as e:
+            return fail(f"{e} (the build itself is complete in {args.out})")
     return 0
 
 

@@ -21,6 +21,7 @@ DENY = frozenset(
         "slice", "rand_init", "assign", "assign_inplace", "assign_copy", "address", "store", "load", "bool",
         "atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor",
         "atomic_exch", "atomic_cas", "pos", "quat_twist", "closest_point_edge_edge", "erfcinv", "erfinv", "noise", "pnoise", "curlnoise",
+        "quat_to_euler", "quat_from_euler",
     }
 )  # fmt: skip
 # Operators: Warp implements them as built-ins, the source spells them as Python operators.
@@ -58,6 +59,7 @@ GUARDS = {
     "quat_slerp": "wp.quat_slerp(wp.normalize({0}), wp.normalize({1}), wp.clamp({2}, {zero}, {one}))",
     "quat_from_matrix": "wp.quat_from_matrix(wp.quat_to_matrix(wp.normalize({0})))",
     "smoothstep": "wp.smoothstep({zero}, {one}, {0})",
+    "cw_div": "wp.cw_div({0}, wp.cw_mul({1}, {1}) + {ones})",
     "poisson": "wp.poisson({0}, wp.abs({1}) + 0.5)",
     "transform_from_matrix": "wp.transform_from_matrix(wp.transform_to_matrix({0}))",
 }
@@ -144,5 +146,7 @@ def by_result() -> dict[str, tuple[Production, ...]]:
                 continue
             if p.name == "uint32" and typesys.parse(p.args[0]).kind == "float":
                 continue  # negative float -> unsigned is undefined behaviour in C++
+            if p.name in typesys.SCALARS and p.args[0] == "bool":
+                continue  # Warp 1.19 emits `Truell` for wp.int64(True)
             table[p.result].append(p)
     return {k: tuple(v) for k, v in table.items()}

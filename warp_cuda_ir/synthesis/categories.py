@@ -30,7 +30,7 @@ class Profile:
     focus: frozenset[str] = frozenset()
     weights: dict[str, float] = field(default_factory=lambda: dict(BASE_WEIGHTS))
     dims: tuple[int, ...] = (1,)
-    statements: tuple[int, int] = (2, 5)
+    statements: tuple[int, int] = (2, 4)
     helpers: int = 0
     struct: bool = False
     random: bool = False
@@ -54,7 +54,7 @@ PROFILES: dict[str, Profile] = {
     "atomic": Profile(("float32", "int32", "uint32"), atomics=3),
     "nested_loop": Profile(("float32", "float64", "vec3"), weights=_w(**{"for": 4.0, "while": 1.5})),
     "multi_condition": Profile(("float32", "int32", "bool", "int64"), weights=_w(**{"if": 4.0})),
-    "combined": Profile(("float32", "vec3", "mat33", "int32", "quat"), helpers=1, atomics=1, statements=(4, 8)),
+    "combined": Profile(("float32", "vec3", "mat33", "int32", "quat"), helpers=1, atomics=1, statements=(3, 6)),
     "scalar_param": Profile(("float32", "float64", "int32", "vec3"), params=3),
     "functions": Profile(("float32", "vec3", "float64", "vec2"), helpers=3, weights=_w(tuple=2.0)),
     "structs": Profile(("float32", "vec3", "int32", "mat22"), struct=True),

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 
 from warp_cuda_ir.synthesis import catalogue, typesys
 from warp_cuda_ir.synthesis.catalogue import Production
-from warp_cuda_ir.synthesis.program import Argument
 
 INDENT = "    "
 HELPER_ARG = 4.0  # helpers are generated for arguments up to this magnitude
@@ -137,6 +136,7 @@ class Expressions:
                 c=lit(s, self.rng.choice([0.5, 1.5, 2.0, 2.5])),
                 k=lit(s, self.rng.randint(1, 3)),
                 n=t.size,
+                ones=f"wp.{p.result}({', '.join([lit(s, 1.0)] * typesys.parse(p.result).components)})",
                 s=typesys.parse(s).annotation,
             )
         if p.name in ("int", "float"):

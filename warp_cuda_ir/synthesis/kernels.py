@@ -145,7 +145,7 @@ class KernelBuilder:
         return self.rng.choice(self.expressions.types)
 
     def stmt_assign(self) -> None:
-        self.declare(self.expressions.expr(self.pick_type(), self.rng.randint(1, 3)))
+        self.declare(self.expressions.expr(self.pick_type(), self.rng.choice((1, 2, 2, 3))))
 
     def stmt_update(self) -> None:
         """Reassign or augment a variable of the current block level (never a loop accumulator)."""

@@ -20,7 +20,7 @@ DENY = frozenset(
         "print", "printf", "breakpoint", "expect_eq", "expect_neq", "expect_near", "tid", "range", "index",
         "slice", "rand_init", "assign", "assign_inplace", "assign_copy", "address", "store", "load", "bool",
         "atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor",
-        "atomic_exch", "atomic_cas", "pos", "quat_twist", "closest_point_edge_edge", "erfcinv", "erfinv", "noise", "pnoise", "curlnoise",
+        "atomic_exch", "atomic_cas", "pos", "quat_twist", "closest_point_edge_edge", "noise", "pnoise", "curlnoise",
         "quat_to_euler", "quat_from_euler",
     }
 )  # fmt: skip
@@ -59,6 +59,12 @@ GUARDS = {
     "quat_slerp": "wp.quat_slerp(wp.normalize({0}), wp.normalize({1}), wp.clamp({2}, {zero}, {one}))",
     "quat_from_matrix": "wp.quat_from_matrix(wp.quat_to_matrix(wp.normalize({0})))",
     "smoothstep": "wp.smoothstep({zero}, {one}, {0})",
+    "erfinv": "wp.erfinv(wp.clamp({0}, -{p9}, {p9}))",
+    "erfcinv": "wp.erfcinv(wp.clamp({0}, {p1}, {one} + {p9}))",
+    "div_approx": "wp.div_approx({0}, wp.abs({1}) + {one})",
+    "inverse_approx": "wp.inverse_approx({0} * wp.transpose({0}) + wp.identity(n={n}, dtype={s}))",
+    "transformation": "wp.transformation({0}, wp.normalize({1}))",
+    "transform_compose": "wp.transform_compose({0}, wp.normalize({1}), {2})",
     "cw_div": "wp.cw_div({0}, wp.cw_mul({1}, {1}) + {ones})",
     "poisson": "wp.poisson({0}, wp.abs({1}) + 0.5)",
     "transform_from_matrix": "wp.transform_from_matrix(wp.transform_to_matrix({0}))",
@@ -67,7 +73,7 @@ GUARD_ARGS = frozenset({"quat_from_matrix", "transform_from_matrix"})  # the arg
 # Result magnitude where it does not grow with the arguments (|x| <= 1 inputs assumed).
 BOUNDED = {
     "sin": 1, "cos": 1, "tanh": 1, "erf": 1, "erfc": 2, "sign": 1, "step": 1, "nonzero": 1, "smoothstep": 1,
-    "frac": 1, "normalize": 1, "atan": 2, "atan2": 4, "acos": 4, "asin": 2, "exp": 60, "sinh": 30, "cosh": 30,
+    "frac": 1, "normalize": 1, "erfinv": 2, "erfcinv": 2, "inverse_approx": 1, "atan": 2, "atan2": 4, "acos": 4, "asin": 2, "exp": 60, "sinh": 30, "cosh": 30,
     "tan": 2, "inverse": 1, "quat_slerp": 1, "quat_from_matrix": 1, "isfinite": 1, "isnan": 1, "isinf": 1,
     "argmax": 6, "argmin": 6, "bit_count": 64, "randu": 1e9, "poisson": 50, "sample_unit_sphere": 1,
     "sample_unit_cube": 1, "sample_unit_disk": 1, "sample_unit_ring": 1, "sample_unit_square": 1,
@@ -134,11 +140,36 @@ def signatures() -> dict[str, tuple[Production, ...]]:
     return {k: tuple(v) for k, v in sorted(found.items())}
 
 
+def _extra_productions() -> list[Production]:
+    """Generic built-ins whose result Warp computes from argument values: listed here, and
+    kept only when this Warp version offers them."""
+    extra: list[Production] = []
+    for suffix, scalar in typesys.SUFFIX_SCALAR.items():
+        v3, q = f"vec3{suffix}", f"quat{suffix}"
+        extra += [
+            Production("transformation", (v3, q), f"transform{suffix}"),
+            Production("quaternion", (v3, scalar), q),
+            Production("vector", (scalar, scalar, scalar), v3),
+            Production("transform_compose", (v3, q, v3), f"mat44{suffix}"),
+            Production("div_approx", (scalar, scalar), scalar),
+        ]
+        for n in (2, 3, 4):
+            v, m = f"vec{n}{suffix}", f"mat{n}{n}{suffix}"
+            if scalar == "float32":  # Warp implements the norms as float32 wp.func helpers
+                norms = ("norm_l1", "norm_l2", "norm_huber", "norm_pseudo_huber")
+                extra += [Production(name, (v,), scalar) for name in norms]
+                extra.append(Production("smooth_normalize", (v,), v))
+            extra += [Production(name, (v,) * n, m) for name in ("matrix_from_cols", "matrix_from_rows")]
+            extra.append(Production("inverse_approx", (m,), m))
+    offered = offered_builtins()
+    return [p for p in extra if p.name in offered]
+
+
 @cache
 def by_result() -> dict[str, tuple[Production, ...]]:
     """Productions indexed by the type they return: the grammar's view of the catalogue."""
     table: dict[str, list[Production]] = defaultdict(list)
-    for productions in signatures().values():
+    for productions in (*signatures().values(), _extra_productions()):
         for p in productions:
             if p.name in ("div", "mod") and typesys.parse(p.args[-1]).kind != "float":
                 continue  # divide only by a guarded float scalar

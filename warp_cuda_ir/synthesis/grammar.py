@@ -90,6 +90,8 @@ class Expressions:
 
     def expr(self, type_name: str, depth: int) -> Expr:
         rng = self.rng
+        if depth > 0 and rng.random() < 0.04:
+            return self.where(type_name, depth)
         if depth > 0 and rng.random() < 0.75:
             choices = self.production_choices(type_name)
             focused = [p for p in choices if p.name in self.focus]
@@ -101,6 +103,12 @@ class Expressions:
                 if e is not None:
                     return e
         return self.leaf(type_name)
+
+    def where(self, type_name: str, depth: int) -> Expr:
+        """`wp.where(cond, a, b)`: Warp's branch-free select, for any value type."""
+        self.used.add("where")
+        a, b = self.expr(type_name, depth - 1), self.expr(type_name, depth - 1)
+        return Expr(f"wp.where({self.condition(0).text}, {a.text}, {b.text})", type_name, max(a.mag, b.mag))
 
     def apply(self, p: Production, depth: int) -> Expr | None:
         arg_types = (p.result,) if p.name in catalogue.GUARD_ARGS else p.args
@@ -131,6 +139,8 @@ class Expressions:
                 *texts,
                 eps=lit(s, 0.01) if t.kind == "float" or t.is_scalar is False else lit(s, 1),
                 one=lit(s, 1.0),
+                p9=lit(s, 0.9),
+                p1=lit(s, 0.1),
                 zero=lit(s, 0.0),
                 hi=lit(s, 3.0),
                 c=lit(s, self.rng.choice([0.5, 1.5, 2.0, 2.5])),
@@ -185,7 +195,7 @@ class Expressions:
         if roll < 0.65:
             scalars = [t for t in self.types if typesys.parse(t).kind in ("float", "int")] or ["float32"]
             t = rng.choice(scalars)
-            a, b = self.expr(t, depth), self.expr(t, max(depth - 1, 0))
+            a, b = self.leaf(t) if rng.random() < 0.5 else self.expr(t, depth), self.expr(t, max(depth - 1, 0))
             e = Expr(f"{a.text} {rng.choice(['<', '>', '<=', '>=', '!=', '=='])} {b.text}", "bool", 1)
         else:
             e = self.expr("bool", depth)

@@ -10,6 +10,7 @@ magnitude bounds of `grammar` hold.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 
 from warp_cuda_ir.synthesis import typesys
@@ -23,6 +24,7 @@ _WORDS = (
     "values", "points", "normals", "frames", "rot", "xform", "energy", "flux", "heat", "density", "state",
     "alpha", "beta", "gain", "bias", "offsets", "scale", "samples", "table", "counts", "hist", "result",
 )  # fmt: skip
+_CONSTANT = re.compile(r"[\s()\-~+.\d]+")
 _LOCALS = ("t", "u", "w", "d", "r", "s", "h", "g", "p", "q", "e", "m", "n", "z", "c", "f", "a", "b")
 
 
@@ -163,7 +165,11 @@ class KernelBuilder:
             self.emit(f"{v.name} {op} {e.text}")
             v.mag = v.mag + e.mag
         else:
-            self.emit(f"{v.name} = {e.text}")
+            text = e.text
+            if t.kind in ("float", "int") and _CONSTANT.fullmatch(text):
+                # Warp types a folded constant like `(-4)` as int64 when branches merge: keep the type
+                text = f"{t.annotation.removeprefix('wp.') if t.name in ('float32', 'int32') else t.annotation}({text})"
+            self.emit(f"{v.name} = {text}")
             v.mag = max(v.mag, e.mag)
         return None
 
@@ -180,7 +186,7 @@ class KernelBuilder:
             self.block(self.rng.randint(1, 2))
         return None
 
-    def loop(self, header: str, counter: str, trips: int, while_counter: bool = False) -> None:
+    def loop(self, header: str, counter: str, trips: int, while_counter: bool = False, cast: bool = False) -> None:
         """`for`/`while` with a known trip count; accumulators are summed, never read inside."""
         rng = self.rng
         scope = self.expressions.scope
@@ -190,7 +196,8 @@ class KernelBuilder:
         self.depth += 1
         before = len(scope.variables)
         scope.hidden.add(acc.name)
-        scope.variables.append(Var(counter, "int32", float(trips + 4)))
+        # Warp types the counter of an unrolled range(start, stop[, step]) as int64: read it as int
+        scope.variables.append(Var(f"int({counter})" if cast else counter, "int32", float(trips + 4)))
         self.loop_depth += 1
         for _ in range(rng.randint(0, 2)):
             self.statement()
@@ -233,7 +240,7 @@ class KernelBuilder:
             header = f"for {counter} in range({param.name}):"
         if self.loop_depth >= 2:
             return self.stmt_assign()
-        self.loop(header, counter, trips)
+        self.loop(header, counter, trips, cast=", " in header)
         return None
 
     def stmt_while(self) -> None:
@@ -261,7 +268,12 @@ class KernelBuilder:
         """Built-ins and helpers returning several values: `a, b = f(...)`."""
         rng = self.rng
         options = self.tuple_helpers
-        pool = [("svd3", ("mat33",), ("mat33", "vec3", "mat33")), ("qr3", ("mat33",), ("mat33", "mat33"))]
+        pool = [
+            ("svd3", ("mat33",), ("mat33", "vec3", "mat33")),
+            ("svd2", ("mat22",), ("mat22", "vec2", "mat22")),
+            ("qr3", ("mat33",), ("mat33", "mat33")),
+            ("eig3", ("mat33",), ("mat33", "vec3")),
+        ]
         if options and rng.random() < 0.7:
             name, args, results = rng.choice(options)
             call = f"{name}({', '.join(self.expressions.expr(a, 1).text for a in args)})"
@@ -270,7 +282,8 @@ class KernelBuilder:
             name, args, results = rng.choice(pool)
             self.expressions.used.add(name)
             m = self.expressions.expr(args[0], 1)
-            call = f"wp.{name}({m.text})"
+            # eig3 assumes a symmetric matrix
+            call = f"wp.{name}({m.text} + wp.transpose({m.text}))" if name == "eig3" else f"wp.{name}({m.text})"
             mags = [max(m.mag, 1.0) * 3] * len(results)
         targets = [self.fresh() for _ in results]
         self.emit(f"{', '.join(targets)} = {call}")

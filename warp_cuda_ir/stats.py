@@ -115,9 +115,8 @@ def variety_markdown(out: Path) -> str:
     ]
     for key, label in (("python_chars", "Python source"), ("cuda_forward_chars", "CUDA forward")):
         d = v[key]
-        lines.append(
-            f"| {label} length (chars) | min {d['min']:.0f}, median {d['p50']:.0f}, p90 {d['p90']:.0f}, max {d['max']:.0f} |"
-        )
+        spread = f"min {d['min']:.0f}, median {d['p50']:.0f}, p90 {d['p90']:.0f}, max {d['max']:.0f}"
+        lines.append(f"| {label} length (chars) | {spread} |")
     lines += ["", "| category | rows |", "|---|---|", *(f"| {c} | {n} |" for c, n in v["rows_per_category"].items())]
     lines += ["", "| argument dtype | count |", "|---|---|", *(f"| {d} | {n} |" for d, n in v["dtypes"].items())]
     return "\n".join(lines) + "\n"

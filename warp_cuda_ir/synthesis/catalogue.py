@@ -73,7 +73,8 @@ GUARD_ARGS = frozenset({"quat_from_matrix", "transform_from_matrix"})  # the arg
 # Result magnitude where it does not grow with the arguments (|x| <= 1 inputs assumed).
 BOUNDED = {
     "sin": 1, "cos": 1, "tanh": 1, "erf": 1, "erfc": 2, "sign": 1, "step": 1, "nonzero": 1, "smoothstep": 1,
-    "frac": 1, "normalize": 1, "erfinv": 2, "erfcinv": 2, "inverse_approx": 1, "atan": 2, "atan2": 4, "acos": 4, "asin": 2, "exp": 60, "sinh": 30, "cosh": 30,
+    "frac": 1, "normalize": 1, "erfinv": 2, "erfcinv": 2, "inverse_approx": 1,
+    "atan": 2, "atan2": 4, "acos": 4, "asin": 2, "exp": 60, "sinh": 30, "cosh": 30,
     "tan": 2, "inverse": 1, "quat_slerp": 1, "quat_from_matrix": 1, "isfinite": 1, "isnan": 1, "isinf": 1,
     "argmax": 6, "argmin": 6, "bit_count": 64, "randu": 1e9, "poisson": 50, "sample_unit_sphere": 1,
     "sample_unit_cube": 1, "sample_unit_disk": 1, "sample_unit_ring": 1, "sample_unit_square": 1,

@@ -36,6 +36,7 @@ class Profile:
     random: bool = False
     atomics: int = 0
     params: int = 0
+    required: tuple[str, ...] = ()  # value types every program of the category uses
 
 
 def _w(**changes: float) -> dict[str, float]:
@@ -59,23 +60,11 @@ PROFILES: dict[str, Profile] = {
     "functions": Profile(("float32", "vec3", "float64", "vec2"), helpers=3, weights=_w(tuple=2.0)),
     "structs": Profile(("float32", "vec3", "int32", "mat22"), struct=True),
     "quaternion_transform": Profile(
-        QTS + ("vec3", "vec3d", "mat33"),
-        frozenset(
-            {
-                n
-                for n in (
-                    "quat_rotate",
-                    "quat_rotate_inv",
-                    "transform_point",
-                    "transform_vector",
-                    "transform_multiply",
-                    "quat_slerp",
-                    "spatial_cross",
-                    "spatial_dot",
-                )
-            }
-        ),
-    ),  # fmt: skip
+        (*QTS, "vec3", "vec3d", "mat33"),
+        frozenset({"quat_rotate", "quat_rotate_inv", "transform_point", "transform_vector", "transform_multiply"})
+        | {"quat_slerp", "spatial_cross", "spatial_dot", "transform_inverse", "quat_to_matrix"},
+        required=("quat", "transform"),
+    ),
     "multi_dim": Profile(("float32", "float64", "vec2", "int32"), dims=(2, 3, 4)),
     "random": Profile(("float32", "vec3", "vec2", "uint32"), random=True),
     "reduction": Profile(("float32", "int32", "float64"), atomics=2, weights=_w(**{"for": 2.0})),
@@ -154,10 +143,16 @@ def _random_values(b: KernelBuilder, ex: Expressions) -> None:
     ex.state = state
     ex.used.add("rand_init")
     draws = [
-        ("wp.randf({s})", "float32", 1.0), ("wp.randf({s}, -1.0, 1.0)", "float32", 1.0), ("wp.randn({s})", "float32", 6.0),
-        ("wp.randi({s}, 0, 8)", "int32", 8.0), ("wp.noise({s}, {f})", "float32", 2.0), ("wp.noise({s}, {v3})", "float32", 2.0),
-        ("wp.pnoise({s}, {v2}, 4, 4)", "float32", 2.0), ("wp.curlnoise({s}, {v3})", "vec3", 8.0),
-        ("wp.sample_unit_sphere({s})", "vec3", 1.0), ("wp.sample_unit_disk({s})", "vec2", 1.0),
+        ("wp.randf({s})", "float32", 1.0),
+        ("wp.randf({s}, -1.0, 1.0)", "float32", 1.0),
+        ("wp.randn({s})", "float32", 6.0),
+        ("wp.randi({s}, 0, 8)", "int32", 8.0),
+        ("wp.noise({s}, {f})", "float32", 2.0),
+        ("wp.noise({s}, {v3})", "float32", 2.0),
+        ("wp.pnoise({s}, {v2}, 4, 4)", "float32", 2.0),
+        ("wp.curlnoise({s}, {v3})", "vec3", 8.0),
+        ("wp.sample_unit_sphere({s})", "vec3", 1.0),
+        ("wp.sample_unit_disk({s})", "vec2", 1.0),
     ]  # fmt: skip
     for text, t, mag in rng.sample(draws, rng.randint(2, 4)):
         f, v2, v3 = (ex.expr(x, 1).text for x in ("float32", "vec2", "vec3"))
@@ -197,7 +192,8 @@ def _atomic(b: KernelBuilder, ex: Expressions) -> None:
 
 
 def _generic(rng: random.Random, category: str, profile: Profile) -> KernelProgram:
-    types = tuple(dict.fromkeys(["float32", *rng.sample(profile.types, min(len(profile.types), rng.randint(1, 3)))]))
+    drawn = rng.sample(profile.types, min(len(profile.types), rng.randint(1, 3)))
+    types = tuple(dict.fromkeys(["float32", *profile.required, *drawn]))
     ex = Expressions(rng, types, profile.focus)
     dims = rng.choice(profile.dims)
     b = KernelBuilder(rng, ex, _kernel_name(rng, category), _launch_shape(rng, dims), weights=dict(profile.weights))

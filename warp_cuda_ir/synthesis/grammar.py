@@ -92,7 +92,7 @@ class Expressions:
         rng = self.rng
         if depth > 0 and rng.random() < 0.04:
             return self.where(type_name, depth)
-        if depth > 0 and rng.random() < 0.75:
+        if depth > 0 and rng.random() < 0.6:
             choices = self.production_choices(type_name)
             focused = [p for p in choices if p.name in self.focus]
             for _ in range(3):
@@ -166,11 +166,15 @@ class Expressions:
         if variables and rng.random() < 0.8:
             v = rng.choice(variables)
             return Expr(v.name, type_name, v.mag)
-        if t.kind in ("vec", "quat", "spatial_vector") and rng.random() < 0.5:
-            scalar = [v for v in self.scope.readable(t.scalar)]
+        if t.kind in ("vec", "quat", "spatial_vector", "mat") and rng.random() < 0.85:
+            # built from scalars in scope (cast to the component type) rather than a constant
+            scalar = [v for v in self.scope.variables if v.type in typesys.FLOATS and v.name not in self.scope.hidden]
             if scalar:
                 parts = [rng.choice(scalar) for _ in range(t.components)]
-                return Expr(f"wp.{type_name}({', '.join(v.name for v in parts)})", type_name, max(v.mag for v in parts))
+                texts = [
+                    v.name if v.type == t.scalar else f"{typesys.parse(t.scalar).annotation}({v.name})" for v in parts
+                ]
+                return Expr(f"wp.{type_name}({', '.join(texts)})", type_name, max(v.mag for v in parts))
         if t.kind in ("float", "int") and rng.random() < 0.5:
             # a component of a composite value in scope: v[k], m[r, c], v.x
             for v in rng.sample(self.scope.variables, len(self.scope.variables)):

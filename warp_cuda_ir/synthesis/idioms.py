@@ -5,13 +5,22 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from warp_cuda_ir.synthesis.grammar import Expressions
+from warp_cuda_ir.synthesis.grammar import Expressions, Var
 from warp_cuda_ir.synthesis.kernels import KernelBuilder
 from warp_cuda_ir.synthesis.program import KernelProgram
 
 
 def _builder(rng: random.Random, name: str, dim: tuple[int, ...], types: tuple[str, ...]) -> KernelBuilder:
     return KernelBuilder(rng, Expressions(rng, types), name, dim)
+
+
+def _term(b: KernelBuilder, type_name: str, variables: dict[str, str]) -> str:
+    """A bounded random term from the grammar over the idiom's variables: each instance differs."""
+    b.expressions.scope.variables = [Var(name, t, 1.0) for name, t in variables.items()]
+    e = b.expressions.expr(type_name, 2)
+    if type_name == "vec3":
+        return f"wp.normalize({e.text})"
+    return f"wp.clamp({e.text}, -1.0, 1.0)"
 
 
 def particle_integration(rng: random.Random) -> KernelProgram:
@@ -25,10 +34,12 @@ def particle_integration(rng: random.Random) -> KernelProgram:
     b.emit("i = wp.tid()")
     g = f"wp.vec3(0.0, {-round(rng.uniform(1.0, 9.81), 2)}, 0.0)"
     acc = f"{f.name}[i] * {inv_m.name}[i] + {g}" if f else g
-    b.emit(f"v1 = {v.name}[i] + ({acc}) * {dt.name}")
+    b.emit(f"v0 = {v.name}[i]")
+    b.emit(f"x0 = {x.name}[i]")
+    b.emit(f"v1 = v0 + ({acc} + {_term(b, 'vec3', {'x0': 'vec3', 'v0': 'vec3'})}) * {dt.name}")
     if rng.random() < 0.6:
         b.emit(f"v1 = v1 * {round(rng.uniform(0.9, 0.999), 3)}")
-    b.emit(f"x1 = {x.name}[i] + v1 * {dt.name}")
+    b.emit(f"x1 = x0 + v1 * {dt.name}")
     if rng.random() < 0.5:
         b.emit(f"if x1[1] < {round(rng.uniform(-1.0, 0.0), 2)}:")
         b.emit(f"    x1 = wp.vec3(x1[0], {round(rng.uniform(-1.0, 0.0), 2)}, x1[2])")
@@ -55,6 +66,8 @@ def springs(rng: random.Random) -> KernelProgram:
     b.emit(f"dir = d / (l + {rng.choice(('1e-6', '0.001'))})")
     b.emit(f"dv = {v.name}[a] - {v.name}[c]")
     b.emit(f"fs = dir * ({ke.name} * (l - {rest.name}[tid]) + {kd.name} * wp.dot(dir, dv))")
+    if rng.random() < 0.8:
+        b.emit(f"fs = fs * (1.0 + 0.5 * {_term(b, 'float32', {'l': 'float32', 'dir': 'vec3', 'dv': 'vec3'})})")
     b.emit(f"wp.atomic_sub({f.name}, a, fs)")
     b.emit(f"wp.atomic_add({f.name}, c, fs)")
     return b.program("idioms")
@@ -75,7 +88,10 @@ def stencil(rng: random.Random) -> KernelProgram:
             ii, jj = f"wp.clamp(i + {di}, 0, {h - 1})", f"wp.clamp(j + {dj}, 0, {w - 1})"
         taps.append(f"{src.name}[{ii}, {jj}]")
     b.emit(f"nb = {' + '.join(taps)}")
-    c = f"{src.name}[i, j]"
+    b.emit(f"c = {src.name}[i, j]")
+    c = "c"
+    if rng.random() < 0.8:
+        b.emit(f"nb = nb + {_term(b, 'float32', {'c': 'float32', 'nb': 'float32'})}")
     alpha = round(rng.uniform(0.05, 0.25), 3)
     b.emit(rng.choice((f"{dst.name}[i, j] = {c} + {alpha} * (nb - 4.0 * {c})", f"{dst.name}[i, j] = 0.2 * (nb + {c})")))
     return b.program("idioms")
@@ -97,6 +113,8 @@ def neighbours(rng: random.Random) -> KernelProgram:
     b.emit("    q = wp.length(d)")
     b.emit(f"    if q < {r.name}:")
     w = rng.choice((f"({r.name} - q) * ({r.name} - q)", f"wp.exp(-q * q / ({r.name} * {r.name}))"))
+    if rng.random() < 0.8:
+        w = f"{w} * (1.0 + 0.5 * {_term(b, 'float32', {'q': 'float32', 'd': 'vec3'})})"
     b.emit(f"        acc += d * {w}" if vec else f"        acc += {w}")
     b.emit(f"{out.name}[i] = acc")
     return b.program("idioms")
@@ -118,6 +136,8 @@ def matrix_assembly(rng: random.Random) -> KernelProgram:
             "wp.skew(g) * wp.transpose(wp.skew(g))",
         )
     )
+    if rng.random() < 0.8:
+        term = f"{term} * (1.0 + 0.5 * {_term(b, 'float32', {'g': 'vec3'})})"
     b.emit(f"wp.atomic_add({k.name}, {nodes.name}[t], {term} * {round(rng.uniform(0.1, 2.0), 2)})")
     return b.program("idioms")
 
@@ -132,7 +152,10 @@ def scan_reduce(rng: random.Random) -> KernelProgram:
         b.add_array("float32", "inout", (1,), {"dist": "zeros"}),
     )
     b.emit("i = wp.tid()")
-    b.emit(f"v = {rng.choice(('wp.abs', 'wp.sin', ''))}({x.name}[i])")
+    b.emit(f"x0 = {x.name}[i]")
+    b.emit(f"v = {rng.choice(('wp.abs', 'wp.sin', ''))}(x0)")
+    if rng.random() < 0.8:
+        b.emit(f"v = v * {_term(b, 'float32', {'x0': 'float32', 'v': 'float32'})}")
     b.emit(f"wp.atomic_add({sums.name}, {rng.choice((f'i % {bins}', f'i // {n // bins}'))}, v)")
     b.emit(f"wp.atomic_max({peak.name}, 0, v)")
     return b.program("idioms")

@@ -147,7 +147,7 @@ class KernelBuilder:
         return self.rng.choice(self.expressions.types)
 
     def stmt_assign(self) -> None:
-        self.declare(self.expressions.expr(self.pick_type(), self.rng.choice((1, 2, 2, 3))))
+        self.declare(self.expressions.expr(self.pick_type(), self.rng.choice((1, 2, 2))))
 
     def stmt_update(self) -> None:
         """Reassign or augment a variable of the current block level (never a loop accumulator)."""
@@ -176,9 +176,9 @@ class KernelBuilder:
     def stmt_if(self) -> None:
         if self.depth >= 4:
             return self.stmt_assign()
-        self.emit(f"if {self.expressions.condition(self.rng.randint(0, 2)).text}:")
+        self.emit(f"if {self.expressions.condition(self.rng.randint(0, 1)).text}:")
         self.block(self.rng.randint(1, 2))
-        for _ in range(self.rng.choice([0, 0, 1, 2])):
+        for _ in range(self.rng.choice([0, 0, 0, 1, 2])):
             self.emit(f"elif {self.expressions.condition(1).text}:")
             self.block(1)
         if self.rng.random() < 0.5:
@@ -223,7 +223,8 @@ class KernelBuilder:
     def stmt_for(self) -> None:
         rng = self.rng
         counter = self.fresh(("it", "n", "step", "kk", "m", "q"))
-        roll = rng.random()
+        # Warp unrolls constant ranges: nested constant loops multiply the generated code
+        roll = 1.0 if self.loop_depth else rng.random()
         if roll < 0.4:
             trips = rng.randint(2, 6)
             header = f"for {counter} in range({trips}):"

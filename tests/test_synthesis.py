@@ -85,7 +85,7 @@ def test_programs_use_many_builtins_and_dtypes(programs: list) -> None:
 
 def test_kernels_run_on_cpu_with_finite_outputs() -> None:
     bad = []
-    for seed in range(45):
+    for seed in range(36):  # ~1 s each: Warp compiles every kernel with Clang
         row = rows.make_row(seed, CATEGORIES)
         outputs = launch.run_row(row)
         if any(a.dtype.kind == "f" and not np.isfinite(a).all() for a in outputs.values()):

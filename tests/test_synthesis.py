@@ -62,7 +62,7 @@ def test_launch_record_matches_kernel_signature(programs: list) -> None:
         assert program.launch_dim and all(d > 0 for d in program.launch_dim)
         tid = next(n for n in ast.walk(kernel) if isinstance(n, ast.Assign) and "wp.tid()" in ast.unparse(n.value))
         targets = tid.targets[0]
-        assert len(targets.elts) if isinstance(targets, ast.Tuple) else 1 == len(program.launch_dim)
+        assert (len(targets.elts) if isinstance(targets, ast.Tuple) else 1) == len(program.launch_dim)
         for arg in program.arguments:
             assert arg.kind in ("array", "scalar", "struct") and arg.role in ("in", "out", "inout")
             if arg.kind == "array":

@@ -9,7 +9,6 @@ whose terms still come from the grammar.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from warp_cuda_ir.synthesis import typesys
@@ -99,7 +98,6 @@ def _helper(b: KernelBuilder, ex: Expressions, tuple_result: bool) -> None:
         inner.scope.variables.append(Var(f"v{k}", e.type, e.mag))
     outs = [inner.expr(r, 2) for r in results]
     lines.append(f"{INDENT}return {', '.join(e.text for e in outs)}")
-    ex.used |= inner.used
     b.prelude.append("\n".join(lines))
     if tuple_result:
         b.tuple_helpers.append((name, args, results))
@@ -141,7 +139,6 @@ def _random_values(b: KernelBuilder, ex: Expressions) -> None:
         else f"{state} = wp.rand_init({seed.name} + {offset})"
     )
     ex.state = state
-    ex.used.add("rand_init")
     draws = [
         ("wp.randf({s})", "float32", 1.0),
         ("wp.randf({s}, -1.0, 1.0)", "float32", 1.0),
@@ -157,7 +154,6 @@ def _random_values(b: KernelBuilder, ex: Expressions) -> None:
     for text, t, mag in rng.sample(draws, rng.randint(2, 4)):
         f, v2, v3 = (ex.expr(x, 1).text for x in ("float32", "vec2", "vec3"))
         b.declare(Expr(text.format(s=state, f=f, v2=v2, v3=v3), t, mag))
-        ex.used.add(text[3 : text.index("(")])
 
 
 def _atomic(b: KernelBuilder, ex: Expressions) -> None:
@@ -183,7 +179,6 @@ def _atomic(b: KernelBuilder, ex: Expressions) -> None:
         if value.mag * 4096 > 1e8 and dtype in ("float32", "float64", "vec3") and op in ("add", "sub"):
             value = ex.leaf(dtype)
         call = f"wp.atomic_{op}({target.name}, {idx}, {value.text})"
-    ex.used.add(f"atomic_{op}")
     if rng.random() < 0.3 and op not in ("exch", "cas"):
         b.declare(Expr(call, dtype, 1e6 if dtype != "uint32" else 1e12), b.fresh(("prev", "old")))
         b.expressions.scope.variables.pop()  # the old value depends on thread order: never read it
@@ -226,5 +221,4 @@ def generate(rng: random.Random, category: str) -> KernelProgram:
     return _generic(rng, category, PROFILES[category])
 
 
-GENERATORS: dict[str, Callable[[random.Random], KernelProgram]] = {}
 CATEGORIES: tuple[str, ...] = tuple(PROFILES)

@@ -81,7 +81,6 @@ class Expressions:
         self.state: str | None = None  # name of a random-number state, when the kernel has one
         self.extra: list[Production] = []  # generated wp.func helpers, callable like built-ins
         self.helper_bounds: dict[str, float] = {}  # helper -> bound of its result (arguments within HELPER_ARG)
-        self.used: set[str] = set()
 
     def production_choices(self, type_name: str) -> list[Production]:
         table = catalogue.by_result().get(type_name, ())
@@ -106,7 +105,6 @@ class Expressions:
 
     def where(self, type_name: str, depth: int) -> Expr:
         """`wp.where(cond, a, b)`: Warp's branch-free select, for any value type."""
-        self.used.add("where")
         a, b = self.expr(type_name, depth - 1), self.expr(type_name, depth - 1)
         return Expr(f"wp.where({self.condition(0).text}, {a.text}, {b.text})", type_name, max(a.mag, b.mag))
 
@@ -123,7 +121,6 @@ class Expressions:
         e = Expr(self.render(p, args), p.result, _magnitude(p, [a.mag for a in args]))
         if e.mag > limit(p.result) or any(a.mag > limit(a.type) for a in args):
             return None
-        self.used.add(p.name)
         return e
 
     def render(self, p: Production, args: list[Expr]) -> str:
@@ -137,7 +134,7 @@ class Expressions:
             lit = typesys.scalar_literal
             return catalogue.GUARDS[p.name].format(
                 *texts,
-                eps=lit(s, 0.01) if t.kind == "float" or t.is_scalar is False else lit(s, 1),
+                eps=lit(s, 0.01 if s in typesys.FLOATS else 1),
                 one=lit(s, 1.0),
                 p9=lit(s, 0.9),
                 p1=lit(s, 0.1),

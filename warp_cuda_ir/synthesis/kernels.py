@@ -14,7 +14,6 @@ import re
 from dataclasses import dataclass, field
 
 from warp_cuda_ir.synthesis import typesys
-from warp_cuda_ir.synthesis.catalogue import Production
 from warp_cuda_ir.synthesis.grammar import INDENT, Expr, Expressions, Var, limit
 from warp_cuda_ir.synthesis.program import Argument, KernelProgram
 
@@ -281,7 +280,6 @@ class KernelBuilder:
             mags = [4.0 * len(results)] * len(results)
         else:
             name, args, results = rng.choice(pool)
-            self.expressions.used.add(name)
             m = self.expressions.expr(args[0], 1)
             # eig3 assumes a symmetric matrix
             call = f"wp.{name}({m.text} + wp.transpose({m.text}))" if name == "eig3" else f"wp.{name}({m.text})"
@@ -301,7 +299,3 @@ class KernelBuilder:
         source = "\n".join(parts).replace("\n\n\n\n", "\n\n\n") + "\n"
         source = source.replace("import warp as wp\n\n\n\n", "import warp as wp\n\n\n")
         return KernelProgram(category, self.kernel_name, source, self.launch_dim, tuple(a for *_, a in self.arguments))
-
-
-def register_helper(expressions: Expressions, name: str, args: tuple[str, ...], result: str) -> None:
-    expressions.extra.append(Production(name, args, result))

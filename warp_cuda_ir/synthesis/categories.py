@@ -93,10 +93,10 @@ def _helper(b: KernelBuilder, ex: Expressions, tuple_result: bool) -> None:
     inner.scope.variables = [Var(p, t, HELPER_ARG) for p, t in zip("xyz", args, strict=False)]
     lines = ["@wp.func", f"def {name}({', '.join(params)}):"]
     for k in range(rng.randint(0, 2)):
-        e = inner.expr(rng.choice(ex.types), 2)
+        e = inner.expr_reading(rng.choice(ex.types), 2)
         lines.append(f"{INDENT}v{k} = {e.text}")
         inner.scope.variables.append(Var(f"v{k}", e.type, e.mag))
-    outs = [inner.expr(r, 2) for r in results]
+    outs = [inner.expr_reading(r, 2) for r in results]
     lines.append(f"{INDENT}return {', '.join(e.text for e in outs)}")
     b.prelude.append("\n".join(lines))
     if tuple_result:

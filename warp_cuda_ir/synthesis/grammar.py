@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from dataclasses import dataclass, field
 
 from warp_cuda_ir.synthesis import catalogue, typesys
@@ -102,6 +103,18 @@ class Expressions:
                 if e is not None:
                     return e
         return self.leaf(type_name)
+
+    def expr_reading(self, type_name: str, depth: int, tries: int = 4) -> Expr:
+        """An expression that reads at least one variable in scope, when a few draws find one
+        (a result computed from constants only teaches nothing)."""
+        names = {v.name.removeprefix("int(").removesuffix(")") for v in self.scope.variables}
+        pattern = re.compile(r"\b(" + "|".join(map(re.escape, sorted(names))) + r")\b") if names else None
+        e = self.expr(type_name, depth)
+        for _ in range(tries - 1):
+            if pattern is None or pattern.search(e.text):
+                break
+            e = self.expr(type_name, depth)
+        return e
 
     def where(self, type_name: str, depth: int) -> Expr:
         """`wp.where(cond, a, b)`: Warp's branch-free select, for any value type."""
@@ -196,7 +209,7 @@ class Expressions:
         if roll < 0.65:
             scalars = [t for t in self.types if typesys.parse(t).kind in ("float", "int")] or ["float32"]
             t = rng.choice(scalars)
-            a, b = self.leaf(t) if rng.random() < 0.5 else self.expr(t, depth), self.expr(t, max(depth - 1, 0))
+            a, b = self.expr_reading(t, depth, tries=3), self.expr(t, max(depth - 1, 0))
             e = Expr(f"{a.text} {rng.choice(['<', '>', '<=', '>=', '!=', '=='])} {b.text}", "bool", 1)
         else:
             e = self.expr("bool", depth)

@@ -118,7 +118,7 @@ class KernelBuilder:
         return self.declare(Expr(f"{spec.name}[{self.index(spec, neighbour)}]", spec.dtype, mag))
 
     def write(self, spec: ArraySpec, e: Expr | None = None) -> None:
-        e = e or self.expressions.expr(spec.dtype, self.rng.randint(1, 3))
+        e = e or self.expressions.expr_reading(spec.dtype, self.rng.randint(1, 3))
         self.emit(f"{spec.name}[{self.index(spec)}] = {e.text}")
 
     # ---- blocks --------------------------------------------------------------------------
@@ -146,7 +146,7 @@ class KernelBuilder:
         return self.rng.choice(self.expressions.types)
 
     def stmt_assign(self) -> None:
-        self.declare(self.expressions.expr(self.pick_type(), self.rng.choice((1, 2, 2))))
+        self.declare(self.expressions.expr_reading(self.pick_type(), self.rng.choice((1, 2, 2))))
 
     def stmt_update(self) -> None:
         """Reassign or augment a variable of the current block level (never a loop accumulator)."""

@@ -29,7 +29,7 @@ class Profile:
     focus: frozenset[str] = frozenset()
     weights: dict[str, float] = field(default_factory=lambda: dict(BASE_WEIGHTS))
     dims: tuple[int, ...] = (1,)
-    statements: tuple[int, int] = (2, 4)
+    statements: tuple[int, int] = (2, 3)
     helpers: int = 0
     struct: bool = False
     random: bool = False
@@ -56,7 +56,7 @@ PROFILES: dict[str, Profile] = {
     "multi_condition": Profile(("float32", "int32", "bool", "int64"), weights=_w(**{"if": 4.0})),
     "combined": Profile(("float32", "vec3", "mat33", "int32", "quat"), helpers=1, atomics=1, statements=(3, 6)),
     "scalar_param": Profile(("float32", "float64", "int32", "vec3"), params=3),
-    "functions": Profile(("float32", "vec3", "float64", "vec2"), helpers=3, weights=_w(tuple=2.0)),
+    "functions": Profile(("float32", "vec3", "float64", "vec2"), helpers=2, weights=_w(tuple=2.0)),
     "structs": Profile(("float32", "vec3", "int32", "mat22"), struct=True),
     "quaternion_transform": Profile(
         (*QTS, "vec3", "vec3d", "mat33"),

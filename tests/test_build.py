@@ -87,7 +87,7 @@ def test_codegen_failure_is_recorded_and_skipped(monkeypatch: pytest.MonkeyPatch
     def broken_on_odd_seeds(seed: int, categories: tuple[str, ...]) -> KernelProgram:
         program = real(seed, categories)
         if seed % 2:
-            bad = program.source.replace("i = wp.tid()", "i = wp.tid()\n    undefined_name(i)")
+            bad = program.source.replace(" = wp.tid()", " = wp.tid()\n    undefined_name(0)", 1)
             return KernelProgram(program.category, program.kernel_name, bad, program.launch_dim, program.arguments)
         return program
 

@@ -1,14 +1,21 @@
-"""Synthesis: seed -> Warp program. The one place that decides which generator is used."""
+"""Synthesis: seed -> Warp program. The one place that decides which generator is used.
+
+The generator is type-directed (see `grammar`): expressions are built from Warp's own
+built-in catalogue (`catalogue`), statements and kernels by `kernels`, and each category's
+emphasis by `categories` and `idioms`. The first template generator stays importable as
+`templates` for comparison (`benchmarks/generator.py`).
+"""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
-from warp_cuda_ir.synthesis import templates
+from warp_cuda_ir.synthesis import categories as _categories
 from warp_cuda_ir.synthesis.program import Argument, KernelProgram
 
-GENERATOR_VERSION = templates.GENERATOR_VERSION
-CATEGORIES: tuple[str, ...] = templates.CATEGORIES
+GENERATOR_VERSION = "typed-1"
+CATEGORIES: tuple[str, ...] = _categories.CATEGORIES
 
 __all__ = ["CATEGORIES", "GENERATOR_VERSION", "Argument", "KernelProgram", "check_categories", "synthesize"]
 
@@ -28,4 +35,6 @@ def check_categories(categories: Sequence[str] | None) -> tuple[str, ...]:
 
 def synthesize(seed: int, categories: Sequence[str] = CATEGORIES) -> KernelProgram:
     """The program for `seed`: deterministic, whatever process or machine runs it."""
-    return templates.generate(seed, tuple(categories))
+    chosen = check_categories(tuple(categories))
+    rng = random.Random(f"warp_cuda_ir/{GENERATOR_VERSION}/{seed}")  # str seeds hash stably
+    return _categories.generate(rng, rng.choice(chosen))

@@ -1,0 +1,39 @@
+"""Variety statistics, computed from a real small build's Parquet files."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from warp_cuda_ir import stats
+from warp_cuda_ir.build import BuildResult
+
+SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "stats.py"
+
+
+def test_variety_of_a_build(small_build: BuildResult) -> None:
+    v = stats.variety(small_build.out)
+    assert v["rows"] == sum(v["rows_per_category"].values()) > 0
+    assert 50 <= v["builtins_used"] < v["builtins_offered"]
+    assert 0.9 <= v["distinct_shape_fraction"] <= 1.0
+    assert v["python_chars"]["min"] <= v["python_chars"]["p50"] <= v["python_chars"]["max"]
+    assert "float32" in v["dtypes"]
+    text = stats.variety_markdown(small_build.out)
+    assert text.startswith("## Variety") and f"of {v['builtins_offered']}" in text
+
+
+def test_shape_ignores_names_and_literals() -> None:
+    import ast
+
+    a = ast.parse("def f(x):\n    y = x * 2.0\n    return wp.sin(y)\n")
+    b = ast.parse("def g(u):\n    w = u * 7.5\n    return wp.cos(w)\n")
+    c = ast.parse("def g(u):\n    w = u + 7.5\n    return wp.cos(w)\n")
+    assert stats.shape_of(a) == stats.shape_of(b) != stats.shape_of(c)
+
+
+def test_script_prints_markdown_and_rejects_a_bad_folder(small_build: BuildResult, tmp_path: Path) -> None:
+    ok = subprocess.run([sys.executable, str(SCRIPT), str(small_build.out)], capture_output=True, text=True)
+    assert ok.returncode == 0 and "distinct Warp built-ins used" in ok.stdout
+    bad = subprocess.run([sys.executable, str(SCRIPT), str(tmp_path)], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.startswith("error: ") and len(bad.stderr.strip().splitlines()) == 1

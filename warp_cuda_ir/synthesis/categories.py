@@ -1,0 +1,224 @@
+"""Categories: what each sampling target emphasises, and the idioms real Warp code uses.
+
+Every category runs the same typed grammar with its own `Profile` (value types, favoured
+built-ins, statement mix, launch dimensionality, features such as helpers, structs, random
+numbers, atomics). `idioms` are parameterised generators of common physics/grid patterns
+whose terms still come from the grammar.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from warp_cuda_ir.synthesis import typesys
+from warp_cuda_ir.synthesis.catalogue import Production
+from warp_cuda_ir.synthesis.grammar import HELPER_ARG, INDENT, Expr, Expressions, Var
+from warp_cuda_ir.synthesis.kernels import KernelBuilder
+from warp_cuda_ir.synthesis.program import Argument, KernelProgram
+
+BASE_WEIGHTS = {"assign": 5.0, "update": 2.0, "if": 1.5, "for": 1.0, "while": 0.4, "return": 0.2, "tuple": 0.2}
+VEC = ("vec2", "vec3", "vec4", "vec3d", "vec2d", "vec4d")
+MAT = ("mat22", "mat33", "mat44", "mat33d", "mat22d", "mat44d")
+QTS = ("quat", "quatd", "transform", "transformd", "spatial_vector", "spatial_vectord")
+
+
+@dataclass(frozen=True)
+class Profile:
+    types: tuple[str, ...] = ("float32",)  # drawn from for this program (float32 always added)
+    focus: frozenset[str] = frozenset()
+    weights: dict[str, float] = field(default_factory=lambda: dict(BASE_WEIGHTS))
+    dims: tuple[int, ...] = (1,)
+    statements: tuple[int, int] = (2, 3)
+    helpers: int = 0
+    struct: bool = False
+    random: bool = False
+    atomics: int = 0
+    params: int = 0
+    required: tuple[str, ...] = ()  # value types every program of the category uses
+
+
+def _w(**changes: float) -> dict[str, float]:
+    return {**BASE_WEIGHTS, **changes}
+
+
+PROFILES: dict[str, Profile] = {
+    "arithmetic": Profile(("float32", "float64", "float16", "int32"), frozenset({"add", "sub", "mul", "div", "neg"})),
+    "math": Profile(
+        ("float32", "float64", "float16"),
+        frozenset({"sin", "cos", "sqrt", "log", "exp", "pow", "atan2", "tanh", "erf", "cbrt", "floor", "lerp"}),
+    ),
+    "vector": Profile(VEC, frozenset({"dot", "cross", "length", "normalize", "cw_mul", "cw_div", "argmax", "outer"})),
+    "matrix": Profile(MAT + VEC[:2], frozenset({"mul", "transpose", "inverse", "determinant", "trace", "diag"})),
+    "control_flow": Profile(("float32", "int32", "bool"), weights=_w(**{"if": 4.0, "return": 1.0})),
+    "atomic": Profile(("float32", "int32", "uint32"), atomics=3),
+    "nested_loop": Profile(("float32", "float64", "vec3"), weights=_w(**{"for": 4.0, "while": 1.5})),
+    "multi_condition": Profile(("float32", "int32", "bool", "int64"), weights=_w(**{"if": 4.0})),
+    "combined": Profile(("float32", "vec3", "mat33", "int32", "quat"), helpers=1, atomics=1, statements=(3, 6)),
+    "scalar_param": Profile(("float32", "float64", "int32", "vec3"), params=3),
+    "functions": Profile(("float32", "vec3", "float64", "vec2"), helpers=2, weights=_w(tuple=2.0)),
+    "structs": Profile(("float32", "vec3", "int32", "mat22"), struct=True),
+    "quaternion_transform": Profile(
+        (*QTS, "vec3", "vec3d", "mat33"),
+        frozenset({"quat_rotate", "quat_rotate_inv", "transform_point", "transform_vector", "transform_multiply"})
+        | {"quat_slerp", "spatial_cross", "spatial_dot", "transform_inverse", "quat_to_matrix"},
+        required=("quat", "transform"),
+    ),
+    "multi_dim": Profile(("float32", "float64", "vec2", "int32"), dims=(2, 3, 4)),
+    "random": Profile(("float32", "vec3", "vec2", "uint32"), random=True),
+    "reduction": Profile(("float32", "int32", "float64"), atomics=2, weights=_w(**{"for": 2.0})),
+    "idioms": Profile(("float32", "vec3")),
+}
+
+
+def _kernel_name(rng: random.Random, category: str) -> str:
+    verbs = ("compute", "apply", "update", "eval", "step", "integrate", "accumulate", "solve", "project", "blend")
+    nouns = ("field", "state", "grid", "bodies", "particles", "signal", "frames", "values", "forces", "weights")
+    return f"{rng.choice(verbs)}_{rng.choice(nouns)}" + (f"_{rng.randint(0, 99)}" if rng.random() < 0.3 else "")
+
+
+def _launch_shape(rng: random.Random, dims: int) -> tuple[int, ...]:
+    sizes = {1: (16, 32, 64, 100, 128, 256), 2: (4, 8, 12, 16, 24), 3: (2, 4, 6, 8), 4: (2, 3, 4)}[dims]
+    return tuple(rng.choice(sizes) for _ in range(dims))
+
+
+def _helper(b: KernelBuilder, ex: Expressions, tuple_result: bool) -> None:
+    """A `@wp.func` over a few typed parameters, returning one value or several."""
+    rng = b.rng
+    name = b.fresh(("smooth", "kernel_w", "blend", "project", "weight", "reflect", "falloff", "combine"))
+    args = tuple(rng.choice(ex.types) for _ in range(rng.randint(1, 3)))
+    results = tuple(rng.choice(ex.types) for _ in range(2 if tuple_result else 1))
+    inner = Expressions(rng, ex.types, ex.focus)
+    params = [f"{p}: {typesys.parse(t).annotation}" for p, t in zip("xyz", args, strict=False)]
+    inner.scope.variables = [Var(p, t, HELPER_ARG) for p, t in zip("xyz", args, strict=False)]
+    lines = ["@wp.func", f"def {name}({', '.join(params)}):"]
+    for k in range(rng.randint(0, 2)):
+        e = inner.expr_reading(rng.choice(ex.types), 2)
+        lines.append(f"{INDENT}v{k} = {e.text}")
+        inner.scope.variables.append(Var(f"v{k}", e.type, e.mag))
+    outs = [inner.expr_reading(r, 2) for r in results]
+    lines.append(f"{INDENT}return {', '.join(e.text for e in outs)}")
+    b.prelude.append("\n".join(lines))
+    if tuple_result:
+        b.tuple_helpers.append((name, args, results))
+    else:
+        ex.extra.append(Production(name, args, results[0]))
+        ex.helper_bounds[name] = outs[0].mag
+
+
+def _struct(b: KernelBuilder, ex: Expressions) -> None:
+    rng = b.rng
+    name = rng.choice(("Params", "Material", "SimConfig", "Body", "Settings", "Coeffs"))
+    fields = {b.fresh(("gain", "stiffness", "damping", "offset", "axis", "count", "dt", "radius")): rng.choice(ex.types)
+              for _ in range(rng.randint(2, 4))}  # fmt: skip
+    b.prelude.append(
+        "\n".join(
+            [
+                "@wp.struct",
+                f"class {name}:",
+                *(f"{INDENT}{f}: {typesys.parse(t).annotation}" for f, t in fields.items()),
+            ]
+        )
+    )
+    arg = b.fresh(("params", "cfg", "material", "body"))
+    values = {f: {"value": typesys.scalar_value(t, rng)} for f, t in fields.items() if t != "bool"}
+    b.arguments.append((arg, name, Argument(arg, "struct", name, (), "in", {"fields": values})))
+    for f, t in fields.items():
+        if t != "bool":
+            b.declare(Expr(f"{arg}.{f}", t, 1.0))
+
+
+def _random_values(b: KernelBuilder, ex: Expressions) -> None:
+    rng = b.rng
+    seed = b.add_scalar_param("int32", rng.randint(0, 10_000))
+    state = b.fresh(("state", "rng", "rs"))
+    offset = " + ".join(b.tids) if len(b.tids) > 1 else b.tids[0]
+    b.emit(
+        f"{state} = wp.rand_init({seed.name}, {offset})"
+        if rng.random() < 0.7
+        else f"{state} = wp.rand_init({seed.name} + {offset})"
+    )
+    ex.state = state
+    draws = [
+        ("wp.randf({s})", "float32", 1.0),
+        ("wp.randf({s}, -1.0, 1.0)", "float32", 1.0),
+        ("wp.randn({s})", "float32", 6.0),
+        ("wp.randi({s}, 0, 8)", "int32", 8.0),
+        ("wp.noise({s}, {f})", "float32", 2.0),
+        ("wp.noise({s}, {v3})", "float32", 2.0),
+        ("wp.pnoise({s}, {v2}, 4, 4)", "float32", 2.0),
+        ("wp.curlnoise({s}, {v3})", "vec3", 8.0),
+        ("wp.sample_unit_sphere({s})", "vec3", 1.0),
+        ("wp.sample_unit_disk({s})", "vec2", 1.0),
+    ]  # fmt: skip
+    for text, t, mag in rng.sample(draws, rng.randint(2, 4)):
+        f, v2, v3 = (ex.expr(x, 1).text for x in ("float32", "vec2", "vec3"))
+        b.declare(Expr(text.format(s=state, f=f, v2=v2, v3=v3), t, mag))
+
+
+def _atomic(b: KernelBuilder, ex: Expressions) -> None:
+    rng = b.rng
+    dtype = rng.choice(("float32", "int32", "uint32", "float64", "vec3"))
+    ops = {"float32": ("add", "sub", "min", "max"), "float64": ("add", "max"), "vec3": ("add", "sub"),
+           "int32": ("add", "sub", "min", "max", "and", "or", "xor", "exch", "cas"),
+           "uint32": ("add", "max", "and", "or", "xor")}[dtype]  # fmt: skip
+    op = rng.choice(ops)
+    bins = rng.choice((1, 1, 4, 8, 16))
+    target = b.add_array(dtype, "inout", (bins,), {"dist": "zeros"})
+    if bins == 1:
+        idx = "0"
+    else:
+        lin = b.tids[0]
+        idx = f"{lin} % {bins}" if rng.random() < 0.6 else f"wp.abs({ex.expr('int32', 1).text}) % {bins}"
+    if op in ("exch", "cas"):  # every thread stores the same value: a deterministic result
+        call = (
+            f"wp.atomic_exch({target.name}, {idx}, 1)" if op == "exch" else f"wp.atomic_cas({target.name}, {idx}, 0, 1)"
+        )
+    else:
+        value = ex.expr(dtype, 2)
+        if value.mag * 4096 > 1e8 and dtype in ("float32", "float64", "vec3") and op in ("add", "sub"):
+            value = ex.leaf(dtype)
+        call = f"wp.atomic_{op}({target.name}, {idx}, {value.text})"
+    if rng.random() < 0.3 and op not in ("exch", "cas"):
+        b.declare(Expr(call, dtype, 1e6 if dtype != "uint32" else 1e12), b.fresh(("prev", "old")))
+        b.expressions.scope.variables.pop()  # the old value depends on thread order: never read it
+    else:
+        b.emit(call)
+
+
+def _generic(rng: random.Random, category: str, profile: Profile) -> KernelProgram:
+    drawn = rng.sample(profile.types, min(len(profile.types), rng.randint(1, 3)))
+    types = tuple(dict.fromkeys(["float32", *profile.required, *drawn]))
+    ex = Expressions(rng, types, profile.focus)
+    dims = rng.choice(profile.dims)
+    b = KernelBuilder(rng, ex, _kernel_name(rng, category), _launch_shape(rng, dims), weights=dict(profile.weights))
+    for _ in range(profile.helpers + (1 if rng.random() < 0.15 else 0)):
+        _helper(b, ex, tuple_result=rng.random() < 0.4)
+    b.emit(f"{', '.join(b.tids)} = wp.tid()")
+    for _ in range(rng.randint(1, 3)):
+        spec = b.add_array(rng.choice(types), "in")
+        b.read(spec, neighbour=rng.random() < 0.2)
+    for _ in range(profile.params + (1 if rng.random() < 0.2 else 0)):
+        ex.scope.variables.append(b.add_scalar_param(rng.choice(types)))
+    if profile.struct:
+        _struct(b, ex)
+    if profile.random or rng.random() < 0.05:
+        _random_values(b, ex)
+    for _ in range(rng.randint(*profile.statements)):
+        b.statement()
+    for _ in range(profile.atomics + (1 if rng.random() < 0.1 else 0)):
+        _atomic(b, ex)
+    for _ in range(rng.randint(1, 2)):
+        b.write(b.add_array(rng.choice(types), "out"))
+    return b.program(category)
+
+
+def generate(rng: random.Random, category: str) -> KernelProgram:
+    from warp_cuda_ir.synthesis import idioms
+
+    if category == "idioms":
+        return rng.choice(idioms.IDIOMS)(rng)
+    return _generic(rng, category, PROFILES[category])
+
+
+CATEGORIES: tuple[str, ...] = tuple(PROFILES)

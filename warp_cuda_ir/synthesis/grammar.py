@@ -1,0 +1,219 @@
+"""Typed expression and statement grammar over Warp's language.
+
+`Expressions` builds expressions of a requested type from the catalogue's productions and
+the variables in scope, tracking a bound on each value's magnitude so the program stays
+finite (`limit`). `KernelBuilder` writes statements (assignments, branches, bounded loops,
+atomics, array reads/writes) and assembles the kernel source plus its launch record.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from dataclasses import dataclass, field
+
+from warp_cuda_ir.synthesis import catalogue, typesys
+from warp_cuda_ir.synthesis.catalogue import Production
+
+INDENT = "    "
+HELPER_ARG = 4.0  # helpers are generated for arguments up to this magnitude
+
+
+@dataclass(frozen=True)
+class Expr:
+    text: str
+    type: str
+    mag: float  # upper bound on |components| given |inputs| <= 1
+
+
+@dataclass
+class Var:
+    name: str
+    type: str
+    mag: float
+
+
+def limit(type_name: str) -> float:
+    """Largest magnitude an expression may reach: float16 overflows at 65504, keep far below."""
+    t = typesys.parse(type_name)
+    if t.scalar == "float16":
+        return 50.0
+    if t.scalar == "uint32":
+        return 1e12  # wraps, well defined
+    return 1e4
+
+
+def _magnitude(p: Production, mags: list[float]) -> float:
+    if p.name in catalogue.BOUNDED:
+        bound = catalogue.BOUNDED[p.name]
+        return min(mags[0], mags[1] + 1) if p.name == "mod" else float(bound)
+    if p.name in ("add", "sub", "min", "max", "lerp", "where"):
+        return sum(mags)
+    if p.name in ("sqrt", "cbrt"):
+        return math.sqrt(mags[0]) + 1
+    if p.name == "pow":
+        return (mags[0] + 1) ** 2.5
+    if p.name in ("neg", "abs", "floor", "ceil", "trunc", "round", "rint", "div", "floordiv", "clamp", "invert"):
+        return mags[0] + 1
+    if p.name == "determinant":
+        return mags[0] ** typesys.parse(p.args[0]).size * 24 + 1
+    size = max(typesys.parse(a).components for a in p.args)
+    return math.prod(max(1.0, m) for m in mags) * size
+
+
+@dataclass
+class Scope:
+    variables: list[Var] = field(default_factory=list)
+    hidden: set[str] = field(default_factory=set)  # accumulators of the enclosing loops: not readable
+
+    def readable(self, type_name: str) -> list[Var]:
+        return [v for v in self.variables if v.type == type_name and v.name not in self.hidden]
+
+
+class Expressions:
+    """Random typed expressions: productions whose result type is the one asked for."""
+
+    def __init__(self, rng: random.Random, types: tuple[str, ...], focus: frozenset[str] = frozenset()) -> None:
+        self.rng = rng
+        self.types = types  # value types this program uses (drives conversions and leaves)
+        self.focus = focus  # built-ins this category favours
+        self.scope = Scope()
+        self.state: str | None = None  # name of a random-number state, when the kernel has one
+        self.extra: list[Production] = []  # generated wp.func helpers, callable like built-ins
+        self.helper_bounds: dict[str, float] = {}  # helper -> bound of its result (arguments within HELPER_ARG)
+
+    def production_choices(self, type_name: str) -> list[Production]:
+        table = catalogue.by_result().get(type_name, ())
+        allowed = [p for p in (*table, *self.extra) if p.result == type_name]
+        return [p for p in allowed if self.state is not None or p.name not in catalogue.NEEDS_STATE]
+
+    def expr(self, type_name: str, depth: int) -> Expr:
+        rng = self.rng
+        if depth > 0 and rng.random() < 0.04:
+            return self.where(type_name, depth)
+        if depth > 0 and rng.random() < 0.6:
+            choices = self.production_choices(type_name)
+            focused = [p for p in choices if p.name in self.focus]
+            for _ in range(3):
+                if not choices:
+                    break
+                p = rng.choice(focused if focused and rng.random() < 0.6 else choices)
+                e = self.apply(p, depth)
+                if e is not None:
+                    return e
+        return self.leaf(type_name)
+
+    def expr_reading(self, type_name: str, depth: int, tries: int = 4) -> Expr:
+        """An expression that reads at least one variable in scope, when a few draws find one
+        (a result computed from constants only teaches nothing)."""
+        names = {v.name.removeprefix("int(").removesuffix(")") for v in self.scope.variables}
+        pattern = re.compile(r"\b(" + "|".join(map(re.escape, sorted(names))) + r")\b") if names else None
+        e = self.expr(type_name, depth)
+        for _ in range(tries - 1):
+            if pattern is None or pattern.search(e.text):
+                break
+            e = self.expr(type_name, depth)
+        return e
+
+    def where(self, type_name: str, depth: int) -> Expr:
+        """`wp.where(cond, a, b)`: Warp's branch-free select, for any value type."""
+        a, b = self.expr(type_name, depth - 1), self.expr(type_name, depth - 1)
+        return Expr(f"wp.where({self.condition(0).text}, {a.text}, {b.text})", type_name, max(a.mag, b.mag))
+
+    def apply(self, p: Production, depth: int) -> Expr | None:
+        arg_types = (p.result,) if p.name in catalogue.GUARD_ARGS else p.args
+        if p.name in catalogue.NEEDS_STATE:  # the state argument is the kernel's random state
+            args = [Expr(str(self.state), "uint32", 1.0), *(self.expr(a, depth - 1) for a in arg_types[1:])]
+        else:
+            args = [self.expr(a, depth - 1) for a in arg_types]
+        if p.name in self.helper_bounds:
+            if any(a.mag > HELPER_ARG for a in args):
+                return None
+            return Expr(f"{p.name}({', '.join(a.text for a in args)})", p.result, self.helper_bounds[p.name])
+        e = Expr(self.render(p, args), p.result, _magnitude(p, [a.mag for a in args]))
+        if e.mag > limit(p.result) or any(a.mag > limit(a.type) for a in args):
+            return None
+        return e
+
+    def render(self, p: Production, args: list[Expr]) -> str:
+        texts = [a.text for a in args]
+        if p.name in catalogue.OPERATORS:
+            return catalogue.OPERATORS[p.name].format(*texts)
+        if p.name in catalogue.GUARDS:
+            scalar_of = p.args[-1] if p.name in ("div", "mod") else p.result
+            t = typesys.parse(scalar_of if p.name != "inverse" else p.args[0])
+            s = t.scalar
+            lit = typesys.scalar_literal
+            return catalogue.GUARDS[p.name].format(
+                *texts,
+                eps=lit(s, 0.01 if s in typesys.FLOATS else 1),
+                one=lit(s, 1.0),
+                p9=lit(s, 0.9),
+                p1=lit(s, 0.1),
+                zero=lit(s, 0.0),
+                hi=lit(s, 3.0),
+                c=lit(s, self.rng.choice([0.5, 1.5, 2.0, 2.5])),
+                k=lit(s, self.rng.randint(1, 3)),
+                n=t.size,
+                ones=f"wp.{p.result}({', '.join([lit(s, 1.0)] * typesys.parse(p.result).components)})",
+                s=typesys.parse(s).annotation,
+            )
+        if p.name in ("int", "float"):
+            return f"{p.name}({texts[0]})"
+        if p.name in typesys.SCALARS:
+            return (
+                f"{typesys.parse(p.name).annotation}({texts[0]})"
+                if p.name in ("float32", "int32") and (self.rng.random() < 0.5)
+                else f"wp.{p.name}({texts[0]})"
+            )
+        return f"wp.{p.name}({', '.join(texts)})"
+
+    def leaf(self, type_name: str) -> Expr:
+        rng = self.rng
+        t = typesys.parse(type_name)
+        variables = self.scope.readable(type_name)
+        if variables and rng.random() < 0.8:
+            v = rng.choice(variables)
+            return Expr(v.name, type_name, v.mag)
+        if t.kind in ("vec", "quat", "spatial_vector", "mat") and rng.random() < 0.85:
+            # built from scalars in scope (cast to the component type) rather than a constant
+            scalar = [v for v in self.scope.variables if v.type in typesys.FLOATS and v.name not in self.scope.hidden]
+            if scalar:
+                parts = [rng.choice(scalar) for _ in range(t.components)]
+                texts = [
+                    v.name if v.type == t.scalar else f"{typesys.parse(t.scalar).annotation}({v.name})" for v in parts
+                ]
+                return Expr(f"wp.{type_name}({', '.join(texts)})", type_name, max(v.mag for v in parts))
+        if t.kind in ("float", "int") and rng.random() < 0.5:
+            # a component of a composite value in scope: v[k], m[r, c], v.x
+            for v in rng.sample(self.scope.variables, len(self.scope.variables)):
+                vt = typesys.parse(v.type)
+                if v.name in self.scope.hidden or vt.is_scalar or vt.scalar != type_name:
+                    continue
+                if vt.kind == "mat":
+                    return Expr(f"{v.name}[{rng.randrange(vt.size)}, {rng.randrange(vt.size)}]", type_name, v.mag)
+                k = rng.randrange(vt.components)
+                text = f"{v.name}.{'xyzw'[k]}" if vt.kind == "vec" and rng.random() < 0.4 else f"{v.name}[{k}]"
+                return Expr(text, type_name, v.mag)
+        if t.kind == "int" and rng.random() < 0.3:
+            ints = [v for v in self.scope.readable("int32")]
+            if ints and type_name != "int32":
+                v = rng.choice(ints)
+                return Expr(f"wp.{type_name}({v.name})", type_name, v.mag)
+        return Expr(typesys.literal(type_name, rng), type_name, 4.0 if t.kind == "int" else 1.0)
+
+    def condition(self, depth: int = 1) -> Expr:
+        rng = self.rng
+        roll = rng.random()
+        if roll < 0.65:
+            scalars = [t for t in self.types if typesys.parse(t).kind in ("float", "int")] or ["float32"]
+            t = rng.choice(scalars)
+            a, b = self.expr_reading(t, depth, tries=3), self.expr(t, max(depth - 1, 0))
+            e = Expr(f"{a.text} {rng.choice(['<', '>', '<=', '>=', '!=', '=='])} {b.text}", "bool", 1)
+        else:
+            e = self.expr("bool", depth)
+        if rng.random() < 0.25:
+            other = self.condition(0)
+            e = Expr(f"({e.text}) {rng.choice(['and', 'or'])} ({other.text})", "bool", 1)
+        return e

@@ -20,7 +20,7 @@ def test_variety_of_a_build(small_build: BuildResult) -> None:
     assert v["python_chars"]["min"] <= v["python_chars"]["p50"] <= v["python_chars"]["max"]
     assert "float32" in v["dtypes"]
     text = stats.variety_markdown(small_build.out)
-    assert text.startswith("## Variety") and f"of {v['builtins_offered']}" in text
+    assert text.startswith("| measure | value |") and f"of {v['builtins_offered']}" in text
 
 
 def test_shape_ignores_names_and_literals() -> None:

@@ -118,6 +118,10 @@ def test_pass_annotates_every_row_end_to_end_on_cpu(interrupted_then_resumed: di
     assert summary["status"]["cuda_compile_status"] == {"ok": len(rows)}
     manifest = writing.read_manifest(out)
     assert manifest is not None and manifest["validation"]["summary"] == summary
+    card_text = (out / "README.md").read_text()  # the card was re-rendered with the results
+    assert report.markdown(out) in card_text and "has not been validated" not in card_text
+    for category, ok in summary["ok_per_category"].items():
+        assert f"| {category} | {ok['rows']:,} | 100.00% |" in card_text
     # datasets caches local folders by name and file names, not content: a private cache, or
     # another build folder called warp_cuda_ir in this session answers instead.
     cache = str(out.parent / "hf_cache")

@@ -7,8 +7,6 @@ enforces). `verify` checks that a folder's README still describes its files befo
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 from collections import Counter
 from pathlib import Path
@@ -16,15 +14,13 @@ from string import Template
 from typing import Any
 
 import datasets
-import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from datasets.info import DatasetInfo, DatasetInfosDict
 from datasets.splits import SplitDict, SplitInfo
 from huggingface_hub import DatasetCard, DatasetCardData
 
-from warp_cuda_ir import schema
+from warp_cuda_ir import schema, stats
+from warp_cuda_ir.validation import report
 from warp_cuda_ir.writing import CARD, DATA_DIR
 
 TEMPLATE = Path(__file__).resolve().parent.parent / "dataset_card.md"
@@ -217,100 +213,11 @@ def _split_difference(card: dict[str, Any], files: dict[str, Any]) -> str:
 
 
 def variety_section(out: Path) -> str:
-    """Variety statistics: the generator's own report when installed, else what the files show."""
-    if importlib.util.find_spec("warp_cuda_ir.stats") is not None:
-        stats_module = importlib.import_module("warp_cuda_ir.stats")
-        if hasattr(stats_module, "variety_markdown"):
-            return stats_module.variety_markdown(out)
-    return variety_from_files(out)
+    return stats.variety_markdown(out, with_categories=False)
 
 
 def validation_section(out: Path) -> str:
-    """Validation results: the validation report when installed, else what the files record."""
-    if importlib.util.find_spec("warp_cuda_ir.validation") is not None:
-        if importlib.util.find_spec("warp_cuda_ir.validation.report") is not None:
-            return importlib.import_module("warp_cuda_ir.validation.report").markdown(out)
-    return validation_from_files(out)
-
-
-def variety_from_files(out: Path) -> str:
-    """Length distributions of the texts, argument dtypes and launch ranks, read from the Parquet.
-
-    Row group by row group, keeping only the lengths: a 200 MB build's texts never sit in memory at once.
-    """
-    lengths: dict[str, list[np.ndarray]] = {name: [] for name in TEXT_COLUMNS}
-    chars: dict[str, list[np.ndarray]] = {name: [] for name in TEXT_COLUMNS}
-    dtypes: Counter[str] = Counter()
-    kinds: Counter[str] = Counter()
-    ranks: Counter[int] = Counter()
-    for path in all_data_files(out):
-        parquet = pq.ParquetFile(path)
-        for i in range(parquet.num_row_groups):
-            group = parquet.read_row_group(i, columns=[*TEXT_COLUMNS, "arguments", "launch_dim"])
-            for name in TEXT_COLUMNS:
-                lengths[name].append(np.asarray(pc.add(pc.count_substring(group.column(name), "\n"), 1)))
-                chars[name].append(np.asarray(pc.utf8_length(group.column(name))))
-            arguments = pc.list_flatten(group.column("arguments"))
-            dtypes.update(pc.struct_field(arguments, "dtype").to_pylist())
-            kinds.update(pc.struct_field(arguments, "kind").to_pylist())
-            ranks.update(pc.list_value_length(group.column("launch_dim")).to_pylist())
-    if not ranks:
-        return "This build holds no rows."
-    lines = [
-        "Lengths of the texts, in lines (characters in brackets):",
-        "",
-        "| column | min | median | 90th percentile | max |",
-        "|---|---:|---:|---:|---:|",
-    ]
-    for name in TEXT_COLUMNS:
-        n_lines, n_chars = np.concatenate(lengths[name]), np.concatenate(chars[name])
-        cells = [
-            f"{int(np.quantile(n_lines, q, method='lower')):,} ({int(np.quantile(n_chars, q, method='lower')):,})"
-            for q in (0.0, 0.5, 0.9, 1.0)
-        ]
-        lines.append(f"| `{name}` | {' | '.join(cells)} |")
-    lines += [
-        "",
-        f"Kernel arguments: {kinds.total():,} in all ("
-        + ", ".join(f"{n:,} {kind}" for kind, n in kinds.most_common())
-        + "). Their Warp types:",
-        "",
-        "| dtype | arguments |",
-        "|---|---:|",
-        *(f"| `{dtype}` | {n:,} |" for dtype, n in dtypes.most_common()),
-        "",
-        "Launch dimensionality: " + ", ".join(f"{rank}-D {n:,} rows" for rank, n in sorted(ranks.items())) + ".",
-    ]
-    return "\n".join(lines)
-
-
-def validation_from_files(out: Path) -> str:
-    """Pass rates of any boolean (per-stage pass/fail) columns; else say the build is unvalidated."""
-    paths = all_data_files(out)
-    flags = [f.name for f in pq.read_schema(paths[0]) if pa.types.is_boolean(f.type)] if paths else []
-    table = pq.read_table(paths, columns=["category", *flags]) if flags else None
-    # A stage column that is null everywhere was declared but never run.
-    stages = [s for s in flags if table is not None and table.column(s).null_count < table.num_rows]
-    if table is None or not stages:
-        return (
-            "This build has not been validated: its C++ texts are Warp's code generator output, "
-            "but they have not been compiled (NVRTC, Clang) or run here. Every row's `python_source` "
-            "did go through Warp's full code generation (type checking, overload resolution, "
-            "adjoint generation); rows whose code generation failed were left out."
-        )
-    lines = ["Pass rates (rows where the stage ran):", "", f"| category | {' | '.join(stages)} |"]
-    lines.append("|---|" + "|".join("---:" for _ in stages) + "|")
-    categories = sorted(set(table.column("category").to_pylist()))
-    for category in [*categories, "all"]:
-        rows = table if category == "all" else table.filter(pc.equal(table.column("category"), category))
-        lines.append(f"| {category} | {' | '.join(_pass_rate(rows.column(s)) for s in stages)} |")
-    return "\n".join(lines)
-
-
-def _pass_rate(column: pa.ChunkedArray) -> str:
-    ran = len(column) - column.null_count
-    passed = pc.sum(column).as_py() or 0
-    return f"{passed / ran:.1%} of {ran:,}" if ran else "not run"
+    return report.markdown(out)
 
 
 def _module_options_table(out: Path) -> str:

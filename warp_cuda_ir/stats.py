@@ -101,12 +101,10 @@ def variety(out: Path) -> dict[str, Any]:
     }
 
 
-def variety_markdown(out: Path) -> str:
-    """A markdown section for the dataset card."""
+def variety_markdown(out: Path, with_categories: bool = True) -> str:
+    """Markdown tables of the variety figures (the card leaves out categories: it has its own table)."""
     v = variety(out)
     lines = [
-        "## Variety",
-        "",
         "| measure | value |",
         "|---|---|",
         f"| rows | {v['rows']} |",
@@ -117,7 +115,13 @@ def variety_markdown(out: Path) -> str:
         d = v[key]
         spread = f"min {d['min']:.0f}, median {d['p50']:.0f}, p90 {d['p90']:.0f}, max {d['max']:.0f}"
         lines.append(f"| {label} length (chars) | {spread} |")
-    lines += ["", "| category | rows |", "|---|---|", *(f"| {c} | {n} |" for c, n in v["rows_per_category"].items())]
+    if with_categories:
+        lines += [
+            "",
+            "| category | rows |",
+            "|---|---|",
+            *(f"| {c} | {n} |" for c, n in v["rows_per_category"].items()),
+        ]
     lines += ["", "| argument dtype | count |", "|---|---|", *(f"| {d} | {n} |" for d, n in v["dtypes"].items())]
     return "\n".join(lines) + "\n"
 

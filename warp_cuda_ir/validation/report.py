@@ -16,8 +16,16 @@ STATUS_COLUMNS = ("cuda_compile_status", "cpu_compile_status", "cpu_run_status",
 def summary(out: Path) -> dict[str, Any]:
     """Status counts per stage, trivial-output and GPU-match counts, over every row of the folder."""
     files = sorted((Path(out) / DATA_DIR).glob("*.parquet"))
-    wanted = [*STATUS_COLUMNS, "trivial_output", "gpu_matches_reference", "cuda_arch", "validation_gpu_name"]
+    wanted = [
+        *STATUS_COLUMNS,
+        "category",
+        "trivial_output",
+        "gpu_matches_reference",
+        "cuda_arch",
+        "validation_gpu_name",
+    ]
     counts: dict[str, Counter[str]] = {c: Counter() for c in STATUS_COLUMNS}
+    per_category: dict[str, Counter[str]] = {}  # category -> {"rows": n, status column: rows ok}
     rows = trivial = matches = 0
     archs: set[int] = set()
     gpus: set[str] = set()
@@ -32,6 +40,10 @@ def summary(out: Path) -> dict[str, Any]:
         rows += len(table["cpu_run_status"])
         for c in STATUS_COLUMNS:
             counts[c].update(table[c])
+        for i, category in enumerate(table["category"]):
+            ok = per_category.setdefault(category, Counter())
+            ok["rows"] += 1
+            ok.update(c for c in STATUS_COLUMNS if table[c][i] == "ok")
         trivial += sum(1 for v in table["trivial_output"] if v)
         matches += sum(1 for v in table["gpu_matches_reference"] if v)
         archs.update(a for a in table["cuda_arch"] if a is not None)
@@ -39,6 +51,7 @@ def summary(out: Path) -> dict[str, Any]:
     return {
         "rows": rows,
         "status": {c: dict(sorted(n.items())) for c, n in counts.items()},
+        "ok_per_category": {k: dict(v) for k, v in sorted(per_category.items())},
         "trivial_output": trivial,
         "gpu_matches_reference": matches,
         "cuda_archs": sorted(archs),
@@ -55,6 +68,12 @@ def markdown(out: Path) -> str:
     """A Markdown table of the counts, for the dataset card."""
     s = summary(out)
     total = s["rows"]
+    if not s["validated"]:
+        return (
+            "This build has not been validated: every row went through Warp's full code generation "
+            "(rows whose codegen failed were left out), but its C++ has not been compiled or run here. "
+            "Run `scripts/validate.py` on the folder to annotate each row.\n"
+        )
     lines = [
         "| stage | ok | error | timeout | skipped | mismatch | ok rate |",
         "|---|---|---|---|---|---|---|",
@@ -69,6 +88,12 @@ def markdown(out: Path) -> str:
         f"{s['gpu_matches_reference']:,} match the CPU reference on GPU ({', '.join(s['gpus']) or 'no GPU used'}); "
         f"CUDA arch {', '.join(f'sm_{a}' for a in s['cuda_archs']) or 'n/a'}."
     )
+    stages = [c.removesuffix("_status") for c in STATUS_COLUMNS]
+    lines += ["", "Rows whose stage passed, per category:", "", f"| category | rows | {' | '.join(stages)} |"]
+    lines.append("|---|---|" + "---|" * len(stages))
+    for category, ok in s["ok_per_category"].items():
+        cells = " | ".join(_percent(ok.get(c, 0), ok["rows"]) for c in STATUS_COLUMNS)
+        lines.append(f"| {category} | {ok['rows']:,} | {cells} |")
     return "\n".join(lines) + "\n"
 
 
@@ -76,6 +101,12 @@ def describe(out: Path) -> list[str]:
     """Short lines for the command line."""
     s = summary(out)
     total = s["rows"]
+    if not s["validated"]:
+        return (
+            "This build has not been validated: every row went through Warp's full code generation "
+            "(rows whose codegen failed were left out), but its C++ has not been compiled or run here. "
+            "Run `scripts/validate.py` on the folder to annotate each row.\n"
+        )
     lines = []
     for column in STATUS_COLUMNS:
         n = s["status"][column]

@@ -19,7 +19,8 @@ import pyarrow as pa
 import warp as wp
 
 import warp_cuda_ir
-from warp_cuda_ir import card, writing
+from warp_cuda_ir import card, destination, writing
+from warp_cuda_ir.engines import RunShards, get_engine
 from warp_cuda_ir.engines.local import run_shards
 from warp_cuda_ir.generation import BuildSpec, ShardCache, ShardStats
 
@@ -28,7 +29,7 @@ DATASET_NAME = "warp_cuda_ir"
 
 @dataclass
 class BuildResult:
-    out: Path
+    out: Path | str  # the local folder, or the fsspec URL the files were copied to
     num_shards: int
     rows_per_split: dict[str, int]
     categories: dict[str, int]
@@ -44,6 +45,7 @@ def shards_for_target(
     target_bytes: int,
     workers: int,
     on_shard: Callable[[ShardStats], None] = lambda _: None,
+    engine: RunShards = run_shards,
 ) -> int:
     """Generate shards 0, 1, ... until the first K of them hold `target_bytes` of Parquet.
 
@@ -67,27 +69,40 @@ def shards_for_target(
             yield i
             i += 1
 
-    for _ in run_shards(spec, indices(), cache_root, workers, stop=reached):
+    for _ in engine(spec, indices(), cache_root, workers, stop=reached):
         pass
     return prefix["k"]
 
 
 def run_build(
-    out: Path,
+    out: Path | str,
     spec: BuildSpec,
     target_mb: float,
     workers: int,
     overwrite: bool = False,
     max_shard_mb: int = 256,
     on_shard: Callable[[ShardStats], None] = lambda _: None,
+    engine: str = "local",
+    ray_address: str | None = None,
+    staging: Path | None = None,
 ) -> BuildResult:
+    """Build into `out`: a local folder, or an fsspec URL (built in `staging`, then copied).
+
+    Everything that can refuse (the output, the engine) is checked before any shard is generated.
+    """
     started = time.time()
     args = {"target_mb": target_mb, "max_shard_mb": max_shard_mb, "spec": spec.to_dict()}
-    resumed = writing.prepare_output(out, args, overwrite)
+    url = str(out) if destination.is_url(out) else None
+    if url:
+        destination.check_writable(url, args, overwrite)
+        out = staging or destination.default_staging(url)
+    out = Path(str(out).removeprefix("file://"))
+    run = get_engine(engine, workers, ray_address)  # before the folder is touched: Ray may refuse
+    resumed = writing.prepare_output(out, args, overwrite or url is not None)
     work = out / writing.WORK_DIR
     cache_root = str(work / "shards")
 
-    num_shards = shards_for_target(spec, cache_root, int(target_mb * 1e6), workers, on_shard)
+    num_shards = shards_for_target(spec, cache_root, int(target_mb * 1e6), workers, on_shard, run)
 
     prepared = work / "prepared"
     shutil.rmtree(prepared, ignore_errors=True)
@@ -130,8 +145,11 @@ def run_build(
     writing.write_manifest(out, manifest)
     writing.write_text_atomic(out / writing.CARD, card.render(out, manifest))
     stats = card.compute_stats(out)
+    if url:
+        destination.upload(out, url, manifest["files"])
+        destination.remove_staging(out)
     return BuildResult(
-        out,
+        url or out,
         num_shards,
         stats["rows_per_split"],
         stats["categories"],

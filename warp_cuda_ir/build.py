@@ -101,11 +101,15 @@ def run_build(
     resumed = writing.prepare_output(out, args, overwrite or url is not None)
     work = out / writing.WORK_DIR
     cache_root = str(work / "shards")
+    ShardCache(cache_root).remove_partial()
 
     num_shards = shards_for_target(spec, cache_root, int(target_mb * 1e6), workers, on_shard, run)
 
     prepared = work / "prepared"
-    shutil.rmtree(prepared, ignore_errors=True)
+    # A killed run may leave a half-written `prepared` or, mid-write, datasets' `prepared.incomplete`
+    # (which datasets would reuse and then move into place): neither may reach the output.
+    for stale in (prepared, prepared.with_name(prepared.name + ".incomplete")):
+        shutil.rmtree(stale, ignore_errors=True)
     builder = warp_cuda_ir.builder_class()(
         config_name="full",
         dataset_name=DATASET_NAME,

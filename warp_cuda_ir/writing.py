@@ -49,7 +49,10 @@ def prepare_output(out: Path, build_args: dict[str, Any], overwrite: bool) -> bo
     """
     if out.exists() and not out.is_dir():
         raise OutputFolderError(f"--out {out} exists and is not a folder")
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OutputFolderError(f"cannot create --out {out}: {e.strerror or e}") from None
     manifest = read_manifest(out)
     ours = _owned_paths(manifest) if manifest else set()
     state = out / WORK_DIR / "args.json"

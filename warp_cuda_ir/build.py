@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import itertools
+import math
 import os
 import shutil
 import sys
@@ -51,26 +53,26 @@ def shards_for_target(
 
     K depends only on the shards' contents, never on which worker finished first, so
     the same arguments give the same rows on any machine and with any worker count.
+    Near the target, only as many shards are started as the mean shard size says are missing.
     """
     sizes: dict[int, int] = {}
     prefix = {"k": 0, "bytes": 0}
 
-    def reached(stats: ShardStats) -> bool:
+    def wanted(in_flight: int) -> bool:
+        if prefix["bytes"] >= target_bytes:
+            return False
+        if not sizes:
+            return in_flight < workers
+        # Shards run in index order, so every finished shard will be part of the prefix.
+        missing = target_bytes - sum(sizes.values())
+        return missing > 0 and in_flight < math.ceil(missing / (sum(sizes.values()) / len(sizes)))
+
+    for stats in engine(spec, itertools.count(), cache_root, workers, wanted):
         sizes[stats.index] = stats.nbytes
         on_shard(stats)
         while prefix["bytes"] < target_bytes and prefix["k"] in sizes:
             prefix["bytes"] += sizes[prefix["k"]]
             prefix["k"] += 1
-        return prefix["bytes"] >= target_bytes
-
-    def indices():
-        i = 0
-        while True:
-            yield i
-            i += 1
-
-    for _ in engine(spec, indices(), cache_root, workers, stop=reached):
-        pass
     return prefix["k"]
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from warp_cuda_ir.cli import error_line
+from warp_cuda_ir.engines import always, schedule
 from warp_cuda_ir.engines.local import SHARDS_PER_WORKER
 from warp_cuda_ir.generation import BuildSpec, ShardCache, ShardStats, generate_shard
 
@@ -103,44 +104,34 @@ def run_shards(
     indices: Iterable[int],
     cache_root: str,
     workers: int,
-    stop: Callable[[ShardStats], bool] = lambda _: False,
+    wanted: Callable[[int], bool] = always,
 ) -> Iterator[ShardStats]:
-    """Run shards as Ray tasks, yielding stats as each finishes (the local engine's contract).
+    """Run shards as Ray tasks (`engines.RunShards`), yielding stats as each finishes.
 
-    Shards already in the cache are reported without running. Up to twice the cluster's CPUs
-    are in flight (`workers` sized the local instance in `connect`; a cluster brings its own).
+    Up to twice the cluster's CPUs are in flight (`workers` sized the local instance in
+    `connect`; a cluster brings its own).
     """
     ray = _import_ray()
     cache = ShardCache(cache_root)
-    # max_calls recycles worker processes, as the local pool does, to bound Warp's memory.
+    # max_calls recycles worker processes, as the local pool does.
     task = ray.remote(num_cpus=1, max_calls=SHARDS_PER_WORKER)(generate_shard)
-    limit = 2 * max(1, int(ray.cluster_resources().get("CPU", workers)))
-    pending: dict[Any, int] = {}
-    todo = iter(indices)
-    stopping = False
+    capacity = 2 * max(1, int(ray.cluster_resources().get("CPU", workers)))
+    submitted: dict[Any, int] = {}
+
+    def submit(index: int) -> Any:
+        ref = task.remote(spec, index)
+        submitted[ref] = index
+        return ref
+
+    def finished(refs: list[Any]) -> list[tuple[Any, ShardStats]]:
+        done, _ = ray.wait(refs, num_returns=1)
+        # The driver writes the shard: workers need no file system shared with it.
+        return [(ref, cache.write(submitted.pop(ref), *ray.get(ref))) for ref in done]
+
     try:
-        while True:
-            while not stopping and len(pending) < limit:
-                index = next(todo, None)
-                if index is None:
-                    stopping = True
-                elif cache.has(index):
-                    stats = cache.stats(index)
-                    yield stats
-                    stopping = stop(stats)
-                else:
-                    pending[task.remote(spec, index)] = index
-            if not pending:
-                return
-            done, _ = ray.wait(list(pending), num_returns=1)
-            for ref in done:
-                index = pending.pop(ref)
-                table, failures = ray.get(ref)
-                stats = cache.write(index, table, failures)
-                yield stats
-                stopping = stopping or stop(stats)
+        yield from schedule(indices, cache, capacity, wanted, submit, finished)
     finally:
-        for ref in pending:  # stopped early or failed: shards nobody will read
+        for ref in submitted:  # stopped early or failed: shards nobody will read
             ray.cancel(ref)
 
 

@@ -67,6 +67,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="replace an earlier build in --out (files this tool did not write are kept)",
     )
+    p.add_argument(
+        "--push-to-hub",
+        metavar="ORG/NAME",
+        default=None,
+        help="after a successful build, publish the folder to this Hub dataset repo (see scripts/push_to_hub.py)",
+    )
     return p.parse_args(argv)
 
 
@@ -75,7 +81,9 @@ def main(argv: list[str] | None = None) -> int:
 
     from tqdm import tqdm
 
+    from warp_cuda_ir import hub
     from warp_cuda_ir.build import run_build
+    from warp_cuda_ir.destination import is_url
     from warp_cuda_ir.engines.ray import RayUnavailable
     from warp_cuda_ir.generation import BuildSpec, ShardStats
     from warp_cuda_ir.synthesis import check_categories
@@ -83,10 +91,18 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.ray_address and args.engine != "ray":
         return fail("--ray-address needs --engine ray")
+    if args.push_to_hub and is_url(args.out):
+        return fail("--push-to-hub publishes a local --out folder, not a URL")
     try:
         categories = check_categories(args.categories)
     except ValueError as e:
         return fail(str(e))
+    if args.push_to_hub:  # refuse a bad repo id or a missing token before a long build, not after
+        try:
+            hub.check_repo_id(args.push_to_hub)
+            hub.require_token()
+        except hub.PublishError as e:
+            return fail(str(e))
     spec = BuildSpec(seed=args.seed, categories=categories, seeds_per_shard=args.seeds_per_shard)
     bars: list[tqdm] = []  # made at the first finished shard, so a refusal prints nothing else
 
@@ -129,6 +145,11 @@ def main(argv: list[str] | None = None) -> int:
         print("  skipped (codegen failed): " + ", ".join(f"{why} x{n}" for why, n in result.failures.items()))
     print(f"  {result.seconds:.1f} s: {rows / result.seconds:.1f} rows/s, {mb / result.seconds * 60:.1f} MB/min")
     print(f'  load it: datasets.load_dataset("{args.out}", "cuda_forward")')
+    if args.push_to_hub:
+        try:
+            hub.publish(Path(args.out), args.push_to_hub)
+        except hub.PublishError as e:
+            return fail(f"{e} (the build itself is complete in {args.out})")
     return 0
 
 

@@ -155,3 +155,12 @@ def test_a_different_build_in_out_needs_overwrite(tmp_path: Path) -> None:
     proc = run_cli(*base, "--seed", "7", "--overwrite")
     assert proc.returncode == 0, proc.stderr
     assert {r["seed"] for r in read_rows(out).values()} == set(range(7, 11))
+
+
+def test_a_work_folder_we_did_not_make_is_never_removed(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    (out / ".build").mkdir(parents=True)
+    (out / ".build" / "theirs.txt").write_text("keep")
+    proc = run_cli("--out", str(out), "--target-mb", "0.01", "--seeds-per-shard", "4", "--overwrite")
+    assert proc.returncode == 2 and "did not write (.build)" in proc.stderr
+    assert (out / ".build" / "theirs.txt").read_text() == "keep"

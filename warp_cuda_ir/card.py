@@ -1,42 +1,63 @@
-"""The card: `dataset_card.md` rendered into the folder's README.md, numbers computed from the files."""
+"""The card: `dataset_card.md` rendered into the folder's README.md, every number computed from the files.
+
+The YAML header is what the Hub's loader and viewer read: `configs` (column projections of the
+same Parquet files) and `dataset_info` (features and split sizes per config, which `load_dataset`
+enforces). `verify` checks that a folder's README still describes its files before it is published.
+"""
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import json
 from collections import Counter
 from pathlib import Path
 from string import Template
 from typing import Any
 
+import datasets
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
-from huggingface_hub import DatasetCardData
+from datasets.info import DatasetInfo, DatasetInfosDict
+from datasets.splits import SplitDict, SplitInfo
+from huggingface_hub import DatasetCard, DatasetCardData
 
 from warp_cuda_ir import schema
-from warp_cuda_ir.writing import DATA_DIR
+from warp_cuda_ir.writing import CARD, DATA_DIR
 
 TEMPLATE = Path(__file__).resolve().parent.parent / "dataset_card.md"
 DEFAULT_REPO_ID = "warp-cuda-ir/warp_cuda_ir"
+LICENSE = "apache-2.0"
+# The generated texts whose lengths the card reports.
+TEXT_COLUMNS = ("python_source", "cuda_forward", "cuda_backward", "cpu_forward", "cpu_backward")
 
 
 def data_files(out: Path) -> dict[str, list[Path]]:
     return {split: sorted((out / DATA_DIR).glob(f"{split}-*.parquet")) for split in schema.SPLITS}
 
 
+def all_data_files(out: Path) -> list[Path]:
+    return [p for paths in data_files(out).values() for p in paths]
+
+
 def compute_stats(out: Path) -> dict[str, Any]:
     """Row counts and sizes read from the Parquet files themselves."""
     rows_per_split: dict[str, int] = {}
-    categories: Counter[str] = Counter()
+    per_split: dict[str, Counter[str]] = {}
     nbytes = 0
     for split, files in data_files(out).items():
-        rows_per_split[split] = 0
+        per_split[split] = Counter()
         for f in files:
             nbytes += f.stat().st_size
-            cats = pq.read_table(f, columns=["category"]).column("category").to_pylist()
-            rows_per_split[split] += len(cats)
-            categories.update(cats)
+            per_split[split].update(pq.read_table(f, columns=["category"]).column("category").to_pylist())
+        rows_per_split[split] = per_split[split].total()
+    categories = sum(per_split.values(), Counter())
     return {
         "rows_per_split": rows_per_split,
         "categories": dict(sorted(categories.items())),
+        "categories_per_split": {c: {s: per_split[s][c] for s in schema.SPLITS} for c in sorted(categories)},
         "num_rows": sum(rows_per_split.values()),
         "bytes": nbytes,
     }
@@ -56,6 +77,47 @@ def configs_yaml(splits: list[str]) -> list[dict[str, Any]]:
     return entries
 
 
+def dataset_infos(out: Path) -> DatasetInfosDict:
+    """Per config: features and, per split, rows and Arrow bytes, as `load_dataset` records them.
+
+    Bytes are summed per column over row groups (bounded memory), so a projection's size is the
+    size of its columns. Features come from the files' own schema, not from `schema.py`.
+    """
+    files = data_files(out)
+    present = all_data_files(out)
+    if not present:
+        return DatasetInfosDict()
+    features = datasets.Features.from_arrow_schema(pq.read_schema(present[0]))
+    column_bytes: dict[str, Counter[str]] = {}
+    num_examples: dict[str, int] = {}
+    for split, paths in files.items():
+        if not paths:
+            continue
+        column_bytes[split], num_examples[split] = Counter(), 0
+        for path in paths:
+            parquet = pq.ParquetFile(path)
+            for i in range(parquet.num_row_groups):
+                group = parquet.read_row_group(i)
+                num_examples[split] += group.num_rows
+                column_bytes[split].update({name: group.column(name).nbytes for name in group.column_names})
+    download_size = sum(p.stat().st_size for p in present)
+    infos = DatasetInfosDict()
+    for config in schema.CONFIGS:
+        # `full` has no `columns:` projection in the YAML: it loads whatever the files hold.
+        columns = list(features) if config.name == schema.DEFAULT_CONFIG else config.columns
+        splits = SplitDict()
+        for split, sizes in column_bytes.items():
+            nbytes = sum(sizes[c] for c in columns)
+            splits.add(SplitInfo(name=split, num_bytes=nbytes, num_examples=num_examples[split]))
+        infos[config.name] = DatasetInfo(
+            features=datasets.Features({c: features[c] for c in columns if c in features}),
+            splits=splits,
+            download_size=download_size,
+            dataset_size=sum(s.num_bytes for s in splits.values()),
+        )
+    return infos
+
+
 def size_category(n: int) -> str:
     for limit, label in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M")):
         if n < limit:
@@ -63,20 +125,29 @@ def size_category(n: int) -> str:
     return "1M<n<10M"
 
 
-def render(out: Path, build: dict[str, Any], repo_id: str = DEFAULT_REPO_ID) -> str:
-    stats = compute_stats(out)
-    metadata = DatasetCardData(
-        license="apache-2.0",
+def metadata(out: Path, stats: dict[str, Any]) -> DatasetCardData:
+    """The YAML header, from the files."""
+    data = DatasetCardData(
+        license=LICENSE,
         pretty_name="Warp CUDA IR",
         language=["en", "code"],
-        tags=["code", "cuda", "gpu", "nvidia-warp", "compiler", "automatic-differentiation"],
+        tags=["code", "cuda", "gpu", "nvidia-warp", "compiler", "automatic-differentiation", "synthetic"],
         task_categories=["text-generation"],
         size_categories=[size_category(stats["num_rows"])],
         configs=configs_yaml([s for s, n in stats["rows_per_split"].items() if n]),
     )
+    dataset_infos(out).to_dataset_card_data(data)  # datasets' own serialisation of `dataset_info`
+    return data
+
+
+def render(out: Path, build: dict[str, Any], repo_id: str = DEFAULT_REPO_ID) -> str:
+    stats = compute_stats(out)
     spec = build["spec"]
+    first_seed = spec["seed"]
+    last_seed = first_seed + build["num_shards"] * spec["seeds_per_shard"] - 1
+    failures = sum(build.get("codegen_failures", {}).values())
     values = {
-        "yaml": metadata.to_yaml().strip(),
+        "yaml": metadata(out, stats).to_yaml().strip(),
         "num_rows": f"{stats['num_rows']:,}",
         "size_mb": f"{stats['bytes'] / 1e6:.1f}",
         "num_categories": str(len(stats["categories"])),
@@ -84,18 +155,179 @@ def render(out: Path, build: dict[str, Any], repo_id: str = DEFAULT_REPO_ID) -> 
         "generator_version": spec["generator"],
         "arch": str(spec["arch"]),
         "repo_id": repo_id,
+        "seed_range": f"{first_seed:,} to {last_seed:,}",
+        "codegen_failures": f"{failures:,}",
         "build_args": json.dumps(build["args"], sort_keys=True),
+        "module_options": _module_options_table(out),
         "config_table": "\n".join(
-            f"| `{c.name}` | {c.description} | {', '.join(f'`{x}`' for x in c.columns)} |" for c in schema.CONFIGS
+            f'| `{c.name}` | {c.description} | `load_dataset("{repo_id}", "{c.name}")` | '
+            + ", ".join(f"`{x}`" for x in c.columns)
+            + " |"
+            for c in schema.CONFIGS
         ),
         "split_table": "\n".join(f"| {s} | {n:,} |" for s, n in stats["rows_per_split"].items()),
         "schema_table": "\n".join(
             f"| `{name}` | {_type_name(feature)} | {text} |" for name, feature, text in schema.COLUMNS
         ),
-        "category_table": "\n".join(f"| {c} | {n:,} |" for c, n in stats["categories"].items()),
+        "category_table": "\n".join(
+            f"| {c} | {' | '.join(f'{n:,}' for n in by_split.values())} | {stats['categories'][c]:,} |"
+            for c, by_split in stats["categories_per_split"].items()
+        ),
+        "split_header": " | ".join(schema.SPLITS),
+        "split_rule": "|".join("---:" for _ in schema.SPLITS),
+        "validation_section": validation_section(out),
+        "variety_section": variety_section(out),
     }
     return Template(TEMPLATE.read_text()).substitute(values)
 
 
+def verify(out: Path) -> list[str]:
+    """Where the folder's README.md no longer describes its files (empty: it does)."""
+    path = out / CARD
+    if not path.exists():
+        return [f"{path} is missing"]
+    try:
+        data = DatasetCard.load(path).data.to_dict()
+    except Exception as e:  # any parse failure means the same thing to the user
+        return [f"{path} does not parse as a dataset card ({e})"]
+    stats = compute_stats(out)
+    problems: list[str] = []
+    expected = metadata(out, stats).to_dict()
+    for key in ("dataset_info", "configs"):
+        if data.get(key) != expected.get(key):
+            problems.append(f"its `{key}` YAML differs from what the files give{_split_difference(data, expected)}")
+    if f"**{stats['num_rows']:,} rows**" not in path.read_text():
+        problems.append(f"its text does not state the {stats['num_rows']:,} rows the Parquet files hold")
+    return problems
+
+
+def _split_difference(card: dict[str, Any], files: dict[str, Any]) -> str:
+    """`(train: card 148 rows, files 150)` for the first split whose count differs, else ''."""
+
+    def counts(data: dict[str, Any]) -> dict[str, int]:
+        infos = data.get("dataset_info") or []
+        infos = [infos] if isinstance(infos, dict) else infos
+        return {s["name"]: s["num_examples"] for s in (infos[0].get("splits", []) if infos else [])}
+
+    said, found = counts(card), counts(files)
+    for split in schema.SPLITS:
+        if said.get(split, 0) != found.get(split, 0):
+            return f" ({split}: card {said.get(split, 0):,} rows, files {found.get(split, 0):,})"
+    return ""
+
+
+def variety_section(out: Path) -> str:
+    """Variety statistics: the generator's own report when installed, else what the files show."""
+    if importlib.util.find_spec("warp_cuda_ir.stats") is not None:
+        stats_module = importlib.import_module("warp_cuda_ir.stats")
+        if hasattr(stats_module, "variety_markdown"):
+            return stats_module.variety_markdown(out)
+    return variety_from_files(out)
+
+
+def validation_section(out: Path) -> str:
+    """Validation results: the validation report when installed, else what the files record."""
+    if importlib.util.find_spec("warp_cuda_ir.validation") is not None:
+        if importlib.util.find_spec("warp_cuda_ir.validation.report") is not None:
+            return importlib.import_module("warp_cuda_ir.validation.report").markdown(out)
+    return validation_from_files(out)
+
+
+def variety_from_files(out: Path) -> str:
+    """Length distributions of the texts, argument dtypes and launch ranks, read from the Parquet.
+
+    Row group by row group, keeping only the lengths: a 200 MB build's texts never sit in memory at once.
+    """
+    lengths: dict[str, list[np.ndarray]] = {name: [] for name in TEXT_COLUMNS}
+    chars: dict[str, list[np.ndarray]] = {name: [] for name in TEXT_COLUMNS}
+    dtypes: Counter[str] = Counter()
+    kinds: Counter[str] = Counter()
+    ranks: Counter[int] = Counter()
+    for path in all_data_files(out):
+        parquet = pq.ParquetFile(path)
+        for i in range(parquet.num_row_groups):
+            group = parquet.read_row_group(i, columns=[*TEXT_COLUMNS, "arguments", "launch_dim"])
+            for name in TEXT_COLUMNS:
+                lengths[name].append(np.asarray(pc.add(pc.count_substring(group.column(name), "\n"), 1)))
+                chars[name].append(np.asarray(pc.utf8_length(group.column(name))))
+            arguments = pc.list_flatten(group.column("arguments"))
+            dtypes.update(pc.struct_field(arguments, "dtype").to_pylist())
+            kinds.update(pc.struct_field(arguments, "kind").to_pylist())
+            ranks.update(pc.list_value_length(group.column("launch_dim")).to_pylist())
+    if not ranks:
+        return "This build holds no rows."
+    lines = [
+        "Lengths of the texts, in lines (characters in brackets):",
+        "",
+        "| column | min | median | 90th percentile | max |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for name in TEXT_COLUMNS:
+        n_lines, n_chars = np.concatenate(lengths[name]), np.concatenate(chars[name])
+        cells = [
+            f"{int(np.quantile(n_lines, q, method='lower')):,} ({int(np.quantile(n_chars, q, method='lower')):,})"
+            for q in (0.0, 0.5, 0.9, 1.0)
+        ]
+        lines.append(f"| `{name}` | {' | '.join(cells)} |")
+    lines += [
+        "",
+        f"Kernel arguments: {kinds.total():,} in all ("
+        + ", ".join(f"{n:,} {kind}" for kind, n in kinds.most_common())
+        + "). Their Warp types:",
+        "",
+        "| dtype | arguments |",
+        "|---|---:|",
+        *(f"| `{dtype}` | {n:,} |" for dtype, n in dtypes.most_common()),
+        "",
+        "Launch dimensionality: " + ", ".join(f"{rank}-D {n:,} rows" for rank, n in sorted(ranks.items())) + ".",
+    ]
+    return "\n".join(lines)
+
+
+def validation_from_files(out: Path) -> str:
+    """Pass rates of any boolean (per-stage pass/fail) columns; else say the build is unvalidated."""
+    paths = all_data_files(out)
+    flags = [f.name for f in pq.read_schema(paths[0]) if pa.types.is_boolean(f.type)] if paths else []
+    table = pq.read_table(paths, columns=["category", *flags]) if flags else None
+    # A stage column that is null everywhere was declared but never run.
+    stages = [s for s in flags if table is not None and table.column(s).null_count < table.num_rows]
+    if table is None or not stages:
+        return (
+            "This build has not been validated: its C++ texts are Warp's code generator output, "
+            "but they have not been compiled (NVRTC, Clang) or run here. Every row's `python_source` "
+            "did go through Warp's full code generation (type checking, overload resolution, "
+            "adjoint generation); rows whose code generation failed were left out."
+        )
+    lines = ["Pass rates (rows where the stage ran):", "", f"| category | {' | '.join(stages)} |"]
+    lines.append("|---|" + "|".join("---:" for _ in stages) + "|")
+    categories = sorted(set(table.column("category").to_pylist()))
+    for category in [*categories, "all"]:
+        rows = table if category == "all" else table.filter(pc.equal(table.column("category"), category))
+        lines.append(f"| {category} | {' | '.join(_pass_rate(rows.column(s)) for s in stages)} |")
+    return "\n".join(lines)
+
+
+def _pass_rate(column: pa.ChunkedArray) -> str:
+    ran = len(column) - column.null_count
+    passed = pc.sum(column).as_py() or 0
+    return f"{passed / ran:.1%} of {ran:,}" if ran else "not run"
+
+
+def _module_options_table(out: Path) -> str:
+    """The Warp module options that shape the generated text, per target, from a row's record."""
+    paths = all_data_files(out)
+    if not paths:
+        return ""
+    first = pq.read_table(paths[0], columns=["module_options"]).column("module_options")[0].as_py()
+    options = json.loads(first)
+    keys = ("block_dim", "output_arch", "enable_backward", "fast_math", "fuse_fp", "max_unroll", "mode", "lineinfo")
+    lines = ["| option | cuda | cpu |", "|---|---|---|"]
+    lines += [f"| `{k}` | {options['cuda'].get(k)} | {options['cpu'].get(k)} |" for k in keys]
+    return "\n".join(lines)
+
+
 def _type_name(feature: Any) -> str:
+    if isinstance(feature, datasets.List):
+        inner = feature.feature
+        return f"list<{'struct' if isinstance(inner, dict) else _type_name(inner)}>"
     return str(getattr(feature, "dtype", None) or type(feature).__name__).replace("|", "/")

@@ -23,6 +23,7 @@ MANIFEST = "build.json"
 WORK_DIR = ".build"
 DATA_DIR = "data"
 CARD = "README.md"
+ARGS_FILE = "args.json"  # in WORK_DIR: the arguments of the build it holds
 
 
 class OutputFolderError(Exception):
@@ -49,40 +50,39 @@ def prepare_output(out: Path, build_args: dict[str, Any], overwrite: bool) -> bo
     """
     if out.exists() and not out.is_dir():
         raise OutputFolderError(f"--out {out} exists and is not a folder")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise OutputFolderError(f"cannot create --out {out}: {e.strerror or e}") from None
-    manifest = read_manifest(out)
-    ours = _owned_paths(manifest) if manifest else set()
-    state = out / WORK_DIR / "args.json"
-    resumable = state.exists() and json.loads(state.read_text()) == build_args
-    if resumable:
+    state = out / WORK_DIR / ARGS_FILE
+    if state.exists() and json.loads(state.read_text()) == build_args:
         return True
-    foreign = [p.name for p in out.iterdir() if p.name not in ours | {WORK_DIR, DATA_DIR, MANIFEST}]
-    foreign += [f"{DATA_DIR}/{p.name}" for p in (out / DATA_DIR).glob("*") if f"{DATA_DIR}/{p.name}" not in ours]
-    clashing = [name for name in foreign if name in (CARD, MANIFEST) or name.startswith(f"{DATA_DIR}/")]
-    if (out / MANIFEST).exists() and manifest is None:
-        clashing.append(MANIFEST)
+    manifest = read_manifest(out)
+    ours = _owned_paths(manifest) | ({MANIFEST} if manifest else set()) | ({WORK_DIR} if state.exists() else set())
+    entries = [p.name for p in out.iterdir() if p.name != DATA_DIR] if out.is_dir() else []
+    entries += [f"{DATA_DIR}/{p.name}" for p in (out / DATA_DIR).glob("*")]
+    foreign = [name for name in entries if name not in ours]
+    clashing = [name for name in foreign if name in (CARD, MANIFEST, WORK_DIR) or name.startswith(f"{DATA_DIR}/")]
     if clashing:
         raise OutputFolderError(
             f"--out {out} holds files this tool did not write ({clashing[0]}); choose another folder"
         )
-    if (foreign or manifest or (out / WORK_DIR).exists()) and not overwrite:
-        what = "a different build" if manifest or (out / WORK_DIR).exists() else "other files"
+    if (foreign or ours) and not overwrite:
+        what = "a different build" if ours else "other files"
         raise OutputFolderError(f"--out {out} already holds {what}; pass --overwrite or choose an empty folder")
     remove_build(out, manifest)
-    (out / WORK_DIR).mkdir()
+    try:
+        state.parent.mkdir(parents=True)
+    except OSError as e:
+        raise OutputFolderError(f"cannot create --out {out}: {e.strerror or e}") from None
     state.write_text(json.dumps(build_args, sort_keys=True, indent=1))
     return False
 
 
 def remove_build(out: Path, manifest: dict[str, Any] | None) -> None:
     """Delete what an earlier build of ours wrote, and nothing else."""
-    for rel in _owned_paths(manifest) if manifest else set():
+    for rel in _owned_paths(manifest):
         (out / rel).unlink(missing_ok=True)
-    if (out / WORK_DIR).exists():
+    if (out / WORK_DIR / ARGS_FILE).exists():  # only a work folder we made
         shutil.rmtree(out / WORK_DIR)
+    if manifest:
+        (out / MANIFEST).unlink(missing_ok=True)
     if (out / DATA_DIR).is_dir() and not any((out / DATA_DIR).iterdir()):
         (out / DATA_DIR).rmdir()
 
@@ -114,5 +114,5 @@ def write_manifest(out: Path, manifest: dict[str, Any]) -> None:
     write_text_atomic(out / MANIFEST, json.dumps({"tool": TOOL, **manifest}, indent=1, sort_keys=True) + "\n")
 
 
-def _owned_paths(manifest: dict[str, Any]) -> set[str]:
-    return set(manifest.get("files", []))
+def _owned_paths(manifest: dict[str, Any] | None) -> set[str]:
+    return set(manifest.get("files", [])) if manifest else set()

@@ -49,7 +49,9 @@ def rss_mb() -> float:
 
 
 def peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3  # Linux reports KiB
+    # VmHWM, not ru_maxrss: a spawned worker's ru_maxrss keeps the parent's peak across exec.
+    with open("/proc/self/status") as f:
+        return next(int(ln.split()[1]) for ln in f if ln.startswith("VmHWM:")) / 1e3  # kB
 
 
 def cpu_seconds() -> float:

@@ -51,7 +51,7 @@ def rss_mb() -> float:
 def peak_rss_mb() -> float:
     # VmHWM, not ru_maxrss: a spawned worker's ru_maxrss keeps the parent's peak across exec.
     with open("/proc/self/status") as f:
-        return next(int(ln.split()[1]) for ln in f if ln.startswith("VmHWM:")) / 1e3  # kB
+        return next(int(ln.split()[1]) for ln in f if ln.startswith("VmHWM:")) * 1024 / 1e6  # kB
 
 
 def cpu_seconds() -> float:

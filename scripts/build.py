@@ -67,6 +67,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="replace an earlier build in --out (files this tool did not write are kept)",
     )
+    p.add_argument("--validate", action="store_true", help="then run the validation pass (see scripts/validate.py)")
     p.add_argument(
         "--push-to-hub",
         metavar="ORG/NAME",
@@ -91,8 +92,9 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.ray_address and args.engine != "ray":
         return fail("--ray-address needs --engine ray")
-    if args.push_to_hub and is_url(args.out):
-        return fail("--push-to-hub publishes a local --out folder, not a URL")
+    if (args.push_to_hub or args.validate) and is_url(args.out):
+        flag = "--push-to-hub" if args.push_to_hub else "--validate"
+        return fail(f"{flag} works on a local --out folder, not a URL")
     try:
         categories = check_categories(args.categories)
     except ValueError as e:
@@ -145,6 +147,13 @@ def main(argv: list[str] | None = None) -> int:
         print("  skipped (codegen failed): " + ", ".join(f"{why} x{n}" for why, n in result.failures.items()))
     print(f"  {result.seconds:.1f} s: {rows / result.seconds:.1f} rows/s, {mb / result.seconds * 60:.1f} MB/min")
     print(f'  load it: datasets.load_dataset("{args.out}", "cuda_forward")')
+    if args.validate:  # before a push: the Hub copy carries the annotations
+        from warp_cuda_ir.validation.console import validate_and_report
+        from warp_cuda_ir.validation.runner import PassOptions
+
+        code = validate_and_report(Path(args.out), PassOptions(arch=spec.arch, workers=args.workers))
+        if code:
+            return code
     if args.push_to_hub:
         try:
             hub.publish(Path(args.out), args.push_to_hub)

@@ -53,6 +53,7 @@ def make_row(seed: int, categories: Sequence[str], arch: int = extraction.DEFAUL
         "warp_version": wp.config.version,
         "generator_version": GENERATOR_VERSION,
         "module_options": json.dumps({"cuda": texts.cuda_options, "cpu": texts.cpu_options}, sort_keys=True),
+        **schema.UNVALIDATED,  # filled in by the validation pass
     }
     assert row.keys() == schema.FEATURES.keys(), "rows.make_row and schema.COLUMNS disagree"
     return row

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import datasets
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"  # 1.1: validation columns and the `ptx` column
 SPLITS: tuple[str, ...] = ("train", "validation", "test")
 DEFAULT_CONFIG = "full"
 
@@ -47,6 +47,63 @@ COLUMNS: tuple[tuple[str, datasets.features.features.FeatureType, str], ...] = (
     ("module_options", string, "JSON of the Warp module options used for each target."),
 )
 
+float64 = datasets.Value("float64")
+boolean = datasets.Value("bool")
+int64 = datasets.Value("int64")
+
+# Written by the validation pass (`scripts/validate.py`, `warp_cuda_ir/validation/`). A build that was
+# not validated holds UNVALIDATED: every status `skipped`, reasons "not validated", the rest null.
+VALIDATION_COLUMNS: tuple[tuple[str, datasets.features.features.FeatureType, str], ...] = (
+    (
+        "cuda_compile_status",
+        string,
+        "NVRTC compile of the row's CUDA module (forward + adjoint): `ok`, `error` or `skipped`.",
+    ),
+    ("cuda_compile_log", string, "NVRTC's compiler log when the compile failed; null otherwise."),
+    ("cuda_arch", int64, "Target architecture of the CUDA compile (e.g. 90 for sm_90)."),
+    ("cuda_toolkit_version", string, "CUDA toolkit version of the NVRTC that compiled the row."),
+    ("ptx", string, "PTX of the forward kernel (`.entry`, with the module's PTX header) emitted by NVRTC."),
+    ("cpu_compile_status", string, "Compile of the CPU module with Warp's Clang: `ok`, `error` or `skipped`."),
+    ("cpu_run_status", string, "CPU launch with the row's seeded inputs: `ok`, `error`, `timeout` or `skipped`."),
+    ("cpu_error", string, "Why the CPU compile or launch failed or was skipped; null when it ran."),
+    ("output_digest", string, "SHA-256 of every array argument after the CPU launch (names, dtypes, shapes, bytes)."),
+    (
+        "trivial_output",
+        boolean,
+        "True when every output is all zero, constant, or equal to an input (a do-nothing kernel).",
+    ),
+    (
+        "trivial_reason",
+        string,
+        "Which trivial pattern each output matched, e.g. `out: all_zero`; null when not trivial.",
+    ),
+    ("gpu_run_status", string, "GPU launch with the same inputs: `ok`, `error`, `timeout` or `skipped`."),
+    ("gpu_error", string, "Why the GPU launch failed or was skipped (e.g. no CUDA device); null when it ran."),
+    ("gpu_matches_reference", boolean, "GPU outputs equal the CPU reference within the per-dtype tolerance."),
+    ("gpu_max_abs_diff", float64, "Largest absolute difference between GPU and CPU outputs."),
+    ("gpu_max_rel_diff", float64, "Largest relative difference between GPU and CPU outputs."),
+    (
+        "gradcheck_status",
+        string,
+        "`wp.Tape` adjoint vs central finite differences: `ok`, `mismatch`, `error` or `skipped`.",
+    ),
+    ("gradcheck_max_error", float64, "Largest error of the adjoint against finite differences (relative, floor 1)."),
+    ("gradcheck_dtype", string, "Precision of the gradient check: `float64` where the kernel allows, else `float32`."),
+    ("gradcheck_detail", string, "Why the gradient check failed or was skipped, or where the largest error is."),
+    ("cpu_kernel_ms", float64, "Median CPU launch time in milliseconds over several launches with the row's inputs."),
+    ("gpu_kernel_ms", float64, "Median GPU launch time in milliseconds (null without a GPU)."),
+    ("validation_gpu_name", string, "GPU the row was validated on (null without a GPU)."),
+    ("validation_driver_version", string, "CUDA driver version the row was validated with (null without a driver)."),
+    ("validation_warp_version", string, "warp-lang version that ran the validation."),
+)
+VALIDATION_COLUMN_NAMES: tuple[str, ...] = tuple(name for name, _, _ in VALIDATION_COLUMNS)
+COLUMNS = COLUMNS + VALIDATION_COLUMNS
+
+NOT_VALIDATED = "not validated"
+UNVALIDATED: dict[str, object] = {
+    name: ("skipped" if name.endswith("_status") else None) for name in VALIDATION_COLUMN_NAMES
+} | {"cpu_error": NOT_VALIDATED, "gpu_error": NOT_VALIDATED, "gradcheck_detail": NOT_VALIDATED}
+
 FEATURES = datasets.Features({name: feature for name, feature, _ in COLUMNS})
 COLUMN_DESCRIPTIONS: dict[str, str] = {name: text for name, _, text in COLUMNS}
 
@@ -71,5 +128,8 @@ CONFIGS: tuple[ConfigSpec, ...] = (
     ConfigSpec("cuda_backward", "Python kernel -> CUDA adjoint kernel.", (*_KEY, "cuda_helpers", "cuda_backward")),
     ConfigSpec("cpu_forward", "Python kernel -> CPU forward kernel.", (*_KEY, "cpu_helpers", "cpu_forward")),
     ConfigSpec("cpu_backward", "Python kernel -> CPU adjoint kernel.", (*_KEY, "cpu_helpers", "cpu_backward")),
+    ConfigSpec(
+        "cuda_ptx", "Python kernel -> PTX of the forward kernel (filled by the validation pass).", (*_KEY, "ptx")
+    ),
 )
 CONFIGS_BY_NAME: dict[str, ConfigSpec] = {c.name: c for c in CONFIGS}

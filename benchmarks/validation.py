@@ -1,0 +1,153 @@
+#!/usr/bin/env python
+"""Validation pass throughput: CUDA compile vs `wp.compile_aot_module` per kernel, and kernels/s per stage.
+
+    python benchmarks/validation.py --rows 64 --workers 2
+
+Both compile routes run on the same N generated rows in one run and produce PTX for --arch:
+  baseline  each kernel alone through Warp's public AOT route (`wp.compile_aot_module`, one process)
+  pass      the validation pass's compile stage: rows batched per NVRTC call (`--chunk-size`),
+            chunks spread over `--workers` processes (`compile_cuda.compile_rows`, as the workers run it)
+Each side pays its one-time NVRTC header precompile before the clock starts. The baseline also
+runs Warp's codegen for each kernel (the pass reads generated code from the rows), as a user
+compiling kernels one by one would. Timings on a shared machine are noisy: rerun on a quiet one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from warp_cuda_ir import extraction, rows
+from warp_cuda_ir.build import default_workers
+from warp_cuda_ir.synthesis import CATEGORIES
+from warp_cuda_ir.validation import compile_cuda, execute, gradcheck
+
+_scratch: Path | None = None
+
+
+def _start_worker(root: str, arch: int, warm_row: dict[str, Any]) -> None:
+    """Pool initializer: own scratch + TMPDIR (NVRTC's PCH), Warp started, headers precompiled."""
+    global _scratch
+    _scratch = Path(tempfile.mkdtemp(dir=root))
+    os.environ["TMPDIR"] = str(_scratch)
+    tempfile.tempdir = str(_scratch)
+    compile_cuda.compile_rows([warm_row], arch, _scratch / "nvrtc")  # same folder: Warp's PCH is reused
+
+
+def _compile_chunk(args: tuple[list[dict[str, Any]], int]) -> list[str]:
+    chunk, arch = args
+    assert _scratch is not None
+    return [r.status for r in compile_cuda.compile_rows(chunk, arch, _scratch / "nvrtc")]
+
+
+def _noop(_: int) -> None:
+    time.sleep(0.2)  # keeps each worker busy long enough that every worker takes one
+
+
+def baseline_seconds(sample: list[dict[str, Any]], arch: int, root: Path) -> float:
+    import warp as wp
+
+    def compile_one(row: dict[str, Any], module_dir: Path) -> None:
+        with extraction.loaded_kernel(row["python_source"], row["kernel_name"]) as (kernel, _):
+            wp.compile_aot_module(kernel.module, arch=arch, module_dir=str(module_dir), use_ptx=True)
+
+    compile_one(sample[0], root / "warm")  # one-time header precompile, as the pass's workers do
+    start = time.perf_counter()
+    for i, row in enumerate(sample):
+        compile_one(row, root / f"aot{i}")  # a fresh folder each: the AOT route skips existing output
+    return time.perf_counter() - start
+
+
+def pass_seconds(sample: list[dict[str, Any]], arch: int, workers: int, chunk_size: int, root: Path) -> float:
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(workers, initializer=_start_worker, initargs=(str(root), arch, sample[0])) as pool:
+        pool.map(_noop, range(workers), chunksize=1)  # every worker started and warmed up
+        chunks = [(sample[i : i + chunk_size], arch) for i in range(0, len(sample), chunk_size)]
+        start = time.perf_counter()
+        statuses = [s for part in pool.map(_compile_chunk, chunks, chunksize=1) for s in part]
+        seconds = time.perf_counter() - start
+    if statuses.count("ok") != len(sample):
+        print(f"  note: {len(sample) - statuses.count('ok')} rows failed to compile")
+    return seconds
+
+
+def single_process_seconds(sample: list[dict[str, Any]], arch: int, chunk_size: int, root: Path) -> tuple[float, float]:
+    """(each row's module alone, rows batched) through NVRTC in this process: the batching gain alone."""
+    compile_cuda.compile_rows(sample[:1], arch, root / "nvrtc")
+    start = time.perf_counter()
+    for row in sample:
+        compile_cuda.compile_rows([row], arch, root / "nvrtc")
+    alone = time.perf_counter() - start
+    start = time.perf_counter()
+    for i in range(0, len(sample), chunk_size):
+        compile_cuda.compile_rows(sample[i : i + chunk_size], arch, root / "nvrtc")
+    return alone, time.perf_counter() - start
+
+
+def stage_rates(sample: list[dict[str, Any]]) -> dict[str, float]:
+    """Kernels/s of the per-row CPU stages in one process (Clang compile + launch; gradient check)."""
+    execute.validate_cpu(sample[0])  # Clang header precompile
+    start = time.perf_counter()
+    for row in sample:
+        execute.validate_cpu(row)
+    cpu = time.perf_counter() - start
+    start = time.perf_counter()
+    for row in sample:
+        gradcheck.check(row)
+    grad = time.perf_counter() - start
+    return {"cpu compile + launch": len(sample) / cpu, "gradient check": len(sample) / grad}
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--rows", type=int, default=64)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--arch", type=int, default=90)
+    p.add_argument("--workers", type=int, default=default_workers())
+    p.add_argument("--chunk-size", type=int, default=16)
+    p.add_argument("--stage-rows", type=int, default=16, help="rows for the CPU stage rates (default: 16)")
+    args = p.parse_args()
+
+    root = Path(tempfile.mkdtemp(prefix="warp_cuda_ir_bench_"))
+    import warp as wp
+
+    wp.config.kernel_cache_dir = str(root / "kernel_cache")  # a cold cache: no CPU module is reused
+    extraction.init_warp()
+    sample = []
+    seed = args.seed
+    while len(sample) < args.rows:
+        try:
+            sample.append(rows.make_row(seed, CATEGORIES, args.arch))
+        except extraction.ExtractionError:
+            pass
+        seed += 1
+    try:
+        n = len(sample)
+        print(
+            f"{n} rows, arch {args.arch}, {args.workers} workers, chunks of {args.chunk_size}, {os.cpu_count()} cores"
+        )
+        base = baseline_seconds(sample, args.arch, root)
+        print(f"  wp.compile_aot_module, each kernel alone: {base:7.2f} s  {n / base:7.1f} kernels/s")
+        ours = pass_seconds(sample, args.arch, args.workers, args.chunk_size, root)
+        print(f"  validation pass compile stage:            {ours:7.2f} s  {n / ours:7.1f} kernels/s")
+        print(f"  ratio (baseline / pass): {base / ours:.2f}x")
+        alone, batched = single_process_seconds(sample, args.arch, args.chunk_size, root)
+        print(f"  one process, NVRTC per row alone: {n / alone:.1f} kernels/s; batched: {n / batched:.1f} kernels/s")
+        for stage, rate in stage_rates(sample[: args.stage_rows]).items():
+            print(f"  one process, {stage}: {rate:.1f} kernels/s")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

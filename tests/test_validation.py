@@ -1,0 +1,284 @@
+"""The validation pass on real builds: NVRTC, Warp's CPU backend, wp.Tape, Parquet, load_dataset."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import datasets
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from tests.conftest import ROOT
+from warp_cuda_ir import extraction, launch, schema, writing
+from warp_cuda_ir.build import run_build
+from warp_cuda_ir.generation import BuildSpec
+from warp_cuda_ir.validation import compile_cuda, execute, gpu, gradcheck, outputs, report
+from warp_cuda_ir.validation import row as row_columns
+from warp_cuda_ir.validation.pipeline import ValidationResult, validate_dataset
+from warp_cuda_ir.validation.runner import Chunk, PassOptions, StageTimes, run_pass
+from warp_cuda_ir.validation.worker import WorkerConfig
+
+VALIDATE = [sys.executable, str(ROOT / "scripts" / "validate.py")]
+TINY_SPEC = BuildSpec(seed=5000, seeds_per_shard=10)
+OPTIONS = PassOptions(workers=2, chunk_size=4)
+GPU_MISSING = gpu.unavailable_reason()
+
+
+def row_for(source: str, kernel: str, arguments: list[tuple[str, str, str, dict]], n: int = 16) -> dict:
+    """A hand-written row with Warp's real generated code: arrays of length n (name, dtype, role, init)."""
+    texts = extraction.extract(source, kernel)
+    return {
+        **{k: getattr(texts, k) for k in ("kernel_symbol", "cuda_helpers", "cuda_forward", "cuda_backward")},
+        **{k: getattr(texts, k) for k in ("cpu_helpers", "cpu_forward", "cpu_backward")},
+        "id": hashlib.sha256(source.encode()).hexdigest()[:16],
+        "seed": 11,
+        "kernel_name": kernel,
+        "python_source": source,
+        "launch_dim": [n],
+        "arguments": [
+            {"name": a, "kind": "array", "dtype": d, "shape": [n], "role": r, "init": json.dumps(i)}
+            for a, d, r, i in arguments
+        ],
+    }
+
+
+UNIFORM = {"dist": "uniform", "low": 0.1, "high": 1.0}
+ZEROS = {"dist": "zeros"}
+
+
+def digest_files(out: Path) -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted((out / "data").glob("*.parquet"))}
+
+
+@pytest.fixture(scope="module")
+def tiny_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("tiny") / "warp_cuda_ir"
+    run_build(out, TINY_SPEC, 0.01, workers=2)
+    return out
+
+
+@pytest.fixture(scope="module")
+def interrupted_then_resumed(tiny_build: Path, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """scripts/validate.py interrupted (SIGINT) after a few rows, then the pass run again to the end."""
+    out = tmp_path_factory.mktemp("validated") / "warp_cuda_ir"
+    shutil.copytree(tiny_build, out)
+    before = digest_files(out)
+    progress = out / writing.WORK_DIR / "validation" / "progress"
+    proc = subprocess.Popen([*VALIDATE, str(out), "--workers", "2", "--chunk-size", "2"], stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and proc.poll() is None:
+        if sum(len(p.read_text().splitlines()) for p in progress.glob("*.jsonl")) >= 3:
+            break
+        time.sleep(0.2)
+    os.kill(proc.pid, signal.SIGINT)
+    _, stderr = proc.communicate(timeout=120)
+    interrupted = {"code": proc.returncode, "stderr": stderr.decode(), "untouched": digest_files(out) == before}
+    started: list[int] = []
+    result = validate_dataset(out, OPTIONS, on_start=lambda total, done, _: started.append(done))
+    return {"out": out, "interrupted": interrupted, "resumed_from": started[0], "result": result}
+
+
+def test_interrupted_pass_leaves_data_untouched_and_resumes(interrupted_then_resumed: dict) -> None:
+    interrupted = interrupted_then_resumed["interrupted"]
+    assert interrupted["code"] == 130 and "error: interrupted" in interrupted["stderr"]
+    assert interrupted["untouched"]
+    result: ValidationResult = interrupted_then_resumed["result"]
+    assert interrupted_then_resumed["resumed_from"] == result.resumed >= 3
+    assert result.validated_now == result.rows - result.resumed > 0
+
+
+def test_pass_annotates_every_row_end_to_end_on_cpu(interrupted_then_resumed: dict) -> None:
+    out: Path = interrupted_then_resumed["out"]
+    table = pq.read_table(sorted((out / "data").glob("*.parquet")))
+    assert table.schema.equals(schema.FEATURES.arrow_schema, check_metadata=False)
+    rows = table.to_pylist()
+    assert len(rows) == interrupted_then_resumed["result"].rows >= 10
+    for row in rows:
+        assert row["cuda_compile_status"] == "ok" and row["cuda_arch"] == 90 and row["cuda_toolkit_version"]
+        assert f".entry {row['kernel_symbol']}_cuda_kernel_forward(" in row["ptx"] and ".target sm_90" in row["ptx"]
+        assert (row["cpu_compile_status"], row["cpu_run_status"]) == ("ok", "ok"), row["cpu_error"]
+        assert row["gradcheck_status"] in ("ok", "skipped"), row["gradcheck_detail"]
+        assert row["cpu_kernel_ms"] > 0 and row["validation_warp_version"] == "1.19.0"
+        if GPU_MISSING:
+            assert row["gpu_run_status"] == "skipped" and row["gpu_error"] == GPU_MISSING
+    # The stored digest is the digest of the arrays the row's kernel really produces.
+    assert rows[0]["output_digest"] == outputs.digest(launch.run_row(rows[0]))
+    assert sum(r["gradcheck_dtype"] == "float64" for r in rows) > len(rows) // 2
+    summary = report.summary(out)
+    assert summary["status"]["cuda_compile_status"] == {"ok": len(rows)}
+    manifest = writing.read_manifest(out)
+    assert manifest is not None and manifest["validation"]["summary"] == summary
+    # datasets caches local folders by name and file names, not content: a private cache, or
+    # another build folder called warp_cuda_ir in this session answers instead.
+    cache = str(out.parent / "hf_cache")
+    ptx = datasets.load_dataset(str(out), "cuda_ptx", cache_dir=cache)["train"]
+    assert ptx.column_names == list(schema.CONFIGS_BY_NAME["cuda_ptx"].columns) and ptx[0]["ptx"]
+    full = datasets.load_dataset(str(out), "full", cache_dir=cache)["train"]
+    assert full.features == schema.FEATURES
+
+
+def test_broken_cuda_source_is_reported_with_its_compiler_log(tiny_build: Path, tmp_path: Path) -> None:
+    rows = pq.read_table(sorted((tiny_build / "data").glob("*.parquet"))).to_pylist()[:4]
+    broken = dict(rows[1], cuda_forward=rows[1]["cuda_forward"].replace("{", "{ undeclared_thing_42 = 1;", 1))
+    results = compile_cuda.compile_rows([rows[0], broken, rows[2], rows[3]], 90, tmp_path)
+    assert [r.status for r in results] == ["ok", "error", "ok", "ok"]
+    assert "undeclared_thing_42" in results[1].log and "error" in results[1].log and results[1].ptx is None
+    assert f".entry {rows[3]['kernel_symbol']}_cuda_kernel_forward(" in results[3].ptx
+
+
+WRITES_NOTHING = """import warp as wp
+
+@wp.kernel
+def idle(a: wp.array(dtype=float), b: wp.array(dtype=float)):
+    i = wp.tid()
+    x = a[i] * 2.0
+"""
+COPIES = WRITES_NOTHING.replace("    x = a[i] * 2.0", "    b[i] = a[i]")
+SCALES = WRITES_NOTHING.replace("    x = a[i] * 2.0", "    b[i] = a[i] * 2.0")
+
+
+@pytest.mark.parametrize(
+    ("source", "reason"),
+    [(WRITES_NOTHING, "b: all_zero"), (COPIES, "b: equal_to_input a"), (SCALES, None)],
+    ids=["writes_nothing", "copies_input", "scales"],
+)
+def test_kernel_that_does_nothing_is_flagged_trivial(source: str, reason: str | None) -> None:
+    row = row_for(source, "idle", [("a", "float32", "in", UNIFORM), ("b", "float32", "out", ZEROS)])
+    run = execute.validate_cpu(row)
+    assert run.run_status == "ok" and run.trivial == reason
+
+
+PLANTED = """import warp as wp
+
+@wp.func
+def square(x: float):
+    return x * x
+
+@wp.func_grad(square)
+def adj_square(x: float, adj_ret: float):
+    wp.adjoint[x] += FACTOR * x * adj_ret
+
+@wp.kernel
+def energy(a: wp.array(dtype=float), b: wp.array(dtype=float)):
+    i = wp.tid()
+    b[i] = square(a[i]) * 1.5 + wp.sin(a[i])
+"""
+
+
+@pytest.mark.parametrize(("factor", "status"), [("2.0", "ok"), ("3.0", "mismatch")])
+def test_gradient_check_catches_a_planted_wrong_adjoint(factor: str, status: str) -> None:
+    row = row_for(
+        PLANTED.replace("FACTOR", factor), "energy", [("a", "float32", "in", UNIFORM), ("b", "float32", "out", ZEROS)]
+    )
+    result = gradcheck.check(row)
+    assert (result.status, result.dtype) == (status, "float64"), result.detail
+    if status == "mismatch":
+        assert result.max_error > 0.05 and "adjoint" in result.detail
+    else:
+        assert result.max_error < 1e-6
+
+
+HANGS = WRITES_NOTHING.replace("    x = a[i] * 2.0", "    while a[i] > 0.0:\n        b[i] = b[i] + 1.0")
+CRASHES = WRITES_NOTHING.replace("    x = a[i] * 2.0", "    b[i * 100000000 + 100000000] = 1.0")
+
+
+def test_hanging_or_crashing_kernel_marks_only_its_row(tmp_path: Path) -> None:
+    args = [("a", "float32", "in", UNIFORM), ("b", "float32", "out", ZEROS)]
+    good, copies, hangs, crashes = (row_for(s, "idle", args) for s in (SCALES, COPIES, HANGS, CRASHES))
+    results: dict[str, dict] = {}
+    run_pass(
+        [Chunk([crashes, good], ["f", "f"]), Chunk([hangs, copies], ["f", "f"])],
+        PassOptions(workers=2, chunk_size=2, row_timeout_s=10.0),
+        lambda scratch: WorkerConfig(90, scratch, "test: no GPU", {}),
+        tmp_path / "workers",
+        lambda key, row_id, columns: results.setdefault(row_id, columns),
+        StageTimes(),
+    )
+    assert results[crashes["id"]]["cpu_run_status"] == "error"
+    assert "died" in results[crashes["id"]]["cpu_error"]
+    assert results[hangs["id"]]["cpu_run_status"] == "timeout"
+    assert results[hangs["id"]]["gpu_error"] == "test: no GPU"
+    assert results[hangs["id"]]["gradcheck_detail"] == "not reached: cpu timeout"
+    assert results[good["id"]]["cpu_run_status"] == results[copies["id"]]["cpu_run_status"] == "ok"
+    assert all(r["cuda_compile_status"] == "ok" for r in results.values())
+    assert not list((tmp_path / "workers").glob("*")), "killed workers' scratch folders are removed"
+
+
+def test_a_gpu_fault_keeps_the_cpu_results_of_its_row() -> None:
+    so_far = {"cpu_run_status": "ok", "output_digest": "abc", **row_columns.skipped_gpu(None)}
+    columns = row_columns.failed_execution("error", "worker process died (exit code -6)", "gpu", so_far)
+    assert (columns["cpu_run_status"], columns["output_digest"]) == ("ok", "abc")
+    assert (columns["gpu_run_status"], columns["gpu_error"]) == ("error", "worker process died (exit code -6)")
+    assert columns["gradcheck_status"] == "skipped" and columns.keys() == set(schema.VALIDATION_COLUMN_NAMES) - {
+        "cuda_compile_status",
+        "cuda_compile_log",
+        "cuda_arch",
+        "cuda_toolkit_version",
+        "ptx",
+    }
+
+
+def expect_refusal(argv: list[str], capsys: pytest.CaptureFixture[str], message: str) -> None:
+    spec = importlib.util.spec_from_file_location("validate_script", ROOT / "scripts" / "validate.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    assert script.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1 and message in err, err
+
+
+def test_folder_that_is_not_our_dataset_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "notes.txt").write_text("mine")
+    expect_refusal([str(tmp_path)], capsys, "not a dataset built by warp-cuda-ir")
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+
+
+def test_truncated_parquet_and_foreign_schema_are_refused(
+    tiny_build: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "copy"
+    shutil.copytree(tiny_build, out)
+    data = sorted((out / "data").glob("*.parquet"))[0]
+    original = data.read_bytes()
+    data.write_bytes(original[: len(original) // 2])
+    expect_refusal([str(out)], capsys, "not a readable Parquet file")
+    assert data.read_bytes() == original[: len(original) // 2]
+    pq.write_table(pa.table({"id": ["x"], "text": ["hello"]}), data)
+    foreign = data.read_bytes()
+    expect_refusal([str(out)], capsys, "foreign schema")
+    assert data.read_bytes() == foreign and not (out / writing.WORK_DIR / "validation").exists()
+
+
+def test_unsupported_arch_is_refused_before_touching_data(tiny_build: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = digest_files(tiny_build)
+    expect_refusal([str(tiny_build), "--arch", "52"], capsys, "does not support arch 52")
+    assert digest_files(tiny_build) == before
+
+
+@pytest.mark.skipif(GPU_MISSING is not None, reason=f"needs a CUDA device: {GPU_MISSING}")
+def test_gpu_outputs_match_the_cpu_reference() -> None:
+    row = row_for(SCALES, "idle", [("a", "float32", "in", UNIFORM), ("b", "float32", "out", ZEROS)])
+    with extraction.loaded_kernel(row["python_source"], "idle") as (kernel, namespace):
+        cpu = execute.run_cpu(row, kernel, namespace)
+        result = gpu.run_gpu(row, kernel, namespace, cpu.results)
+    assert result.status == "ok" and result.matches and result.max_abs < 1e-6
+
+
+def test_gpu_comparison_uses_per_dtype_tolerance() -> None:
+    import numpy as np
+
+    ref = {"b": np.array([1.0, 2.0], np.float32), "n": np.array([1, 2], np.int32)}
+    close = {"b": np.array([1.00001, 2.0], np.float32), "n": np.array([1, 2], np.int32)}
+    off = {"b": np.array([1.1, 2.0], np.float32), "n": np.array([1, 3], np.int32)}
+    assert gpu.compare(ref, close)[0] and not gpu.compare(ref, off)[0]
+    assert gpu.compare(ref, off)[1] == pytest.approx(1.0)

@@ -1,0 +1,49 @@
+"""The pass on the command line: progress bar, the no-GPU note, one-line errors, the summary.
+
+Shared by `scripts/validate.py` and `scripts/build.py --validate`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from warp_cuda_ir.cli import fail
+from warp_cuda_ir.validation import report
+from warp_cuda_ir.validation.dataset import DatasetFolderError
+from warp_cuda_ir.validation.pipeline import validate_dataset
+from warp_cuda_ir.validation.runner import PassOptions, WorkerStartError
+
+
+def validate_and_report(folder: Path, options: PassOptions) -> int:
+    """Run the pass over `folder` and print what it found; the process exit code."""
+    from tqdm import tqdm
+
+    bars: list[tqdm] = []
+
+    def on_start(total: int, done: int, gpu_reason: str | None) -> None:
+        if gpu_reason:
+            print(f"note: GPU execution skipped ({gpu_reason}); GPU columns are marked skipped")
+        if done:
+            print(f"resuming: {done:,} of {total:,} rows already validated")
+        bars.append(tqdm(total=total, initial=done, unit="row", desc="validating"))
+
+    try:
+        result = validate_dataset(folder, options, on_start, lambda _: bars[0].update(1))
+    except (DatasetFolderError, ValueError, WorkerStartError) as e:
+        return fail(str(e))
+    except KeyboardInterrupt:
+        return fail("interrupted; run the same command again to resume", code=130)
+    finally:
+        for bar in bars:
+            bar.close()
+    rate = result.validated_now / result.seconds if result.seconds else 0.0
+    print(f"validated {folder}: {result.rows:,} rows ({result.validated_now:,} now, {rate:.1f} rows/s)")
+    for line in report.describe(folder):
+        print(line)
+    times = result.times
+    rates = {"cuda compile": (times.cuda_rows, times.cuda_compile)}
+    rates |= {stage: (times.rows, seconds) for stage, seconds in times.execution.items()}
+    per_stage = ", ".join(f"{stage} {n / s:.1f}" for stage, (n, s) in rates.items() if s > 0)
+    if per_stage:
+        print(f"  kernels/s per worker: {per_stage}")
+    return 0

@@ -1,0 +1,84 @@
+"""The dataset folder as the validation pass sees it: checked, read, and rewritten atomically."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from warp_cuda_ir import schema, writing
+
+
+class DatasetFolderError(Exception):
+    """The folder is not a dataset this project built, or its files are unreadable (one line)."""
+
+
+def data_files(out: Path) -> list[Path]:
+    """The Parquet files the build manifest lists, after checking each is whole and ours."""
+    if not out.is_dir():
+        raise DatasetFolderError(f"{out} is not a folder")
+    manifest = writing.read_manifest(out)
+    if manifest is None:
+        raise DatasetFolderError(f"{out} is not a dataset built by warp-cuda-ir (no valid {writing.MANIFEST})")
+    files = [out / rel for rel in manifest.get("files", []) if rel.endswith(".parquet")]
+    if not files:
+        raise DatasetFolderError(f"{out}/{writing.MANIFEST} lists no Parquet files")
+    base = {name for name in schema.FEATURES if name not in schema.VALIDATION_COLUMN_NAMES}
+    expected = schema.FEATURES.arrow_schema
+    for path in files:
+        try:
+            found = pq.read_schema(path)
+            pq.read_metadata(path)
+        except FileNotFoundError:
+            raise DatasetFolderError(f"{path} is listed in {writing.MANIFEST} but missing") from None
+        except (OSError, pa.ArrowException) as e:
+            raise DatasetFolderError(f"{path} is not a readable Parquet file ({_first_line(e)})") from None
+        missing = sorted(base - set(found.names))
+        if missing:
+            raise DatasetFolderError(f"{path} has a foreign schema (missing column {missing[0]!r})")
+        for name in found.names:
+            if name not in schema.FEATURES:
+                raise DatasetFolderError(f"{path} has a foreign schema (unknown column {name!r})")
+            if name in base and not found.field(name).type.equals(expected.field(name).type):
+                raise DatasetFolderError(f"{path} has a foreign schema (column {name!r} is {found.field(name).type})")
+    return files
+
+
+def read_rows(path: Path) -> Iterator[dict[str, Any]]:
+    """Rows of one data file with the columns validation needs (whole file read: it was checked)."""
+    columns = [n for n in schema.FEATURES if n not in schema.VALIDATION_COLUMN_NAMES]
+    try:
+        table = pq.read_table(path, columns=columns)
+    except (OSError, pa.ArrowException) as e:
+        raise DatasetFolderError(f"{path} is not a readable Parquet file ({_first_line(e)})") from None
+    yield from table.to_pylist()
+
+
+def rewrite(path: Path, annotations: Mapping[str, Mapping[str, Any]]) -> None:
+    """Replace `path` with the same rows plus their validation columns, atomically.
+
+    The new file is written beside the old one and renamed over it, so a crash leaves either
+    the old file or the new one, never a mix. Rows without annotations keep UNVALIDATED values.
+    """
+    table = pq.read_table(path)
+    ids = table.column("id").to_pylist()
+    expected = schema.FEATURES.arrow_schema
+    columns = {n: table.column(n) for n in table.column_names if n not in schema.VALIDATION_COLUMN_NAMES}
+    for name in schema.VALIDATION_COLUMN_NAMES:
+        values = [annotations.get(i, schema.UNVALIDATED).get(name, schema.UNVALIDATED[name]) for i in ids]
+        columns[name] = pa.array(values, type=expected.field(name).type)
+    new = pa.Table.from_arrays([columns[n] for n in expected.names], schema=expected)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        pq.write_table(new, tmp)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _first_line(e: BaseException) -> str:
+    return str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__

@@ -1,0 +1,110 @@
+"""`validate_dataset`: check the folder, run the pass (resuming), rewrite the Parquet, update the card.
+
+Nothing in the folder changes until every row has its annotations: the pass writes only under
+`<out>/.build/validation/`; then each data file is replaced atomically, the manifest records the
+pass, and the README is rendered again from the files.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import warp as wp
+
+from warp_cuda_ir import card, extraction, schema, writing
+from warp_cuda_ir.validation import compile_cuda, dataset, gpu, report
+from warp_cuda_ir.validation.runner import Chunk, PassOptions, Progress, StageTimes, chunked, run_pass
+from warp_cuda_ir.validation.worker import WorkerConfig
+
+VALIDATION_DIR = "validation"
+
+
+@dataclass
+class ValidationResult:
+    rows: int
+    validated_now: int
+    resumed: int
+    gpu_skip_reason: str | None
+    seconds: float
+    summary: dict[str, Any]
+    times: StageTimes = field(default_factory=StageTimes)
+
+
+def check_inputs(out: Path, arch: int) -> list[Path]:
+    """The folder's data files; raises DatasetFolderError / ValueError before anything is written."""
+    files = dataset.data_files(out)
+    compile_cuda.check_arch(arch)
+    return files
+
+
+def validate_dataset(
+    out: Path,
+    options: PassOptions,
+    on_start: Callable[[int, int, str | None], None] = lambda total, done, gpu_reason: None,
+    on_row: Callable[[dict[str, Any]], None] = lambda columns: None,
+) -> ValidationResult:
+    """Annotate every row of the dataset folder `out`."""
+    started = time.time()
+    out = Path(out)
+    files = check_inputs(out, options.arch)
+    extraction.init_warp()
+    gpu_reason = gpu.unavailable_reason() if options.use_gpu else "GPU execution disabled (--no-gpu)"
+    environment = gpu.environment() if gpu_reason is None else {"gpu_name": None, "driver_version": None}
+    work = out / writing.WORK_DIR / VALIDATION_DIR
+    fingerprint = {
+        "arch": options.arch,
+        "warp": wp.config.version,
+        "schema": schema.SCHEMA_VERSION,
+        "gpu": environment["gpu_name"],
+    }
+    progress = Progress(work, fingerprint)
+    done: dict[str, dict[str, dict[str, Any]]] = {f.name: progress.load(f.name) for f in files}
+    todo: list[tuple[str, dict[str, Any]]] = []
+    total = 0
+    for path in files:
+        for row in dataset.read_rows(path):
+            total += 1
+            if row["id"] not in done[path.name]:
+                todo.append((path.name, row))
+    resumed = total - len(todo)
+    on_start(total, resumed, gpu_reason)
+
+    def add(key: str, row_id: str, columns: dict[str, Any]) -> None:
+        progress.add(key, row_id, columns)
+        done[key][row_id] = columns
+        on_row(columns)
+
+    times = StageTimes()
+
+    def make_config(scratch: str) -> WorkerConfig:
+        return WorkerConfig(options.arch, scratch, gpu_reason, environment)
+
+    chunks: list[Chunk] = list(chunked(todo, options.chunk_size))
+    try:
+        if chunks:
+            run_pass(chunks, options, make_config, work / "workers", add, times)
+    finally:
+        progress.close()
+        shutil.rmtree(work / "workers", ignore_errors=True)
+
+    for path in files:
+        dataset.rewrite(path, done[path.name])
+    summary = report.summary(out)
+    manifest = writing.read_manifest(out) or {}
+    manifest = {k: v for k, v in manifest.items() if k != "tool"}
+    manifest["validation"] = {
+        "arch": options.arch,
+        "cuda_toolkit": compile_cuda.toolkit_version(),
+        "gpu": environment["gpu_name"] or None,
+        "gpu_skip_reason": gpu_reason,
+        "warp": wp.config.version,
+        "summary": summary,
+    }
+    writing.write_manifest(out, manifest)
+    writing.write_text_atomic(out / writing.CARD, card.render(out, manifest))
+    return ValidationResult(total, len(todo), resumed, gpu_reason, time.time() - started, summary, times)

@@ -1,0 +1,83 @@
+"""The worker process: compiles a chunk of rows for CUDA in one batch, then runs each row.
+
+It reports every step to the parent through a pipe (`compiled`, `start`, `done`), so when it
+hangs or dies the parent knows which row was running, blames only that row, and starts a
+fresh worker for the rest. Scratch files (NVRTC/Clang precompiled headers, Warp's kernel
+cache) live in the worker's own folder, which the parent removes whatever way the worker ends.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class WorkerConfig:
+    arch: int
+    scratch: str  # this worker's own folder
+    gpu_skip_reason: str | None  # None: run on the GPU too
+    environment: dict[str, str | None]
+
+
+def main(conn: Connection, config: WorkerConfig) -> None:
+    scratch = Path(config.scratch)
+    (scratch / "tmp").mkdir(parents=True, exist_ok=True)
+    # Before Warp starts: its kernel cache and every temp file (PCH folders) go to our scratch.
+    os.environ["TMPDIR"] = str(scratch / "tmp")
+    tempfile.tempdir = str(scratch / "tmp")
+    import warp as wp
+
+    wp.config.kernel_cache_dir = str(scratch / "kernel_cache")
+    from warp_cuda_ir import extraction
+    from warp_cuda_ir.validation import compile_cuda, row
+
+    extraction.init_warp()
+    toolkit = compile_cuda.toolkit_version()
+    _warm_up()
+    conn.send(("ready",))
+    while True:
+        message = conn.recv()
+        if message is None:
+            return
+        chunk_id, rows, compile_first = message
+        if compile_first:
+            results = compile_cuda.compile_rows(rows, config.arch, scratch / "nvrtc")
+            conn.send(("compiled", chunk_id, [row.cuda_columns(r, config.arch, toolkit) for r in results]))
+        for i, r in enumerate(rows):
+            conn.send(("start", chunk_id, i))
+
+            def on_stage(stage: str, so_far: dict[str, Any], i: int = i, chunk_id: int = chunk_id) -> None:
+                conn.send(("stage", chunk_id, i, stage, so_far))
+
+            columns = row.execution_columns(r, config.gpu_skip_reason, config.environment, on_stage)
+            _forget_compiled(scratch / "kernel_cache", extraction.MODULE_NAME)
+            conn.send(("done", chunk_id, i, columns))
+
+
+WARM_UP_SOURCE = """import warp as wp
+
+@wp.kernel
+def warm_up(a: wp.array(dtype=float)):
+    a[wp.tid()] = 1.0
+"""
+
+
+def _warm_up() -> None:
+    """Pay Clang's one-time header precompile before the first row, so row timeouts measure rows."""
+    from warp_cuda_ir import extraction
+    from warp_cuda_ir.validation.execute import load_module
+
+    with extraction.loaded_kernel(WARM_UP_SOURCE) as (kernel, _):
+        load_module(kernel, "cpu")
+
+
+def _forget_compiled(cache: Path, module_name: str) -> None:
+    """Drop compiled row modules (one per row, never reused) so the cache does not grow with the pass."""
+    for module_dir in cache.glob(f"wp_{module_name}_*"):
+        shutil.rmtree(module_dir, ignore_errors=True)

@@ -2,6 +2,7 @@
 """Build the warp_cuda_ir dataset folder: Parquet shards + README card with configs.
 
     python scripts/build.py --target-mb 200 --out dist/warp_cuda_ir
+    python scripts/build.py --engine ray --ray-address HEAD:6379 --out s3://bucket/warp_cuda_ir
 
 Rerun the same command after an interruption to resume; finished shards are kept.
 """
@@ -19,6 +20,7 @@ from warp_cuda_ir.cli import fail, positive_float, positive_int
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     from warp_cuda_ir.build import default_workers
+    from warp_cuda_ir.engines import ENGINES
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument(
@@ -26,9 +28,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument(
         "--out",
-        type=Path,
-        default=Path("dist/warp_cuda_ir"),
-        help="dataset folder to write (default: dist/warp_cuda_ir)",
+        default="dist/warp_cuda_ir",
+        help="dataset folder, or an fsspec URL such as s3://bucket/prefix (default: dist/warp_cuda_ir)",
     )
     p.add_argument("--seed", type=int, default=0, help="first seed; shards cover consecutive seeds (default: 0)")
     p.add_argument(
@@ -46,6 +47,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         type=positive_int,
         default=256,
         help="largest Parquet file written, uncompressed MB (default: 256)",
+    )
+    p.add_argument(
+        "--engine", choices=ENGINES, default="local", help="local processes or a Ray cluster (default: local)"
+    )
+    p.add_argument(
+        "--ray-address",
+        default=None,
+        help="Ray cluster to join (host:port, ray://host:port or auto); default: start Ray on this machine",
+    )
+    p.add_argument(
+        "--staging",
+        type=Path,
+        default=None,
+        help="local folder a URL --out is built in before the copy (default: under ~/.cache/warp_cuda_ir)",
     )
     p.add_argument(
         "--overwrite",
@@ -69,10 +84,17 @@ def main(argv: list[str] | None = None) -> int:
 
     from warp_cuda_ir import hub
     from warp_cuda_ir.build import run_build
+    from warp_cuda_ir.destination import is_url
+    from warp_cuda_ir.engines.ray import RayUnavailable
     from warp_cuda_ir.generation import BuildSpec, ShardStats
     from warp_cuda_ir.synthesis import check_categories
     from warp_cuda_ir.writing import OutputFolderError
 
+    if args.ray_address and args.engine != "ray":
+        return fail("--ray-address needs --engine ray")
+    if (args.push_to_hub or args.validate) and is_url(args.out):
+        flag = "--push-to-hub" if args.push_to_hub else "--validate"
+        return fail(f"{flag} works on a local --out folder, not a URL")
     try:
         categories = check_categories(args.categories)
     except ValueError as e:
@@ -94,8 +116,19 @@ def main(argv: list[str] | None = None) -> int:
         bars[0].set_postfix(rows=stats.rows, refresh=False)
 
     try:
-        result = run_build(args.out, spec, args.target_mb, args.workers, args.overwrite, args.max_shard_mb, on_shard)
-    except OutputFolderError as e:
+        result = run_build(
+            args.out,
+            spec,
+            args.target_mb,
+            args.workers,
+            args.overwrite,
+            args.max_shard_mb,
+            on_shard,
+            engine=args.engine,
+            ray_address=args.ray_address,
+            staging=args.staging,
+        )
+    except (OutputFolderError, RayUnavailable) as e:
         return fail(str(e))
     except KeyboardInterrupt:
         return fail("interrupted; run the same command again to resume", code=130)
@@ -118,12 +151,12 @@ def main(argv: list[str] | None = None) -> int:
         from warp_cuda_ir.validation.console import validate_and_report
         from warp_cuda_ir.validation.runner import PassOptions
 
-        code = validate_and_report(args.out, PassOptions(arch=spec.arch, workers=args.workers))
+        code = validate_and_report(Path(args.out), PassOptions(arch=spec.arch, workers=args.workers))
         if code:
             return code
     if args.push_to_hub:
         try:
-            hub.publish(args.out, args.push_to_hub)
+            hub.publish(Path(args.out), args.push_to_hub)
         except hub.PublishError as e:
             return fail(f"{e} (the build itself is complete in {args.out})")
     return 0

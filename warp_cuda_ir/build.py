@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import itertools
+import math
 import os
 import shutil
 import sys
@@ -19,7 +21,8 @@ import pyarrow as pa
 import warp as wp
 
 import warp_cuda_ir
-from warp_cuda_ir import card, writing
+from warp_cuda_ir import card, destination, writing
+from warp_cuda_ir.engines import RunShards, get_engine
 from warp_cuda_ir.engines.local import run_shards
 from warp_cuda_ir.generation import BuildSpec, ShardCache, ShardStats
 
@@ -28,7 +31,7 @@ DATASET_NAME = "warp_cuda_ir"
 
 @dataclass
 class BuildResult:
-    out: Path
+    out: Path | str  # the local folder, or the fsspec URL the files were copied to
     num_shards: int
     rows_per_split: dict[str, int]
     categories: dict[str, int]
@@ -44,53 +47,71 @@ def shards_for_target(
     target_bytes: int,
     workers: int,
     on_shard: Callable[[ShardStats], None] = lambda _: None,
+    engine: RunShards = run_shards,
 ) -> int:
     """Generate shards 0, 1, ... until the first K of them hold `target_bytes` of Parquet.
 
     K depends only on the shards' contents, never on which worker finished first, so
     the same arguments give the same rows on any machine and with any worker count.
+    Near the target, only as many shards are started as the mean shard size says are missing.
     """
     sizes: dict[int, int] = {}
     prefix = {"k": 0, "bytes": 0}
 
-    def reached(stats: ShardStats) -> bool:
+    def wanted(in_flight: int) -> bool:
+        if prefix["bytes"] >= target_bytes:
+            return False
+        if not sizes:
+            return in_flight < workers
+        # Shards run in index order, so every finished shard will be part of the prefix.
+        missing = target_bytes - sum(sizes.values())
+        return missing > 0 and in_flight < math.ceil(missing / (sum(sizes.values()) / len(sizes)))
+
+    for stats in engine(spec, itertools.count(), cache_root, workers, wanted):
         sizes[stats.index] = stats.nbytes
         on_shard(stats)
         while prefix["bytes"] < target_bytes and prefix["k"] in sizes:
             prefix["bytes"] += sizes[prefix["k"]]
             prefix["k"] += 1
-        return prefix["bytes"] >= target_bytes
-
-    def indices():
-        i = 0
-        while True:
-            yield i
-            i += 1
-
-    for _ in run_shards(spec, indices(), cache_root, workers, stop=reached):
-        pass
     return prefix["k"]
 
 
 def run_build(
-    out: Path,
+    out: Path | str,
     spec: BuildSpec,
     target_mb: float,
     workers: int,
     overwrite: bool = False,
     max_shard_mb: int = 256,
     on_shard: Callable[[ShardStats], None] = lambda _: None,
+    engine: str = "local",
+    ray_address: str | None = None,
+    staging: Path | None = None,
 ) -> BuildResult:
+    """Build into `out`: a local folder, or an fsspec URL (built in `staging`, then copied).
+
+    Everything that can refuse (the output, the engine) is checked before any shard is generated.
+    """
     started = time.time()
     args = {"target_mb": target_mb, "max_shard_mb": max_shard_mb, "spec": spec.to_dict()}
-    resumed = writing.prepare_output(out, args, overwrite)
+    url = str(out) if destination.is_url(out) else None
+    if url:
+        destination.check_writable(url, args, overwrite)
+        out = staging or destination.default_staging(url)
+    out = Path(str(out).removeprefix("file://"))
+    run = get_engine(engine, workers, ray_address)  # before the folder is touched: Ray may refuse
+    resumed = writing.prepare_output(out, args, overwrite or url is not None)
     work = out / writing.WORK_DIR
     cache_root = str(work / "shards")
+    ShardCache(cache_root).remove_partial()
 
-    num_shards = shards_for_target(spec, cache_root, int(target_mb * 1e6), workers, on_shard)
+    num_shards = shards_for_target(spec, cache_root, int(target_mb * 1e6), workers, on_shard, run)
 
     prepared = work / "prepared"
-    shutil.rmtree(prepared, ignore_errors=True)
+    # A killed run may leave a half-written `prepared` or, mid-write, datasets' `prepared.incomplete`
+    # (which datasets would reuse and then move into place): neither may reach the output.
+    for stale in (prepared, prepared.with_name(prepared.name + ".incomplete")):
+        shutil.rmtree(stale, ignore_errors=True)
     builder = warp_cuda_ir.builder_class()(
         config_name="full",
         dataset_name=DATASET_NAME,
@@ -130,8 +151,11 @@ def run_build(
     writing.write_manifest(out, manifest)
     writing.write_text_atomic(out / writing.CARD, card.render(out, manifest))
     stats = card.compute_stats(out)
+    if url:
+        destination.upload(out, url, manifest["files"])
+        destination.remove_staging(out)
     return BuildResult(
-        out,
+        url or out,
         num_shards,
         stats["rows_per_split"],
         stats["categories"],

@@ -30,3 +30,9 @@ def positive_int(text: str) -> int:
 def fail(message: str, code: int = 2) -> int:
     print(f"error: {message}", file=sys.stderr)
     return code
+
+
+def error_line(e: BaseException) -> str:
+    """An exception's message cut to its first line, for `error: ...` output."""
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__

@@ -94,6 +94,11 @@ class ShardCache:
         # The rows file is renamed into place last, so its presence means the shard is complete.
         return self.path(index).exists()
 
+    def remove_partial(self) -> None:
+        """Delete half-written files a killed run left (harmless: only renamed files count)."""
+        for tmp in self.root.glob(".shard-*.tmp"):
+            tmp.unlink(missing_ok=True)
+
     def write(self, index: int, table: pa.Table, failures: pa.Table) -> ShardStats:
         self.root.mkdir(parents=True, exist_ok=True)
         _atomic_write_parquet(failures, self.failures_path(index))

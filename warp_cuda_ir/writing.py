@@ -67,7 +67,10 @@ def prepare_output(out: Path, build_args: dict[str, Any], overwrite: bool) -> bo
         what = "a different build" if ours else "other files"
         raise OutputFolderError(f"--out {out} already holds {what}; pass --overwrite or choose an empty folder")
     remove_build(out, manifest)
-    state.parent.mkdir(parents=True)
+    try:
+        state.parent.mkdir(parents=True)
+    except OSError as e:
+        raise OutputFolderError(f"cannot create --out {out}: {e.strerror or e}") from None
     state.write_text(json.dumps(build_args, sort_keys=True, indent=1))
     return False
 

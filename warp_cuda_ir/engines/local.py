@@ -6,10 +6,11 @@ import multiprocessing
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
-from warp_cuda_ir.generation import BuildSpec, ShardStats, run_shard
+from warp_cuda_ir.engines import always, schedule
+from warp_cuda_ir.generation import BuildSpec, ShardCache, ShardStats, run_shard
 
-# Workers are replaced after this many shards: Warp keeps some per-kernel state we
-# cannot reach, so recycling bounds memory over very long builds.
+# Workers are replaced after this many shards: a safety margin for very long builds
+# (per-sample cleanup keeps RSS flat, measured by benchmarks/build_benchmark.py).
 SHARDS_PER_WORKER = 64
 
 
@@ -18,37 +19,28 @@ def run_shards(
     indices: Iterable[int],
     cache_root: str,
     workers: int,
-    stop: Callable[[ShardStats], bool] = lambda _: False,
+    wanted: Callable[[int], bool] = always,
 ) -> Iterator[ShardStats]:
-    """Run shards in index order with `workers` processes, yielding stats as each finishes.
-
-    Indices are consumed lazily, so `indices` may be endless; once `stop` returns True
-    no new shard is submitted and the ones in flight are awaited.
-    """
+    """Run shards with `workers` processes (`engines.RunShards`), yielding stats as each finishes."""
+    cache = ShardCache(cache_root)
     if workers == 1:  # in-process: simplest to debug, no start-up cost
-        for i in indices:
-            stats = run_shard(spec, i, cache_root)
-            yield stats
-            if stop(stats):
-                return
+        run_now = lambda ready: [(ready[0], run_shard(spec, ready[0], cache_root))]  # noqa: E731
+        yield from schedule(indices, cache, 1, wanted, lambda i: i, run_now)
         return
     # spawn: a fork of a process that already initialised Warp or a thread pool is unsafe.
+    # The pool starts its processes at the first submission: a fully resumed build starts none.
     ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=ctx, max_tasks_per_child=SHARDS_PER_WORKER) as pool:
-        pending: set[Future[ShardStats]] = set()
-        todo = iter(indices)
-        stopping = False
-        while True:
-            while not stopping and len(pending) < 2 * workers:
-                index = next(todo, None)
-                if index is None:
-                    stopping = True
-                    break
-                pending.add(pool.submit(run_shard, spec, index, cache_root))
-            if not pending:
-                return
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in sorted(done, key=lambda f: f.result().index):
-                stats = future.result()
-                yield stats
-                stopping = stopping or stop(stats)
+    pool = ProcessPoolExecutor(workers, mp_context=ctx, max_tasks_per_child=SHARDS_PER_WORKER)
+
+    def finished(futures: list[Future[ShardStats]]) -> list[tuple[Future[ShardStats], ShardStats]]:
+        done, _ = wait(futures, return_when=FIRST_COMPLETED)
+        return sorted(((f, f.result()) for f in done), key=lambda fs: fs[1].index)
+
+    try:
+        # One queued shard per worker keeps the workers busy; more would over-shoot a size target.
+        yield from schedule(
+            indices, cache, 2 * workers, wanted, lambda i: pool.submit(run_shard, spec, i, cache_root), finished
+        )
+    finally:
+        # Workers exit in the background while the caller goes on (the Parquet pass).
+        pool.shutdown(wait=False, cancel_futures=True)

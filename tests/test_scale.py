@@ -1,0 +1,123 @@
+"""Scale: a build killed mid-way resumes to the same rows; output to an fsspec URL; bad input."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import fsspec
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from tests.conftest import ROOT
+from tests.test_build import run_cli
+from warp_cuda_ir import writing
+from warp_cuda_ir.build import run_build
+from warp_cuda_ir.generation import BuildSpec
+from warp_cuda_ir.writing import OutputFolderError
+
+# ~20 shards of 8 seeds: enough that the kill lands while shards are still being generated.
+KILL_SPEC = BuildSpec(seed=500, seeds_per_shard=8)
+KILL_TARGET_MB = 1.0
+
+
+def data_tables(out: Path) -> dict[str, pa.Table]:
+    """Every Parquet file of a build by name: equal dicts mean the same files with the same rows."""
+    return {p.name: pq.read_table(p) for p in sorted((out / writing.DATA_DIR).glob("*.parquet"))}
+
+
+def assert_same_data(a: dict[str, pa.Table], b: dict[str, pa.Table]) -> None:
+    assert a.keys() == b.keys() and a
+    for name in a:
+        assert a[name].equals(b[name]), name
+
+
+def test_a_killed_build_resumes_to_the_rows_of_an_uninterrupted_one(tmp_path: Path) -> None:
+    out = tmp_path / "killed"
+    args = ["--out", str(out), "--target-mb", str(KILL_TARGET_MB), "--seed", str(KILL_SPEC.seed)]
+    args += ["--seeds-per-shard", str(KILL_SPEC.seeds_per_shard), "--workers", "2"]
+    shards = out / writing.WORK_DIR / "shards"
+    kill_after = random.Random().randint(2, 6)  # a different moment each run; any moment must work
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "scripts" / "build.py"), *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # its own process group: the kill takes the pool workers too
+    )
+    try:
+        deadline = time.monotonic() + 240
+        while len(list(shards.glob("shard-*[0-9].parquet"))) < kill_after:
+            assert proc.poll() is None, "the build ended before it could be killed"
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    assert not (out / writing.CARD).exists(), "killed after it finished: the test proves nothing"
+    finished = sorted(p.name for p in shards.glob("shard-*[0-9].parquet"))
+
+    # What a kill can leave at worse moments: a half-written shard and half-prepared builder output.
+    bogus = pa.table({"junk": [1, 2, 3]})
+    pq.write_table(bogus, shards / f".shard-{len(finished):05d}.parquet.999.tmp")
+    for stale in ("prepared", "prepared.incomplete"):
+        (out / writing.WORK_DIR / stale).mkdir(exist_ok=True)
+        pq.write_table(bogus, out / writing.WORK_DIR / stale / "warp_cuda_ir-train-00009-of-00010.parquet")
+    mtimes = {name: (shards / name).stat().st_mtime_ns for name in finished}
+
+    proc2 = run_cli(*args)
+    assert proc2.returncode == 0, proc2.stderr
+    assert "(resumed)" in proc2.stdout
+    assert {name: (shards / name).stat().st_mtime_ns for name in finished} == mtimes, "finished shards redone"
+    assert not list(shards.glob(".*.tmp"))
+
+    uninterrupted = run_build(tmp_path / "whole", KILL_SPEC, KILL_TARGET_MB, workers=1)
+    assert_same_data(data_tables(out), data_tables(uninterrupted.out))
+    manifest = writing.read_manifest(out)
+    assert manifest is not None and manifest["files"] == writing.read_manifest(uninterrupted.out)["files"]
+
+
+TINY_SPEC = BuildSpec(seed=3, seeds_per_shard=4)
+
+
+def test_output_to_an_fsspec_url_is_built_in_staging_then_copied(tmp_path: Path) -> None:
+    url = "memory://warp_cuda_ir_test/tiny"
+    local = run_build(tmp_path / "local", TINY_SPEC, 0.01, workers=1)
+    staging = tmp_path / "staging"
+    result = run_build(url, TINY_SPEC, 0.01, workers=1, staging=staging)
+    assert result.out == url and not staging.exists(), "staging is removed once copied"
+    fs = fsspec.filesystem("memory")
+    copied = {p.rsplit("/", 1)[-1]: pq.read_table(fs.open(p)) for p in fs.glob(f"{url}/data/*.parquet")}
+    assert_same_data(copied, data_tables(local.out))
+    assert fs.exists(f"{url}/{writing.CARD}") and fs.exists(f"{url}/{writing.MANIFEST}")
+
+    with pytest.raises(OutputFolderError, match="a different build"):
+        run_build(url, BuildSpec(seed=4, seeds_per_shard=4), 0.01, workers=1, staging=staging)
+    assert not staging.exists(), "refused before anything was staged"
+    fs.pipe_file(f"{url}/notes.txt", b"mine")
+    with pytest.raises(OutputFolderError, match=r"did not write \(notes.txt\)"):
+        run_build(url, TINY_SPEC, 0.01, workers=1, staging=staging, overwrite=True)
+    assert fs.cat_file(f"{url}/notes.txt") == b"mine"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--workers", "-3"], "must be a positive integer"),
+        (["--out", "nope://bucket/x"], "cannot write to nope://bucket/x: Protocol not known"),
+        (["--out", "/proc/warp_cuda_ir/x"], "cannot create --out"),
+        (["--ray-address", "127.0.0.1:1"], "--ray-address needs --engine ray"),
+    ],
+)
+def test_bad_scale_arguments_fail_in_one_line(tmp_path: Path, args: list[str], message: str) -> None:
+    staging = tmp_path / "staging"
+    proc = run_cli("--out", str(tmp_path / "out"), "--staging", str(staging), "--target-mb", "0.01", *args)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    last = proc.stderr.strip().splitlines()[-1]  # argparse's own refusals print the usage above it
+    assert message in last and "error: " in last
+    assert not (tmp_path / "out").exists() and not staging.exists()

@@ -14,6 +14,7 @@ from huggingface_hub import DatasetCard
 
 from warp_cuda_ir import card, schema, writing
 from warp_cuda_ir.build import BuildResult
+from warp_cuda_ir.validation import report
 
 
 def copy_build(build: BuildResult, to: Path) -> Path:
@@ -104,6 +105,7 @@ def test_both_sections_are_in_the_card(small_build: BuildResult) -> None:
 
 def test_an_unvalidated_build_says_so(small_build: BuildResult) -> None:
     assert "has not been validated" in card.validation_section(small_build.out)
+    assert report.describe(small_build.out) == [report.NOT_VALIDATED]  # one line for the CLI, not characters
 
 
 @pytest.mark.parametrize(("rows", "label"), [(0, "n<1K"), (999, "n<1K"), (1_000, "1K<n<10K"), (250_000, "100K<n<1M")])

@@ -10,6 +10,11 @@ import pyarrow.parquet as pq
 
 from warp_cuda_ir.writing import DATA_DIR
 
+NOT_VALIDATED = (
+    "This build has not been validated: every row went through Warp's full code generation "
+    "(rows whose codegen failed were left out), but its C++ has not been compiled or run here. "
+    "Run `scripts/validate.py` on the folder to annotate each row."
+)
 STATUS_COLUMNS = ("cuda_compile_status", "cpu_compile_status", "cpu_run_status", "gpu_run_status", "gradcheck_status")
 
 
@@ -69,11 +74,7 @@ def markdown(out: Path) -> str:
     s = summary(out)
     total = s["rows"]
     if not s["validated"]:
-        return (
-            "This build has not been validated: every row went through Warp's full code generation "
-            "(rows whose codegen failed were left out), but its C++ has not been compiled or run here. "
-            "Run `scripts/validate.py` on the folder to annotate each row.\n"
-        )
+        return NOT_VALIDATED + "\n"
     lines = [
         "| stage | ok | error | timeout | skipped | mismatch | ok rate |",
         "|---|---|---|---|---|---|---|",
@@ -102,11 +103,7 @@ def describe(out: Path) -> list[str]:
     s = summary(out)
     total = s["rows"]
     if not s["validated"]:
-        return (
-            "This build has not been validated: every row went through Warp's full code generation "
-            "(rows whose codegen failed were left out), but its C++ has not been compiled or run here. "
-            "Run `scripts/validate.py` on the folder to annotate each row.\n"
-        )
+        return [NOT_VALIDATED]
     lines = []
     for column in STATUS_COLUMNS:
         n = s["status"][column]

@@ -45,10 +45,21 @@ def full_module(source: str, target: str) -> str:
         extraction.release()
 
 
+NO_ARGUMENTS = """import warp as wp
+
+@wp.kernel
+def tick():
+    i = wp.tid()
+    x = wp.sin(float(i))
+"""
+
+
+@pytest.mark.parametrize("source", [SOURCE, NO_ARGUMENTS], ids=["helpers_and_struct", "no_arguments"])
 @pytest.mark.parametrize("target", ["cuda", "cpu"])
-def test_row_texts_rebuild_warps_module_exactly(target: str) -> None:
-    texts = extraction.extract(SOURCE)
-    assert extraction.translation_unit(texts, target) == full_module(SOURCE, target)
+def test_row_texts_rebuild_warps_module_exactly(source: str, target: str) -> None:
+    texts = extraction.extract(source)
+    assert extraction.translation_unit(texts, target) == full_module(source, target)
+    assert "kernel_forward" not in texts.cuda_helpers + texts.cpu_helpers
 
 
 def test_texts_are_split_at_function_boundaries() -> None:

@@ -165,7 +165,7 @@ def release() -> None:
 
 def extract(source: str, kernel_name: str | None = None, arch: int = DEFAULT_CUDA_ARCH) -> KernelTexts:
     """Generate CUDA and CPU code for the one kernel defined in `source`."""
-    from warp._src import codegen, context
+    from warp._src import context
 
     with _lock:  # Warp's registries are process-global
         kernel, _ = load_kernel(source, kernel_name)
@@ -177,24 +177,30 @@ def extract(source: str, kernel_name: str | None = None, arch: int = DEFAULT_CUD
             builder.options = cpu_options  # one build serves both targets
             cpu_source = builder.codegen("cpu")
             symbol = kernel.get_mangled_name()
-            cuda_kernel = codegen.codegen_kernel(kernel, "cuda", cuda_options)
-            cpu_kernel = codegen.codegen_kernel(kernel, "cpu", cpu_options)
-            cpu_entry = codegen.codegen_module(kernel, "cpu", cpu_options)
         except Exception as e:
             raise ExtractionError(f"Warp codegen failed: {type(e).__name__}: {_one_line(e)}") from e
         finally:
             release()
 
+    # The module is prelude + helpers + the kernel (+ CPU entry points), in that order: cut it
+    # at the kernel's first line rather than generating the kernel's text a second time.
+    cuda_helpers, cuda_kernel = _cut_kernel(cuda_source, f'extern "C" __global__ void {symbol}_cuda_kernel_forward(')
+    args_struct = f"struct wp_args_{symbol} {{"  # absent when the kernel takes no arguments
+    if args_struct in cpu_source:
+        cpu_helpers, cpu_kernel = _cut_kernel(cpu_source, args_struct)
+    else:
+        cpu_helpers, cpu_kernel = _cut_kernel(cpu_source, f"{symbol}_cpu_kernel_forward(", line_before=True)
+    cpu_kernel, cpu_entry = _cut(cpu_kernel, _cpu_entry_marker(symbol, "forward", leading="\n\n"))
     cuda_fwd, cuda_bwd = _split_at(cuda_kernel, f"{symbol}_cuda_kernel_backward(", line_before=False)
     cpu_fwd, cpu_bwd = _split_at(cpu_kernel, f"{symbol}_cpu_kernel_backward(", line_before=True)
     entry_fwd, entry_bwd = _cut(cpu_entry, _cpu_entry_marker(symbol, "backward"))
     return KernelTexts(
         kernel_name=kernel.key,
         kernel_symbol=symbol,
-        cuda_helpers=_helpers(cuda_source, cuda_kernel),
+        cuda_helpers=cuda_helpers,
         cuda_forward=cuda_fwd,
         cuda_backward=cuda_bwd,
-        cpu_helpers=_helpers(cpu_source, cpu_kernel),
+        cpu_helpers=cpu_helpers,
         cpu_forward=cpu_fwd + entry_fwd,
         cpu_backward=cpu_bwd + entry_bwd,
         cuda_options=_jsonable(cuda_options),
@@ -230,10 +236,12 @@ def translation_unit(texts: KernelTexts | dict[str, Any], target: Target) -> str
     return type_defines + template.format(block_dim=block_dim) + codegen.codegen_cast_macros + body
 
 
-def _helpers(module_source: str, kernel_text: str) -> str:
-    start = len(prelude(module_source))
-    end = module_source.index(kernel_text)
-    return module_source[start:end]
+def _cut_kernel(module_source: str, marker: str, *, line_before: bool = False) -> tuple[str, str]:
+    """(helpers, the kernel and what follows it): the module body cut where the kernel starts."""
+    body = module_source[len(prelude(module_source)) :]
+    if marker not in body:
+        raise ExtractionError(f"Warp's module layout changed: {marker!r} not found")
+    return _split_at(body, marker, line_before=line_before)
 
 
 def _split_at(text: str, marker: str, *, line_before: bool) -> tuple[str, str]:

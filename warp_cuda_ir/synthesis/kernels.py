@@ -92,8 +92,11 @@ class KernelBuilder:
 
     def declare(self, e: Expr, name: str | None = None) -> Var:
         name = name or self.fresh()
-        if e.text.lstrip("-").replace(".", "", 1).isdigit() or e.text in ("True", "False"):
-            # a bare literal makes a Warp constant, which loops may not mutate: declare a variable
+        core = e.text.replace("(", "").replace(")", "").replace(" ", "").lstrip("+-")
+        if core.replace(".", "", 1).isdigit() or core in ("True", "False"):
+            # A literal (however signed or parenthesised) makes a Warp constant, which loops may not
+            # mutate, and casting one (`wp.float64(c)`) retypes it for every later read in Warp 1.19:
+            # declare a variable through the type's constructor instead.
             e = Expr(f"{typesys.parse(e.type).annotation.removeprefix('wp.')}({e.text})", e.type, e.mag)
         self.emit(f"{name} = {e.text}")
         v = Var(name, e.type, e.mag)
@@ -195,7 +198,8 @@ class KernelBuilder:
         self.depth += 1
         before = len(scope.variables)
         scope.hidden.add(acc.name)
-        # Warp types the counter of an unrolled range(start, stop[, step]) as int64: read it as int
+        # An unrolled range's counter is a Warp constant: typed int64 for range(start, stop[, step]),
+        # and retyped by any cast of it (`wp.int64(kk)`, Warp 1.19). Read it as int(counter).
         scope.variables.append(Var(f"int({counter})" if cast else counter, "int32", float(trips + 4)))
         self.loop_depth += 1
         for _ in range(rng.randint(0, 2)):
@@ -224,6 +228,7 @@ class KernelBuilder:
         counter = self.fresh(("it", "n", "step", "kk", "m", "q"))
         # Warp unrolls constant ranges: nested constant loops multiply the generated code
         roll = 1.0 if self.loop_depth else rng.random()
+        param = None
         if roll < 0.4:
             trips = rng.randint(2, 6)
             header = f"for {counter} in range({trips}):"
@@ -240,7 +245,7 @@ class KernelBuilder:
             header = f"for {counter} in range({param.name}):"
         if self.loop_depth >= 2:
             return self.stmt_assign()
-        self.loop(header, counter, trips, cast=", " in header)
+        self.loop(header, counter, trips, cast=param is None)
         return None
 
     def stmt_while(self) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from warp_cuda_ir.synthesis import typesys
 from warp_cuda_ir.synthesis.catalogue import Production
-from warp_cuda_ir.synthesis.grammar import HELPER_ARG, INDENT, Expr, Expressions, Var
+from warp_cuda_ir.synthesis.grammar import HELPER_ARG, INDENT, Expr, Expressions, Var, variable_value
 from warp_cuda_ir.synthesis.kernels import KernelBuilder
 from warp_cuda_ir.synthesis.program import Argument, KernelProgram
 
@@ -93,7 +93,7 @@ def _helper(b: KernelBuilder, ex: Expressions, tuple_result: bool) -> None:
     inner.scope.variables = [Var(p, t, HELPER_ARG) for p, t in zip("xyz", args, strict=False)]
     lines = ["@wp.func", f"def {name}({', '.join(params)}):"]
     for k in range(rng.randint(0, 2)):
-        e = inner.expr_reading(rng.choice(ex.types), 2)
+        e = variable_value(inner.expr_reading(rng.choice(ex.types), 2))
         lines.append(f"{INDENT}v{k} = {e.text}")
         inner.scope.variables.append(Var(f"v{k}", e.type, e.mag))
     outs = [inner.expr_reading(r, 2) for r in results]

@@ -62,6 +62,19 @@ def _magnitude(p: Production, mags: list[float]) -> float:
     return math.prod(max(1.0, m) for m in mags) * size
 
 
+def variable_value(e: Expr) -> Expr:
+    """`e` made fit to bind to a new variable: never a bare literal.
+
+    A literal (however signed or parenthesised) makes a Warp constant, which loops may not mutate,
+    and casting one (`wp.float64(c)`) retypes it for every later read in Warp 1.19: bind the value
+    through the type's constructor instead, which makes an ordinary variable.
+    """
+    core = e.text.replace("(", "").replace(")", "").replace(" ", "").lstrip("+-")
+    if core.replace(".", "", 1).isdigit() or core in ("True", "False"):
+        return Expr(f"{typesys.parse(e.type).annotation.removeprefix('wp.')}({e.text})", e.type, e.mag)
+    return e
+
+
 @dataclass
 class Scope:
     variables: list[Var] = field(default_factory=list)

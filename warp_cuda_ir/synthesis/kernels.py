@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from warp_cuda_ir.synthesis import typesys
-from warp_cuda_ir.synthesis.grammar import INDENT, Expr, Expressions, Var, limit
+from warp_cuda_ir.synthesis.grammar import INDENT, Expr, Expressions, Var, limit, variable_value
 from warp_cuda_ir.synthesis.program import Argument, KernelProgram
 
 TID_NAMES = (("i",), ("i", "j"), ("i", "j", "k"), ("i", "j", "k", "l"))
@@ -92,12 +92,7 @@ class KernelBuilder:
 
     def declare(self, e: Expr, name: str | None = None) -> Var:
         name = name or self.fresh()
-        core = e.text.replace("(", "").replace(")", "").replace(" ", "").lstrip("+-")
-        if core.replace(".", "", 1).isdigit() or core in ("True", "False"):
-            # A literal (however signed or parenthesised) makes a Warp constant, which loops may not
-            # mutate, and casting one (`wp.float64(c)`) retypes it for every later read in Warp 1.19:
-            # declare a variable through the type's constructor instead.
-            e = Expr(f"{typesys.parse(e.type).annotation.removeprefix('wp.')}({e.text})", e.type, e.mag)
+        e = variable_value(e)
         self.emit(f"{name} = {e.text}")
         v = Var(name, e.type, e.mag)
         self.expressions.scope.variables.append(v)

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import datasets
+import pyarrow as pa
 
 from warp_cuda_ir import schema
 from warp_cuda_ir.engines.local import run_shards
@@ -88,7 +89,10 @@ class WarpCudaIR(datasets.GeneratorBasedBuilder):
         self, shards: list[int], split: str, cache_root: str, dropped: set[int]
     ) -> Iterator[tuple[str, dict[str, Any]]]:
         cache = ShardCache(cache_root)
+        columns = list(dict.fromkeys([*self.config.columns, "id", "seed"]))
         for index in shards:
-            for row in cache.read(index, list(dict.fromkeys([*self.config.columns, "seed"]))).to_pylist():
-                if split_for_seed(row["seed"]) == split and row["seed"] not in dropped:
-                    yield row["id"], {c: row[c] for c in self.config.columns}
+            table = cache.read(index, columns)
+            # Pick this split's rows in Arrow first: only they are converted to Python.
+            keep = [split_for_seed(s) == split and s not in dropped for s in table.column("seed").to_pylist()]
+            for row in table.filter(pa.array(keep, pa.bool_())).select(list(self.config.columns)).to_pylist():
+                yield row["id"], row

@@ -91,8 +91,8 @@ class WarpCudaIR(datasets.GeneratorBasedBuilder):
         cache = ShardCache(cache_root)
         columns = list(dict.fromkeys([*self.config.columns, "id", "seed"]))
         for index in shards:
-            table = cache.read(index, columns)
-            # Pick this split's rows in Arrow first: only they are converted to Python.
+            table = cache.read(index, columns, split)  # only this split's row group is decoded
+            # Drop repeats in Arrow first: only the kept rows are converted to Python.
             keep = [split_for_seed(s) == split and s not in dropped for s in table.column("seed").to_pylist()]
             for row in table.filter(pa.array(keep, pa.bool_())).select(list(self.config.columns)).to_pylist():
                 yield row["id"], row

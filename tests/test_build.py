@@ -52,6 +52,18 @@ def test_no_program_appears_twice_and_splits_follow_seeds(small_build: BuildResu
     assert len(normalized) == len(set(normalized))
 
 
+def test_shards_hold_one_row_group_per_split(small_build: BuildResult) -> None:
+    # The builder reads one split's row group per shard; together they must be the whole shard.
+    cache = ShardCache(small_build.out / writing.WORK_DIR / "shards")
+    for i in range(small_build.num_shards):
+        whole = sorted(cache.read(i, ["seed"]).column("seed").to_pylist())
+        parts = {split: cache.read(i, ["seed", "id"], split) for split in schema.SPLITS}
+        assert all(t.column_names == ["seed", "id"] for t in parts.values())
+        by_split = {split: t.column("seed").to_pylist() for split, t in parts.items()}
+        assert sorted(s for seeds in by_split.values() for s in seeds) == whole
+        assert all(rows.split_for_seed(s) == split for split, seeds in by_split.items() for s in seeds)
+
+
 def test_size_target_is_met_within_one_shard(small_build: BuildResult) -> None:
     cache = ShardCache(small_build.out / writing.WORK_DIR / "shards")
     sizes = [cache.path(i).stat().st_size for i in range(small_build.num_shards)]

@@ -6,9 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from warp_cuda_ir import stats
+from warp_cuda_ir import source_facts, stats
 from warp_cuda_ir.build import BuildResult
 
+FACTS = ["warp_builtins", "program_shape"]
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "stats.py"
 
 
@@ -23,13 +24,25 @@ def test_variety_of_a_build(small_build: BuildResult) -> None:
     assert text.startswith("| measure | value |") and f"of {v['builtins_offered']}" in text
 
 
-def test_shape_ignores_names_and_literals() -> None:
-    import ast
+def test_source_facts_erase_names_and_literals_but_not_structure() -> None:
+    a = source_facts.analyse("def f(x):\n    y = x * 2.0\n    return wp.sin(y)\n")
+    b = source_facts.analyse("def g(u):\n    w = u * 7.5\n    return wp.cos(w)\n")
+    c = source_facts.analyse("def g(u):\n    w = u + 7.5\n    return wp.cos(w)\n")
+    d = source_facts.analyse("def g(u):\n    w = u + 7.5\n    return wp.cos(w, 1)\n")
+    assert a.shape == b.shape != c.shape != d.shape
+    assert a.builtins == ("mul", "sin") and c.builtins == ("add", "cos")
+    # Only `wp.` attributes and bare names Warp resolves count; a method of something else does not.
+    e = source_facts.analyse("def f(x):\n    return np.sin(x) + abs(x) + x.length()\n")
+    assert e.builtins == ("abs", "add")
 
-    a = ast.parse("def f(x):\n    y = x * 2.0\n    return wp.sin(y)\n")
-    b = ast.parse("def g(u):\n    w = u * 7.5\n    return wp.cos(w)\n")
-    c = ast.parse("def g(u):\n    w = u + 7.5\n    return wp.cos(w)\n")
-    assert stats.shape_of(a) == stats.shape_of(b) != stats.shape_of(c)
+
+def test_rows_carry_the_facts_of_their_source(small_build: BuildResult) -> None:
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(stats.parquet_files(small_build.out), columns=["python_source", *FACTS]).to_pylist()
+    for row in table[:50]:
+        facts = source_facts.analyse(row["python_source"])
+        assert (tuple(row["warp_builtins"]), row["program_shape"]) == (facts.builtins, facts.shape)
 
 
 def test_script_prints_markdown_and_rejects_a_bad_folder(small_build: BuildResult, tmp_path: Path) -> None:

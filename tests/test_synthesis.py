@@ -11,7 +11,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from warp_cuda_ir import extraction, launch, rows
+from warp_cuda_ir import extraction, launch, rows, source_facts
 from warp_cuda_ir.synthesis import CATEGORIES, catalogue, check_categories, synthesize, typesys
 
 SEEDS = range(300)
@@ -75,10 +75,7 @@ def test_launch_record_matches_kernel_signature(programs: list) -> None:
 
 
 def test_programs_use_many_builtins_and_dtypes(programs: list) -> None:
-    from warp_cuda_ir.stats import builtins_used
-
-    offered = catalogue.offered_builtins()
-    used = set().union(*(builtins_used(ast.parse(p.source), offered) for p in programs))
+    used = set().union(*(source_facts.analyse(p.source).builtins for p in programs))
     dtypes = {a.dtype for p in programs for a in p.arguments}
     assert len(used) >= 100, sorted(used)
     assert {"float16", "float64", "int64", "uint32", "bool", "vec3", "mat33", "quat", "transform"} <= dtypes

@@ -78,6 +78,11 @@ def generate_shard(spec: BuildSpec, index: int) -> tuple[pa.Table, pa.Table]:
     return table, pa.Table.from_pylist(failures, schema=FAILURE_SCHEMA)
 
 
+# Shards hold one Parquet row group per split, named in this schema metadata key, so the
+# builder reads each split's rows without decoding the other splits' text columns.
+SPLITS_KEY = b"warp_cuda_ir.row_group_splits"
+
+
 class ShardCache:
     """A folder of finished shards: `shard-NNNNN.parquet` plus `shard-NNNNN.failures.parquet`."""
 
@@ -102,7 +107,11 @@ class ShardCache:
     def write(self, index: int, table: pa.Table, failures: pa.Table) -> ShardStats:
         self.root.mkdir(parents=True, exist_ok=True)
         _atomic_write_parquet(failures, self.failures_path(index))
-        _atomic_write_parquet(table, self.path(index))
+        split_of = [rows.split_for_seed(s) for s in table.column("seed").to_pylist()]
+        parts = [(name, table.filter(pa.array([s == name for s in split_of]))) for name in schema.SPLITS]
+        parts = [(name, part) for name, part in parts if part.num_rows]
+        metadata = {SPLITS_KEY: json.dumps([name for name, _ in parts]).encode()}
+        _atomic_write_parquet([part for _, part in parts], self.path(index), table.schema.with_metadata(metadata))
         return self.stats(index)
 
     def stats(self, index: int) -> ShardStats:
@@ -110,8 +119,17 @@ class ShardCache:
         failures = pq.read_metadata(self.failures_path(index)).num_rows
         return ShardStats(index, len(cats), failures, self.path(index).stat().st_size, Counter(cats))
 
-    def read(self, index: int, columns: list[str] | None = None) -> pa.Table:
-        return pq.read_table(self.path(index), columns=columns)
+    def read(self, index: int, columns: list[str] | None = None, split: str | None = None) -> pa.Table:
+        """The shard's rows (optionally one split's: only that split's row group is decoded)."""
+        if split is None:
+            return pq.read_table(self.path(index), columns=columns)
+        file = pq.ParquetFile(self.path(index))
+        splits = json.loads(file.schema_arrow.metadata[SPLITS_KEY])
+        groups = [i for i, name in enumerate(splits) if name == split]
+        if not groups:
+            empty = file.schema_arrow.empty_table()
+            return empty.select(columns) if columns is not None else empty
+        return file.read_row_groups(groups, columns=columns)
 
     def failures(self, indices: range) -> Iterator[dict[str, Any]]:
         for i in indices:
@@ -141,7 +159,12 @@ def duplicate_seeds(cache: ShardCache, num_shards: int) -> set[int]:
     return dropped
 
 
-def _atomic_write_parquet(table: pa.Table, path: Path) -> None:
+def _atomic_write_parquet(table: pa.Table | list[pa.Table], path: Path, schema: pa.Schema | None = None) -> None:
+    """Write `table` (or each table of a list as its own row group) to `path`, renamed into place."""
+    tables = table if isinstance(table, list) else [table]
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    pq.write_table(table, tmp)  # pyarrow defaults, as datasets writes: sizes stay comparable
+    # pyarrow defaults, as datasets writes: sizes stay comparable.
+    with pq.ParquetWriter(tmp, schema or tables[0].schema) as writer:
+        for part in tables:
+            writer.write_table(part.replace_schema_metadata(writer.schema.metadata))
     os.replace(tmp, path)

@@ -9,7 +9,7 @@ from typing import Any
 
 import warp as wp
 
-from warp_cuda_ir import extraction, schema
+from warp_cuda_ir import extraction, schema, source_facts
 from warp_cuda_ir.synthesis import GENERATOR_VERSION, synthesize
 
 # Split shares in percent, decided by a hash of the seed (not the seed's position in
@@ -35,6 +35,7 @@ def make_row(seed: int, categories: Sequence[str], arch: int = extraction.DEFAUL
     """The row for `seed`. Raises ExtractionError when Warp cannot generate code for it."""
     program = synthesize(seed, categories)
     texts = extraction.extract(program.source, program.kernel_name, arch)
+    facts = source_facts.analyse(program.source)
     row = {
         "id": row_id(program.source),
         "seed": seed,
@@ -50,6 +51,8 @@ def make_row(seed: int, categories: Sequence[str], arch: int = extraction.DEFAUL
         "cpu_helpers": texts.cpu_helpers,
         "launch_dim": list(program.launch_dim),
         "arguments": [a.to_row() for a in program.arguments],
+        "warp_builtins": list(facts.builtins),
+        "program_shape": facts.shape,
         "warp_version": wp.config.version,
         "generator_version": GENERATOR_VERSION,
         "module_options": json.dumps({"cuda": texts.cuda_options, "cpu": texts.cpu_options}, sort_keys=True),

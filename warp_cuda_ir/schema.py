@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import datasets
 
-SCHEMA_VERSION = "1.1"  # 1.1: validation columns and the `ptx` column
+SCHEMA_VERSION = "1.2"  # 1.1: validation columns and the `ptx` column; 1.2: `warp_builtins`, `program_shape`
 SPLITS: tuple[str, ...] = ("train", "validation", "test")
 DEFAULT_CONFIG = "full"
 
@@ -42,6 +42,16 @@ COLUMNS: tuple[tuple[str, datasets.features.features.FeatureType, str], ...] = (
     ("cpu_backward", string, "CPU C++ adjoint kernel with its entry point."),
     ("launch_dim", datasets.List(datasets.Value("int64")), "Launch dimensions (`dim=` of `wp.launch`)."),
     ("arguments", datasets.List(ARGUMENT), "Kernel arguments in order: kind, dtype, shape, role, input recipe."),
+    (
+        "warp_builtins",
+        datasets.List(string),
+        "Warp built-ins the Python source calls, with the operators Warp maps to built-ins (`add`, `mul` ...), sorted.",
+    ),
+    (
+        "program_shape",
+        string,
+        "Hash of the Python AST with identifiers and literals erased: equal values differ only in names and constants.",
+    ),
     ("warp_version", string, "warp-lang version that generated the C++."),
     ("generator_version", string, "Version of this project's kernel generator."),
     ("module_options", string, "JSON of the Warp module options used for each target."),

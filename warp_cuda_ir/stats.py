@@ -7,23 +7,18 @@ erased) as a fraction of rows, Python/CUDA length distributions and a dtype hist
 
 from __future__ import annotations
 
-import ast
 import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from warp_cuda_ir.synthesis.catalogue import offered_builtins
 
-COLUMNS = ["category", "python_source", "cuda_forward", "arguments"]
-# Python operators Warp implements as built-ins of these names.
-_OPERATORS = {
-    ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Mod: "mod", ast.FloorDiv: "floordiv",
-    ast.BitAnd: "bit_and", ast.BitOr: "bit_or", ast.BitXor: "bit_xor", ast.LShift: "lshift", ast.RShift: "rshift",
-    ast.USub: "neg", ast.Invert: "invert", ast.Not: "unot", ast.MatMult: "mul",
-}  # fmt: skip
+COLUMNS = ["category", "warp_builtins", "program_shape", "python_source", "cuda_forward", "arguments"]
 
 
 def parquet_files(out: Path) -> list[Path]:
@@ -31,31 +26,6 @@ def parquet_files(out: Path) -> list[Path]:
     if not files:
         raise FileNotFoundError(f"no Parquet files under {Path(out) / 'data'}")
     return files
-
-
-def builtins_used(tree: ast.AST, offered: frozenset[str]) -> set[str]:
-    """`wp.<name>(...)` calls naming a Warp built-in, plus operators Warp maps to built-ins."""
-    used: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in offered:
-            if isinstance(node.func.value, ast.Name) and node.func.value.id == "wp":
-                used.add(node.func.attr)
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in offered:
-            used.add(node.func.id)  # float(x), int(x), min/max/abs/range as Warp resolves them
-        elif isinstance(node, ast.BinOp | ast.UnaryOp | ast.AugAssign) and type(node.op) in _OPERATORS:
-            used.add(_OPERATORS[type(node.op)])
-    return used
-
-
-def shape_of(tree: ast.AST) -> str:
-    """The program's shape: its AST dump with every identifier and literal erased."""
-    for node in ast.walk(tree):
-        for attr in ("id", "arg", "name", "attr"):
-            if isinstance(getattr(node, attr, None), str):
-                setattr(node, attr, "_")
-        if isinstance(node, ast.Constant):
-            node.value = 0
-    return ast.dump(tree, annotate_fields=False)
 
 
 def _distribution(values: list[int]) -> dict[str, float]:
@@ -66,37 +36,30 @@ def _distribution(values: list[int]) -> dict[str, float]:
 
 def variety(out: Path) -> dict[str, Any]:
     """Variety figures of the dataset folder `out` (raises FileNotFoundError without Parquet)."""
-    offered = offered_builtins()
-    categories: Counter[str] = Counter()
-    dtypes: Counter[str] = Counter()
-    used: Counter[str] = Counter()
-    shapes: set[str] = set()
-    py_lengths: list[int] = []
-    cuda_lengths: list[int] = []
-    rows = 0
-    for path in parquet_files(out):
-        table = pq.read_table(path, columns=COLUMNS).to_pylist()
-        for row in table:
-            rows += 1
-            categories[row["category"]] += 1
-            tree = ast.parse(row["python_source"])
-            used.update(builtins_used(tree, offered))
-            shapes.add(shape_of(tree))
-            py_lengths.append(len(row["python_source"]))
-            cuda_lengths.append(len(row["cuda_forward"]))
-            dtypes.update(a["dtype"] for a in row["arguments"])
+    # Only counting in Arrow: the per-row facts were computed by the build (`source_facts`).
+    table = pq.read_table(parquet_files(out), columns=COLUMNS)
+    rows = table.num_rows
     if rows == 0:
         raise FileNotFoundError(f"no rows in the Parquet files under {out}")
+
+    def counts(values: pa.Array | pa.ChunkedArray) -> Counter[str]:
+        return Counter({c["values"].as_py(): c["counts"].as_py() for c in pc.value_counts(values)})
+
+    categories = counts(table["category"])
+    used = counts(pc.list_flatten(table["warp_builtins"]))
+    dtypes = counts(pc.struct_field(pc.list_flatten(table["arguments"]), "dtype"))
+    shapes = len(pc.unique(table["program_shape"]))
+    offered = offered_builtins()
     return {
         "rows": rows,
         "rows_per_category": dict(sorted(categories.items())),
         "builtins_used": len(used),
         "builtins_offered": len(offered),
         "builtin_counts": dict(used.most_common()),
-        "distinct_shapes": len(shapes),
-        "distinct_shape_fraction": len(shapes) / rows,
-        "python_chars": _distribution(py_lengths),
-        "cuda_forward_chars": _distribution(cuda_lengths),
+        "distinct_shapes": shapes,
+        "distinct_shape_fraction": shapes / rows,
+        "python_chars": _distribution(pc.utf8_length(table["python_source"]).to_pylist()),
+        "cuda_forward_chars": _distribution(pc.utf8_length(table["cuda_forward"]).to_pylist()),
         "dtypes": dict(dtypes.most_common()),
     }
 

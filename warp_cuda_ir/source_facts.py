@@ -1,0 +1,65 @@
+"""What a kernel's Python source is made of: the Warp built-ins it uses and its program shape.
+
+Both are row columns (`warp_builtins`, `program_shape`), computed once per row by the worker
+that generated it: the dataset card and `scripts/stats.py` then only count column values, where
+parsing every row's source again in the final single-process pass cost seconds per thousand rows.
+One parse and one traversal give both facts.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+from dataclasses import dataclass
+
+from warp_cuda_ir.synthesis.catalogue import offered_builtins
+
+# Python operators Warp implements as built-ins of these names.
+_OPERATORS = {
+    ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Mod: "mod", ast.FloorDiv: "floordiv",
+    ast.BitAnd: "bit_and", ast.BitOr: "bit_or", ast.BitXor: "bit_xor", ast.LShift: "lshift", ast.RShift: "rshift",
+    ast.USub: "neg", ast.Invert: "invert", ast.Not: "unot", ast.MatMult: "mul",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class SourceFacts:
+    builtins: tuple[str, ...]  # sorted Warp built-in names the source uses
+    shape: str  # hash of the AST with identifiers and literals erased
+
+
+def analyse(source: str) -> SourceFacts:
+    offered = offered_builtins()
+    used: set[str] = set()
+    tokens: list[str] = []
+
+    def visit(node: ast.AST) -> None:
+        tokens.append(type(node).__name__)
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "wp":
+                if func.attr in offered:
+                    used.add(func.attr)
+            elif isinstance(func, ast.Name) and func.id in offered:
+                used.add(func.id)  # float(x), int(x), min/max/abs/range as Warp resolves them
+        elif isinstance(node, ast.BinOp | ast.UnaryOp | ast.AugAssign) and type(node.op) in _OPERATORS:
+            used.add(_OPERATORS[type(node.op)])
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, ast.AST):
+                visit(value)
+            elif isinstance(value, list):
+                tokens.append("[")
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        visit(item)
+                    else:
+                        tokens.append("_")
+                tokens.append("]")
+            else:  # an identifier, a literal or an absent field: erased, only its presence counts
+                tokens.append("_" if value is not None else "-")
+        tokens.append(")")
+
+    visit(ast.parse(source))
+    shape = hashlib.sha256(" ".join(tokens).encode()).hexdigest()[:16]
+    return SourceFacts(tuple(sorted(used)), shape)

@@ -107,6 +107,7 @@ def test_pass_annotates_every_row_end_to_end_on_cpu(interrupted_then_resumed: di
         assert row["cuda_compile_status"] == "ok" and row["cuda_arch"] == 90 and row["cuda_toolkit_version"]
         assert f".entry {row['kernel_symbol']}_cuda_kernel_forward(" in row["ptx"] and ".target sm_90" in row["ptx"]
         assert (row["cpu_compile_status"], row["cpu_run_status"]) == ("ok", "ok"), row["cpu_error"]
+        assert row["nonfinite_output"] is False, row["seed"]
         assert row["gradcheck_status"] in ("ok", "skipped"), row["gradcheck_detail"]
         assert row["cpu_kernel_ms"] > 0 and row["validation_warp_version"] == "1.19.0"
         if GPU_MISSING:
@@ -160,6 +161,16 @@ def test_kernel_that_does_nothing_is_flagged_trivial(source: str, reason: str | 
     row = row_for(source, "idle", [("a", "float32", "in", UNIFORM), ("b", "float32", "out", ZEROS)])
     run = execute.validate_cpu(row)
     assert run.run_status == "ok" and run.trivial == reason
+
+
+def test_nan_and_inf_outputs_are_flagged() -> None:
+    logs = WRITES_NOTHING.replace("    x = a[i] * 2.0", "    b[i] = wp.log(a[i] - 2.0)")  # a < 1: NaN
+    run = execute.validate_cpu(row_for(logs, "idle", [("a", "float32", "in", UNIFORM), ("b", "float32", "out", ZEROS)]))
+    assert run.run_status == "ok" and run.nonfinite is True
+    scales = execute.validate_cpu(
+        row_for(SCALES, "idle", [("a", "float32", "in", UNIFORM), ("b", "float32", "out", ZEROS)])
+    )
+    assert scales.nonfinite is False
 
 
 PLANTED = """import warp as wp

@@ -11,7 +11,9 @@ from dataclasses import dataclass
 
 import datasets
 
-SCHEMA_VERSION = "1.2"  # 1.1: validation columns and the `ptx` column; 1.2: `warp_builtins`, `program_shape`
+SCHEMA_VERSION = (
+    "1.2"  # 1.1: validation columns and the `ptx` column; 1.2: `warp_builtins`, `program_shape`, `nonfinite_output`
+)
 SPLITS: tuple[str, ...] = ("train", "validation", "test")
 DEFAULT_CONFIG = "full"
 
@@ -86,6 +88,11 @@ VALIDATION_COLUMNS: tuple[tuple[str, datasets.features.features.FeatureType, str
         "trivial_reason",
         string,
         "Which trivial pattern each output matched, e.g. `out: all_zero`; null when not trivial.",
+    ),
+    (
+        "nonfinite_output",
+        boolean,
+        "True when an output holds NaN or Inf after the CPU launch; null when the kernel did not run.",
     ),
     ("gpu_run_status", string, "GPU launch with the same inputs: `ok`, `error`, `timeout` or `skipped`."),
     ("gpu_error", string, "Why the GPU launch failed or was skipped (e.g. no CUDA device); null when it ran."),

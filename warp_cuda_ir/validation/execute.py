@@ -25,6 +25,7 @@ class CpuRun:
     error: str | None = None
     digest: str | None = None
     trivial: str | None = None  # reason, when the outputs are trivial
+    nonfinite: bool | None = None  # an output holds NaN/Inf
     kernel_ms: float | None = None
     inputs: dict[str, np.ndarray] = field(default_factory=dict)  # arrays before the launch
     results: dict[str, np.ndarray] = field(default_factory=dict)  # arrays after the launch
@@ -67,9 +68,10 @@ def run_cpu(row: Mapping[str, Any], kernel: Any, namespace: Mapping[str, Any], t
         after = launch.run(prepared, "cpu")
     except Exception as e:
         return CpuRun("ok", "error", f"{type(e).__name__}: {extraction._one_line(e)}")
-    trivial = outputs.trivial_reason(before, after, outputs.output_names(prepared.arguments))
+    names = outputs.output_names(prepared.arguments)
+    trivial, nonfinite = outputs.trivial_reason(before, after, names), outputs.nonfinite(after, names)
     kernel_ms = median_launch_ms(prepared, "cpu") if timing else None
-    return CpuRun("ok", "ok", None, outputs.digest(after), trivial, kernel_ms, before, after)
+    return CpuRun("ok", "ok", None, outputs.digest(after), trivial, nonfinite, kernel_ms, before, after)
 
 
 def validate_cpu(row: Mapping[str, Any]) -> CpuRun:

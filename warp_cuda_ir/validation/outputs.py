@@ -25,6 +25,11 @@ def output_names(arguments: Sequence[Mapping[str, Any]]) -> list[str]:
     return written or [a["name"] for a in arrays]
 
 
+def nonfinite(after: Mapping[str, np.ndarray], outputs: Sequence[str]) -> bool:
+    """Whether any output element is NaN or Inf (integer outputs never are)."""
+    return any(after[n].dtype.kind in "fc" and not np.all(np.isfinite(after[n])) for n in outputs)
+
+
 def trivial_reason(
     before: Mapping[str, np.ndarray], after: Mapping[str, np.ndarray], outputs: Sequence[str]
 ) -> str | None:

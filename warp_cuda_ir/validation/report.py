@@ -25,13 +25,14 @@ def summary(out: Path) -> dict[str, Any]:
         *STATUS_COLUMNS,
         "category",
         "trivial_output",
+        "nonfinite_output",
         "gpu_matches_reference",
         "cuda_arch",
         "validation_gpu_name",
     ]
     counts: dict[str, Counter[str]] = {c: Counter() for c in STATUS_COLUMNS}
     per_category: dict[str, Counter[str]] = {}  # category -> {"rows": n, status column: rows ok}
-    rows = trivial = matches = 0
+    rows = trivial = nonfinite = matches = 0
     archs: set[int] = set()
     gpus: set[str] = set()
     for path in files:
@@ -50,6 +51,7 @@ def summary(out: Path) -> dict[str, Any]:
             ok["rows"] += 1
             ok.update(c for c in STATUS_COLUMNS if table[c][i] == "ok")
         trivial += sum(1 for v in table["trivial_output"] if v)
+        nonfinite += sum(1 for v in table["nonfinite_output"] if v)
         matches += sum(1 for v in table["gpu_matches_reference"] if v)
         archs.update(a for a in table["cuda_arch"] if a is not None)
         gpus.update(g for g in table["validation_gpu_name"] if g)
@@ -58,6 +60,7 @@ def summary(out: Path) -> dict[str, Any]:
         "status": {c: dict(sorted(n.items())) for c, n in counts.items()},
         "ok_per_category": {k: dict(v) for k, v in sorted(per_category.items())},
         "trivial_output": trivial,
+        "nonfinite_output": nonfinite,
         "gpu_matches_reference": matches,
         "cuda_archs": sorted(archs),
         "gpus": sorted(gpus),
@@ -85,7 +88,8 @@ def markdown(out: Path) -> str:
         lines.append(f"| `{column}` | {' | '.join(cells)} | {_percent(n.get('ok', 0), total)} |")
     lines.append("")
     lines.append(
-        f"{s['trivial_output']:,} of {total:,} rows have trivial outputs (`trivial_output`); "
+        f"{s['trivial_output']:,} of {total:,} rows have trivial outputs (`trivial_output`), "
+        f"{s['nonfinite_output']:,} have NaN or Inf outputs (`nonfinite_output`); "
         f"{s['gpu_matches_reference']:,} match the CPU reference on GPU ({', '.join(s['gpus']) or 'no GPU used'}); "
         f"CUDA arch {', '.join(f'sm_{a}' for a in s['cuda_archs']) or 'n/a'}."
     )
@@ -110,4 +114,5 @@ def describe(out: Path) -> list[str]:
         detail = ", ".join(f"{k} {v:,}" for k, v in n.items())
         lines.append(f"  {column:<20} {_percent(n.get('ok', 0), total):>8} ok  ({detail})")
     lines.append(f"  trivial_output       {s['trivial_output']:,} rows")
+    lines.append(f"  nonfinite_output     {s['nonfinite_output']:,} rows")
     return lines

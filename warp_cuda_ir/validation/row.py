@@ -43,6 +43,7 @@ def _cpu_columns(cpu: CpuRun) -> dict[str, Any]:
         "output_digest": cpu.digest,
         "trivial_output": None if cpu.run_status != "ok" else cpu.trivial is not None,
         "trivial_reason": cpu.trivial,
+        "nonfinite_output": cpu.nonfinite if cpu.run_status == "ok" else None,
         "cpu_kernel_ms": cpu.kernel_ms,
     }
 

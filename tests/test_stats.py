@@ -30,6 +30,10 @@ def test_source_facts_erase_names_and_literals_but_not_structure() -> None:
     c = source_facts.analyse("def g(u):\n    w = u + 7.5\n    return wp.cos(w)\n")
     d = source_facts.analyse("def g(u):\n    w = u + 7.5\n    return wp.cos(w, 1)\n")
     assert a.shape == b.shape != c.shape != d.shape
+    # The identity (the row id) keeps names and literals but not layout or comments.
+    a2 = source_facts.analyse("def f( x ):  # f\n    y = (x * 2.0)\n\n    return wp.sin(y)\n")
+    a3 = source_facts.analyse("def f(x):\n    y = x * 2.5\n    return wp.sin(y)\n")
+    assert a.identity == a2.identity != a3.identity != b.identity
     assert a.builtins == ("mul", "sin") and c.builtins == ("add", "cos")
     # Only `wp.` attributes and bare names Warp resolves count; a method of something else does not.
     e = source_facts.analyse("def f(x):\n    return np.sin(x) + abs(x) + x.length()\n")

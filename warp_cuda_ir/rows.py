@@ -27,8 +27,8 @@ def split_for_seed(seed: int) -> str:
 
 
 def row_id(python_source: str) -> str:
-    """Stable id from the normalized source: equal programs get equal ids (dedup key)."""
-    return hashlib.sha256(extraction.normalize_source(python_source).encode()).hexdigest()[:16]
+    """Stable id from the source's AST: equal programs get equal ids (dedup key)."""
+    return source_facts.analyse(python_source).identity
 
 
 def make_row(seed: int, categories: Sequence[str], arch: int = extraction.DEFAULT_CUDA_ARCH) -> dict[str, Any]:
@@ -37,7 +37,7 @@ def make_row(seed: int, categories: Sequence[str], arch: int = extraction.DEFAUL
     texts = extraction.extract(program.source, program.kernel_name, arch)
     facts = source_facts.analyse(program.source)
     row = {
-        "id": row_id(program.source),
+        "id": facts.identity,
         "seed": seed,
         "category": program.category,
         "kernel_name": texts.kernel_name,

@@ -30,7 +30,7 @@ ARGUMENT = {
 
 # (column, feature, description): the card's schema table is rendered from these texts.
 COLUMNS: tuple[tuple[str, datasets.features.features.FeatureType, str], ...] = (
-    ("id", string, "Stable row id: first 16 hex digits of SHA-256 of the normalized Python source."),
+    ("id", string, "Stable row id: 16 hex digits of SHA-256 of the Python AST (names and literals included)."),
     ("seed", datasets.Value("int64"), "Generator seed; the same seed always gives the same kernel and split."),
     ("category", string, "Generator category the kernel was sampled from."),
     ("kernel_name", string, "Python name of the `@wp.kernel`."),

@@ -1,9 +1,10 @@
-"""What a kernel's Python source is made of: the Warp built-ins it uses and its program shape.
+"""What a kernel's Python source is made of: Warp built-ins, program shape, and identity.
 
-Both are row columns (`warp_builtins`, `program_shape`), computed once per row by the worker
-that generated it: the dataset card and `scripts/stats.py` then only count column values, where
-parsing every row's source again in the final single-process pass cost seconds per thousand rows.
-One parse and one traversal give both facts.
+The row columns `warp_builtins`, `program_shape` and `id` come from here, computed once per row
+by the worker that generated it: the dataset card and `scripts/stats.py` then only count column
+values, where parsing every row's source again in the final single-process pass cost seconds per
+thousand rows. One parse and one traversal give all three (`ast.unparse` for the id cost more
+than the traversal).
 """
 
 from __future__ import annotations
@@ -26,12 +27,14 @@ _OPERATORS = {
 class SourceFacts:
     builtins: tuple[str, ...]  # sorted Warp built-in names the source uses
     shape: str  # hash of the AST with identifiers and literals erased
+    identity: str  # hash of the whole AST: equal for sources that differ only in layout and comments
 
 
 def analyse(source: str) -> SourceFacts:
     offered = offered_builtins()
     used: set[str] = set()
-    tokens: list[str] = []
+    tokens: list[str] = []  # node types and structure: the shape
+    values: list[str] = []  # identifiers and literals, in the same order: with `tokens`, the identity
 
     def visit(node: ast.AST) -> None:
         tokens.append(type(node).__name__)
@@ -55,11 +58,15 @@ def analyse(source: str) -> SourceFacts:
                         visit(item)
                     else:
                         tokens.append("_")
+                        values.append(repr(item))
                 tokens.append("]")
             else:  # an identifier, a literal or an absent field: erased, only its presence counts
                 tokens.append("_" if value is not None else "-")
+                values.append(repr(value))
         tokens.append(")")
 
     visit(ast.parse(source))
-    shape = hashlib.sha256(" ".join(tokens).encode()).hexdigest()[:16]
-    return SourceFacts(tuple(sorted(used)), shape)
+    shape = hashlib.sha256(" ".join(tokens).encode())
+    identity = shape.copy()
+    identity.update("\x00".join(values).encode())
+    return SourceFacts(tuple(sorted(used)), shape.hexdigest()[:16], identity.hexdigest()[:16])

@@ -1,58 +1,125 @@
 #!/usr/bin/env python
-"""Generation cost: synthesize + extract per row, the first template generator vs the typed one.
+"""Generation cost per row: the first template generator vs the typed one, on the build's row path.
 
     python benchmarks/generator.py --rows 200
+    python benchmarks/generator.py --rows 200 --breakdown
 
-Runs both in one process, interleaved in blocks so machine load affects both alike.
+Each row goes the way a build's rows go: synthesize, then `rows.row_for_program` (Warp codegen for
+CUDA and CPU, cutting the texts, the dedup id, row shaping). Both generators run in one process,
+interleaved in blocks, so machine load affects both alike.
+
+`--breakdown` splits the time into stages by timing Warp's and our entry points:
+synthesis; load (our `exec` plus Warp's kernel registration: source parse, reference scan);
+Warp's adjoint build (module hashing plus overload resolution, forward and reverse, done once for
+both targets); codegen for CUDA and for CPU; the dedup id (`ast` normalization); and what is left,
+which is ours (options, cutting the texts, row shaping, releasing the module). Time spent in the
+cycle collector is reported alongside (it overlaps the stages it interrupts).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import gc
 import random
 import sys
 import time
+from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from warp_cuda_ir import extraction
-from warp_cuda_ir.synthesis import CATEGORIES, synthesize, templates
+from warp_cuda_ir import extraction, rows
+from warp_cuda_ir.synthesis import CATEGORIES, KernelProgram, synthesize, templates
+
+STAGES = ("synthesis", "load", "warp build", "codegen cuda", "codegen cpu", "row id", "ours")
 
 
-def _template(seed: int) -> tuple[str, str]:
-    p = templates.generate(seed, templates.CATEGORIES)
-    return p.source, p.kernel_name
+def _template(seed: int) -> KernelProgram:
+    return templates.generate(seed, templates.CATEGORIES)
 
 
-def _typed(seed: int) -> tuple[str, str]:
-    p = synthesize(seed, CATEGORIES)
-    return p.source, p.kernel_name
+def _typed(seed: int) -> KernelProgram:
+    return synthesize(seed, CATEGORIES)
+
+
+class Stages:
+    """Accumulates seconds per stage by wrapping the functions a row goes through."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = defaultdict(float)
+        self.gc_seconds = 0.0
+        self._gc_start = 0.0
+
+    def wrap(self, owner: Any, name: str, stage: Callable[..., str] | str) -> None:
+        inner = getattr(owner, name)
+
+        @functools.wraps(inner)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            t = time.perf_counter()
+            try:
+                return inner(*args, **kwargs)
+            finally:
+                label = stage(*args, **kwargs) if callable(stage) else stage
+                self.seconds[label] += time.perf_counter() - t
+
+        setattr(owner, name, timed)
+
+    def on_gc(self, phase: str, _info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._gc_start = time.perf_counter()
+        else:
+            self.gc_seconds += time.perf_counter() - self._gc_start
+
+
+def instrument(stages: Stages) -> None:
+    from warp._src import context
+
+    stages.wrap(extraction, "load_kernel", "load")
+    stages.wrap(context.ModuleBuilder, "__init__", "warp build")
+    stages.wrap(context.ModuleBuilder, "codegen", lambda _self, device: f"codegen {device}")
+    stages.wrap(rows, "row_id", "row id")
+    gc.callbacks.append(stages.on_gc)
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--rows", type=int, default=200)
     p.add_argument("--block", type=int, default=20)
+    p.add_argument("--breakdown", action="store_true", help="time each stage of a row (adds a little overhead)")
     args = p.parse_args()
     extraction.init_warp()
-    totals = {"templates": [0.0, 0.0], "typed": [0.0, 0.0]}  # synthesize seconds, extract seconds
     generators = {"templates": _template, "typed": _typed}
+    totals = {name: [0.0, 0.0] for name in generators}  # synthesize seconds, row seconds
+    stages = {name: Stages() for name in generators}
+    current = Stages()
+    if args.breakdown:
+        instrument(current)
     for start in range(0, args.rows, args.block):
         for name, make in random.Random(start).sample(list(generators.items()), 2):
+            current.seconds, current.gc_seconds = stages[name].seconds, 0.0
             for seed in range(start, min(start + args.block, args.rows)):
                 t0 = time.perf_counter()
-                source, kernel = make(seed)
+                program = make(seed)
                 t1 = time.perf_counter()
-                extraction.extract(source, kernel)
+                rows.row_for_program(seed, program)
                 totals[name][0] += t1 - t0
                 totals[name][1] += time.perf_counter() - t1
-    for name, (synth, extract) in totals.items():
-        per = (synth + extract) / args.rows * 1000
+            stages[name].gc_seconds += current.gc_seconds
+    for name, (synth, row) in totals.items():
+        per = (synth + row) / args.rows * 1000
         print(
             f"{name:10s} {per:7.2f} ms/row ({1000 / per:6.1f} rows/s): synthesize {synth / args.rows * 1000:.2f} ms, "
-            f"extract {extract / args.rows * 1000:.2f} ms"
+            f"extract + row {row / args.rows * 1000:.2f} ms"
         )
+        if args.breakdown:
+            seconds = stages[name].seconds
+            seconds["synthesis"] = synth
+            seconds["ours"] = synth + row - sum(seconds[s] for s in STAGES if s != "ours")
+            split = ", ".join(f"{s} {seconds[s] / args.rows * 1000:.2f}" for s in STAGES)
+            print(f"{'':10s} ms/row: {split}; in the collector {stages[name].gc_seconds / args.rows * 1000:.2f}")
     ratio = (sum(totals["typed"]) / sum(totals["templates"])) if sum(totals["templates"]) else float("nan")
     print(f"typed / templates cost ratio: {ratio:.2f}x")
 

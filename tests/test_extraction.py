@@ -128,6 +128,17 @@ def test_modules_are_released_after_each_sample() -> None:
     assert extraction.MODULE_NAME not in sys.modules
 
 
+def test_warps_registry_is_frozen_out_of_the_collector_after_init() -> None:
+    import gc
+
+    from warp._src import context
+
+    extraction.init_warp()
+    # Warp's built-ins and their overloads live for the whole process; full collections skip them.
+    overloads = sum(len(getattr(f, "overloads", ())) for f in context.builtin_functions.values())
+    assert gc.get_freeze_count() > overloads > 0
+
+
 @pytest.mark.parametrize(
     ("source", "message"),
     [

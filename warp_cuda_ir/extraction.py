@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import gc
 import linecache
 import sys
 import threading
@@ -73,7 +74,21 @@ def init_warp() -> None:
         from warp._src import context
 
         _function_key_counts_at_init = dict(context.function_key_counts)
+        _freeze_long_lived_objects()
         _initialised = True
+
+
+def _freeze_long_lived_objects() -> None:
+    """Keep the cycle collector from re-scanning Warp's built-in registry on every full collection.
+
+    `wp.init()` leaves ~190k objects (builtins, overloads, signatures) that live as long as the
+    process. Codegen allocates heavily, so full collections recur every ~100 rows, and each one
+    walked all of them (~0.9 ms/row, measured). Freezing moves what exists now into the permanent
+    generation: the collector skips it; nothing created later is affected, and output is unchanged.
+    Garbage already present is collected first so that it is not kept forever.
+    """
+    gc.collect()
+    gc.freeze()
 
 
 @contextlib.contextmanager

@@ -10,7 +10,7 @@ from typing import Any
 import warp as wp
 
 from warp_cuda_ir import extraction, schema, source_facts
-from warp_cuda_ir.synthesis import GENERATOR_VERSION, synthesize
+from warp_cuda_ir.synthesis import GENERATOR_VERSION, KernelProgram, synthesize
 
 # Split shares in percent, decided by a hash of the seed (not the seed's position in
 # the build), so a row keeps its split whatever the build's size or shard layout.
@@ -33,7 +33,11 @@ def row_id(python_source: str) -> str:
 
 def make_row(seed: int, categories: Sequence[str], arch: int = extraction.DEFAULT_CUDA_ARCH) -> dict[str, Any]:
     """The row for `seed`. Raises ExtractionError when Warp cannot generate code for it."""
-    program = synthesize(seed, categories)
+    return row_for_program(seed, synthesize(seed, categories), arch)
+
+
+def row_for_program(seed: int, program: KernelProgram, arch: int = extraction.DEFAULT_CUDA_ARCH) -> dict[str, Any]:
+    """Extraction and row shaping for a program already synthesized (benchmarks feed other generators)."""
     texts = extraction.extract(program.source, program.kernel_name, arch)
     facts = source_facts.analyse(program.source)
     row = {

@@ -5,15 +5,15 @@
     python benchmarks/generator.py --rows 200 --breakdown
 
 Each row goes the way a build's rows go: synthesize, then `rows.row_for_program` (Warp codegen for
-CUDA and CPU, cutting the texts, the dedup id, row shaping). Both generators run in one process,
+CUDA and CPU, cutting the texts, the source facts, row shaping). Both generators run in one process,
 interleaved in blocks, so machine load affects both alike.
 
 `--breakdown` splits the time into stages by timing Warp's and our entry points:
 synthesis; load (our `exec` plus Warp's kernel registration: source parse, reference scan);
 Warp's adjoint build (module hashing plus overload resolution, forward and reverse, done once for
-both targets); codegen for CUDA and for CPU; the dedup id (`ast` normalization); and what is left,
-which is ours (options, cutting the texts, row shaping, releasing the module). Time spent in the
-cycle collector is reported alongside (it overlaps the stages it interrupts).
+both targets); codegen for CUDA and for CPU; the source facts (row id, shape, built-ins: one AST
+pass); and what is left, which is ours (options, cutting the texts, row shaping, releasing the
+module). Time spent in the cycle collector is reported alongside (it overlaps the stages it interrupts).
 """
 
 from __future__ import annotations
@@ -31,10 +31,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from warp_cuda_ir import extraction, rows
+from warp_cuda_ir import extraction, rows, source_facts
 from warp_cuda_ir.synthesis import CATEGORIES, KernelProgram, synthesize, templates
 
-STAGES = ("synthesis", "load", "warp build", "codegen cuda", "codegen cpu", "row id", "ours")
+STAGES = ("synthesis", "load", "warp build", "codegen cuda", "codegen cpu", "source facts", "ours")
 
 
 def _template(seed: int) -> KernelProgram:
@@ -80,7 +80,7 @@ def instrument(stages: Stages) -> None:
     stages.wrap(extraction, "load_kernel", "load")
     stages.wrap(context.ModuleBuilder, "__init__", "warp build")
     stages.wrap(context.ModuleBuilder, "codegen", lambda _self, device: f"codegen {device}")
-    stages.wrap(rows, "row_id", "row id")
+    stages.wrap(source_facts, "analyse", "source facts")
     gc.callbacks.append(stages.on_gc)
 
 

@@ -42,11 +42,16 @@ def main() -> None:
     totals: collections.Counter[str] = collections.Counter()
     trivial: collections.Counter[str] = collections.Counter()
     patterns: collections.Counter[str] = collections.Counter()
+    errors: list[str] = []
     shown = 0
     began = time.perf_counter()
     for seed in range(start, stop):
         program = synthesize(seed, categories)
-        reason = program_trivial_reason(program, seed)
+        try:
+            reason = program_trivial_reason(program, seed)
+        except RuntimeError as e:  # counted apart, not as trivial or not
+            errors.append(f"seed {seed}: {str(e).splitlines()[0]}")
+            continue
         totals[program.category] += 1
         if reason is None:
             continue
@@ -59,6 +64,7 @@ def main() -> None:
     n = sum(totals.values())
     print(f"generator {GENERATOR_VERSION}, seeds {start}:{stop}, {time.perf_counter() - began:.0f} s")
     print(f"trivial: {sum(trivial.values())}/{n} = {100 * sum(trivial.values()) / n:.1f}%  patterns: {dict(patterns)}")
+    print(f"not run: {len(errors)}", *errors, sep="\n  ")
     for category in sorted(totals):
         print(f"  {category:22s} {trivial[category]:4d}/{totals[category]:<4d}")
     shutil.rmtree(scratch, ignore_errors=True)

@@ -18,12 +18,14 @@ from warp_cuda_ir.synthesis.catalogue import Production
 
 INDENT = "    "
 HELPER_ARG = 4.0  # helpers are generated for arguments up to this magnitude
-# Built-ins whose result is one fixed value for the finite inputs the generator makes.
-CONSTANT_ON_FINITE = frozenset({"isnan", "isinf", "isfinite"})
+# Built-ins whose result is one value (nearly) everywhere for the finite, random inputs the generator
+# makes: nothing is nan or inf, a random float is nonzero, random triangles rarely intersect.
+NEARLY_CONSTANT = frozenset({"isnan", "isinf", "isfinite", "nonzero", "intersect_tri_tri"})
 # Built-ins that collapse when two arguments are the same expression: `x - x`, `cross(v, v)`,
 # `min(x, x)`, `lerp(a, a, t)`, `x ^ x` are zero, or the argument again.
 DEGENERATE_ON_EQUAL_ARGS = frozenset(
-    {"sub", "bit_xor", "bit_and", "bit_or", "cross", "spatial_cross", "min", "max", "lerp", "atan2"}
+    {"sub", "bit_xor", "bit_and", "bit_or", "cross", "spatial_cross", "min", "max", "lerp", "atan2", "copysign"}
+    | {"clamp"}
 )
 # Truncation toward zero: of a float within [-1, 1] it is 0 (almost) everywhere.
 _TRUNCATING = frozenset({"int", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "trunc"})
@@ -96,9 +98,14 @@ def variable_value(e: Expr) -> Expr:
 class Scope:
     variables: list[Var] = field(default_factory=list)
     hidden: set[str] = field(default_factory=set)  # accumulators of the enclosing loops: not readable
+    aliases: dict[str, str] = field(default_factory=dict)  # `d = a`: d -> a (until d is reassigned)
 
     def readable(self, type_name: str) -> list[Var]:
         return [v for v in self.variables if v.type == type_name and v.name not in self.hidden]
+
+    def same(self, a: Expr, b: Expr) -> bool:
+        """The same value: equal text, or two names for one variable."""
+        return self.aliases.get(a.text, a.text) == self.aliases.get(b.text, b.text)
 
 
 class Expressions:
@@ -153,7 +160,7 @@ class Expressions:
     def where(self, type_name: str, depth: int) -> Expr:
         """`wp.where(cond, a, b)`: Warp's branch-free select, for any value type."""
         a, b = self.expr(type_name, depth - 1), self.expr(type_name, depth - 1)
-        if a.text == b.text:  # selecting between equal values selects nothing
+        if self.scope.same(a, b):  # selecting between equal values selects nothing
             return a
         c = self.condition(0)
         return Expr(
@@ -166,20 +173,24 @@ class Expressions:
             args = [Expr(str(self.state), "uint32", 1.0, True), *(self.expr(a, depth - 1) for a in arg_types[1:])]
         else:
             args = [self.expr(a, depth - 1) for a in arg_types]
-        if p.name in DEGENERATE_ON_EQUAL_ARGS and len(args) >= 2 and args[0].text == args[1].text:
+        if p.name in DEGENERATE_ON_EQUAL_ARGS and len(args) >= 2 and self.scope.same(args[0], args[1]):
             return None
         if p.name in _TRUNCATING and args[0].mag <= 1 and typesys.parse(args[0].type).kind == "float":
             return None
         if p.name in _PRODUCTS and any(_ZERO_CONSTRUCTOR.fullmatch(a.text) for a in args):
             return None
-        varies = any(a.varies for a in args)
+        template = catalogue.GUARDS.get(p.name, "")
+        used = {int(k) for k in re.findall(r"\{(\d)\}", template)} if template else range(len(args))
+        varies = any(args[k].varies for k in used if k < len(args))  # a guard may not render every argument
         if p.name in self.helper_bounds:
             if any(a.mag > HELPER_ARG for a in args):
                 return None
             varies = varies and self.helper_varies.get(p.name, True)
             return Expr(f"{p.name}({', '.join(a.text for a in args)})", p.result, self.helper_bounds[p.name], varies)
-        if p.name in CONSTANT_ON_FINITE:
+        if p.name in NEARLY_CONSTANT:
             varies = False
+        elif p.name in ("mod", "clamp"):  # mod(x, |d| + 1) is mostly x; clamp(c, lo, hi) of a constant c
+            varies = args[0].varies
         e = Expr(self.render(p, args), p.result, _magnitude(p, [a.mag for a in args]), varies)
         if e.mag > limit(p.result) or any(a.mag > limit(a.type) for a in args):
             return None
@@ -189,6 +200,12 @@ class Expressions:
         texts = [a.text for a in args]
         if p.name in catalogue.OPERATORS:
             return catalogue.OPERATORS[p.name].format(*texts)
+        if p.name in ("randi", "randu") and len(texts) == 3:
+            # [low, high) must not be empty: Warp takes the draw modulo high - low (0 traps on the CPU)
+            low, high = texts[1], texts[2]
+            lit = typesys.scalar_literal
+            span = f"({high} & {lit(p.result, 255)}) + {lit(p.result, 1)}"
+            return f"wp.{p.name}({texts[0]}, {low}, {low} + {span})"
         if p.name in catalogue.GUARDS:
             scalar_of = p.args[-1] if p.name in ("div", "mod") else p.result
             t = typesys.parse(scalar_of if p.name != "inverse" else p.args[0])
@@ -234,10 +251,11 @@ class Expressions:
                 texts = [
                     v.name if v.type == t.scalar else f"{typesys.parse(t.scalar).annotation}({v.name})" for v in parts
                 ]
-                # Some constant components: with one or two scalars in scope every component would be
-                # the same, and a matrix of equal entries has determinant 0, a vector's min is the value...
-                for k in rng.sample(range(1, t.components), (t.components - 1) // 3):
-                    texts[k] = typesys.scalar_literal(t.scalar, rng.uniform(-1.0, 1.0))
+                if len({v.name for v in parts}) == 1:
+                    # all components equal: a matrix of them has determinant 0, a vector's min is the
+                    # value, its argmin 0 ...; make some of them constants
+                    for k in rng.sample(range(1, t.components), max(1, (t.components - 1) // 3)):
+                        texts[k] = typesys.scalar_literal(t.scalar, rng.uniform(-1.0, 1.0))
                 varies = any(v.varies for v in parts)
                 return Expr(f"wp.{type_name}({', '.join(texts)})", type_name, max(v.mag for v in parts), varies)
         if t.kind in ("float", "int") and rng.random() < 0.5:
@@ -275,9 +293,9 @@ class Expressions:
             scalars = [t for t in self.types if typesys.parse(t).kind in ("float", "int")] or ["float32"]
             t = rng.choice(scalars)
             a, b = self.expr_reading(t, depth, tries=3), self.expr(t, max(depth - 1, 0))
-            if a.text == b.text:  # `x < x` is decided before it runs
+            if self.scope.same(a, b):  # `x < x` is decided before it runs
                 b = self.leaf(t)
-                if a.text == b.text:
+                if self.scope.same(a, b):
                     b = Expr(typesys.literal(t, rng), t, 1.0)
             # floats are almost never equal: `==` / `!=` on them is (nearly) constant
             ops = ["<", ">", "<=", ">=", "!=", "=="] if typesys.parse(t).kind == "int" else ["<", ">", "<=", ">="]

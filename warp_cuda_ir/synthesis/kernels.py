@@ -24,6 +24,7 @@ _WORDS = (
     "alpha", "beta", "gain", "bias", "offsets", "scale", "samples", "table", "counts", "hist", "result",
 )  # fmt: skip
 _CONSTANT = re.compile(r"[\s()\-~+.\d]+")
+_CAST_OF_NAME = re.compile(r"(?:wp\.\w+|float|int)\((\w+)\)")
 _LOCALS = ("t", "u", "w", "d", "r", "s", "h", "g", "p", "q", "e", "m", "n", "z", "c", "f", "a", "b")
 
 
@@ -98,6 +99,8 @@ class KernelBuilder:
         v = Var(name, e.type, e.mag, e.varies)
         if e.text in self._copies:
             self._copies.add(name)
+        if any(e.text == u.name for u in self.expressions.scope.variables):
+            self.expressions.scope.aliases[name] = self.expressions.scope.aliases.get(e.text, e.text)
         self.expressions.scope.variables.append(v)
         return v
 
@@ -126,12 +129,27 @@ class KernelBuilder:
         if e is None:
             for _ in range(3):
                 e = self.expressions.expr_reading(spec.dtype, self.rng.randint(1, 3))
-                if e.varies and e.text not in self._copies:
+                if e.varies and not self.is_copy(e):
                     break
             assert e is not None
-            if not e.varies or e.text in self._copies:
+            if not e.varies or self.is_copy(e):
                 e = self.vary(e)
         self.emit(f"{spec.name}[{self.index(spec)}] = {e.text}")
+
+    def is_copy(self, e: Expr) -> bool:
+        """`e` is an input element unchanged: `x` or `wp.float64(x)` of a variable holding one."""
+        cast = _CAST_OF_NAME.fullmatch(e.text)
+        return e.text in self._copies or (cast is not None and cast.group(1) in self._copies)
+
+    def branch_condition(self, depth: int = 1) -> Expr:
+        """A grammar condition, or a split of an input (see `split_condition`) when a few draws
+        find none that differs between threads: a branch taken by all threads or none is dead code."""
+        cond = self.expressions.condition(depth)
+        if not cond.varies:
+            split = self.split_condition()
+            if split is not None:
+                return Expr(split, "bool", 1.0, True)
+        return cond
 
     def vary(self, e: Expr) -> Expr:
         """`e` combined with a value that varies between threads, so an output never holds one
@@ -140,7 +158,8 @@ class KernelBuilder:
         if other is None:
             return e
         if e.type == "bool":  # bools do not add
-            text = f"(not {e.text})" if e.text == other.text else f"({e.text} != {other.text})"
+            # a constant != x is x or not x: negate, so that it cannot be an input unchanged
+            text = f"(not {other.text})" if not e.varies or e.text == other.text else f"({e.text} != {other.text})"
             return Expr(text, "bool", 1.0, True)
         if e.mag + other.mag > limit(e.type):
             return other
@@ -171,7 +190,11 @@ class KernelBuilder:
         return self.rng.choice(self.expressions.types)
 
     def stmt_assign(self) -> None:
-        self.declare(self.expressions.expr_reading(self.pick_type(), self.rng.choice((1, 2, 2))))
+        t, depth = self.pick_type(), self.rng.choice((1, 2, 2))
+        e = self.expressions.expr_reading(t, depth)
+        if any(e.text == v.name for v in self.expressions.scope.variables):
+            e = self.expressions.expr_reading(t, depth)  # an alias `d = a` invites `d <= a`, `d - a`
+        self.declare(e)
 
     def stmt_update(self) -> None:
         """Reassign or augment a variable of the current block level (never a loop accumulator)."""
@@ -185,6 +208,7 @@ class KernelBuilder:
             return self.stmt_assign()
         t = typesys.parse(v.type)
         self._copies.discard(v.name)
+        self.expressions.scope.aliases.pop(v.name, None)
         if t.kind in ("float", "int", "vec", "spatial_vector") and self.rng.random() < 0.5:
             op = self.rng.choice(["+=", "-="])
             if e.mag + v.mag > limit(v.type):
@@ -206,10 +230,10 @@ class KernelBuilder:
     def stmt_if(self) -> None:
         if self.depth >= 4:
             return self.stmt_assign()
-        self.emit(f"if {self.expressions.condition(self.rng.randint(0, 1)).text}:")
+        self.emit(f"if {self.branch_condition(self.rng.randint(0, 1)).text}:")
         self.block(self.rng.randint(1, 2))
         for _ in range(self.rng.choice([0, 0, 0, 1, 2])):
-            self.emit(f"elif {self.expressions.condition(1).text}:")
+            self.emit(f"elif {self.branch_condition(1).text}:")
             self.block(1)
         if self.rng.random() < 0.5:
             self.emit("else:")
@@ -241,7 +265,7 @@ class KernelBuilder:
         for _ in range(rng.randint(0, 2)):
             self.statement()
         if rng.random() < 0.3:
-            cond = self.expressions.condition(1)
+            cond = self.branch_condition(1)
             varying_trips = varying_trips or cond.varies
             self.emit(f"if {cond.text}:")
             self.depth += 1
@@ -295,7 +319,7 @@ class KernelBuilder:
         self.emit(f"{counter} = int(0)")
         cond, varies = "", False
         if self.rng.random() < 0.5:
-            c = self.expressions.condition(1)
+            c = self.branch_condition(1)
             cond, varies = f" and ({c.text})", c.varies
         self.loop(f"while {counter} < {trips}{cond}:", counter, trips, while_counter=True, varying_trips=varies)
         return None

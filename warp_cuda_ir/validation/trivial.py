@@ -7,12 +7,16 @@ forward only, since the flag depends on nothing else.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+import warp as wp
 
 from warp_cuda_ir import extraction, launch
 from warp_cuda_ir.synthesis import KernelProgram
 from warp_cuda_ir.validation import outputs
 from warp_cuda_ir.validation.execute import load_module
+from warp_cuda_ir.validation.worker import _forget_compiled
 
 
 def launch_record(program: KernelProgram, seed: int) -> dict[str, Any]:
@@ -31,7 +35,12 @@ def program_trivial_reason(program: KernelProgram, seed: int) -> str | None:
         error = load_module(kernel, "cpu")
         if error is not None:
             raise RuntimeError(f"seed {seed}: CPU compile failed: {error.splitlines()[0]}")
-        prepared = launch.prepare(record, kernel, namespace, "cpu")
-        before = {name: a.numpy().copy() for name, a in prepared.arrays().items()}
-        after = launch.run(prepared, "cpu")
+        try:
+            prepared = launch.prepare(record, kernel, namespace, "cpu")
+            before = {name: a.numpy().copy() for name, a in prepared.arrays().items()}
+            after = launch.run(prepared, "cpu")
+        finally:
+            # As the validation worker does: a later program with the same module hash must not
+            # find this one's compiled code in the cache (its symbols are gone once unloaded).
+            _forget_compiled(Path(wp.config.kernel_cache_dir), extraction.MODULE_NAME)
     return outputs.trivial_reason(before, after, outputs.output_names(prepared.arguments))

@@ -120,19 +120,28 @@ class Expressions:
         self.extra: list[Production] = []  # generated wp.func helpers, callable like built-ins
         self.helper_bounds: dict[str, float] = {}  # helper -> bound of its result (arguments within HELPER_ARG)
         self.helper_varies: dict[str, bool] = {}  # helper -> whether its result depends on its arguments
+        self._choices: dict[tuple[str, int, bool], tuple[list[Production], list[Production]]] = {}
 
     def production_choices(self, type_name: str) -> list[Production]:
-        table = catalogue.by_result().get(type_name, ())
-        allowed = [p for p in (*table, *self.extra) if p.result == type_name]
-        return [p for p in allowed if self.state is not None or p.name not in catalogue.NEEDS_STATE]
+        return self._production_choices(type_name)[0]
+
+    def _production_choices(self, type_name: str) -> tuple[list[Production], list[Production]]:
+        """(productions returning `type_name`, those of them in focus), memoised: they change only
+        when a helper is added or the random state appears."""
+        key = (type_name, len(self.extra), self.state is None)
+        if key not in self._choices:
+            table = catalogue.by_result().get(type_name, ())
+            allowed = [p for p in (*table, *self.extra) if p.result == type_name]
+            choices = [p for p in allowed if self.state is not None or p.name not in catalogue.NEEDS_STATE]
+            self._choices[key] = (choices, [p for p in choices if p.name in self.focus])
+        return self._choices[key]
 
     def expr(self, type_name: str, depth: int) -> Expr:
         rng = self.rng
         if depth > 0 and rng.random() < 0.04:
             return self.where(type_name, depth)
         if depth > 0 and rng.random() < 0.6:
-            choices = self.production_choices(type_name)
-            focused = [p for p in choices if p.name in self.focus]
+            choices, focused = self._production_choices(type_name)
             for _ in range(3):
                 if not choices:
                     break
@@ -146,16 +155,17 @@ class Expressions:
         """An expression whose value varies between threads, when a few draws find one; failing
         that, one that reads at least one variable in scope (a result computed from constants
         only teaches nothing)."""
-        names = {v.name.removeprefix("int(").removesuffix(")") for v in self.scope.variables}
-        pattern = re.compile(r"\b(" + "|".join(map(re.escape, sorted(names))) + r")\b") if names else None
-        reading = None
+        drawn = []
         for _ in range(tries):
             e = self.expr(type_name, depth)
             if e.varies:
                 return e
-            if reading is None and pattern is not None and pattern.search(e.text):
-                reading = e
-        return reading or e
+            drawn.append(e)
+        names = {v.name.removeprefix("int(").removesuffix(")") for v in self.scope.variables}
+        if names:  # compiled only when needed: it is the costly part
+            pattern = re.compile(r"\b(" + "|".join(map(re.escape, sorted(names))) + r")\b")
+            return next((e for e in drawn if pattern.search(e.text)), drawn[-1])
+        return drawn[-1]
 
     def where(self, type_name: str, depth: int) -> Expr:
         """`wp.where(cond, a, b)`: Warp's branch-free select, for any value type."""

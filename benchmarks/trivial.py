@@ -3,10 +3,10 @@
 
     python benchmarks/trivial.py --seeds 0:512 [--show 5] [--category math]
 
-For each seed: synthesize, compile for the CPU (forward only: the flag depends on nothing
-else), launch with the seeded inputs the validation pass uses, and apply
-`validation.outputs.trivial_reason`. Prints the rate per category and per pattern
-(all_zero / constant / equal_to_input), and with --show the sources of a few trivial ones.
+For each seed: synthesize, compile for the CPU, launch with the seeded inputs the validation
+pass uses, and apply `validation.outputs.trivial_reason` (see `validation.trivial`). Prints the
+rate per category and per pattern (all_zero / constant / equal_to_input), and with --show the
+sources of a few trivial ones.
 """
 
 from __future__ import annotations

@@ -1,8 +1,10 @@
 """Whether a generated program's outputs are trivial, straight from the program (no row needed).
 
 The same judgement the validation pass makes (`outputs.trivial_reason` after a CPU launch with
-the row's seeded inputs), made cheaper for measuring the generator: the module is compiled
-forward only, since the flag depends on nothing else.
+the row's seeded inputs), without extracting the CUDA/CPU texts first. The module is compiled
+as validation compiles it (backward included). Seen while measuring 512 programs in one process:
+Warp once or twice failed to find a kernel's symbol after loading it ("Failed to find forward
+kernel"), a program that runs in a fresh process; callers should count that apart.
 """
 
 from __future__ import annotations
@@ -30,17 +32,15 @@ def program_trivial_reason(program: KernelProgram, seed: int) -> str | None:
     Raises RuntimeError when the program does not compile or launch (that is a generator bug too).
     """
     record = launch_record(program, seed)
-    with extraction.loaded_kernel(program.source, program.kernel_name) as (kernel, namespace):
-        kernel.module.options["enable_backward"] = False  # halves the Clang time; outputs are forward only
-        error = load_module(kernel, "cpu")
-        if error is not None:
-            raise RuntimeError(f"seed {seed}: CPU compile failed: {error.splitlines()[0]}")
-        try:
+    try:
+        with extraction.loaded_kernel(program.source, program.kernel_name) as (kernel, namespace):
+            error = load_module(kernel, "cpu")
+            if error is not None:
+                raise RuntimeError(f"seed {seed}: CPU compile failed: {error.splitlines()[0]}")
             prepared = launch.prepare(record, kernel, namespace, "cpu")
             before = {name: a.numpy().copy() for name, a in prepared.arrays().items()}
             after = launch.run(prepared, "cpu")
-        finally:
-            # As the validation worker does: a later program with the same module hash must not
-            # find this one's compiled code in the cache (its symbols are gone once unloaded).
-            _forget_compiled(Path(wp.config.kernel_cache_dir), extraction.MODULE_NAME)
+    finally:
+        # as the validation worker does after each row: compiled sample modules are never reused
+        _forget_compiled(Path(wp.config.kernel_cache_dir), extraction.MODULE_NAME)
     return outputs.trivial_reason(before, after, outputs.output_names(prepared.arguments))

@@ -90,12 +90,13 @@ def _helper(b: KernelBuilder, ex: Expressions, tuple_result: bool) -> None:
     results = tuple(rng.choice(ex.types) for _ in range(2 if tuple_result else 1))
     inner = Expressions(rng, ex.types, ex.focus)
     params = [f"{p}: {typesys.parse(t).annotation}" for p, t in zip("xyz", args, strict=False)]
-    inner.scope.variables = [Var(p, t, HELPER_ARG) for p, t in zip("xyz", args, strict=False)]
+    # "varies" inside a helper: depends on its arguments
+    inner.scope.variables = [Var(p, t, HELPER_ARG, True) for p, t in zip("xyz", args, strict=False)]
     lines = ["@wp.func", f"def {name}({', '.join(params)}):"]
     for k in range(rng.randint(0, 2)):
         e = variable_value(inner.expr_reading(rng.choice(ex.types), 2))
         lines.append(f"{INDENT}v{k} = {e.text}")
-        inner.scope.variables.append(Var(f"v{k}", e.type, e.mag))
+        inner.scope.variables.append(Var(f"v{k}", e.type, e.mag, e.varies))
     outs = [inner.expr_reading(r, 2) for r in results]
     lines.append(f"{INDENT}return {', '.join(e.text for e in outs)}")
     b.prelude.append("\n".join(lines))
@@ -104,6 +105,7 @@ def _helper(b: KernelBuilder, ex: Expressions, tuple_result: bool) -> None:
     else:
         ex.extra.append(Production(name, args, results[0]))
         ex.helper_bounds[name] = outs[0].mag
+        ex.helper_varies[name] = outs[0].varies
 
 
 def _struct(b: KernelBuilder, ex: Expressions) -> None:
@@ -153,7 +155,7 @@ def _random_values(b: KernelBuilder, ex: Expressions) -> None:
     ]  # fmt: skip
     for text, t, mag in rng.sample(draws, rng.randint(2, 4)):
         f, v2, v3 = (ex.expr(x, 1).text for x in ("float32", "vec2", "vec3"))
-        b.declare(Expr(text.format(s=state, f=f, v2=v2, v3=v3), t, mag))
+        b.declare(Expr(text.format(s=state, f=f, v2=v2, v3=v3), t, mag, True))  # the state is seeded per thread
 
 
 def _atomic(b: KernelBuilder, ex: Expressions) -> None:
@@ -170,12 +172,15 @@ def _atomic(b: KernelBuilder, ex: Expressions) -> None:
     else:
         lin = b.tids[0]
         idx = f"{lin} % {bins}" if rng.random() < 0.6 else f"wp.abs({ex.expr('int32', 1).text}) % {bins}"
-    if op in ("exch", "cas"):  # every thread stores the same value: a deterministic result
+    if op in ("exch", "cas"):  # every thread of a bin stores the same value: a deterministic result
+        value = "1" if bins == 1 else f"{idx} + 1"  # differs between bins, or the bins are all alike
         call = (
-            f"wp.atomic_exch({target.name}, {idx}, 1)" if op == "exch" else f"wp.atomic_cas({target.name}, {idx}, 0, 1)"
+            f"wp.atomic_exch({target.name}, {idx}, {value})"
+            if op == "exch"
+            else f"wp.atomic_cas({target.name}, {idx}, 0, {value})"
         )
     else:
-        value = ex.expr(dtype, 2)
+        value = ex.expr_reading(dtype, 2)  # a constant summed over equal-sized bins is the same in every bin
         if value.mag * 4096 > 1e8 and dtype in ("float32", "float64", "vec3") and op in ("add", "sub"):
             value = ex.leaf(dtype)
         call = f"wp.atomic_{op}({target.name}, {idx}, {value.text})"

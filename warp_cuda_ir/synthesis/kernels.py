@@ -24,6 +24,7 @@ _WORDS = (
     "alpha", "beta", "gain", "bias", "offsets", "scale", "samples", "table", "counts", "hist", "result",
 )  # fmt: skip
 _CONSTANT = re.compile(r"[\s()\-~+.\d]+")
+_CAST_OF_NAME = re.compile(r"(?:wp\.\w+|float|int)\((\w+)\)")
 _LOCALS = ("t", "u", "w", "d", "r", "s", "h", "g", "p", "q", "e", "m", "n", "z", "c", "f", "a", "b")
 
 
@@ -50,6 +51,7 @@ class KernelBuilder:
     depth: int = 1
     loop_depth: int = 0
     _names: set[str] = field(default_factory=set)
+    _copies: set[str] = field(default_factory=set)  # variables holding an input element unchanged
 
     # ---- names and arguments -------------------------------------------------------------
     def fresh(self, pool: tuple[str, ...] = _LOCALS) -> str:
@@ -94,7 +96,11 @@ class KernelBuilder:
         name = name or self.fresh()
         e = variable_value(e)
         self.emit(f"{name} = {e.text}")
-        v = Var(name, e.type, e.mag)
+        v = Var(name, e.type, e.mag, e.varies)
+        if e.text in self._copies:
+            self._copies.add(name)
+        if any(e.text == u.name for u in self.expressions.scope.variables):
+            self.expressions.scope.aliases[name] = self.expressions.scope.aliases.get(e.text, e.text)
         self.expressions.scope.variables.append(v)
         return v
 
@@ -113,11 +119,51 @@ class KernelBuilder:
 
     def read(self, spec: ArraySpec, neighbour: bool = False) -> Var:
         mag = 5.0 if spec.init.get("dist") == "randint" else 1.0
-        return self.declare(Expr(f"{spec.name}[{self.index(spec, neighbour)}]", spec.dtype, mag))
+        v = self.declare(Expr(f"{spec.name}[{self.index(spec, neighbour)}]", spec.dtype, mag, True))
+        if not neighbour:
+            self._copies.add(v.name)
+        return v
 
     def write(self, spec: ArraySpec, e: Expr | None = None) -> None:
-        e = e or self.expressions.expr_reading(spec.dtype, self.rng.randint(1, 3))
+        """`out[tid] = e`, where e differs between threads and is not just a copy of an input."""
+        if e is None:
+            for _ in range(3):
+                e = self.expressions.expr_reading(spec.dtype, self.rng.randint(1, 3))
+                if e.varies and not self.is_copy(e):
+                    break
+            assert e is not None
+            if not e.varies or self.is_copy(e):
+                e = self.vary(e)
         self.emit(f"{spec.name}[{self.index(spec)}] = {e.text}")
+
+    def is_copy(self, e: Expr) -> bool:
+        """`e` is an input element unchanged: `x` or `wp.float64(x)` of a variable holding one."""
+        cast = _CAST_OF_NAME.fullmatch(e.text)
+        return e.text in self._copies or (cast is not None and cast.group(1) in self._copies)
+
+    def branch_condition(self, depth: int = 1) -> Expr:
+        """A grammar condition, or a split of an input (see `split_condition`) when a few draws
+        find none that differs between threads: a branch taken by all threads or none is dead code."""
+        cond = self.expressions.condition(depth)
+        if not cond.varies:
+            split = self.split_condition()
+            if split is not None:
+                return Expr(split, "bool", 1.0, True)
+        return cond
+
+    def vary(self, e: Expr) -> Expr:
+        """`e` combined with a value that varies between threads, so an output never holds one
+        constant or an input unchanged (a copy combined with itself is twice the input)."""
+        other = self.expressions.varying(e.type)
+        if other is None:
+            return e
+        if e.type == "bool":  # bools do not add
+            # a constant != x is x or not x: negate, so that it cannot be an input unchanged
+            text = f"(not {other.text})" if not e.varies or e.text == other.text else f"({e.text} != {other.text})"
+            return Expr(text, "bool", 1.0, True)
+        if e.mag + other.mag > limit(e.type):
+            return other
+        return Expr(f"({e.text} + {other.text})", e.type, e.mag + other.mag, True)
 
     # ---- blocks --------------------------------------------------------------------------
     def block(self, statements: int) -> None:
@@ -144,7 +190,11 @@ class KernelBuilder:
         return self.rng.choice(self.expressions.types)
 
     def stmt_assign(self) -> None:
-        self.declare(self.expressions.expr_reading(self.pick_type(), self.rng.choice((1, 2, 2))))
+        t, depth = self.pick_type(), self.rng.choice((1, 2, 2))
+        e = self.expressions.expr_reading(t, depth)
+        if any(e.text == v.name for v in self.expressions.scope.variables):
+            e = self.expressions.expr_reading(t, depth)  # an alias `d = a` invites `d <= a`, `d - a`
+        self.declare(e)
 
     def stmt_update(self) -> None:
         """Reassign or augment a variable of the current block level (never a loop accumulator)."""
@@ -153,15 +203,22 @@ class KernelBuilder:
         if not candidates or self.loop_depth:
             return self.stmt_assign()
         v = self.rng.choice(candidates)
-        e = self.expressions.expr(v.type, self.rng.randint(1, 2))
+        e = self.expressions.expr_reading(v.type, self.rng.randint(1, 2), tries=2)
+        if e.text.strip("()-") == v.name:  # `v = v`, `v -= v`, `v += (-v)`: nothing, or zero
+            return self.stmt_assign()
         t = typesys.parse(v.type)
+        self._copies.discard(v.name)
+        self.expressions.scope.aliases.pop(v.name, None)
         if t.kind in ("float", "int", "vec", "spatial_vector") and self.rng.random() < 0.5:
             op = self.rng.choice(["+=", "-="])
             if e.mag + v.mag > limit(v.type):
                 return None
             self.emit(f"{v.name} {op} {e.text}")
             v.mag = v.mag + e.mag
+            v.varies = v.varies or e.varies
         else:
+            # in a branch the old value survives on the other path; at the top level it is replaced
+            v.varies = e.varies or (v.varies and self.depth > 1)
             text = e.text
             if t.kind in ("float", "int") and _CONSTANT.fullmatch(text):
                 # Warp types a folded constant like `(-4)` as int64 when branches merge: keep the type
@@ -173,17 +230,25 @@ class KernelBuilder:
     def stmt_if(self) -> None:
         if self.depth >= 4:
             return self.stmt_assign()
-        self.emit(f"if {self.expressions.condition(self.rng.randint(0, 1)).text}:")
+        self.emit(f"if {self.branch_condition(self.rng.randint(0, 1)).text}:")
         self.block(self.rng.randint(1, 2))
         for _ in range(self.rng.choice([0, 0, 0, 1, 2])):
-            self.emit(f"elif {self.expressions.condition(1).text}:")
+            self.emit(f"elif {self.branch_condition(1).text}:")
             self.block(1)
         if self.rng.random() < 0.5:
             self.emit("else:")
             self.block(self.rng.randint(1, 2))
         return None
 
-    def loop(self, header: str, counter: str, trips: int, while_counter: bool = False, cast: bool = False) -> None:
+    def loop(
+        self,
+        header: str,
+        counter: str,
+        trips: int,
+        while_counter: bool = False,
+        cast: bool = False,
+        varying_trips: bool = False,
+    ) -> None:
         """`for`/`while` with a known trip count; accumulators are summed, never read inside."""
         rng = self.rng
         scope = self.expressions.scope
@@ -200,11 +265,13 @@ class KernelBuilder:
         for _ in range(rng.randint(0, 2)):
             self.statement()
         if rng.random() < 0.3:
-            self.emit(f"if {self.expressions.condition(1).text}:")
+            cond = self.branch_condition(1)
+            varying_trips = varying_trips or cond.varies
+            self.emit(f"if {cond.text}:")
             self.depth += 1
             self.emit(rng.choice(["break", "continue"]) if not while_counter else "break")
             self.depth -= 1
-        term = self.expressions.expr(acc_type, rng.randint(1, 2))
+        term = self.expressions.expr_reading(acc_type, rng.randint(1, 2), tries=2)
         bound = limit(acc_type) / max(trips, 1) / 2
         if term.mag > bound:
             term = self.expressions.leaf(acc_type)
@@ -217,6 +284,7 @@ class KernelBuilder:
         del scope.variables[before:]
         self.depth -= 1
         acc.mag = term.mag * trips
+        acc.varies = term.varies or varying_trips
 
     def stmt_for(self) -> None:
         rng = self.rng
@@ -249,20 +317,45 @@ class KernelBuilder:
         counter = self.fresh(("it", "count", "iters"))
         trips = self.rng.randint(2, 8)
         self.emit(f"{counter} = int(0)")
-        cond = ""
+        cond, varies = "", False
         if self.rng.random() < 0.5:
-            cond = f" and ({self.expressions.condition(1).text})"
-        self.loop(f"while {counter} < {trips}{cond}:", counter, trips, while_counter=True)
+            c = self.branch_condition(1)
+            cond, varies = f" and ({c.text})", c.varies
+        self.loop(f"while {counter} < {trips}{cond}:", counter, trips, while_counter=True, varying_trips=varies)
         return None
 
     def stmt_return(self) -> None:
         if self.loop_depth or self.depth > 1:
             return self.stmt_assign()
-        self.emit(f"if {self.expressions.condition(1).text}:")
+        cond = self.split_condition()
+        if cond is None:
+            return self.stmt_assign()
+        self.emit(f"if {cond}:")
         self.depth += 1
         self.emit("return")
         self.depth -= 1
         return None
+
+    def split_condition(self) -> str | None:
+        """A condition true in some threads and false in others, for an early `return` (one true
+        everywhere leaves every output unwritten): an input element against a threshold inside
+        its recipe's range, optionally narrowed by a grammar condition."""
+        rng = self.rng
+        scope = self.expressions.scope
+        copies = [v for v in scope.variables if v.name in self._copies and v.name not in scope.hidden]
+        if not copies:
+            return None
+        v = rng.choice(copies)
+        if v.type == "bool":
+            text = v.name if rng.random() < 0.5 else f"not {v.name}"
+        else:
+            x = self.expressions.component(v)
+            lo, hi = (1, 3) if x.type == "uint32" else (-2, 2)
+            threshold = rng.randint(lo, hi) if typesys.parse(x.type).kind == "int" else rng.uniform(-0.5, 0.5)
+            text = f"{x.text} {rng.choice(['<', '>'])} {typesys.scalar_literal(x.type, threshold)}"
+        if rng.random() < 0.5:
+            text = f"({text}) and ({self.expressions.condition(1).text})"
+        return text
 
     def stmt_tuple(self) -> None:
         """Built-ins and helpers returning several values: `a, b = f(...)`."""
@@ -276,18 +369,21 @@ class KernelBuilder:
         ]
         if options and rng.random() < 0.7:
             name, args, results = rng.choice(options)
-            call = f"{name}({', '.join(self.expressions.expr(a, 1).text for a in args)})"
+            values = [self.expressions.expr(a, 1) for a in args]
+            call = f"{name}({', '.join(v.text for v in values)})"
             mags = [4.0 * len(results)] * len(results)
         else:
             name, args, results = rng.choice(pool)
             m = self.expressions.expr(args[0], 1)
+            values = [m]
             # eig3 assumes a symmetric matrix
             call = f"wp.{name}({m.text} + wp.transpose({m.text}))" if name == "eig3" else f"wp.{name}({m.text})"
             mags = [max(m.mag, 1.0) * 3] * len(results)
         targets = [self.fresh() for _ in results]
         self.emit(f"{', '.join(targets)} = {call}")
+        varies = any(v.varies for v in values)
         for t, r, mag in zip(targets, results, mags, strict=True):
-            self.expressions.scope.variables.append(Var(t, r, mag))
+            self.expressions.scope.variables.append(Var(t, r, mag, varies))
 
     # ---- assembly ------------------------------------------------------------------------
     def program(self, category: str) -> KernelProgram:

@@ -1,0 +1,46 @@
+"""Whether a generated program's outputs are trivial, straight from the program (no row needed).
+
+The same judgement the validation pass makes (`outputs.trivial_reason` after a CPU launch with
+the row's seeded inputs), without extracting the CUDA/CPU texts first. The module is compiled
+as validation compiles it (backward included). Seen while measuring 512 programs in one process:
+Warp once or twice failed to find a kernel's symbol after loading it ("Failed to find forward
+kernel"), a program that runs in a fresh process; callers should count that apart.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import warp as wp
+
+from warp_cuda_ir import extraction, launch
+from warp_cuda_ir.synthesis import KernelProgram
+from warp_cuda_ir.validation import outputs
+from warp_cuda_ir.validation.execute import load_module
+from warp_cuda_ir.validation.worker import _forget_compiled
+
+
+def launch_record(program: KernelProgram, seed: int) -> dict[str, Any]:
+    """The parts of a row `launch.prepare` reads."""
+    return {"seed": seed, "arguments": [a.to_row() for a in program.arguments], "launch_dim": list(program.launch_dim)}
+
+
+def program_trivial_reason(program: KernelProgram, seed: int) -> str | None:
+    """`outputs.trivial_reason` of one CPU launch of `program` with the inputs of row `seed`.
+
+    Raises RuntimeError when the program does not compile or launch (that is a generator bug too).
+    """
+    record = launch_record(program, seed)
+    try:
+        with extraction.loaded_kernel(program.source, program.kernel_name) as (kernel, namespace):
+            error = load_module(kernel, "cpu")
+            if error is not None:
+                raise RuntimeError(f"seed {seed}: CPU compile failed: {error.splitlines()[0]}")
+            prepared = launch.prepare(record, kernel, namespace, "cpu")
+            before = {name: a.numpy().copy() for name, a in prepared.arrays().items()}
+            after = launch.run(prepared, "cpu")
+    finally:
+        # as the validation worker does after each row: compiled sample modules are never reused
+        _forget_compiled(Path(wp.config.kernel_cache_dir), extraction.MODULE_NAME)
+    return outputs.trivial_reason(before, after, outputs.output_names(prepared.arguments))

@@ -14,10 +14,9 @@ from typing import Any
 
 import warp as wp
 
-from warp_cuda_ir import extraction, launch
+from warp_cuda_ir import extraction
 from warp_cuda_ir.synthesis import KernelProgram
-from warp_cuda_ir.validation import outputs
-from warp_cuda_ir.validation.execute import load_module
+from warp_cuda_ir.validation.execute import run_cpu
 from warp_cuda_ir.validation.worker import _forget_compiled
 
 
@@ -27,20 +26,17 @@ def launch_record(program: KernelProgram, seed: int) -> dict[str, Any]:
 
 
 def program_trivial_reason(program: KernelProgram, seed: int) -> str | None:
-    """`outputs.trivial_reason` of one CPU launch of `program` with the inputs of row `seed`.
+    """The validation pass's `trivial_reason` for `program` launched with the inputs of row `seed`.
 
     Raises RuntimeError when the program does not compile or launch (that is a generator bug too).
     """
-    record = launch_record(program, seed)
     try:
         with extraction.loaded_kernel(program.source, program.kernel_name) as (kernel, namespace):
-            error = load_module(kernel, "cpu")
-            if error is not None:
-                raise RuntimeError(f"seed {seed}: CPU compile failed: {error.splitlines()[0]}")
-            prepared = launch.prepare(record, kernel, namespace, "cpu")
-            before = {name: a.numpy().copy() for name, a in prepared.arrays().items()}
-            after = launch.run(prepared, "cpu")
+            cpu = run_cpu(launch_record(program, seed), kernel, namespace, timing=False)
     finally:
         # as the validation worker does after each row: compiled sample modules are never reused
         _forget_compiled(Path(wp.config.kernel_cache_dir), extraction.MODULE_NAME)
-    return outputs.trivial_reason(before, after, outputs.output_names(prepared.arguments))
+    if cpu.run_status != "ok":
+        stage = "compile" if cpu.compile_status != "ok" else "launch"
+        raise RuntimeError(f"seed {seed}: CPU {stage} failed: {(cpu.error or '').splitlines()[0]}")
+    return cpu.trivial

@@ -34,7 +34,7 @@ def row_id(python_source: str) -> str:
 def make_row(seed: int, categories: Sequence[str], arch: int = extraction.DEFAULT_CUDA_ARCH) -> dict[str, Any]:
     """The row for `seed`. Raises ExtractionError when Warp cannot generate code for it."""
     program = synthesize(seed, categories)
-    texts = extraction.extract(program.source, program.kernel_name, arch)
+    texts = extraction.extract(program.source, program.kernel_name, arch, program.block_dim)
     row = {
         "id": row_id(program.source),
         "seed": seed,
@@ -49,6 +49,8 @@ def make_row(seed: int, categories: Sequence[str], arch: int = extraction.DEFAUL
         "cpu_backward": texts.cpu_backward,
         "cpu_helpers": texts.cpu_helpers,
         "launch_dim": list(program.launch_dim),
+        "block_dim": program.block_dim,
+        "launch_tiled": program.launch_tiled,
         "arguments": [a.to_row() for a in program.arguments],
         "warp_version": wp.config.version,
         "generator_version": GENERATOR_VERSION,

@@ -37,3 +37,19 @@ def test_script_prints_markdown_and_rejects_a_bad_folder(small_build: BuildResul
     assert ok.returncode == 0 and "distinct Warp built-ins used" in ok.stdout
     bad = subprocess.run([sys.executable, str(SCRIPT), str(tmp_path)], capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.startswith("error: ") and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_tile_builtins_and_functions_passed_to_them_are_counted() -> None:
+    import ast
+
+    from warp_cuda_ir.synthesis import catalogue
+
+    source = (
+        "def f(a: wp.array(dtype=wp.float64)):\n"
+        "    t = wp.tile_load(a, shape=8, offset=0)\n"
+        "    u = wp.tile_map(wp.sin, t) + wp.tile_ones(shape=8, dtype=wp.float64)\n"
+        "    wp.tile_store(a, wp.tile_reduce(wp.max, u), offset=0)\n"
+    )
+    used = stats.builtins_used(ast.parse(source), catalogue.offered_builtins())
+    expected = {"tile_load", "tile_map", "sin", "add", "tile_ones", "tile_store", "tile_reduce", "max"}
+    assert used == expected | {"array"}  # the annotation is a call of the `array` built-in too

@@ -33,13 +33,22 @@ def parquet_files(out: Path) -> list[Path]:
     return files
 
 
+def _warp_name(node: ast.AST, offered: frozenset[str]) -> str | None:
+    """`name` when `node` spells `wp.<name>` for a Warp built-in."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "wp":
+        return node.attr if node.attr in offered else None
+    return None
+
+
 def builtins_used(tree: ast.AST, offered: frozenset[str]) -> set[str]:
-    """`wp.<name>(...)` calls naming a Warp built-in, plus operators Warp maps to built-ins."""
+    """`wp.<name>(...)` calls naming a Warp built-in, built-ins passed as functions (`wp.tile_map(wp.sin, t)`,
+    `wp.tile_reduce(wp.max, t)`), plus operators Warp maps to built-ins."""
     used: set[str] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in offered:
-            if isinstance(node.func.value, ast.Name) and node.func.value.id == "wp":
-                used.add(node.func.attr)
+        if isinstance(node, ast.Call) and (name := _warp_name(node.func, offered)):
+            used.add(name)
+            # Positional arguments only: keywords such as `dtype=wp.float64` name types, not calls.
+            used.update(n for arg in node.args if (n := _warp_name(arg, offered)))
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in offered:
             used.add(node.func.id)  # float(x), int(x), min/max/abs/range as Warp resolves them
         elif isinstance(node, ast.BinOp | ast.UnaryOp | ast.AugAssign) and type(node.op) in _OPERATORS:

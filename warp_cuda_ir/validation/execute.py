@@ -41,12 +41,13 @@ def median_launch_ms(prepared: launch.Launch, device: str, repeats: int = TIMING
     return statistics.median(times)
 
 
-def load_module(kernel: Any, device: str, row: Mapping[str, Any]) -> str | None:
-    """Compile/load the kernel's module on `device` for `row`'s launch; the compiler's message on failure."""
+def load_module(kernel: Any, device: str, row: Mapping[str, Any] | None = None) -> str | None:
+    """Compile/load the kernel's module on `device` for `row`'s launch (default: Warp's default block size);
+    the compiler's message on failure."""
     with captured_stderr() as log:
         try:
             # The block size the row's launch will use, or the launch compiles the module a second time.
-            kernel.module.load(wp.get_device(device), block_dim=launch.block_dim(row, device))
+            kernel.module.load(wp.get_device(device), block_dim=launch.block_dim(row or {}, device))
             error = None
         except Exception as e:
             error = f"{type(e).__name__}: {e}"

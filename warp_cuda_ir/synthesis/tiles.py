@@ -150,7 +150,11 @@ class _TileKernel:
             lines.append(f"{INDENT}v0 = {e.text}")
             inner.scope.variables.append(Var("v0", self.dtype, e.mag))
         e = self.helper_expr(inner, (*params, "v0"))
-        text, mag = e.text, e.mag
+        # The grammar can draw a constant-valued function (atan2(x, x), a zero vector's norm ...): adding
+        # an argument keeps the mapped tile dependent on its input, so stored outputs are never constant.
+        half = typesys.scalar_literal(self.dtype, 0.5)
+        pattern = rng.choice(("{p} + {e}", "{e} - {p}", "{p} - {e}", "({p} + {e}) * {half}"))
+        text, mag = pattern.format(p=rng.choice(params), e=e.text, half=half), e.mag + HELPER_ARG
         if mag > SQUASH_ABOVE:
             text, mag = f"wp.tanh({text})", 1.0
         lines.append(f"{INDENT}return {text}")

@@ -166,7 +166,8 @@ class _TileKernel:
         reads = re.compile(r"\b(" + "|".join(names) + r")\b")
         for _ in range(6):
             e = variable_value(inner.expr_reading(self.dtype, 2))
-            if reads.search(e.text) and not re.fullmatch(r"\w+", e.text):
+            # Not a bare value nor a cast of one (`float(x)`): the helper would be the identity.
+            if reads.search(e.text) and not re.fullmatch(r"(wp\.)?(float\d*\()?\w+\)?", e.text):
                 return e
         return Expr(f"wp.sin({names[0]})", self.dtype, 1.0)  # a constant map would make a constant tile
 

@@ -39,7 +39,10 @@ def test_rows_are_real_warp_output(small_build: BuildResult) -> None:
         assert row["kernel_symbol"] + "_cuda_kernel_backward(" in row["cuda_backward"]
         assert row["kernel_symbol"] + "_cpu_kernel_forward(" in row["cpu_forward"]
         assert row["id"] == rows.row_id(row["python_source"])
-        assert json.loads(row["module_options"])["cuda"]["block_dim"] == extraction.CUDA_BLOCK_DIM
+        options = json.loads(row["module_options"])
+        assert options["cuda"]["block_dim"] == row["block_dim"] and options["cpu"]["block_dim"] == 1
+        if not row["launch_tiled"]:
+            assert row["block_dim"] == extraction.CUDA_BLOCK_DIM
 
 
 def test_no_program_appears_twice_and_splits_follow_seeds(small_build: BuildResult) -> None:

@@ -33,13 +33,15 @@ def integrate(x: wp.array(dtype=float), v: wp.array(dtype=wp.vec3), p: Params):
 """
 
 
-def full_module(source: str, target: str) -> str:
-    """The module text Warp itself generates, for comparison."""
+def full_module(source: str, target: str, block_dim: int = extraction.CUDA_BLOCK_DIM) -> str:
+    """The module text Warp itself generates for a launch of `block_dim` (CPU: Warp's CPU launch uses 1)."""
     from warp._src import context
 
     kernel, _ = extraction.load_kernel(source)
     try:
-        builder = context.ModuleBuilder(kernel.module, extraction.module_options(target), target=target)
+        options = dict(kernel.module.options, output_arch=extraction.DEFAULT_CUDA_ARCH)
+        options["block_dim"] = block_dim if target == "cuda" else 1
+        builder = context.ModuleBuilder(kernel.module, options, target=target)
         return builder.codegen(target)
     finally:
         extraction.release()
@@ -54,12 +56,46 @@ def tick():
 """
 
 
-@pytest.mark.parametrize("source", [SOURCE, NO_ARGUMENTS], ids=["helpers_and_struct", "no_arguments"])
+TILE = """import warp as wp
+
+@wp.func
+def soften(x: float, y: float):
+    return wp.tanh(x * y + 0.5)
+
+@wp.kernel
+def tiles(a: wp.array2d(dtype=float), b: wp.array2d(dtype=float), c: wp.array2d(dtype=float), s: wp.array(dtype=float)):
+    i, j = wp.tid()
+    ta = wp.tile_load(a, shape=(4, 8), offset=(i * 4, j * 8))
+    tb = wp.tile_transpose(wp.tile_load(b, shape=(8, 4), offset=(j * 8, i * 4)))
+    t = wp.tile_map(soften, ta, tb) - wp.tile_broadcast(wp.tile_max(ta), shape=(4, 8))
+    wp.tile_store(c, t, offset=(i * 4, j * 8))
+    wp.tile_atomic_add(s, wp.tile_sum(t), offset=0)
+"""
+
+
+@pytest.mark.parametrize(
+    ("source", "block_dim"),
+    [(SOURCE, 256), (NO_ARGUMENTS, 256), (TILE, 64), (TILE, 128)],
+    ids=["helpers_and_struct", "no_arguments", "tile_block_64", "tile_block_128"],
+)
 @pytest.mark.parametrize("target", ["cuda", "cpu"])
-def test_row_texts_rebuild_warps_module_exactly(source: str, target: str) -> None:
-    texts = extraction.extract(source)
-    assert extraction.translation_unit(texts, target) == full_module(source, target)
+def test_row_texts_rebuild_warps_module_exactly(source: str, block_dim: int, target: str) -> None:
+    texts = extraction.extract(source, block_dim=block_dim)
+    expected = full_module(source, target, block_dim)
+    assert extraction.translation_unit(texts, target) == expected
+    # A row (a dict) rebuilds it from its own `block_dim` column.
+    row = {**texts.__dict__, "block_dim": block_dim}
+    assert extraction.translation_unit(row, target) == expected
+    assert f"#define WP_TILE_BLOCK_DIM {block_dim if target == 'cuda' else 1}\n" in expected
     assert "kernel_forward" not in texts.cuda_helpers + texts.cpu_helpers
+
+
+def test_cuda_module_of_a_tile_kernel_follows_the_block_dim() -> None:
+    """Only the CUDA module depends on block_dim: the CPU texts are those of Warp's CPU launch (1)."""
+    small, large = extraction.extract(TILE, block_dim=32), extraction.extract(TILE, block_dim=256)
+    assert extraction.translation_unit(small, "cuda") != extraction.translation_unit(large, "cuda")
+    assert extraction.translation_unit(small, "cpu") == extraction.translation_unit(large, "cpu")
+    assert (small.cuda_options["block_dim"], small.cpu_options["block_dim"]) == (32, 1)
 
 
 def test_texts_are_split_at_function_boundaries() -> None:

@@ -73,3 +73,39 @@ def test_bad_launch_records_are_reported(change: dict, message: str) -> None:
     row["arguments"][0] = {**row["arguments"][0], **change}
     with pytest.raises(launch.LaunchError, match=message):
         launch.run_row(row)
+
+
+TILE_SOURCE = """import warp as wp
+
+@wp.kernel
+def centre(x: wp.array(dtype=float), out: wp.array(dtype=float), total: wp.array(dtype=float)):
+    i = wp.tid()
+    t = wp.tile_load(x, shape=16, offset=i * 16)
+    c = t - wp.tile_broadcast(wp.tile_max(t), shape=(16,))
+    wp.tile_store(out, c, offset=i * 16)
+    wp.tile_atomic_add(total, wp.tile_sum(c), offset=0)
+"""
+
+
+def test_tile_row_is_launched_tiled_once_per_tile() -> None:
+    """`launch_tiled`: launch_dim counts tiles; each tile's block adds into `total` once (CPU: 1-thread blocks)."""
+    arg = {"kind": "array", "dtype": "float32"}
+    row = {
+        "seed": 3,
+        "kernel_name": "centre",
+        "python_source": TILE_SOURCE,
+        "launch_dim": [4],
+        "block_dim": 64,
+        "launch_tiled": True,
+        "arguments": [
+            {**arg, "name": "x", "shape": [64], "role": "in", "init": json.dumps({"dist": "uniform"})},
+            {**arg, "name": "out", "shape": [64], "role": "out", "init": json.dumps({"dist": "zeros"})},
+            {**arg, "name": "total", "shape": [1], "role": "inout", "init": json.dumps({"dist": "zeros"})},
+        ],
+    }
+    outputs = launch.run_row(row)
+    tiles = outputs["x"].reshape(4, 16)
+    expected = tiles - tiles.max(axis=1, keepdims=True)
+    np.testing.assert_allclose(outputs["out"], expected.ravel(), rtol=1e-6)
+    np.testing.assert_allclose(outputs["total"], [expected.sum()], rtol=1e-5)
+    assert launch.block_dim(row, "cpu") == 1 and launch.block_dim({"launch_dim": [4]}, "cpu") == 1

@@ -15,7 +15,7 @@ from warp_cuda_ir import extraction, launch, rows, source_facts
 from warp_cuda_ir.synthesis import CATEGORIES, catalogue, check_categories, synthesize, typesys
 
 SEEDS = range(300)
-NEW_CATEGORIES = {"functions", "structs", "quaternion_transform", "multi_dim", "random", "reduction", "idioms"}
+NEW_CATEGORIES = {"functions", "structs", "quaternion_transform", "multi_dim", "random", "reduction", "idioms", "tile"}
 
 
 @pytest.fixture(scope="module")
@@ -121,7 +121,7 @@ def test_catalogue_is_read_from_warp() -> None:
     [
         (["nope"], "unknown category 'nope'"),
         ([], "no category selected"),
-        (["math", "tile"], "unknown category 'tile'"),
+        (["math", "tile_matmul"], "unknown category 'tile_matmul'"),
     ],
 )
 def test_bad_categories_are_rejected(chosen: list[str], message: str) -> None:
@@ -151,3 +151,92 @@ def test_no_variable_holds_a_compile_time_constant() -> None:
                 bare = re.compile(rf"(?<![\w.])(?<!int\(){counter}\b(?!\s*=(?!=))")
                 assert not [x for x in lines[n + 1 :] if bare.search(x)], f"seed {seed}: counter {counter} read bare"
     assert loops > 20  # the property was exercised
+
+
+# ---- the tile category -----------------------------------------------------------------------
+TILE_SEEDS = range(300)
+TILE_CALLS = ("tile_load", "tile_store", "tile_atomic_add")
+
+
+@pytest.fixture(scope="module")
+def tile_programs() -> list:
+    return [synthesize(s, ("tile",)) for s in TILE_SEEDS]
+
+
+def _tile_accesses(program) -> list[tuple[str, str, list[int], tuple[int, ...]]]:
+    """(call, array, end of the access at the largest tile index, array shape) of every tile access.
+
+    A load's extent is its `shape=`; a store's is that of the tile it stores: one element for a
+    reduction, else the tile shape as laid out in that array, i.e. the factor of each offset term.
+    """
+    shapes = {a.name: a.shape for a in program.arguments if a.kind == "array"}
+    tree = ast.parse(program.source)
+    kernel = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == program.kernel_name)
+    tids = kernel.body[0].targets[0]
+    names = [t.id for t in tids.elts] if isinstance(tids, ast.Tuple) else [tids.id]
+    last = {name: n - 1 for name, n in zip(names, program.launch_dim, strict=True)}
+    calls = [
+        n
+        for n in ast.walk(kernel)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in TILE_CALLS
+    ]
+    loaded = {tuple(sorted(_ints(eval(ast.unparse(k.value))))) for c in calls for k in c.keywords if k.arg == "shape"}
+    assert len(loaded) == 1, loaded  # one tile shape per program (some tiles transposed)
+    accesses = []
+    for node in calls:
+        keywords = {k.arg: k.value for k in node.keywords}
+        array = node.args[0].id
+        offset_node = keywords["offset"]
+        offset = _ints(eval(ast.unparse(offset_node), {}, last))  # the far corner
+        if node.func.attr == "tile_load":
+            extent = _ints(eval(ast.unparse(keywords["shape"])))
+        elif isinstance(node.args[1], ast.Call):  # a reduction: one element
+            extent = [1] * len(offset)
+        else:
+            terms = offset_node.elts if isinstance(offset_node, ast.Tuple) else [offset_node]
+            extent = [t.right.value for t in terms]  # `i * 16`: tiles of 16 along this axis
+            assert tuple(sorted(extent)) in loaded, (ast.unparse(node), loaded)
+        assert len(extent) == len(offset) == len(shapes[array]), ast.unparse(node)
+        accesses.append((node.func.attr, array, [o + e for o, e in zip(offset, extent, strict=True)], shapes[array]))
+    return accesses
+
+
+def _ints(value: int | tuple[int, ...]) -> list[int]:
+    return [value] if isinstance(value, int) else list(value)
+
+
+def test_tile_programs_generate_code_and_stay_in_bounds(tile_programs: list) -> None:
+    """Codegen for each program's own block_dim; every tile access lies inside its array."""
+    failures, ops = [], Counter()
+    for seed, program in zip(TILE_SEEDS, tile_programs, strict=True):
+        assert program.category == "tile" and program.launch_tiled and program.block_dim in (32, 64, 128, 256)
+        try:
+            texts = extraction.extract(program.source, program.kernel_name, block_dim=program.block_dim)
+        except extraction.ExtractionError as e:
+            failures.append((seed, str(e)[:200]))
+            continue
+        assert f"#define WP_TILE_BLOCK_DIM {program.block_dim}\n" in extraction.translation_unit(texts, "cuda")
+        accesses = _tile_accesses(program)
+        assert {"tile_load", "tile_store"} <= {call for call, *_ in accesses}
+        for call, array, end, shape in accesses:
+            assert all(e <= n for e, n in zip(end, shape, strict=True)), (seed, call, array, end, shape)
+        ops.update(re.findall(r"wp\.(tile_\w+)\(", program.source))
+    assert failures == []
+    assert {"tile_map", "tile_reduce", "tile_sum", "tile_broadcast", "tile_transpose", "tile_extract"} <= set(ops)
+    assert not {"tile_matmul", "tile_cholesky", "tile_fft", "tile"} & set(ops)  # self-contained code only
+    assert len({p.block_dim for p in tile_programs}) == 4 and len({len(p.launch_dim) for p in tile_programs}) == 2
+
+
+def test_tile_kernels_compile_with_nvrtc_and_run_on_cpu(tmp_path) -> None:
+    """A sample of tile rows: one NVRTC batch per block_dim, then CPU launches with finite, input-dependent outputs."""
+    from warp_cuda_ir.validation import compile_cuda, execute
+
+    sample = [rows.make_row(s, ("tile",)) for s in range(8)]
+    assert len({r["block_dim"] for r in sample}) > 1  # the batch is split by block_dim
+    results = compile_cuda.compile_rows(sample, extraction.DEFAULT_CUDA_ARCH, tmp_path)
+    assert [r.status for r in results] == ["ok"] * len(sample), [r.log for r in results if r.log]
+    for row in sample[:2]:  # ~3-6 s each: Clang compiles Warp's tile headers
+        run = execute.validate_cpu(row)
+        assert (run.compile_status, run.run_status) == ("ok", "ok"), run.error
+        assert all(np.isfinite(v).all() for v in run.results.values())
+        assert run.trivial is None, (row["seed"], run.trivial)

@@ -19,7 +19,7 @@ from datasets.info import DatasetInfo, DatasetInfosDict
 from datasets.splits import SplitDict, SplitInfo
 from huggingface_hub import DatasetCard, DatasetCardData
 
-from warp_cuda_ir import schema, stats
+from warp_cuda_ir import extraction, schema, stats
 from warp_cuda_ir.validation import report
 from warp_cuda_ir.writing import CARD, DATA_DIR
 
@@ -230,6 +230,9 @@ def _module_options_table(out: Path) -> str:
     keys = ("block_dim", "output_arch", "enable_backward", "fast_math", "fuse_fp", "max_unroll", "mode", "lineinfo")
     lines = ["| option | cuda | cpu |", "|---|---|---|"]
     lines += [f"| `{k}` | {options['cuda'].get(k)} | {options['cpu'].get(k)} |" for k in keys]
+    # The CUDA block size is a per-row column (tile kernels draw theirs), not one build-wide option.
+    per_row = f"the row's `block_dim` ({extraction.CUDA_BLOCK_DIM} unless `launch_tiled`)"
+    lines[2] = f"| `block_dim` | {per_row} | {options['cpu'].get('block_dim')} |"
     return "\n".join(lines)
 
 

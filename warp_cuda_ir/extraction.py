@@ -32,7 +32,8 @@ SOURCE_FILENAME = "<warp_cuda_ir>"
 # so reusing the name never mixes kernels of two samples.
 MODULE_NAME = "warp_cuda_ir_sample"
 
-# CUDA: Warp's default launch block size; CPU: what `wp.launch(device="cpu")` compiles with.
+# CUDA: Warp's default launch block size (a row may carry another, e.g. tile kernels);
+# CPU: what `wp.launch(device="cpu")` and `wp.launch_tiled(device="cpu")` compile with.
 CUDA_BLOCK_DIM = 256
 CPU_BLOCK_DIM = 1
 DEFAULT_CUDA_ARCH = 90
@@ -60,6 +61,7 @@ class KernelTexts:
     cpu_backward: str  # includes the backward entry points
     cuda_options: dict[str, Any]
     cpu_options: dict[str, Any]
+    block_dim: int = CUDA_BLOCK_DIM  # the CUDA module's; the CPU module's is always CPU_BLOCK_DIM
 
 
 def init_warp() -> None:
@@ -110,12 +112,12 @@ def normalize_source(source: str) -> str:
     return ast.unparse(ast.parse(source))
 
 
-def module_options(target: Target, arch: int = DEFAULT_CUDA_ARCH) -> dict[str, Any]:
-    """Warp's default module options, as used for one target."""
+def module_options(target: Target, arch: int = DEFAULT_CUDA_ARCH, block_dim: int = CUDA_BLOCK_DIM) -> dict[str, Any]:
+    """Warp's default module options, as used for one target (`block_dim`: the CUDA launch's)."""
     from warp._src import context
 
     options = dict(context.Module(None, None).options)
-    options["block_dim"] = CUDA_BLOCK_DIM if target == "cuda" else CPU_BLOCK_DIM
+    options["block_dim"] = block_dim if target == "cuda" else CPU_BLOCK_DIM
     options["output_arch"] = arch  # needed by tile code even when not compiling
     return options
 
@@ -178,15 +180,17 @@ def release() -> None:
     sys.modules.pop(MODULE_NAME, None)
 
 
-def extract(source: str, kernel_name: str | None = None, arch: int = DEFAULT_CUDA_ARCH) -> KernelTexts:
-    """Generate CUDA and CPU code for the one kernel defined in `source`."""
+def extract(
+    source: str, kernel_name: str | None = None, arch: int = DEFAULT_CUDA_ARCH, block_dim: int = CUDA_BLOCK_DIM
+) -> KernelTexts:
+    """Generate CUDA (for launches of `block_dim` threads per block) and CPU code for the kernel in `source`."""
     from warp._src import context
 
     with _lock:  # Warp's registries are process-global
         kernel, _ = load_kernel(source, kernel_name)
         try:
-            cuda_options = module_options("cuda", arch)
-            cpu_options = module_options("cpu", arch)
+            cuda_options = module_options("cuda", arch, block_dim)
+            cpu_options = module_options("cpu", arch, block_dim)
             builder = context.ModuleBuilder(kernel.module, cuda_options, target="cuda")
             cuda_source = builder.codegen("cuda")
             builder.options = cpu_options  # one build serves both targets
@@ -220,6 +224,7 @@ def extract(source: str, kernel_name: str | None = None, arch: int = DEFAULT_CUD
         cpu_backward=cpu_bwd + entry_bwd,
         cuda_options=_jsonable(cuda_options),
         cpu_options=_jsonable(cpu_options),
+        block_dim=block_dim,
     )
 
 
@@ -232,7 +237,10 @@ def prelude(module_source: str) -> str:
 
 
 def translation_unit(texts: KernelTexts | dict[str, Any], target: Target) -> str:
-    """Rebuild the complete module source Warp compiles for this kernel on `target`."""
+    """Rebuild the complete module source Warp compiles for this kernel on `target`.
+
+    CUDA uses the row's `block_dim` (Warp's default when the row has none); CPU always CPU_BLOCK_DIM.
+    """
     from warp._src import codegen
 
     get = texts.get if isinstance(texts, dict) else lambda k: getattr(texts, k)
@@ -246,7 +254,7 @@ def translation_unit(texts: KernelTexts | dict[str, Any], target: Target) -> str
         backward += entry_fwd + entry_bwd
     body = get(f"{target}_helpers") + forward + backward
     template = codegen.cuda_module_header if target == "cuda" else codegen.cpu_module_header
-    block_dim = CUDA_BLOCK_DIM if target == "cuda" else CPU_BLOCK_DIM
+    block_dim = (get("block_dim") or CUDA_BLOCK_DIM) if target == "cuda" else CPU_BLOCK_DIM
     type_defines = "" if "bfloat16" in body else "#define WP_NO_BFLOAT16\n"
     return type_defines + template.format(block_dim=block_dim) + codegen.codegen_cast_macros + body
 

@@ -11,6 +11,10 @@ The recipe language (an argument's `init`, JSON in the row):
 Values come from `numpy.random.default_rng([row seed, argument position])`, so any
 machine rebuilds the same inputs. Array element types with components (vec3, mat33,
 quat, transform ...) get shape + the type's component shape.
+
+The launch itself: `wp.launch_tiled` when the row says `launch_tiled` (then `launch_dim`
+counts tiles), else `wp.launch`; CUDA with the row's `block_dim`, the CPU with 1 (what the
+row's CPU code was generated for, whatever `wp.config.enable_cpu_blocks` says).
 """
 
 from __future__ import annotations
@@ -36,9 +40,18 @@ class Launch:
     dim: tuple[int, ...]
     inputs: list[Any]  # what wp.launch receives, in argument order
     arguments: list[dict[str, Any]]  # the row's argument records, init decoded
+    block_dim: int = extraction.CUDA_BLOCK_DIM  # CUDA threads per block
+    tiled: bool = False  # wp.launch_tiled: `dim` counts tiles, each a block of threads
 
     def arrays(self) -> dict[str, Any]:
         return {a["name"]: v for a, v in zip(self.arguments, self.inputs, strict=True) if a["kind"] == "array"}
+
+
+def block_dim(row: Mapping[str, Any], device: str) -> int:
+    """Threads per block a launch of `row` on `device` uses (rows from before schema 1.2: the default)."""
+    if wp.get_device(device).is_cpu:
+        return extraction.CPU_BLOCK_DIM
+    return int(row.get("block_dim") or extraction.CUDA_BLOCK_DIM)
 
 
 def resolve_dtype(name: str, namespace: Mapping[str, Any]) -> Any:
@@ -133,12 +146,25 @@ def prepare(
             raise
         except Exception as e:
             raise LaunchError(f"argument {arg['name']!r}: {type(e).__name__}: {e}") from e
-    return Launch(kernel, tuple(row["launch_dim"]), inputs, arguments)
+    return Launch(
+        kernel,
+        tuple(row["launch_dim"]),
+        inputs,
+        arguments,
+        block_dim(row, device),
+        bool(row.get("launch_tiled") or False),
+    )
+
+
+def start(launch: Launch, device: str = "cpu") -> None:
+    """Launch once, asynchronously, as the row's launch record says (tiled or not, its block size)."""
+    launch_fn = wp.launch_tiled if launch.tiled else wp.launch
+    launch_fn(launch.kernel, dim=launch.dim, inputs=launch.inputs, block_dim=launch.block_dim, device=device)
 
 
 def run(launch: Launch, device: str = "cpu") -> dict[str, np.ndarray]:
     """Launch once and return every array argument's contents after the launch."""
-    wp.launch(launch.kernel, dim=launch.dim, inputs=launch.inputs, device=device)
+    start(launch, device)
     wp.synchronize_device(device)
     return {name: array.numpy().copy() for name, array in launch.arrays().items()}
 

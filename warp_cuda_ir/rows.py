@@ -38,7 +38,7 @@ def make_row(seed: int, categories: Sequence[str], arch: int = extraction.DEFAUL
 
 def row_for_program(seed: int, program: KernelProgram, arch: int = extraction.DEFAULT_CUDA_ARCH) -> dict[str, Any]:
     """Extraction and row shaping for a program already synthesized (benchmarks feed other generators)."""
-    texts = extraction.extract(program.source, program.kernel_name, arch)
+    texts = extraction.extract(program.source, program.kernel_name, arch, program.block_dim)
     facts = source_facts.analyse(program.source)
     row = {
         "id": facts.identity,
@@ -54,6 +54,8 @@ def row_for_program(seed: int, program: KernelProgram, arch: int = extraction.DE
         "cpu_backward": texts.cpu_backward,
         "cpu_helpers": texts.cpu_helpers,
         "launch_dim": list(program.launch_dim),
+        "block_dim": program.block_dim,
+        "launch_tiled": program.launch_tiled,
         "arguments": [a.to_row() for a in program.arguments],
         "warp_builtins": list(facts.builtins),
         "program_shape": facts.shape,

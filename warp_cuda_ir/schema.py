@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 import datasets
 
-SCHEMA_VERSION = (
-    "1.2"  # 1.1: validation columns and the `ptx` column; 1.2: `warp_builtins`, `program_shape`, `nonfinite_output`
-)
+# 1.1: validation columns and the `ptx` column
+# 1.2: `warp_builtins`, `program_shape`, `nonfinite_output`, `block_dim`, `launch_tiled`
+SCHEMA_VERSION = "1.2"
 SPLITS: tuple[str, ...] = ("train", "validation", "test")
 DEFAULT_CONFIG = "full"
 
@@ -43,6 +43,18 @@ COLUMNS: tuple[tuple[str, datasets.features.features.FeatureType, str], ...] = (
     ("cpu_forward", string, "CPU C++ forward kernel with its argument struct and entry point."),
     ("cpu_backward", string, "CPU C++ adjoint kernel with its entry point."),
     ("launch_dim", datasets.List(datasets.Value("int64")), "Launch dimensions (`dim=` of `wp.launch`)."),
+    (
+        "block_dim",
+        datasets.Value("int64"),
+        "CUDA threads per block: `block_dim=` of the launch and `WP_TILE_BLOCK_DIM` of the CUDA module, over "
+        "which tiles are spread (256, Warp's default, for non-tile kernels). CPU code uses 1, as Warp's CPU launch.",
+    ),
+    (
+        "launch_tiled",
+        datasets.Value("bool"),
+        "True: launched with `wp.launch_tiled(kernel, dim=launch_dim, block_dim=block_dim)` (`launch_dim` counts "
+        "tiles; each gets a block of `block_dim` threads, 1 on CPU). False: `wp.launch(kernel, dim=launch_dim, ...)`.",
+    ),
     ("arguments", datasets.List(ARGUMENT), "Kernel arguments in order: kind, dtype, shape, role, input recipe."),
     (
         "warp_builtins",

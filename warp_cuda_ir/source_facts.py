@@ -36,13 +36,21 @@ def analyse(source: str) -> SourceFacts:
     tokens: list[str] = []  # node types and structure: the shape
     values: list[str] = []  # identifiers and literals, in the same order: with `tokens`, the identity
 
+    def warp_name(node: ast.AST) -> str | None:
+        """`name` when `node` spells `wp.<name>` for a Warp built-in."""
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "wp":
+            return node.attr if node.attr in offered else None
+        return None
+
     def visit(node: ast.AST) -> None:
         tokens.append(type(node).__name__)
         if isinstance(node, ast.Call):
             func = node.func
-            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "wp":
-                if func.attr in offered:
-                    used.add(func.attr)
+            if name := warp_name(func):
+                used.add(name)
+                # Built-ins passed as functions (`wp.tile_map(wp.sin, t)`, `wp.tile_reduce(wp.max, t)`);
+                # positional only: keywords such as `dtype=wp.float64` name types, not calls.
+                used.update(n for arg in node.args if (n := warp_name(arg)))
             elif isinstance(func, ast.Name) and func.id in offered:
                 used.add(func.id)  # float(x), int(x), min/max/abs/range as Warp resolves them
         elif isinstance(node, ast.BinOp | ast.UnaryOp | ast.AugAssign) and type(node.op) in _OPERATORS:

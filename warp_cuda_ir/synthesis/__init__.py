@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from warp_cuda_ir.synthesis import categories as _categories
 from warp_cuda_ir.synthesis.program import Argument, KernelProgram
 
-GENERATOR_VERSION = "typed-3"
+GENERATOR_VERSION = "typed-4"  # typed-3: fewer trivial outputs; typed-4: the `tile` category
 CATEGORIES: tuple[str, ...] = _categories.CATEGORIES
 
 __all__ = ["CATEGORIES", "GENERATOR_VERSION", "Argument", "KernelProgram", "check_categories", "synthesize"]

@@ -68,6 +68,7 @@ PROFILES: dict[str, Profile] = {
     "random": Profile(("float32", "vec3", "vec2", "uint32"), random=True),
     "reduction": Profile(("float32", "int32", "float64"), atomics=2, weights=_w(**{"for": 2.0})),
     "idioms": Profile(("float32", "vec3")),
+    "tile": Profile(("float32", "float64")),  # see `tiles`: its own generator, launched with launch_tiled
 }
 
 
@@ -219,10 +220,12 @@ def _generic(rng: random.Random, category: str, profile: Profile) -> KernelProgr
 
 
 def generate(rng: random.Random, category: str) -> KernelProgram:
-    from warp_cuda_ir.synthesis import idioms
+    from warp_cuda_ir.synthesis import idioms, tiles
 
     if category == "idioms":
         return rng.choice(idioms.IDIOMS)(rng)
+    if category == "tile":
+        return tiles.tile_program(rng, _kernel_name(rng, category))
     return _generic(rng, category, PROFILES[category])
 
 

@@ -6,6 +6,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from warp_cuda_ir.extraction import CUDA_BLOCK_DIM
+
 
 @dataclass(frozen=True)
 class Argument:
@@ -38,3 +40,7 @@ class KernelProgram:
     source: str
     launch_dim: tuple[int, ...]
     arguments: tuple[Argument, ...]
+    # CUDA threads per block; tile kernels' generated code depends on it (WP_TILE_BLOCK_DIM).
+    block_dim: int = CUDA_BLOCK_DIM
+    # True: `wp.launch_tiled(dim=launch_dim, block_dim=...)`, so `launch_dim` counts tiles, not threads.
+    launch_tiled: bool = False

@@ -7,7 +7,8 @@ names stay those of the row. One NVRTC call then pays the header and process cos
 whole batch (measured ~2.8x faster per row than compiling each row's module alone, see
 benchmarks/validation.py). A batch that fails is split in halves until the culprit rows are
 compiled alone, with their exact module source (`extraction.translation_unit`), so each bad row
-gets its own compiler log and no good row is blamed.
+gets its own compiler log and no good row is blamed. `WP_TILE_BLOCK_DIM` is set once per module,
+so only rows of equal `block_dim` share a batch.
 """
 
 from __future__ import annotations
@@ -74,13 +75,17 @@ def captured_stderr() -> Iterator[list[str]]:
 
 
 def batch_source(rows: Sequence[Mapping[str, Any]]) -> str:
-    """One `.cu` holding every row's helpers and kernels, each row in its own namespace."""
+    """One `.cu` holding every row's helpers and kernels, each row in its own namespace (equal block_dim)."""
+    block_dims = {r.get("block_dim") or extraction.CUDA_BLOCK_DIM for r in rows}
+    if len(block_dims) > 1:
+        raise ValueError(f"rows of one batch need one block_dim, got {sorted(block_dims)}")
     body = "".join(
         f"\nnamespace warp_cuda_ir_row_{i} {{\n{r['cuda_helpers']}{r['cuda_forward']}{r['cuda_backward']}\n}}\n"
         for i, r in enumerate(rows)
     )
     # The module prelude (headers, macros, bfloat16 switch) is exactly the one a row gets.
-    return extraction.translation_unit({"cuda_helpers": body, "cuda_forward": "", "cuda_backward": ""}, "cuda")
+    unit = {"cuda_helpers": body, "cuda_forward": "", "cuda_backward": "", "block_dim": block_dims.pop()}
+    return extraction.translation_unit(unit, "cuda")
 
 
 def forward_ptx(ptx: str, symbol: str) -> str | None:
@@ -119,8 +124,15 @@ def compile_rows(rows: Sequence[Mapping[str, Any]], arch: int, workdir: Path) ->
     workdir.mkdir(parents=True, exist_ok=True)
     (workdir / "pch").mkdir(exist_ok=True)
     scratch = Path(tempfile.mkdtemp(dir=workdir, prefix="batch_"))
+    groups: dict[int, list[int]] = {}  # block_dim -> positions of its rows
+    for position, row in enumerate(rows):
+        groups.setdefault(row.get("block_dim") or extraction.CUDA_BLOCK_DIM, []).append(position)
+    results: list[CudaCompile | None] = [None] * len(rows)
     try:
-        return _compile(list(rows), arch, scratch)
+        for positions in groups.values():
+            for position, result in zip(positions, _compile([rows[p] for p in positions], arch, scratch), strict=True):
+                results[position] = result
+        return [r for r in results if r is not None]
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

@@ -36,19 +36,19 @@ def median_launch_ms(prepared: launch.Launch, device: str, repeats: int = TIMING
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
-        wp.launch(prepared.kernel, dim=prepared.dim, inputs=prepared.inputs, device=device)
+        launch.start(prepared, device)
         wp.synchronize_device(device)
         times.append((time.perf_counter() - start) * 1e3)
     return statistics.median(times)
 
 
-def load_module(kernel: Any, device: str) -> str | None:
-    """Compile/load the kernel's module on `device`; the compiler's message on failure."""
+def load_module(kernel: Any, device: str, row: Mapping[str, Any] | None = None) -> str | None:
+    """Compile/load the kernel's module on `device` for `row`'s launch (default: Warp's default block size);
+    the compiler's message on failure."""
     with captured_stderr() as log:
         try:
-            # The block size `wp.launch` will use, or the launch compiles the module a second time.
-            block_dim = extraction.CPU_BLOCK_DIM if device == "cpu" else extraction.CUDA_BLOCK_DIM
-            kernel.module.load(wp.get_device(device), block_dim=block_dim)
+            # The block size the row's launch will use, or the launch compiles the module a second time.
+            kernel.module.load(wp.get_device(device), block_dim=launch.block_dim(row or {}, device))
             error = None
         except Exception as e:
             error = f"{type(e).__name__}: {e}"
@@ -59,7 +59,7 @@ def load_module(kernel: Any, device: str) -> str | None:
 
 def run_cpu(row: Mapping[str, Any], kernel: Any, namespace: Mapping[str, Any], timing: bool = True) -> CpuRun:
     """Compile the loaded kernel for the CPU, launch it with the row's inputs, describe the outputs."""
-    error = load_module(kernel, "cpu")
+    error = load_module(kernel, "cpu", row)
     if error is not None:
         return CpuRun("error", "skipped", error)
     try:

@@ -74,7 +74,7 @@ def run_gpu(
     row: Mapping[str, Any], kernel: Any, namespace: Mapping[str, Any], reference: Mapping[str, np.ndarray] | None
 ) -> GpuRun:
     """Launch the loaded kernel on cuda:0 with the row's inputs and compare with the CPU arrays."""
-    error = load_module(kernel, "cuda:0")
+    error = load_module(kernel, "cuda:0", row)
     if error is not None:
         return GpuRun("error", error)
     try:

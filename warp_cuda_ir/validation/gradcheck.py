@@ -112,7 +112,7 @@ def _check(row: Mapping[str, Any], precision: str) -> GradCheck:
 
         tape = wp.Tape()
         with tape:
-            wp.launch(kernel, dim=taped.dim, inputs=taped.inputs, device="cpu")
+            launch.start(taped, "cpu")
         tape.backward(
             grads={
                 arrays[n]: wp.array(weights[n], dtype=arrays[n].dtype, shape=arrays[n].shape, device="cpu")

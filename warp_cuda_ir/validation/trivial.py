@@ -22,7 +22,13 @@ from warp_cuda_ir.validation.worker import _forget_compiled
 
 def launch_record(program: KernelProgram, seed: int) -> dict[str, Any]:
     """The parts of a row `launch.prepare` reads."""
-    return {"seed": seed, "arguments": [a.to_row() for a in program.arguments], "launch_dim": list(program.launch_dim)}
+    return {
+        "seed": seed,
+        "arguments": [a.to_row() for a in program.arguments],
+        "launch_dim": list(program.launch_dim),
+        "block_dim": program.block_dim,
+        "launch_tiled": program.launch_tiled,
+    }
 
 
 def program_trivial_reason(program: KernelProgram, seed: int) -> str | None:

@@ -164,6 +164,31 @@ def test_modules_are_released_after_each_sample() -> None:
     assert extraction.MODULE_NAME not in sys.modules
 
 
+FILL = """import warp as wp
+
+@wp.kernel
+def fill(a: wp.array(dtype=float)):
+    a[wp.tid()] = VALUE
+"""
+
+
+def test_every_sample_gets_its_own_cpu_code_handle() -> None:
+    """Warp names a CPU executable `wp_<module>_<n>`, counting per Module object; our samples all
+    share one module name, and an earlier sample's executable, freed late by the collector, unloads
+    by that name (the likely cause of rare "Symbols not found" launch failures in long runs)."""
+    import warp as wp
+
+    handles = []
+    for value in ("1.0", "2.0", "3.0"):
+        with extraction.loaded_kernel(FILL.replace("VALUE", value)) as (kernel, _):
+            kernel.module.load(wp.get_device("cpu"), block_dim=extraction.CPU_BLOCK_DIM)
+            handles += [e.handle for e in kernel.module.execs.values()]
+            out = wp.zeros(4, dtype=float, device="cpu")
+            wp.launch(kernel, dim=4, inputs=[out], device="cpu")
+            assert out.numpy().tolist() == [float(value)] * 4
+    assert len(handles) == len(set(handles)) == 3, handles
+
+
 def test_warps_registry_is_frozen_out_of_the_collector_after_init() -> None:
     import gc
 

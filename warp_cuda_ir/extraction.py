@@ -122,6 +122,9 @@ def module_options(target: Target, arch: int = DEFAULT_CUDA_ARCH, block_dim: int
     return options
 
 
+_cpu_exec_ids = [0]  # the highest CPU executable id any sample module of this process used
+
+
 def load_kernel(source: str, kernel_name: str | None = None) -> tuple[Any, dict[str, Any]]:
     """Execute kernel source as a fresh Warp module; return (kernel, namespace).
 
@@ -145,6 +148,13 @@ def load_kernel(source: str, kernel_name: str | None = None) -> tuple[Any, dict[
     except Exception as e:
         release()
         raise ExtractionError(f"source does not execute: {type(e).__name__}: {e}") from e
+    sample_module = context.user_modules.get(MODULE_NAME)
+    if sample_module is not None:
+        # Warp names a loaded CPU module `wp_<module name>_<cpu_exec_id>`, counting per Module object,
+        # and every sample's module has the same name. Without a process-wide count, an earlier
+        # sample's executable freed later by the garbage collector unloads by a handle this sample
+        # reuses: the likely cause of rare "Symbols not found" launch failures in long runs.
+        sample_module.cpu_exec_id = _cpu_exec_ids[0]
     kernels = [v for v in namespace.values() if isinstance(v, wp.Kernel)]
     if kernel_name is not None:
         kernels = [k for k in kernels if k.key == kernel_name]
@@ -171,6 +181,7 @@ def release() -> None:
 
     module = context.user_modules.pop(MODULE_NAME, None)
     if module is not None:
+        _cpu_exec_ids[0] = max(_cpu_exec_ids[0], module.cpu_exec_id)
         module.unload()  # compiled CPU/CUDA code, if it was launched
         for attr in ("kernels", "functions", "structs", "constants"):
             registry = getattr(module, attr, None)

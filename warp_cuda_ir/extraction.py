@@ -183,6 +183,10 @@ def release() -> None:
     if module is not None:
         _cpu_exec_ids[0] = max(_cpu_exec_ids[0], module.cpu_exec_id)
         module.unload()  # compiled CPU/CUDA code, if it was launched
+        # Modules this sample called into (Warp's own @wp.func modules) list it in their `dependents`
+        # set: without this the sample module, its kernels and adjoints stay alive, and every
+        # later sample got slower (~10% after 3,000 samples, measured).
+        module._detach_references()
         for attr in ("kernels", "functions", "structs", "constants"):
             registry = getattr(module, attr, None)
             if hasattr(registry, "clear"):

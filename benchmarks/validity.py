@@ -4,6 +4,7 @@
     python benchmarks/validity.py --seeds 10000                    # hours on 2 cores
     python benchmarks/validity.py --seeds 10000 --cpu-seeds 2000   # CPU stage on the first 2,000
     python benchmarks/validity.py --seeds 512 --first 20000 --json out.json
+    python benchmarks/validity.py --first 2000 --seeds 8000 --no-nvrtc   # CPU stage for seeds measured before
 
 For every seed: Warp codegen (`rows.make_row`), NVRTC compile of the CUDA module (batches of
 16, bisected on failure, as the validation pass does), then Warp's CPU compile and a launch with
@@ -47,10 +48,10 @@ def _init_worker(root: str) -> None:
     extraction.init_warp()
 
 
-def check_seeds(task: tuple[list[int], int]) -> list[dict[str, Any]]:
+def check_seeds(task: tuple[list[int], int, bool]) -> list[dict[str, Any]]:
     """One result per seed: category, and the first failing stage with its message (or none).
-    Seeds from `cpu_end` on stop after the NVRTC compile."""
-    seeds, cpu_end = task
+    Seeds from `cpu_end` on stop after the NVRTC compile; without `nvrtc` that stage is skipped."""
+    seeds, cpu_end, nvrtc = task
     from warp_cuda_ir import extraction, rows
     from warp_cuda_ir.synthesis import CATEGORIES
     from warp_cuda_ir.validation import compile_cuda, execute
@@ -63,12 +64,12 @@ def check_seeds(task: tuple[list[int], int]) -> list[dict[str, Any]]:
         except extraction.ExtractionError as e:
             results[seed] = {"seed": seed, "category": None, "failed": "codegen", "error": str(e)[:300]}
     scratch = Path(tempfile.gettempdir())
-    compiled = compile_cuda.compile_rows(made, 90, scratch / "nvrtc") if made else []
+    compiled = compile_cuda.compile_rows(made, 90, scratch / "nvrtc") if made and nvrtc else [None] * len(made)
     for row, cuda in zip(made, compiled, strict=True):
         result = {"seed": row["seed"], "category": row["category"], "failed": None, "error": None}
         result |= {"cpu": row["seed"] < cpu_end, "trivial": None}
         results[row["seed"]] = result
-        if cuda.status != "ok":
+        if cuda is not None and cuda.status != "ok":
             result |= {"failed": "nvrtc", "error": (cuda.log or "")[-300:]}
         if result["failed"] or not result["cpu"]:
             continue
@@ -89,6 +90,7 @@ def main() -> None:
     p.add_argument("--first", type=int, default=0, help="first seed (default: 0)")
     p.add_argument("--cpu-seeds", type=int, help="run the CPU stage on the first N seeds only (default: all)")
     p.add_argument("--workers", type=int, default=len(os.sched_getaffinity(0)))
+    p.add_argument("--no-nvrtc", action="store_true", help="skip the NVRTC stage (for seeds measured before)")
     p.add_argument("--json", type=Path, help="also write every seed's result here")
     args = p.parse_args()
     if args.seeds < 1 or args.workers < 1:
@@ -96,7 +98,7 @@ def main() -> None:
 
     seeds = list(range(args.first, args.first + args.seeds))
     cpu_end = args.first + (args.seeds if args.cpu_seeds is None else args.cpu_seeds)
-    chunks = [(seeds[i : i + CHUNK], cpu_end) for i in range(0, len(seeds), CHUNK)]
+    chunks = [(seeds[i : i + CHUNK], cpu_end, not args.no_nvrtc) for i in range(0, len(seeds), CHUNK)]
     started = time.perf_counter()
     results: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="validity_") as scratch:
@@ -122,6 +124,9 @@ def main() -> None:
         ("cpu", "CPU compile + launch"),
         ("nonfinite", "finite outputs"),
     ):
+        if stage == "nvrtc" and args.no_nvrtc:
+            print(f"  {label:<22} not run")
+            continue
         ok = reached[stage] - failed[stage]
         print(f"  {label:<22} {ok:,}/{reached[stage]:,} ({100.0 * ok / max(1, reached[stage]):.2f}%)")
     ran = [r for r in results if r["failed"] in (None, "nonfinite") and r.get("cpu")]

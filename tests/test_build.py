@@ -10,6 +10,7 @@ from pathlib import Path
 import datasets
 import pyarrow.parquet as pq
 import pytest
+import warp as wp
 
 from tests.conftest import ROOT, SMALL_SPEC, SMALL_TARGET_MB
 from warp_cuda_ir import extraction, rows, schema, writing
@@ -170,6 +171,21 @@ def test_a_different_build_in_out_needs_overwrite(tmp_path: Path) -> None:
     proc = run_cli(*base, "--seed", "7", "--overwrite")
     assert proc.returncode == 0, proc.stderr
     assert {r["seed"] for r in read_rows(out).values()} == set(range(7, 11))
+
+
+def test_shards_of_another_schema_version_are_not_resumed(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    base = ["--out", str(out), "--target-mb", "0.01", "--seeds-per-shard", "4", "--workers", "1"]
+    assert run_cli(*base).returncode == 0
+    state = out / writing.WORK_DIR / writing.ARGS_FILE
+    args = json.loads(state.read_text())
+    assert args["versions"] == {"schema": schema.SCHEMA_VERSION, "warp": wp.config.version}
+    args["versions"]["schema"] = "0.1"  # as an older release of this tool would have left it
+    state.write_text(json.dumps(args))
+    proc = run_cli(*base)
+    assert proc.returncode == 2 and "another schema or Warp version" in proc.stderr
+    assert run_cli(*base, "--overwrite").returncode == 0
+    assert json.loads(state.read_text())["versions"]["schema"] == schema.SCHEMA_VERSION
 
 
 def test_a_work_folder_we_did_not_make_is_never_removed(tmp_path: Path) -> None:

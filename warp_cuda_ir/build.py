@@ -21,7 +21,7 @@ import pyarrow as pa
 import warp as wp
 
 import warp_cuda_ir
-from warp_cuda_ir import card, destination, writing
+from warp_cuda_ir import card, destination, schema, writing
 from warp_cuda_ir.engines import RunShards, get_engine
 from warp_cuda_ir.engines.local import run_shards
 from warp_cuda_ir.generation import BuildSpec, ShardCache, ShardStats
@@ -93,7 +93,9 @@ def run_build(
     Everything that can refuse (the output, the engine) is checked before any shard is generated.
     """
     started = time.time()
-    args = {"target_mb": target_mb, "max_shard_mb": max_shard_mb, "spec": spec.to_dict()}
+    # The versions belong to the arguments: shards of another schema or Warp version must not be resumed.
+    versions = {"schema": schema.SCHEMA_VERSION, "warp": wp.config.version}
+    args = {"target_mb": target_mb, "max_shard_mb": max_shard_mb, "spec": spec.to_dict(), "versions": versions}
     url = str(out) if destination.is_url(out) else None
     if url:
         destination.check_writable(url, args, overwrite)

@@ -51,7 +51,8 @@ def prepare_output(out: Path, build_args: dict[str, Any], overwrite: bool) -> bo
     if out.exists() and not out.is_dir():
         raise OutputFolderError(f"--out {out} exists and is not a folder")
     state = out / WORK_DIR / ARGS_FILE
-    if state.exists() and json.loads(state.read_text()) == build_args:
+    earlier = json.loads(state.read_text()) if state.exists() else None
+    if earlier == build_args:
         return True
     manifest = read_manifest(out)
     ours = _owned_paths(manifest) | ({MANIFEST} if manifest else set()) | ({WORK_DIR} if state.exists() else set())
@@ -65,6 +66,8 @@ def prepare_output(out: Path, build_args: dict[str, Any], overwrite: bool) -> bo
         )
     if (foreign or ours) and not overwrite:
         what = "a different build" if ours else "other files"
+        if earlier and earlier.get("versions") != build_args.get("versions"):
+            what = "a build from another schema or Warp version"
         raise OutputFolderError(f"--out {out} already holds {what}; pass --overwrite or choose an empty folder")
     remove_build(out, manifest)
     try:

@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from warp_cuda_ir import extraction, schema, writing
+from warp_cuda_ir import extraction, schema, source_facts, writing
 from warp_cuda_ir.build import default_workers, run_build
 from warp_cuda_ir.generation import BuildSpec, ShardStats, generate_shard
 from warp_cuda_ir.synthesis import synthesize
@@ -92,11 +92,17 @@ def stage_rates(out: Path, sample: int) -> dict[str, dict[str, float]]:
     extraction.init_warp()
     extract_one = built[0]
     extraction.extract(extract_one["python_source"], extract_one["kernel_name"])  # warm caches
+    synthesize(extract_one["seed"])  # and the generator's catalogue of Warp built-ins
 
     t = time.perf_counter()
     for r in built:
         synthesize(r["seed"])
     synthesis_s = time.perf_counter() - t
+
+    t = time.perf_counter()
+    for r in built:
+        source_facts.analyse(r["python_source"])
+    facts_s = time.perf_counter() - t
 
     t, cpu = time.perf_counter(), time.process_time()
     for r in built:  # the build's own Python sources: bare codegen, nothing else
@@ -114,7 +120,12 @@ def stage_rates(out: Path, sample: int) -> dict[str, dict[str, float]]:
     n = len(built)
     rates = {
         name: {"rows_s": n / s, "mb_min": mb / s * 60}
-        for name, s in (("synthesis", synthesis_s), ("Warp codegen (bare)", codegen_s), ("Parquet writing", parquet_s))
+        for name, s in (
+            ("synthesis", synthesis_s),
+            ("source facts", facts_s),
+            ("Warp codegen (bare)", codegen_s),
+            ("Parquet writing", parquet_s),
+        )
     }
     rates["Warp codegen (bare)"]["rows_cpu_s"] = n / codegen_cpu_s
     return rates
@@ -167,9 +178,9 @@ def main() -> int:
     print(f"| whole build | {build_rate:.0f} | {build['mb'] / build['wall'] * 60:.1f} | {build['wall']:.1f} |")
     print(f"\n{build['rows']:,} rows, {build['mb']:.1f} MB, {build['shards']} shards")
     print(f"\n## one process, same {args.sample} rows\n")
-    print("| stage | rows/s | MB/min |\n|---|---:|---:|")
+    print("| stage | rows/s | MB/min | ms/row |\n|---|---:|---:|---:|")
     for name, r in stages.items():
-        print(f"| {name} | {r['rows_s']:.0f} | {r['mb_min']:.1f} |")
+        print(f"| {name} | {r['rows_s']:.0f} | {r['mb_min']:.1f} | {1000 / r['rows_s']:.2f} |")
     ratio = f"{build_rate:.0f} / ({args.workers} x {codegen_rate:.0f}) = {efficiency:.2f}"
     print(f"\nefficiency = build rows/s / (cores x bare codegen rows/s) = {ratio}  (target >= 0.8)")
     # Load-independent view of our own overhead: rows per CPU second, build (all processes) vs bare codegen.
@@ -177,6 +188,17 @@ def main() -> int:
     print(
         f"CPU efficiency = build rows per CPU s / bare codegen rows per CPU s = {build_per_cpu:.0f} / "
         f"{codegen_per_cpu:.0f} = {build_per_cpu / codegen_per_cpu:.2f}  (the part of the loss that is ours, not load)"
+    )
+    # Where the loss goes, in core-milliseconds per row: what the build spends beyond bare codegen.
+    per_row = {name: 1000 / r["rows_s"] for name, r in stages.items()}
+    spent = args.workers * 1000 / build_rate
+    ours = per_row["synthesis"] + per_row["source facts"] + per_row["Parquet writing"]
+    final_pass = args.workers * 1000 * build["parquet_pass_s"] / build["rows"]
+    rest = spent - per_row["Warp codegen (bare)"] - ours - final_pass
+    print(
+        f"loss budget, core-ms per row: build {spent:.1f} = bare codegen {per_row['Warp codegen (bare)']:.1f}"
+        f" + synthesis, source facts, Parquet {ours:.1f} + final pass (all cores) {final_pass:.1f}"
+        f" + the rest (parallelism, start-up, tail, row shaping) {rest:.1f}"
     )
 
     if args.rss_rows:

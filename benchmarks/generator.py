@@ -34,6 +34,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from warp_cuda_ir import extraction, rows, source_facts
 from warp_cuda_ir.synthesis import CATEGORIES, KernelProgram, synthesize, templates
 
+# The generated text a row carries: what a model trains on, and what Warp's cost grows with.
+TEXT_COLUMNS = (
+    "python_source", "cuda_helpers", "cuda_forward", "cuda_backward", "cpu_helpers", "cpu_forward", "cpu_backward",
+)  # fmt: skip
 STAGES = ("synthesis", "load", "warp build", "codegen cuda", "codegen cpu", "source facts", "ours")
 
 
@@ -93,6 +97,7 @@ def main() -> None:
     extraction.init_warp()
     generators = {"templates": _template, "typed": _typed}
     totals = {name: [0.0, 0.0] for name in generators}  # synthesize seconds, row seconds
+    text_bytes = dict.fromkeys(generators, 0)
     stages = {name: Stages() for name in generators}
     current = Stages()
     if args.breakdown:
@@ -104,15 +109,17 @@ def main() -> None:
                 t0 = time.perf_counter()
                 program = make(seed)
                 t1 = time.perf_counter()
-                rows.row_for_program(seed, program)
+                row = rows.row_for_program(seed, program)
                 totals[name][0] += t1 - t0
                 totals[name][1] += time.perf_counter() - t1
+                text_bytes[name] += sum(len(row[c] or "") for c in TEXT_COLUMNS)
             stages[name].gc_seconds += current.gc_seconds
     for name, (synth, row) in totals.items():
         per = (synth + row) / args.rows * 1000
+        kb = text_bytes[name] / args.rows / 1000
         print(
             f"{name:10s} {per:7.2f} ms/row ({1000 / per:6.1f} rows/s): synthesize {synth / args.rows * 1000:.2f} ms, "
-            f"extract + row {row / args.rows * 1000:.2f} ms"
+            f"extract + row {row / args.rows * 1000:.2f} ms; {kb:.1f} kB of Python + C++ per row, {per / kb:.2f} ms/kB"
         )
         if args.breakdown:
             seconds = stages[name].seconds
@@ -121,7 +128,8 @@ def main() -> None:
             split = ", ".join(f"{s} {seconds[s] / args.rows * 1000:.2f}" for s in STAGES)
             print(f"{'':10s} ms/row: {split}; in the collector {stages[name].gc_seconds / args.rows * 1000:.2f}")
     ratio = (sum(totals["typed"]) / sum(totals["templates"])) if sum(totals["templates"]) else float("nan")
-    print(f"typed / templates cost ratio: {ratio:.2f}x")
+    per_kb = ratio * text_bytes["templates"] / max(1, text_bytes["typed"])
+    print(f"typed / templates cost ratio: {ratio:.2f}x per row, {per_kb:.2f}x per kB of generated text")
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@
     python benchmarks/validity.py --seeds 10000 --cpu-seeds 2000   # CPU stage on the first 2,000
     python benchmarks/validity.py --seeds 512 --first 20000 --json out.json
     python benchmarks/validity.py --first 2000 --seeds 8000 --no-nvrtc   # CPU stage for seeds measured before
+    python benchmarks/validity.py --only changed.json   # a JSON list of seeds, e.g. those a fix touched
 
 For every seed: Warp codegen (`rows.make_row`), NVRTC compile of the CUDA module (batches of
 16, bisected on failure, as the validation pass does), then Warp's CPU compile and a launch with
@@ -91,13 +92,19 @@ def main() -> None:
     p.add_argument("--cpu-seeds", type=int, help="run the CPU stage on the first N seeds only (default: all)")
     p.add_argument("--workers", type=int, default=len(os.sched_getaffinity(0)))
     p.add_argument("--no-nvrtc", action="store_true", help="skip the NVRTC stage (for seeds measured before)")
+    p.add_argument("--only", type=Path, help="a JSON list of seeds to check instead of a consecutive range")
     p.add_argument("--json", type=Path, help="also write every seed's result here")
     args = p.parse_args()
     if args.seeds < 1 or args.workers < 1:
         p.error("--seeds and --workers must be at least 1")
 
-    seeds = list(range(args.first, args.first + args.seeds))
-    cpu_end = args.first + (args.seeds if args.cpu_seeds is None else args.cpu_seeds)
+    if args.only:
+        seeds = sorted(json.loads(args.only.read_text()))
+        cpu_end = seeds[-1] + 1
+    else:
+        seeds = list(range(args.first, args.first + args.seeds))
+        cpu_end = args.first + (args.seeds if args.cpu_seeds is None else args.cpu_seeds)
+    first = seeds[0]
     chunks = [(seeds[i : i + CHUNK], cpu_end, not args.no_nvrtc) for i in range(0, len(seeds), CHUNK)]
     started = time.perf_counter()
     results: list[dict[str, Any]] = []
@@ -117,7 +124,7 @@ def main() -> None:
     reached["cpu"] = reached["nvrtc"] - failed["nvrtc"]
     reached["cpu"] -= sum(1 for r in results if not r["failed"] and not r.get("cpu"))
     reached["nonfinite"] = reached["cpu"] - failed["cpu"]
-    print(f"seeds {args.first}..{args.first + n - 1} ({n:,}) in {elapsed:.0f} s on {args.workers} workers")
+    print(f"seeds {first}..{seeds[-1]} ({n:,}) in {elapsed:.0f} s on {args.workers} workers")
     for stage, label in (
         ("codegen", "Warp codegen"),
         ("nvrtc", "NVRTC compile (sm_90)"),

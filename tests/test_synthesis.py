@@ -91,6 +91,49 @@ def test_kernels_run_on_cpu_with_finite_outputs() -> None:
     assert bad == []
 
 
+# CPU faults among seeds 0-9,999 of typed-4 (benchmarks/validity.py) that typed-5 fixed, each with the
+# construct of the fix. The seeds draw from RANDOM_STREAM "typed-4": if the stream changes, the
+# construct check fails, and faulting seeds must be found again (benchmarks/validity.py lists them).
+TYPED4_FAULTS = {
+    7446: "wp.float16(wp.int32(",  # uint32 wrapped below zero, converted to float16: inf
+    8197: "wp.svd2(",  # svd2 of a nearly singular matrix: NaN singular values
+}
+
+
+@pytest.mark.parametrize("seed", TYPED4_FAULTS)
+def test_programs_that_faulted_in_typed4_now_run_finite(seed: int) -> None:
+    row = rows.make_row(seed, CATEGORIES)
+    assert TYPED4_FAULTS[seed] in row["python_source"]
+    outputs = launch.run_row(row)
+    assert all(np.isfinite(a).all() for a in outputs.values() if a.dtype.kind == "f")
+
+
+# The third typed-4 fault (seed 9580) is Warp's: its CPU JIT lacks `__truncdfhf2`, and this float16
+# kernel needs it. Strict: when a Warp release fixes it, this fails and the note can go.
+WARP_HALF_LINK_BUG = """import warp as wp
+
+
+@wp.kernel
+def k(a: wp.array(dtype=wp.float16), b: wp.array(dtype=wp.float16)):
+    i = wp.tid()
+    f = wp.erfinv(wp.clamp(a[i], -wp.float16(0.9), wp.float16(0.9)))
+    b[i] = wp.copysign(wp.float16(-0.5), f)
+"""
+
+
+@pytest.mark.xfail(strict=True, raises=RuntimeError, reason="Warp 1.19 CPU JIT: Symbols not found: __truncdfhf2")
+def test_warp_cpu_jit_cannot_link_this_float16_kernel() -> None:
+    argument = {"kind": "array", "dtype": "float16", "shape": [4], "init": '{"dist": "zeros"}'}
+    row = {
+        "python_source": WARP_HALF_LINK_BUG,
+        "kernel_name": "k",
+        "seed": 0,
+        "launch_dim": [4],
+        "arguments": [{**argument, "name": "a", "role": "in"}, {**argument, "name": "b", "role": "out"}],
+    }
+    launch.run_row(row)
+
+
 # Issue #3: outputs that do not depend on the inputs teach a model nothing. Trivial programs among
 # seeds 0-511 (benchmarks/trivial.py): typed-2 127 (24.8%), typed-3 17 (3.3%), 1 of them in 0-47.
 # The bound leaves room for a few unlucky programs, not for a lost fix (typed-2 would expect ~12).

@@ -14,7 +14,12 @@ from collections.abc import Sequence
 from warp_cuda_ir.synthesis import categories as _categories
 from warp_cuda_ir.synthesis.program import Argument, KernelProgram
 
-GENERATOR_VERSION = "typed-4"  # typed-3: fewer trivial outputs; typed-4: the `tile` category
+# typed-3: fewer trivial outputs; typed-4: the `tile` category; typed-5: two CPU faults fixed (svd2 of
+# nearly singular matrices; a uint32 wrapped below zero converted to float16).
+GENERATOR_VERSION = "typed-5"
+# Names the seeds' random stream. A fix that leaves it alone changes only the programs it touches
+# (their rows and validation results carry over); a new stream reshuffles every seed.
+RANDOM_STREAM = "typed-4"
 CATEGORIES: tuple[str, ...] = _categories.CATEGORIES
 
 __all__ = ["CATEGORIES", "GENERATOR_VERSION", "Argument", "KernelProgram", "check_categories", "synthesize"]
@@ -36,5 +41,5 @@ def check_categories(categories: Sequence[str] | None) -> tuple[str, ...]:
 def synthesize(seed: int, categories: Sequence[str] = CATEGORIES) -> KernelProgram:
     """The program for `seed`: deterministic, whatever process or machine runs it."""
     chosen = check_categories(tuple(categories))
-    rng = random.Random(f"warp_cuda_ir/{GENERATOR_VERSION}/{seed}")  # str seeds hash stably
+    rng = random.Random(f"warp_cuda_ir/{RANDOM_STREAM}/{seed}")  # str seeds hash stably
     return _categories.generate(rng, rng.choice(chosen))

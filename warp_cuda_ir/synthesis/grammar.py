@@ -81,6 +81,12 @@ def _magnitude(p: Production, mags: list[float]) -> float:
     return math.prod(max(1.0, m) for m in mags) * size
 
 
+def _signed(uint32_text: str) -> str:
+    """A uint32 value read as int32 before it becomes a float16: an unsigned result that wrapped below
+    zero (`wp.uint32(1) - wp.uint32(2)`) is about 4e9, past float16's 65504, but -1 as int32."""
+    return f"wp.int32({uint32_text})"
+
+
 def variable_value(e: Expr) -> Expr:
     """`e` made fit to bind to a new variable: never a bare literal.
 
@@ -237,6 +243,8 @@ class Expressions:
             )
         if p.name in ("int", "float"):
             return f"{p.name}({texts[0]})"
+        if p.name == "float16" and args[0].type == "uint32":
+            return f"wp.float16({_signed(texts[0])})"
         if p.name in typesys.SCALARS:
             return (
                 f"{typesys.parse(p.name).annotation}({texts[0]})"
@@ -364,4 +372,5 @@ class Expressions:
             if scalar == "uint32":  # a negative float has no unsigned value
                 scaled = f"wp.abs({scaled})"
             return Expr(f"{cast}({scaled})", scalar, s.mag * 8 + 1, True)
-        return Expr(f"{cast}({s.text})", scalar, s.mag, True)
+        text = _signed(s.text) if s.type == "uint32" and scalar == "float16" else s.text
+        return Expr(f"{cast}({text})", scalar, s.mag, True)

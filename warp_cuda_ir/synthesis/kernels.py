@@ -376,8 +376,11 @@ class KernelBuilder:
             name, args, results = rng.choice(pool)
             m = self.expressions.expr(args[0], 1)
             values = [m]
-            # eig3 assumes a symmetric matrix
-            call = f"wp.{name}({m.text} + wp.transpose({m.text}))" if name == "eig3" else f"wp.{name}({m.text})"
+            call = f"wp.{name}({m.text})"
+            if name == "eig3":  # eig3 assumes a symmetric matrix
+                call = f"wp.{name}({m.text} + wp.transpose({m.text}))"
+            elif name == "svd2":  # Warp's svd2 returns NaN singular values for nearly singular matrices
+                call = f"wp.{name}({m.text} * wp.transpose({m.text}) + wp.identity(n=2, dtype=float))"
             mags = [max(m.mag, 1.0) * 3] * len(results)
         targets = [self.fresh() for _ in results]
         self.emit(f"{', '.join(targets)} = {call}")

@@ -3,9 +3,11 @@
 datasets 5.x no longer runs loading scripts, so this file is driven by `scripts/build.py`
 (through `warp_cuda_ir.builder_class()`); users load the Parquet folder it produces.
 
-`_split_generators` plays the part of a download: it makes sure every seed shard exists
-in the shard cache (generating missing ones), then `_generate_examples` reads them back,
-routes each row to its split by seed and drops programs already seen at a lower seed.
+`_split_generators` plays the part of a download: it hands each split the build's
+`ShardFeed`. The first split's `_generate_examples` drives generation through it and writes
+each shard's rows as soon as the shards before it are finished, so writing overlaps
+generation; the other splits replay the finished shards. Rows are routed to their split by
+seed, and programs already seen at a lower seed are dropped.
 """
 
 from __future__ import annotations
@@ -19,34 +21,40 @@ import pyarrow as pa
 
 from warp_cuda_ir import schema
 from warp_cuda_ir.engines.local import run_shards
-from warp_cuda_ir.generation import BuildSpec, ShardCache, duplicate_seeds
+from warp_cuda_ir.generation import BuildSpec, ShardFeed
 from warp_cuda_ir.rows import split_for_seed
 
 
 class WarpCudaIRConfig(datasets.BuilderConfig):
-    """A config is a column projection plus the build parameters that decide the rows."""
+    """A config is a column projection plus the build parameters that decide the rows.
+
+    `shards` is the build's feed (`scripts/build.py` passes one with a size target);
+    without it, the builder makes `num_shards` shards of `spec` with `workers` local processes.
+    """
 
     def __init__(
         self,
         *,
-        columns: tuple[str, ...] = tuple(schema.FEATURES),
+        columns: tuple[str, ...] = schema.COLUMN_NAMES,
         spec: BuildSpec | None = None,
         num_shards: int = 1,
         shard_cache: str | None = None,
         workers: int = 1,
+        shards: ShardFeed | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.columns = columns
-        self.spec = spec or BuildSpec()
+        self.spec = shards.spec if shards else spec or BuildSpec()
         self.num_shards = num_shards
         self.shard_cache = shard_cache
         self.workers = workers
+        self.shards = shards
 
     def create_config_id(self, config_kwargs: dict[str, Any], custom_features: Any = None) -> str:
         # Only what changes the rows goes into the cache id; the cache path and worker count do not.
-        kept = {"spec": self.spec.fingerprint(), "num_shards": self.num_shards}
-        return super().create_config_id(kept, custom_features)
+        size = {"target_bytes": self.shards.target_bytes} if self.shards else {"num_shards": self.num_shards}
+        return super().create_config_id({"spec": self.spec.fingerprint(), **size}, custom_features)
 
 
 class WarpCudaIR(datasets.GeneratorBasedBuilder):
@@ -69,30 +77,24 @@ class WarpCudaIR(datasets.GeneratorBasedBuilder):
 
     def _split_generators(self, dl_manager: datasets.DownloadManager) -> list[datasets.SplitGenerator]:
         config: WarpCudaIRConfig = self.config
-        cache_root = config.shard_cache or os.path.join(
-            self._cache_dir_root, "warp_cuda_ir_shards", config.spec.fingerprint()
-        )
-        cache = ShardCache(cache_root)
-        missing = [i for i in range(config.num_shards) if not cache.has(i)]
-        for _ in run_shards(config.spec, missing, cache_root, config.workers):
-            pass
-        dropped = duplicate_seeds(cache, config.num_shards)
-        shards = list(range(config.num_shards))
-        return [
-            datasets.SplitGenerator(
-                name=split, gen_kwargs={"shards": shards, "split": split, "cache_root": cache_root, "dropped": dropped}
+        shards = config.shards
+        if shards is None:
+            cache_root = config.shard_cache or os.path.join(
+                self._cache_dir_root, "warp_cuda_ir_shards", config.spec.fingerprint()
             )
+            shards = ShardFeed(config.spec, cache_root, run_shards, config.workers, num_shards=config.num_shards)
+        # datasets prepares the splits one after another, in this order.
+        return [
+            datasets.SplitGenerator(name=split, gen_kwargs={"shards": shards, "split": split})
             for split in schema.SPLITS
         ]
 
-    def _generate_examples(
-        self, shards: list[int], split: str, cache_root: str, dropped: set[int]
-    ) -> Iterator[tuple[str, dict[str, Any]]]:
-        cache = ShardCache(cache_root)
+    def _generate_examples(self, shards: ShardFeed, split: str) -> Iterator[tuple[str, dict[str, Any]]]:
         columns = list(dict.fromkeys([*self.config.columns, "id", "seed"]))
         for index in shards:
-            table = cache.read(index, columns, split)  # only this split's row group is decoded
+            table = shards.cache.read(index, columns, split)  # only this split's row group is decoded
             # Drop repeats in Arrow first: only the kept rows are converted to Python.
+            dropped = shards.dropped
             keep = [split_for_seed(s) == split and s not in dropped for s in table.column("seed").to_pylist()]
             for row in table.filter(pa.array(keep, pa.bool_())).select(list(self.config.columns)).to_pylist():
                 yield row["id"], row

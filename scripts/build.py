@@ -21,6 +21,7 @@ from warp_cuda_ir.cli import fail, positive_float, positive_int
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     from warp_cuda_ir.build import default_workers
     from warp_cuda_ir.engines import ENGINES
+    from warp_cuda_ir.generation import BuildSpec
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument(
@@ -41,7 +42,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=None,
         help="comma-separated generator categories (default: all)",
     )
-    p.add_argument("--seeds-per-shard", type=positive_int, default=256, help="seeds per work shard (default: 256)")
+    default_shard = BuildSpec().seeds_per_shard
+    p.add_argument(
+        "--seeds-per-shard",
+        type=positive_int,
+        default=default_shard,
+        help=f"seeds per work shard: the unit of work, resume and size target (default: {default_shard})",
+    )
     p.add_argument(
         "--max-shard-mb",
         type=positive_int,

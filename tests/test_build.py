@@ -117,6 +117,12 @@ def test_codegen_failure_is_recorded_and_skipped(monkeypatch: pytest.MonkeyPatch
     assert sum(result.failures.values()) == 5 and sum(result.rows_per_split.values()) == 5
 
 
+def test_rows_made_stage_by_stage_equal_rows_made_one_by_one() -> None:
+    seeds, categories = range(40, 46), BuildSpec().categories
+    made, failed = rows.make_rows(seeds, categories)
+    assert failed == {} and made == [rows.make_row(seed, categories) for seed in seeds]
+
+
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "build.py"), *args], capture_output=True, text=True, timeout=300

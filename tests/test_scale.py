@@ -17,9 +17,11 @@ import pytest
 
 from tests.conftest import ROOT
 from tests.test_build import run_cli
-from warp_cuda_ir import writing
+from warp_cuda_ir import rows, writing
 from warp_cuda_ir.build import run_build
-from warp_cuda_ir.generation import BuildSpec
+from warp_cuda_ir.engines.local import run_shards
+from warp_cuda_ir.generation import BuildSpec, ShardCache, ShardFeed
+from warp_cuda_ir.synthesis import KernelProgram
 from warp_cuda_ir.writing import OutputFolderError
 
 # ~20 shards of 8 seeds: enough that the kill lands while shards are still being generated.
@@ -83,6 +85,54 @@ def test_a_killed_build_resumes_to_the_rows_of_an_uninterrupted_one(tmp_path: Pa
 
 
 TINY_SPEC = BuildSpec(seed=3, seeds_per_shard=4)
+
+
+def test_each_shard_is_handed_to_the_builder_before_the_next_is_generated(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Seed 9 repeats seed 4's program, one shard later: the feed must drop it by the time shard 1 is handed out.
+    real = rows.synthesize
+
+    def seed_9_repeats_seed_4(seed: int, categories: tuple[str, ...]) -> KernelProgram:
+        return real(4 if seed == 9 else seed, categories)
+
+    monkeypatch.setattr(rows, "synthesize", seed_9_repeats_seed_4)  # one worker runs in this process
+    events: list[tuple[str, int]] = []
+    feed = ShardFeed(
+        TINY_SPEC,
+        str(tmp_path),
+        run_shards,
+        workers=1,
+        num_shards=3,
+        on_shard=lambda s: events.append(("made", s.index)),
+    )
+    for index in feed:
+        events.append(("handed", index))
+        assert (9 in feed.dropped) == (index >= 1)
+    assert events == [("made", 0), ("handed", 0), ("made", 1), ("handed", 1), ("made", 2), ("handed", 2)]
+    assert list(feed) == [0, 1, 2] and feed.num_shards == 3, "later passes replay the same shards"
+    assert feed.dropped == {9} and 9 in ShardCache(tmp_path).read(1, ["seed"]).column("seed").to_pylist()
+
+
+def test_a_failure_during_generation_reaches_the_caller_as_itself(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    def explode(seed: int, categories: tuple[str, ...]) -> KernelProgram:
+        raise RuntimeError(f"generator bug at seed {seed}")
+
+    monkeypatch.setattr(rows, "synthesize", explode)
+    with pytest.raises(RuntimeError, match="generator bug at seed 3"):  # not datasets' DatasetGenerationError
+        run_build(tmp_path / "out", TINY_SPEC, 0.01, workers=1)
+    assert not (tmp_path / "out" / writing.CARD).exists() and not (tmp_path / "out" / writing.DATA_DIR).exists()
+
+
+def test_generation_workers_never_import_datasets() -> None:
+    # `datasets` takes about a second to import: every pool worker would pay it at start-up.
+    code = (
+        "import sys, warp_cuda_ir.engines.local; print(sorted(m for m in ('datasets', 'pandas') if m in sys.modules))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert proc.stdout.strip() == "[]"
 
 
 def test_output_to_an_fsspec_url_is_built_in_staging_then_copied(tmp_path: Path) -> None:

@@ -1,12 +1,10 @@
-"""A whole build: shards until the size target, the builder writes Parquet, the card goes last.
+"""A whole build: shards until the size target, written by the builder as they finish; the card goes last.
 
 `scripts/build.py` is the command line over `run_build`; tests call `run_build` directly.
 """
 
 from __future__ import annotations
 
-import itertools
-import math
 import os
 import shutil
 import sys
@@ -22,9 +20,8 @@ import warp as wp
 
 import warp_cuda_ir
 from warp_cuda_ir import card, destination, schema, writing
-from warp_cuda_ir.engines import RunShards, get_engine
-from warp_cuda_ir.engines.local import run_shards
-from warp_cuda_ir.generation import BuildSpec, ShardCache, ShardStats
+from warp_cuda_ir.engines import get_engine
+from warp_cuda_ir.generation import BuildSpec, ShardCache, ShardFeed, ShardStats
 
 DATASET_NAME = "warp_cuda_ir"
 
@@ -39,41 +36,6 @@ class BuildResult:
     failures: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0
     resumed: bool = False
-
-
-def shards_for_target(
-    spec: BuildSpec,
-    cache_root: str,
-    target_bytes: int,
-    workers: int,
-    on_shard: Callable[[ShardStats], None] = lambda _: None,
-    engine: RunShards = run_shards,
-) -> int:
-    """Generate shards 0, 1, ... until the first K of them hold `target_bytes` of Parquet.
-
-    K depends only on the shards' contents, never on which worker finished first, so
-    the same arguments give the same rows on any machine and with any worker count.
-    Near the target, only as many shards are started as the mean shard size says are missing.
-    """
-    sizes: dict[int, int] = {}
-    prefix = {"k": 0, "bytes": 0}
-
-    def wanted(in_flight: int) -> bool:
-        if prefix["bytes"] >= target_bytes:
-            return False
-        if not sizes:
-            return in_flight < workers
-        # Shards run in index order, so every finished shard will be part of the prefix.
-        missing = target_bytes - sum(sizes.values())
-        return missing > 0 and in_flight < math.ceil(missing / (sum(sizes.values()) / len(sizes)))
-
-    for stats in engine(spec, itertools.count(), cache_root, workers, wanted):
-        sizes[stats.index] = stats.nbytes
-        on_shard(stats)
-        while prefix["bytes"] < target_bytes and prefix["k"] in sizes:
-            prefix["bytes"] += sizes[prefix["k"]]
-            prefix["k"] += 1
-    return prefix["k"]
 
 
 def run_build(
@@ -106,8 +68,7 @@ def run_build(
     work = out / writing.WORK_DIR
     cache_root = str(work / "shards")
     ShardCache(cache_root).remove_partial()
-
-    num_shards = shards_for_target(spec, cache_root, int(target_mb * 1e6), workers, on_shard, run)
+    shards = ShardFeed(spec, cache_root, run, workers, target_bytes=int(target_mb * 1e6), on_shard=on_shard)
 
     prepared = work / "prepared"
     # A killed run may leave a half-written `prepared` or, mid-write, datasets' `prepared.incomplete`
@@ -115,16 +76,17 @@ def run_build(
     for stale in (prepared, prepared.with_name(prepared.name + ".incomplete")):
         shutil.rmtree(stale, ignore_errors=True)
     builder = warp_cuda_ir.builder_class()(
-        config_name="full",
-        dataset_name=DATASET_NAME,
-        cache_dir=str(work / "hf_cache"),
-        spec=spec,
-        num_shards=num_shards,
-        shard_cache=cache_root,
-        workers=workers,
+        config_name="full", dataset_name=DATASET_NAME, cache_dir=str(work / "hf_cache"), shards=shards
     )
     datasets.disable_progress_bars()
-    builder.download_and_prepare(output_dir=str(prepared), file_format="parquet", max_shard_size=max_shard_mb * 10**6)
+    try:  # generation runs inside: the builder writes each shard's rows while later shards are made
+        builder.download_and_prepare(
+            output_dir=str(prepared), file_format="parquet", max_shard_size=max_shard_mb * 10**6
+        )
+    except datasets.exceptions.DatasetGenerationError as e:
+        raise (e.__cause__ or e) from None  # datasets wraps what generation raised: pass on the cause
+    num_shards = shards.num_shards
+    assert num_shards is not None
 
     # Swap in the new files: card first out, card last in, so a crash never leaves a
     # README that describes files which are not there.

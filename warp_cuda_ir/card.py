@@ -163,7 +163,7 @@ def render(out: Path, build: dict[str, Any], repo_id: str = DEFAULT_REPO_ID) -> 
         ),
         "split_table": "\n".join(f"| {s} | {n:,} |" for s, n in stats["rows_per_split"].items()),
         "schema_table": "\n".join(
-            f"| `{name}` | {_type_name(feature)} | {text} |" for name, feature, text in schema.COLUMNS
+            f"| `{name}` | {_type_name(schema.FEATURES[name])} | {text} |" for name, _, text in schema.COLUMNS
         ),
         "category_table": "\n".join(
             f"| {c} | {' | '.join(f'{n:,}' for n in by_split.values())} | {stats['categories'][c]:,} |"

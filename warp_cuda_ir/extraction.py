@@ -16,6 +16,7 @@ import gc
 import linecache
 import sys
 import threading
+import time
 import types
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -40,6 +41,7 @@ DEFAULT_CUDA_ARCH = 90
 
 _lock = threading.RLock()
 _initialised = False
+_codegen_cpu_s = 0.0  # see codegen_cpu_seconds
 _function_key_counts_at_init: dict[str, int] = {}
 
 
@@ -62,6 +64,15 @@ class KernelTexts:
     cuda_options: dict[str, Any]
     cpu_options: dict[str, Any]
     block_dim: int = CUDA_BLOCK_DIM  # the CUDA module's; the CPU module's is always CPU_BLOCK_DIM
+
+
+def codegen_cpu_seconds() -> float:
+    """CPU seconds this process has spent in `extract` (loading the kernel and Warp's codegen).
+
+    The build benchmark sums it over a build's workers: Warp's share of the build's core time,
+    measured inside the build rather than in a separate run on a VM whose speed drifts.
+    """
+    return _codegen_cpu_s
 
 
 def init_warp() -> None:
@@ -201,6 +212,8 @@ def extract(
     """Generate CUDA (for launches of `block_dim` threads per block) and CPU code for the kernel in `source`."""
     from warp._src import context
 
+    global _codegen_cpu_s
+    started = time.process_time()
     with _lock:  # Warp's registries are process-global
         kernel, _ = load_kernel(source, kernel_name)
         try:
@@ -215,6 +228,7 @@ def extract(
             raise ExtractionError(f"Warp codegen failed: {type(e).__name__}: {_one_line(e)}") from e
         finally:
             release()
+            _codegen_cpu_s += time.process_time() - started
 
     # The module is prelude + helpers + the kernel (+ CPU entry points), in that order: cut it
     # at the kernel's first line rather than generating the kernel's text a second time.

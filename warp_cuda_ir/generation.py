@@ -8,19 +8,25 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 import json
+import math
 import os
+import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from warp_cuda_ir import extraction, rows, schema
 from warp_cuda_ir.synthesis import CATEGORIES, GENERATOR_VERSION
+
+if TYPE_CHECKING:
+    from warp_cuda_ir.engines import RunShards
 
 FAILURE_SCHEMA = pa.schema([("seed", pa.int64()), ("error", pa.string())])
 
@@ -31,7 +37,9 @@ class BuildSpec:
 
     seed: int = 0
     categories: tuple[str, ...] = CATEGORIES
-    seeds_per_shard: int = 256
+    # Smaller shards shorten the tail (cores idle while the last shards finish) and meet a size
+    # target more closely; each shard costs two small Parquet files and a few reads.
+    seeds_per_shard: int = 128
     arch: int = extraction.DEFAULT_CUDA_ARCH
 
     def shard_seeds(self, index: int) -> range:
@@ -58,23 +66,28 @@ class ShardStats:
     failures: int
     nbytes: int  # size of the shard's Parquet file
     categories: Counter[str] = field(default_factory=Counter)
+    made_by: ShardTiming | None = None  # None when it came from the cache or from Ray
+
+
+@dataclass(frozen=True)
+class ShardTiming:
+    """How a local worker spent one shard (read by benchmarks/build_benchmark.py)."""
+
+    pid: int
+    started: float  # wall clock (time.time()) when the worker began the shard
+    ended: float
+    cpu_s: float  # the worker's CPU time over the shard
+    codegen_cpu_s: float  # of which in Warp codegen (`extraction.extract`)
 
 
 def generate_shard(spec: BuildSpec, index: int) -> tuple[pa.Table, pa.Table]:
     """(rows, failures) of one shard. Rows repeating an earlier program in the shard are dropped."""
-    made: list[dict[str, Any]] = []
-    failures: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for seed in spec.shard_seeds(index):
-        try:
-            row = rows.make_row(seed, spec.categories, spec.arch)
-        except extraction.ExtractionError as e:
-            failures.append({"seed": seed, "error": str(e)})
-            continue
-        if row["id"] not in seen:
-            seen.add(row["id"])
-            made.append(row)
-    table = pa.Table.from_pylist(made, schema=schema.FEATURES.arrow_schema)
+    made, failed = rows.make_rows(spec.shard_seeds(index), spec.categories, spec.arch)
+    first: dict[str, dict[str, Any]] = {}  # program id -> its row at the lowest seed
+    for row in made:
+        first.setdefault(row["id"], row)
+    failures = [{"seed": seed, "error": error} for seed, error in failed.items()]
+    table = pa.Table.from_pylist(list(first.values()), schema=schema.ARROW_SCHEMA)
     return table, pa.Table.from_pylist(failures, schema=FAILURE_SCHEMA)
 
 
@@ -141,22 +154,102 @@ def run_shard(spec: BuildSpec, index: int, cache_root: str) -> ShardStats:
     cache = ShardCache(cache_root)
     if cache.has(index):
         return cache.stats(index)
+    started, cpu, codegen = time.time(), time.process_time(), extraction.codegen_cpu_seconds()
     table, failures = generate_shard(spec, index)
-    return cache.write(index, table, failures)
+    stats = cache.write(index, table, failures)
+    timing = ShardTiming(
+        os.getpid(), started, time.time(), time.process_time() - cpu, extraction.codegen_cpu_seconds() - codegen
+    )
+    return dataclasses.replace(stats, made_by=timing)
 
 
-def duplicate_seeds(cache: ShardCache, num_shards: int) -> set[int]:
-    """Seeds whose program already appeared at a lower seed in an earlier shard."""
-    first: set[str] = set()
-    dropped: set[int] = set()
-    for i in range(num_shards):
-        t = cache.read(i, ["id", "seed"])
-        for rid, seed in zip(t.column("id").to_pylist(), t.column("seed").to_pylist(), strict=True):
-            if rid in first:
-                dropped.add(seed)
+class ShardFeed:
+    """The shards one build is made of, handed out in index order as they are finished.
+
+    A build is either a fixed number of shards or, with `target_bytes`, the first K shards
+    whose Parquet files together hold that many bytes. K depends only on the shards'
+    contents, never on which worker finished first, so the same arguments give the same
+    rows on any machine and with any worker count.
+
+    The first iteration drives `engine` (generating what the cache lacks) and yields shard
+    k as soon as shards 0..k are all finished: the builder writes shard k while later ones
+    are still being generated. Later iterations replay the same indices. Alongside, `dropped`
+    collects the seeds whose program already appeared at a lower seed, so no program is
+    written twice; it covers shard k by the time k is yielded.
+    """
+
+    def __init__(
+        self,
+        spec: BuildSpec,
+        cache_root: str,
+        engine: RunShards,
+        workers: int,
+        *,
+        num_shards: int | None = None,
+        target_bytes: int | None = None,
+        on_shard: Callable[[ShardStats], None] = lambda _: None,
+    ) -> None:
+        if (num_shards is None) == (target_bytes is None):
+            raise ValueError("give exactly one of num_shards and target_bytes")
+        self.spec, self.cache, self.engine, self.workers = spec, ShardCache(cache_root), engine, workers
+        self.num_shards = num_shards  # with a size target: known once the first iteration ends
+        self.target_bytes = target_bytes
+        self.on_shard = on_shard
+        self.dropped: set[int] = set()
+        self._first_seen: set[str] = set()
+        self._sizes: dict[int, int] = {}
+        self._finished = 0  # shards 0.._finished-1 are finished and handed out
+        self._done = False
+
+    def __iter__(self) -> Iterator[int]:
+        if self._done:
+            yield from range(self._finished)
+            return
+        if self._finished:
+            raise RuntimeError("a ShardFeed is iterated once while it generates")
+        indices = itertools.count() if self.num_shards is None else range(self.num_shards)
+        stream = self.engine(self.spec, indices, str(self.cache.root), self.workers, self._wanted)
+        try:
+            for stats in stream:
+                self._sizes[stats.index] = stats.nbytes
+                self.on_shard(stats)
+                while not self._complete() and self._finished in self._sizes:
+                    self._deduplicate(self._finished)
+                    self._finished += 1
+                    yield self._finished - 1
+                if self._complete():
+                    break
+        finally:
+            stream.close()  # stops the engine: shards still running are not needed
+        if not self._complete():
+            raise RuntimeError(f"the engine stopped after {self._finished} shards")
+        self.num_shards, self._done = self._finished, True
+
+    def _complete(self) -> bool:
+        if self.target_bytes is None:
+            return self._finished == self.num_shards
+        return sum(self._sizes[i] for i in range(self._finished)) >= self.target_bytes
+
+    def _wanted(self, in_flight: int) -> bool:
+        """Whether the engine should start one more shard, given `in_flight` started and unfinished.
+
+        Near a size target, only as many are started as the mean shard size says are missing.
+        """
+        if self.target_bytes is None:
+            return True
+        if not self._sizes:  # no shard size known yet: one shard per worker
+            return in_flight < self.workers
+        # Shards run in index order, so every finished shard will be part of the build.
+        missing = self.target_bytes - sum(self._sizes.values())
+        return missing > 0 and in_flight < math.ceil(missing / (sum(self._sizes.values()) / len(self._sizes)))
+
+    def _deduplicate(self, index: int) -> None:
+        table = self.cache.read(index, ["id", "seed"])
+        for rid, seed in zip(table.column("id").to_pylist(), table.column("seed").to_pylist(), strict=True):
+            if rid in self._first_seen:
+                self.dropped.add(seed)
             else:
-                first.add(rid)
-    return dropped
+                self._first_seen.add(rid)
 
 
 def _atomic_write_parquet(table: pa.Table | list[pa.Table], path: Path, schema: pa.Schema | None = None) -> None:

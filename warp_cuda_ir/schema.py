@@ -3,13 +3,21 @@
 A row is one Warp kernel: its Python source, what Warp generates for it (CUDA and CPU,
 forward and backward, helpers), the record needed to launch it again, and provenance.
 Configs are column projections of the same Parquet shards, so no data is stored twice.
+
+Column types are Arrow types; `FEATURES`, the same schema as `datasets` features, is derived
+from them on first use, so generation workers never import `datasets` (about a second each).
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import datasets
+import pyarrow as pa
+
+if TYPE_CHECKING:
+    import datasets
 
 # 1.1: validation columns and the `ptx` column
 # 1.2: `warp_builtins`, `program_shape`, `nonfinite_output`, `block_dim`, `launch_tiled`
@@ -17,21 +25,26 @@ SCHEMA_VERSION = "1.2"
 SPLITS: tuple[str, ...] = ("train", "validation", "test")
 DEFAULT_CONFIG = "full"
 
-string = datasets.Value("string")
+string = pa.string()
+int64 = pa.int64()
+float64 = pa.float64()
+boolean = pa.bool_()
 
-ARGUMENT = {
-    "name": string,
-    "kind": string,  # "array" | "scalar" | "struct"
-    "dtype": string,  # Warp type as written in the source: float32, vec3, mat33, MyStruct ...
-    "shape": datasets.List(datasets.Value("int64")),  # [] for scalars and structs
-    "role": string,  # "in" | "out" | "inout": what the kernel does with it
-    "init": string,  # JSON recipe for its input values, seeded by the row's `seed`
-}
+ARGUMENT = pa.struct(
+    [
+        ("name", string),
+        ("kind", string),  # "array" | "scalar" | "struct"
+        ("dtype", string),  # Warp type as written in the source: float32, vec3, mat33, MyStruct ...
+        ("shape", pa.list_(int64)),  # [] for scalars and structs
+        ("role", string),  # "in" | "out" | "inout": what the kernel does with it
+        ("init", string),  # JSON recipe for its input values, seeded by the row's `seed`
+    ]
+)
 
-# (column, feature, description): the card's schema table is rendered from these texts.
-COLUMNS: tuple[tuple[str, datasets.features.features.FeatureType, str], ...] = (
+# (column, Arrow type, description): the card's schema table is rendered from these texts.
+COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
     ("id", string, "Stable row id: 16 hex digits of SHA-256 of the Python AST (names and literals included)."),
-    ("seed", datasets.Value("int64"), "Generator seed; the same seed always gives the same kernel and split."),
+    ("seed", int64, "Generator seed; the same seed always gives the same kernel and split."),
     ("category", string, "Generator category the kernel was sampled from."),
     ("kernel_name", string, "Python name of the `@wp.kernel`."),
     ("kernel_symbol", string, "Mangled C symbol Warp emits: the name plus a content hash."),
@@ -42,23 +55,23 @@ COLUMNS: tuple[tuple[str, datasets.features.features.FeatureType, str], ...] = (
     ("cpu_helpers", string, "CPU code the kernel needs before it: structs, `wp.func` functions and adjoints."),
     ("cpu_forward", string, "CPU C++ forward kernel with its argument struct and entry point."),
     ("cpu_backward", string, "CPU C++ adjoint kernel with its entry point."),
-    ("launch_dim", datasets.List(datasets.Value("int64")), "Launch dimensions (`dim=` of `wp.launch`)."),
+    ("launch_dim", pa.list_(int64), "Launch dimensions (`dim=` of `wp.launch`)."),
     (
         "block_dim",
-        datasets.Value("int64"),
+        int64,
         "CUDA threads per block: `block_dim=` of the launch and `WP_TILE_BLOCK_DIM` of the CUDA module, over "
         "which tiles are spread (256, Warp's default, for non-tile kernels). CPU code uses 1, as Warp's CPU launch.",
     ),
     (
         "launch_tiled",
-        datasets.Value("bool"),
+        boolean,
         "True: launched with `wp.launch_tiled(kernel, dim=launch_dim, block_dim=block_dim)` (`launch_dim` counts "
         "tiles; each gets a block of `block_dim` threads, 1 on CPU). False: `wp.launch(kernel, dim=launch_dim, ...)`.",
     ),
-    ("arguments", datasets.List(ARGUMENT), "Kernel arguments in order: kind, dtype, shape, role, input recipe."),
+    ("arguments", pa.list_(ARGUMENT), "Kernel arguments in order: kind, dtype, shape, role, input recipe."),
     (
         "warp_builtins",
-        datasets.List(string),
+        pa.list_(string),
         "Warp built-ins the Python source calls, with the operators Warp maps to built-ins (`add`, `mul` ...), sorted.",
     ),
     (
@@ -71,13 +84,9 @@ COLUMNS: tuple[tuple[str, datasets.features.features.FeatureType, str], ...] = (
     ("module_options", string, "JSON of the Warp module options used for each target."),
 )
 
-float64 = datasets.Value("float64")
-boolean = datasets.Value("bool")
-int64 = datasets.Value("int64")
-
 # Written by the validation pass (`scripts/validate.py`, `warp_cuda_ir/validation/`). A build that was
 # not validated holds UNVALIDATED: every status `skipped`, reasons "not validated", the rest null.
-VALIDATION_COLUMNS: tuple[tuple[str, datasets.features.features.FeatureType, str], ...] = (
+VALIDATION_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
     (
         "cuda_compile_status",
         string,
@@ -133,7 +142,8 @@ UNVALIDATED: dict[str, object] = {
     name: ("skipped" if name.endswith("_status") else None) for name in VALIDATION_COLUMN_NAMES
 } | {"cpu_error": NOT_VALIDATED, "gpu_error": NOT_VALIDATED, "gradcheck_detail": NOT_VALIDATED}
 
-FEATURES = datasets.Features({name: feature for name, feature, _ in COLUMNS})
+COLUMN_NAMES: tuple[str, ...] = tuple(name for name, _, _ in COLUMNS)
+ARROW_SCHEMA = pa.schema([(name, type_) for name, type_, _ in COLUMNS])
 COLUMN_DESCRIPTIONS: dict[str, str] = {name: text for name, _, text in COLUMNS}
 
 _KEY = ["id", "seed", "category", "kernel_name", "python_source"]
@@ -148,11 +158,14 @@ class ConfigSpec:
     columns: tuple[str, ...]
 
     def features(self) -> datasets.Features:
-        return datasets.Features({c: FEATURES[c] for c in self.columns})
+        import datasets
+
+        every = datasets_features()
+        return datasets.Features({c: every[c] for c in self.columns})
 
 
 CONFIGS: tuple[ConfigSpec, ...] = (
-    ConfigSpec("full", "Every column.", tuple(FEATURES)),
+    ConfigSpec("full", "Every column.", COLUMN_NAMES),
     ConfigSpec("cuda_forward", "Python kernel -> CUDA forward kernel.", (*_KEY, "cuda_helpers", "cuda_forward")),
     ConfigSpec("cuda_backward", "Python kernel -> CUDA adjoint kernel.", (*_KEY, "cuda_helpers", "cuda_backward")),
     ConfigSpec("cpu_forward", "Python kernel -> CPU forward kernel.", (*_KEY, "cpu_helpers", "cpu_forward")),
@@ -162,3 +175,18 @@ CONFIGS: tuple[ConfigSpec, ...] = (
     ),
 )
 CONFIGS_BY_NAME: dict[str, ConfigSpec] = {c.name: c for c in CONFIGS}
+
+
+@functools.cache
+def datasets_features() -> datasets.Features:
+    """ARROW_SCHEMA as `datasets` features; `datasets` is imported here, on first use."""
+    import datasets
+
+    return datasets.Features.from_arrow_schema(ARROW_SCHEMA)
+
+
+def __getattr__(name: str) -> datasets.Features:
+    """`schema.FEATURES` is `datasets_features()`, made when first asked for."""
+    if name == "FEATURES":
+        return datasets_features()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -35,43 +35,45 @@ def analyse(source: str) -> SourceFacts:
     used: set[str] = set()
     tokens: list[str] = []  # node types and structure: the shape
     values: list[str] = []  # identifiers and literals, in the same order: with `tokens`, the identity
+    token, value_of = tokens.append, values.append  # bound once: this runs for every row of a build
 
     def warp_name(node: ast.AST) -> str | None:
         """`name` when `node` spells `wp.<name>` for a Warp built-in."""
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "wp":
+        if type(node) is ast.Attribute and type(node.value) is ast.Name and node.value.id == "wp":
             return node.attr if node.attr in offered else None
         return None
 
     def visit(node: ast.AST) -> None:
-        tokens.append(type(node).__name__)
-        if isinstance(node, ast.Call):
+        cls = type(node)
+        token(cls.__name__)
+        if cls is ast.Call:
             func = node.func
             if name := warp_name(func):
                 used.add(name)
                 # Built-ins passed as functions (`wp.tile_map(wp.sin, t)`, `wp.tile_reduce(wp.max, t)`);
                 # positional only: keywords such as `dtype=wp.float64` name types, not calls.
                 used.update(n for arg in node.args if (n := warp_name(arg)))
-            elif isinstance(func, ast.Name) and func.id in offered:
+            elif type(func) is ast.Name and func.id in offered:
                 used.add(func.id)  # float(x), int(x), min/max/abs/range as Warp resolves them
-        elif isinstance(node, ast.BinOp | ast.UnaryOp | ast.AugAssign) and type(node.op) in _OPERATORS:
+        elif (cls is ast.BinOp or cls is ast.UnaryOp or cls is ast.AugAssign) and type(node.op) in _OPERATORS:
             used.add(_OPERATORS[type(node.op)])
-        for name in node._fields:
+        for name in cls._fields:
             value = getattr(node, name, None)
-            if isinstance(value, ast.AST):
-                visit(value)
-            elif isinstance(value, list):
-                tokens.append("[")
+            if type(value) is list:
+                token("[")
                 for item in value:
                     if isinstance(item, ast.AST):
                         visit(item)
                     else:
-                        tokens.append("_")
-                        values.append(repr(item))
-                tokens.append("]")
+                        token("_")
+                        value_of(repr(item))
+                token("]")
+            elif isinstance(value, ast.AST):
+                visit(value)
             else:  # an identifier, a literal or an absent field: erased, only its presence counts
-                tokens.append("_" if value is not None else "-")
-                values.append(repr(value))
-        tokens.append(")")
+                token("_" if value is not None else "-")
+                value_of(repr(value))
+        token(")")
 
     visit(ast.parse(source))
     shape = hashlib.sha256(" ".join(tokens).encode())

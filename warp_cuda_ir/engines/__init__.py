@@ -4,7 +4,7 @@ An engine is a `RunShards` callable: given the spec, shard indices (possibly end
 cache folder and a worker count, it yields each finished shard's stats. Before each submission it
 asks `wanted(in_flight)`; the caller updates what that answers while it consumes the stats, so a
 size target stops new work without over-shooting by a queue's worth of shards. `local` uses
-processes on this machine, `ray` a Ray cluster; `shards_for_target` and the builder do not care which.
+processes on this machine, `ray` a Ray cluster; `ShardFeed` and the builder do not care which.
 """
 
 from __future__ import annotations

@@ -37,10 +37,11 @@ def run_shards(
         return sorted(((f, f.result()) for f in done), key=lambda fs: fs[1].index)
 
     try:
-        # One queued shard per worker keeps the workers busy; more would over-shoot a size target.
+        # One queued shard per worker keeps the workers busy while the builder writes; more would
+        # over-shoot a size target.
         yield from schedule(
             indices, cache, 2 * workers, wanted, lambda i: pool.submit(run_shard, spec, i, cache_root), finished
         )
     finally:
-        # Workers exit in the background while the caller goes on (the Parquet pass).
+        # Workers exit in the background while the caller goes on (the rest of the Parquet pass).
         pool.shutdown(wait=False, cancel_futures=True)

@@ -101,8 +101,9 @@ class Production:
     result: str
 
 
+@cache
 def offered_builtins() -> frozenset[str]:
-    """Every built-in Warp offers to kernels (public names), read from Warp."""
+    """Every built-in Warp offers to kernels (public names), read from Warp once per process."""
     from warp._src import context
 
     return frozenset(k for k in context.builtin_functions if not k.startswith("_"))

@@ -197,8 +197,9 @@ class ShardFeed:
         self.on_shard = on_shard
         self.dropped: set[int] = set()
         self._first_seen: set[str] = set()
-        self._sizes: dict[int, int] = {}
+        self._sizes: dict[int, int] = {}  # Parquet bytes of each finished shard
         self._finished = 0  # shards 0.._finished-1 are finished and handed out
+        self._handed_bytes = 0  # their bytes
         self._done = False
 
     def __iter__(self) -> Iterator[int]:
@@ -215,6 +216,7 @@ class ShardFeed:
                 self.on_shard(stats)
                 while not self._complete() and self._finished in self._sizes:
                     self._deduplicate(self._finished)
+                    self._handed_bytes += self._sizes[self._finished]
                     self._finished += 1
                     yield self._finished - 1
                 if self._complete():
@@ -228,7 +230,7 @@ class ShardFeed:
     def _complete(self) -> bool:
         if self.target_bytes is None:
             return self._finished == self.num_shards
-        return sum(self._sizes[i] for i in range(self._finished)) >= self.target_bytes
+        return self._handed_bytes >= self.target_bytes
 
     def _wanted(self, in_flight: int) -> bool:
         """Whether the engine should start one more shard, given `in_flight` started and unfinished.
@@ -240,8 +242,9 @@ class ShardFeed:
         if not self._sizes:  # no shard size known yet: one shard per worker
             return in_flight < self.workers
         # Shards run in index order, so every finished shard will be part of the build.
-        missing = self.target_bytes - sum(self._sizes.values())
-        return missing > 0 and in_flight < math.ceil(missing / (sum(self._sizes.values()) / len(self._sizes)))
+        done = sum(self._sizes.values())  # a few thousand shards at most: cheap next to a shard
+        missing = self.target_bytes - done
+        return missing > 0 and in_flight < math.ceil(missing / (done / len(self._sizes)))
 
     def _deduplicate(self, index: int) -> None:
         table = self.cache.read(index, ["id", "seed"])

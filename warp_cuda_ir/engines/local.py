@@ -9,9 +9,9 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from warp_cuda_ir.engines import always, schedule
 from warp_cuda_ir.generation import BuildSpec, ShardCache, ShardStats, run_shard
 
-# Workers are replaced after this many shards: a safety margin for very long builds
-# (per-sample cleanup keeps RSS flat, measured by benchmarks/build_benchmark.py).
-SHARDS_PER_WORKER = 64
+# Workers are replaced after this many shards (about 16,000 rows): a safety margin for very long
+# builds (per-sample cleanup keeps RSS flat, measured by benchmarks/build_benchmark.py).
+SHARDS_PER_WORKER = 128
 
 
 def run_shards(

@@ -3,7 +3,8 @@
 Each missing shard is one Ray task (1 CPU) running `generation.generate_shard`, the function
 the local engine runs too; the task returns the shard's Arrow tables and the driver writes them
 into its shard cache. Workers therefore need no shared file system, and resume, the stop-at-target
-rule and the final Parquet pass work exactly as with the local engine: same arguments, same rows.
+rule and the builder's writing (`ShardFeed`) work exactly as with the local engine: same arguments,
+same rows.
 
 Plain Ray tasks rather than Ray Data: the number of shards is not known in advance (the build stops
 once the first K shards reach the size target), and tasks let us submit shards lazily, as the local

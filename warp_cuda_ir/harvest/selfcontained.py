@@ -1,0 +1,530 @@
+"""One kernel -> a self-contained Python module text that defines it and everything it reaches.
+
+A real kernel lives in a package: it calls `@wp.func`s of other modules, takes `@wp.struct`s, reads
+`wp.constant`s and values captured by the factory that made it. A training row needs Python that fully
+determines its CUDA, so we write one module holding the kernel and, transitively, what it refers to:
+
+- each definition (kernel, `@wp.func` with all its overloads and custom grad/replay functions,
+  `@wp.struct`, plain Python helpers used in `wp.static`) is copied with its upstream formatting
+  (only dedented when it was nested in a factory);
+- constants and captured closure values become assignments of Python literals (`n = 3`,
+  `AXIS = wp.vec3f(0.0, 1.0, 0.0)`);
+- Warp itself, the standard library and numpy are imported (`import warp as wp`); a module of the
+  harvested code used as a namespace (`utils.sq(x)`) becomes a `SimpleNamespace` of what is used, so
+  the kernel's text, which Warp copies into comments of the generated code, stays as written;
+- a generic kernel's overload becomes one `wp.overload(kernel, [...])` call; non-default module
+  options one `wp.set_module_options({...})` call.
+
+Names are resolved the way Warp resolves them (closure first, then the defining module's globals).
+What cannot be written faithfully raises `Unsupported` with the reason, and the harvest records it.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import enum
+import inspect
+import math
+import symtable
+import sys
+import textwrap
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any
+
+import warp as wp
+
+from warp_cuda_ir.harvest import _warp
+
+
+class Unsupported(Exception):
+    """The kernel's dependencies cannot be written as a self-contained module (the message says why)."""
+
+
+# Modules a self-contained text may import: Warp (the language), the standard library, numpy.
+_IMPORTABLE_ROOTS = {"warp", "numpy"} | set(getattr(sys, "stdlib_module_names", ()))
+
+
+def _importable(module: types.ModuleType) -> bool:
+    return module.__name__.split(".")[0] in _IMPORTABLE_ROOTS
+
+
+@dataclass
+class _Entry:
+    """One top-level statement group of the output: a definition, an assignment or a namespace."""
+
+    name: str
+    text: str
+    deps: list[str]
+    order: tuple[str, int]  # (file, line) of the upstream definition: tie-break for a stable layout
+    is_def: bool
+
+
+@dataclass
+class _Writer:
+    imports: dict[str, str] = field(default_factory=dict)  # bound name -> import line
+    bindings: dict[str, Any] = field(default_factory=dict)  # bound name -> object
+    entries: dict[str, _Entry] = field(default_factory=dict)
+    emitted_functions: dict[int, str] = field(default_factory=dict)  # id(python function) -> bound name
+    pending: list[tuple[str, Any, frozenset[tuple[str, ...]]]] = field(default_factory=list)
+    prelude: list[str] = field(default_factory=list)
+
+    # --- names -----------------------------------------------------------------------------------
+
+    def bind(self, name: str, obj: Any) -> bool:
+        """Claim `name` for `obj`; False if already bound to it. Two objects under one name cannot be written."""
+        if name in self.bindings:
+            if _same(self.bindings[name], obj):
+                return False
+            raise Unsupported(f"name clash: {name!r} refers to two different objects")
+        self.bindings[name] = obj
+        return True
+
+    def add_import(self, name: str, line: str, obj: Any) -> None:
+        if self.bind(name, obj):
+            self.imports[name] = line
+
+    def add_entry(self, entry: _Entry) -> None:
+        self.entries[entry.name] = entry
+
+    # --- requirements ----------------------------------------------------------------------------
+
+    def require(self, name: str, obj: Any, paths: frozenset[tuple[str, ...]] = frozenset()) -> None:
+        """Make `name` refer to `obj` in the output (with the attribute `paths` used on it)."""
+        if isinstance(obj, types.ModuleType):
+            self._require_module(name, obj, paths)
+        elif isinstance(obj, wp.Kernel):
+            raise Unsupported(f"refers to another kernel ({name})")
+        elif _warp.is_user_function(obj):
+            self._require_function(name, obj)
+        elif _warp.is_struct(obj):
+            self._require_struct(name, obj)
+        elif obj is typing.Any:
+            self.add_import(name, "from typing import Any" if name == "Any" else f"from typing import Any as {name}", obj)
+        elif _warp.is_warp_type(obj) or obj in (int, float, bool):
+            self._require_type(name, obj)
+        elif isinstance(obj, type) and issubclass(obj, enum.Enum) or _is_plain_class(obj, paths):
+            self._require_class(name, obj, paths)
+        elif isinstance(obj, types.FunctionType):
+            self._require_python_function(name, obj)
+        elif isinstance(obj, (types.BuiltinFunctionType, types.BuiltinMethodType)) or (
+            callable(obj) and getattr(obj, "__module__", None) in ("builtins", "math", "numpy")
+        ):
+            self._require_importable_attr(name, obj)
+        else:
+            literal = self.literal(obj)
+            if self.bind(name, obj):
+                self.add_entry(_Entry(name, f"{name} = {literal}", _names_in(literal), ("", 0), False))
+
+    def _require_module(self, name: str, module: types.ModuleType, paths: frozenset[tuple[str, ...]]) -> None:
+        if _importable(module):
+            full = module.__name__
+            if full == "warp._src" or full.startswith("warp._src."):
+                pass  # private Warp modules are imported as they are named upstream
+            if name == full:
+                line = f"import {full}"
+            elif "." in full:
+                parent, _, leaf = full.rpartition(".")
+                line = f"from {parent} import {leaf}" if leaf == name else f"import {full} as {name}"
+            else:
+                line = f"import {full} as {name}"
+            self.add_import(name, line, module)
+            return
+        # A module of the harvested code used as a namespace: `name.attr...` for each used path.
+        if not paths or any(len(p) == 0 for p in paths):
+            raise Unsupported(f"module {module.__name__} used as a value ({name})")
+        if self.bind(name, module):
+            text, deps = self._namespace(name, module, paths)
+            self.add_entry(_Entry(name, f"{name} = {text}", deps, ("", 10**9), False))
+            self.imports.setdefault("SimpleNamespace", "from types import SimpleNamespace")
+
+    def _namespace(self, label: str, obj: Any, paths: frozenset[tuple[str, ...]]) -> tuple[str, list[str]]:
+        """`SimpleNamespace(a=..., b=SimpleNamespace(...))` holding what `paths` reach from `obj`."""
+        heads: dict[str, set[tuple[str, ...]]] = {}
+        for p in paths:
+            if p:
+                heads.setdefault(p[0], set()).add(p[1:])
+        parts, deps = [], []
+        for attr in sorted(heads):
+            if not hasattr(obj, attr):
+                raise Unsupported(f"{label}.{attr} does not exist")
+            value = getattr(obj, attr)
+            rest = frozenset(heads[attr])
+            if isinstance(value, types.ModuleType) and not _importable(value):
+                text, sub = self._namespace(f"{label}.{attr}", value, rest)
+                parts.append(f"{attr}={text}")
+                deps += sub
+                continue
+            target = self._name_for(value, attr)
+            self.require(target, value, rest)
+            parts.append(f"{attr}={target}")
+            deps.append(target)
+        return f"SimpleNamespace({', '.join(parts)})", deps
+
+    def _name_for(self, value: Any, attr: str) -> str:
+        """The top-level name a namespace member gets: its own definition name when it has one."""
+        if _warp.is_user_function(value):
+            return value.func.__name__
+        if _warp.is_struct(value):
+            return value.cls.__name__
+        if isinstance(value, types.FunctionType) or isinstance(value, type):
+            return value.__name__
+        return attr
+
+    def _require_function(self, name: str, func: Any) -> None:
+        # All overloads of a `@wp.func` live under one name; custom grad/replay functions come after them.
+        if not self.bind(name, func):
+            return
+        defs = _warp.function_definitions(func)
+        if not defs:
+            raise Unsupported(f"@wp.func {name} has no Python source (built in or generated)")
+        texts, deps, order = [], [], None
+        def_name = defs[0].__name__
+        for pyfunc in defs:
+            text, d, where = self._definition(pyfunc, skip={def_name})
+            texts.append(text)
+            deps += d
+            order = order or where
+            self.emitted_functions[id(pyfunc)] = def_name
+        extra = _warp.custom_grad_and_replay(func)
+        for pyfunc in extra:
+            if id(pyfunc) in self.emitted_functions:
+                continue
+            text, d, _ = self._definition(pyfunc, skip={def_name, pyfunc.__name__})
+            texts.append(text)
+            deps += [x for x in d if x != def_name]
+            self.emitted_functions[id(pyfunc)] = pyfunc.__name__
+        if def_name != name:
+            self.bind(def_name, func)
+            self.add_entry(_Entry(def_name, "\n\n\n".join(texts), deps, order, True))
+            self.add_entry(_Entry(name, f"{name} = {def_name}", [def_name], order, False))
+        else:
+            self.add_entry(_Entry(name, "\n\n\n".join(texts), deps, order, True))
+
+    def _require_struct(self, name: str, struct: Any) -> None:
+        if not self.bind(name, struct):
+            return
+        cls = struct.cls
+        text, deps, order = self._definition(cls, skip={cls.__name__}, struct=struct)
+        if cls.__name__ != name:
+            self.bind(cls.__name__, struct)
+            self.add_entry(_Entry(cls.__name__, text, deps, order, True))
+            self.add_entry(_Entry(name, f"{name} = {cls.__name__}", [cls.__name__], order, False))
+        else:
+            self.add_entry(_Entry(name, text, deps, order, True))
+
+    def _require_type(self, name: str, t: Any) -> None:
+        public = _warp.public_name(t)
+        if t in (int, float, bool):
+            if name == t.__name__:
+                return
+            expr = t.__name__
+        elif public is not None and public == name:
+            self.add_import(name, f"from warp import {name}", t)
+            return
+        else:
+            expr = self.type_expr(t)
+        if self.bind(name, t):
+            self.add_entry(_Entry(name, f"{name} = {expr}", _names_in(expr), ("", 0), False))
+
+    def _require_class(self, name: str, cls: Any, paths: frozenset[tuple[str, ...]]) -> None:
+        """An enum or a plain class used for its attributes (`GeoType.BOX`): its members as literals."""
+        if not self.bind(name, cls):
+            return
+        members = sorted({p[0] for p in paths if p})
+        if not members:
+            raise Unsupported(f"class {name} used as a value")
+        lines = [f"class {name}:"]
+        for m in members:
+            value = getattr(cls, m, None)
+            if isinstance(value, enum.Enum):
+                value = value.value
+            lines.append(f"    {m} = {self.literal(value)}")
+        self.add_entry(_Entry(name, "\n".join(lines), [], ("", 0), True))
+
+    def _require_python_function(self, name: str, pyfunc: types.FunctionType) -> None:
+        # Plain Python (e.g. called inside `wp.static(...)`): copied like a wp.func.
+        if not self.bind(name, pyfunc):
+            return
+        text, deps, order = self._definition(pyfunc, skip={pyfunc.__name__})
+        if pyfunc.__name__ != name:
+            self.bind(pyfunc.__name__, pyfunc)
+            self.add_entry(_Entry(pyfunc.__name__, text, deps, order, True))
+            self.add_entry(_Entry(name, f"{name} = {pyfunc.__name__}", [pyfunc.__name__], order, False))
+        else:
+            self.add_entry(_Entry(name, text, deps, order, True))
+
+    def _require_importable_attr(self, name: str, obj: Any) -> None:
+        module = getattr(obj, "__module__", None)
+        qual = getattr(obj, "__name__", None)
+        if module is None or qual is None or module.split(".")[0] not in _IMPORTABLE_ROOTS:
+            raise Unsupported(f"cannot write {name} ({type(obj).__name__})")
+        line = f"from {module} import {qual}" if qual == name else f"from {module} import {qual} as {name}"
+        self.add_import(name, line, obj)
+
+    # --- definitions -----------------------------------------------------------------------------
+
+    def _definition(
+        self, obj: Any, skip: set[str], struct: Any = None
+    ) -> tuple[str, list[str], tuple[str, int]]:
+        """Upstream text of a def/class (dedented) and the names it needs; requires each of them."""
+        try:
+            lines, lineno = inspect.getsourcelines(obj)
+            filename = inspect.getsourcefile(obj) or ""
+        except (OSError, TypeError) as e:
+            raise Unsupported(f"no source for {getattr(obj, '__qualname__', obj)!r}: {e}") from e
+        text = textwrap.dedent("".join(lines)).rstrip() + "\n"
+        scope = _scope_of(obj)
+        needed = free_names(text)
+        deps: list[str] = []
+        for name, paths in sorted(needed.items()):
+            if name in skip:
+                continue
+            value = scope.get(name, _MISSING)
+            if value is _MISSING and name in vars(builtins):
+                continue  # Python resolves it
+            if value is _MISSING and struct is not None:
+                value = _struct_annotation_value(struct, text, name)
+            if value is _MISSING:
+                if hasattr(wp, name):
+                    continue  # Warp resolves a bare `vec3` itself (see `Adjoint.resolve_path`)
+                raise Unsupported(f"{getattr(obj, '__qualname__', '?')} refers to {name!r}, not found")
+            self.require(name, value, frozenset(paths))
+            deps.append(name)
+        return text.rstrip("\n"), deps, (filename, lineno)
+
+    # --- expressions -----------------------------------------------------------------------------
+
+    def type_expr(self, t: Any) -> str:
+        """Python expression for a Warp type (as in an annotation or `wp.overload` list)."""
+        if t in (int, float, bool):
+            return t.__name__
+        if t is typing.Any:
+            self.add_import("Any", "from typing import Any", typing.Any)
+            return "Any"
+        if _warp.is_struct(t):
+            name = t.cls.__name__
+            self.require(name, t)
+            return name
+        public = _warp.public_name(t)
+        if public is not None:
+            self._wp()
+            return f"wp.{public}"
+        described = _warp.describe_type(t)
+        if described is None:
+            raise Unsupported(f"cannot write type {t!r}")
+        kind, params = described
+        self._wp()
+        args = ", ".join(f"{k}={v if isinstance(v, (int, tuple)) else self.type_expr(v)}" for k, v in params)
+        return f"wp.{kind}({args})"
+
+    def literal(self, value: Any) -> str:
+        """Python literal for a constant or captured value (Warp inlines these into the generated code)."""
+        if value is None or isinstance(value, (bool, str)):
+            return repr(value)
+        if isinstance(value, enum.Enum):
+            return self.literal(value.value)
+        if isinstance(value, int):
+            return repr(int(value))
+        if isinstance(value, float):
+            if math.isfinite(value):
+                return repr(float(value))
+            return f'float("{value}")'
+        if isinstance(value, (tuple, list)):
+            items = ", ".join(self.literal(v) for v in value)
+            if isinstance(value, tuple):
+                return f"({items},)" if len(value) == 1 else f"({items})"
+            return f"[{items}]"
+        if isinstance(value, dict):
+            return "{" + ", ".join(f"{self.literal(k)}: {self.literal(v)}" for k, v in value.items()) + "}"
+        np = sys.modules.get("numpy")
+        if np is not None and isinstance(value, np.generic):
+            self.add_import("np", "import numpy as np", np)
+            return f"np.{type(value).__name__}({self.literal(value.item())})"
+        scalar = _warp.scalar_value(value)
+        if scalar is not None:
+            return f"{self.type_expr(type(value))}({self.literal(scalar)})"
+        components = _warp.vector_components(value)
+        if components is not None:
+            return f"{self.type_expr(type(value))}({', '.join(self.literal(c) for c in components)})"
+        raise Unsupported(f"cannot write a {type(value).__module__}.{type(value).__qualname__} value as a literal")
+
+    def _wp(self) -> None:
+        if "wp" not in self.imports:
+            self.add_import("wp", "import warp as wp", wp)
+
+
+_MISSING = object()
+
+
+def _same(a: Any, b: Any) -> bool:
+    if a is b:
+        return True
+    try:
+        return type(a) is type(b) and not callable(a) and bool(a == b)
+    except Exception:
+        return False
+
+
+def _is_plain_class(obj: Any, paths: frozenset[tuple[str, ...]]) -> bool:
+    """A class used only through attributes holding values (`Flags.ACTIVE`), not as a type."""
+    return isinstance(obj, type) and bool(paths) and all(len(p) == 1 for p in paths)
+
+
+def _names_in(expr: str) -> list[str]:
+    return sorted({n.id for n in ast.walk(ast.parse(expr)) if isinstance(n, ast.Name)})
+
+
+def _scope_of(obj: Any) -> dict[str, Any]:
+    """Names as Warp resolves them for this definition: closure cells over module globals."""
+    if isinstance(obj, types.FunctionType):
+        scope = dict(obj.__globals__)
+        if obj.__closure__:
+            for name, cell in zip(obj.__code__.co_freevars, obj.__closure__, strict=True):
+                try:
+                    scope[name] = cell.cell_contents
+                except ValueError:  # an empty cell: the factory had not bound it yet
+                    pass
+        return scope
+    module = sys.modules.get(getattr(obj, "__module__", ""), None)
+    return dict(vars(module)) if module is not None else {}
+
+
+def _struct_annotation_value(struct: Any, text: str, name: str) -> Any:
+    """A struct made inside a factory names local types: take the field's type from Warp's own struct."""
+    tree = ast.parse(text)
+    cls = next((n for n in tree.body if isinstance(n, ast.ClassDef)), None)
+    if cls is None:
+        return _MISSING
+    for stmt in cls.body:
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            ann = stmt.annotation
+            if isinstance(ann, ast.Name) and ann.id == name:
+                var = _warp.struct_fields(struct).get(stmt.target.id)
+                if var is not None:
+                    return var
+    return _MISSING
+
+
+def free_names(text: str) -> dict[str, set[tuple[str, ...]]]:
+    """Names a top-level def/class text reads from outside, with the attribute paths used on each.
+
+    `symtable` gives Python's own scoping (decorators, annotations and defaults are evaluated
+    outside the function, its body's free names are globals once it is at top level).
+    """
+    table = symtable.symtable(text, "<definition>", "exec")
+    names: set[str] = set()
+
+    def visit(t: symtable.SymbolTable, top: bool) -> None:
+        for sym in t.get_symbols():
+            if sym.is_referenced() and (not sym.is_assigned() if top else sym.is_global()):
+                names.add(sym.get_name())
+        for child in t.get_children():
+            visit(child, False)
+
+    visit(table, True)
+    paths: dict[str, set[tuple[str, ...]]] = {n: set() for n in names}
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Name) and node.id in paths:
+            paths[node.id].add(())
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Attribute):
+            chain: list[str] = []
+            cur: ast.AST = node
+            while isinstance(cur, ast.Attribute):
+                chain.append(cur.attr)
+                cur = cur.value
+            if isinstance(cur, ast.Name) and cur.id in paths:
+                paths[cur.id].add(tuple(reversed(chain)))
+    # A path that is the prefix of a longer one is the same use seen from its inner node.
+    for name, ps in paths.items():
+        longest = {p for p in ps if not any(q != p and q[: len(p)] == p for q in ps)}
+        paths[name] = longest
+    return paths
+
+
+def _definition_name(text: str) -> str:
+    node = ast.parse(text).body[0]
+    return getattr(node, "name", "")
+
+
+@dataclass(frozen=True)
+class SelfContained:
+    source: str
+    kernel_name: str  # the kernel's key in `source` (what `extract(source, kernel_name)` looks up)
+
+
+def self_contained_source(kernel: Any, module_options: dict[str, Any] | None = None) -> SelfContained:
+    """The module text for `kernel` (a kernel, or one overload of a generic kernel).
+
+    `module_options`: options of the kernel's Warp module that differ from Warp's defaults; written as
+    `wp.set_module_options(...)` so the text compiles as the original module did.
+    """
+    generic = getattr(kernel, "generic_parent", None)
+    root = generic if generic is not None else kernel
+    writer = _Writer()
+    writer._wp()
+    pyfunc = root.func
+    text, deps, _ = writer._definition(pyfunc, skip={pyfunc.__name__})
+    key = _warp.kernel_key_for_text(root, pyfunc)
+    if pyfunc.__name__ in writer.bindings:
+        raise Unsupported(f"name clash: {pyfunc.__name__!r} is the kernel and one of its dependencies")
+    tail = []
+    if generic is not None:
+        types_ = [writer.type_expr(arg.type) for arg in kernel.adj.args]
+        tail.append(f"wp.overload({pyfunc.__name__}, [{', '.join(types_)}])")
+    if module_options:
+        writer.prelude.append(f"wp.set_module_options({writer.literal(dict(sorted(module_options.items())))})")
+    return SelfContained(_assemble(writer, text, tail), key)
+
+
+def _assemble(writer: _Writer, kernel_text: str, tail: list[str]) -> str:
+    order = _toposort(writer.entries)
+    imports = sorted(writer.imports.values(), key=_import_sort_key)
+    blocks: list[str] = ["\n".join(imports)]
+    if writer.prelude:
+        blocks.append("\n".join(writer.prelude))
+    run: list[str] = []
+    for entry in order:
+        if entry.is_def:
+            if run:
+                blocks.append("\n".join(run))
+                run = []
+            blocks.append(entry.text)
+        else:
+            run.append(entry.text)
+    if run:
+        blocks.append("\n".join(run))
+    blocks.append(kernel_text)
+    if tail:
+        blocks.append("\n".join(tail))
+    return "\n\n\n".join(b for b in blocks if b) + "\n"
+
+
+def _import_sort_key(line: str) -> tuple[int, str]:
+    # stdlib, then numpy, then warp: the grouping a linter would ask for
+    mod = line.split()[1]
+    root = mod.split(".")[0]
+    return (2 if root == "warp" else 1 if root == "numpy" else 0, line)
+
+
+def _toposort(entries: dict[str, _Entry]) -> list[_Entry]:
+    """Dependencies first (decorators, annotations and namespaces run at import); upstream order otherwise."""
+    done: set[str] = set()
+    out: list[_Entry] = []
+
+    def visit(name: str, stack: set[str]) -> None:
+        if name in done or name in stack or name not in entries:
+            return
+        stack.add(name)
+        for dep in sorted(entries[name].deps, key=lambda d: entries[d].order if d in entries else ("", 0)):
+            visit(dep, stack)
+        stack.discard(name)
+        done.add(name)
+        out.append(entries[name])
+
+    for name in sorted(entries, key=lambda n: (entries[n].order, n)):
+        visit(name, set())
+    return out

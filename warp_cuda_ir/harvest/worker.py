@@ -1,0 +1,260 @@
+"""A harvest worker process: imports modules one at a time, finds their kernels, makes records.
+
+Run by `warp_cuda_ir.harvest.run` as `python -m warp_cuda_ir.harvest.worker CMD_FD RES_FD CONFIG_JSON`.
+Commands arrive as JSON lines on CMD_FD, answers leave as JSON lines on RES_FD; the imported code gets
+/dev/null as stdin and stdout, so its prints and `input()` cannot disturb the protocol. The parent
+enforces time limits and kills this process when one is exceeded; nothing here needs to be graceful.
+
+Protocol: {"op": "import", "module": M} -> {"op": "found", "error": ..., "kernels": [ident, ...]}
+          {"op": "process", "kernels": [ident, ...]} -> {"op": "result", ...} per kernel, then {"op": "done"}
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib
+import inspect
+import json
+import os
+import sys
+import time
+import traceback
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from warp_cuda_ir import extraction
+from warp_cuda_ir.harvest import _warp, check, reasons
+from warp_cuda_ir.harvest.selfcontained import Unsupported, self_contained_source
+
+
+class _TargetView:
+    """The part of a `discover.Target` a worker needs (it arrives as JSON)."""
+
+    def __init__(self, d: dict[str, Any]) -> None:
+        self.root = Path(d["root"])
+        self.base = Path(d["base"])
+        self.package = d["package"]
+        self.version = d["version"]
+        self.license = d["license"]
+
+    def relpath(self, path: str) -> str | None:
+        try:
+            rel = Path(os.path.realpath(path)).relative_to(self.root)
+        except ValueError:
+            return None
+        return (Path(os.path.relpath(self.root, self.base)) / rel).as_posix().removeprefix("./")
+
+
+class Worker:
+    def __init__(self, config: dict[str, Any], send) -> None:
+        self.targets = [_TargetView(t) for t in config["targets"]]
+        self.arch = int(config.get("arch", extraction.DEFAULT_CUDA_ARCH))
+        self.send = send
+        self.known: dict[str, Any] = {}  # ident -> kernel object (or generic kernel without overloads)
+        self.seen: set[int] = set()  # id() of kernel objects already announced
+        for target in config["targets"]:
+            if target["sys_path"] not in sys.path:
+                sys.path.insert(0, target["sys_path"])
+
+    # --- import ----------------------------------------------------------------------------------
+
+    def do_import(self, module: str) -> None:
+        error = category = None
+        try:
+            with extraction._silence_fd(2):
+                importlib.import_module(module)
+        except SystemExit as e:
+            category, error = reasons.IMPORT_EXITED, f"sys.exit({e.code!r})"
+        except BaseException as e:  # whatever the file raises, the harvest goes on
+            category, error = reasons.IMPORT_FAILED, f"{type(e).__name__}: {extraction._one_line(e)}"[:500]
+        self.send({"op": "found", "category": category, "error": error, "kernels": self._announce()})
+
+    def _announce(self) -> list[str]:
+        """Idents of kernels (and overloads) of the harvested targets not announced before."""
+        out = []
+        for kernel in _warp.live_kernels():
+            if id(kernel) in self.seen or getattr(kernel, "generic_parent", None) is not None:
+                continue
+            where = self._where(kernel)
+            if where is None:
+                continue
+            if kernel.is_generic:
+                overloads = list(kernel.overloads.values())
+                if any(id(o) in self.seen for o in overloads):
+                    overloads = [o for o in overloads if id(o) not in self.seen]
+                items = [(o, o.sig) for o in overloads] or [(kernel, "<generic>")]
+                if kernel.overloads:
+                    # Overloads added later (by another module's import) are announced then.
+                    for o in overloads:
+                        self.seen.add(id(o))
+                else:
+                    self.seen.add(id(kernel))
+            else:
+                items = [(kernel, "")]
+                self.seen.add(id(kernel))
+            for obj, sig in items:
+                ident = self._ident(kernel, where, sig)
+                n = 2
+                base = ident
+                while ident in self.known and self.known[ident] is not obj:
+                    ident, n = f"{base}#{n}", n + 1
+                self.known[ident] = obj
+                out.append(ident)
+        return out
+
+    def _where(self, kernel: Any) -> tuple[int, str, int] | None:
+        code = getattr(kernel.func, "__code__", None)
+        if code is None:
+            return None
+        for i, target in enumerate(self.targets):
+            rel = target.relpath(code.co_filename)
+            if rel is not None:
+                return i, rel, code.co_firstlineno
+        return None
+
+    def _ident(self, kernel: Any, where: tuple[int, str, int], sig: str) -> str:
+        t, rel, line = where
+        digest = _closure_digest(kernel.func)
+        return f"{t}|{rel}|{line}|{kernel.func.__qualname__}|{sig}|{digest}"
+
+    # --- records ---------------------------------------------------------------------------------
+
+    def do_process(self, idents: list[str]) -> None:
+        for ident in idents:
+            started = time.perf_counter()
+            try:
+                out = self._process(ident)
+            except BaseException as e:  # a bug of ours must not lose the rest
+                detail = f"internal error: {type(e).__name__}: {extraction._one_line(e)}"
+                out = self._reason(ident, reasons.SELF_CONTAINED_UNSUPPORTED, detail)
+                out["traceback"] = traceback.format_exc()[-2000:]
+            out["seconds"] = round(time.perf_counter() - started, 4)
+            self.send(out)
+        self.send({"op": "done"})
+
+    def _reason(self, ident: str, category: str, detail: str) -> dict[str, Any]:
+        return {"op": "result", "ident": ident, "category": category, "detail": detail[:1000]}
+
+    def _process(self, ident: str) -> dict[str, Any]:
+        kernel = self.known.get(ident)
+        if kernel is None:
+            return self._reason(ident, reasons.WORKER_DIED, "kernel not found in this worker")
+        t, rel, line, qualname, sig, _ = ident.split("|")[:6]
+        target = self.targets[int(t)]
+        if sig == "<generic>":
+            return self._reason(ident, reasons.GENERIC_WITHOUT_OVERLOADS, "no wp.overload and never launched")
+        root = kernel.generic_parent or kernel
+        try:
+            upstream_lines, _ = inspect.getsourcelines(root.func)
+        except (OSError, TypeError) as e:
+            return self._reason(ident, reasons.NO_SOURCE, f"{type(e).__name__}: {e}")
+        block_dim = _warp.module_block_dim(kernel)
+        try:
+            with extraction._silence_fd(2):
+                cuda, cpu, symbol = _warp.original_module_sources(kernel, self.arch, block_dim)
+            original = extraction.texts_from_module_sources(cuda, cpu, symbol, kernel.key, {}, {}, block_dim)
+        except Exception as e:
+            return self._reason(ident, reasons.WARP_CODEGEN_FAILED, f"{type(e).__name__}: {extraction._one_line(e)}")
+        try:
+            sc = self_contained_source(kernel, _warp.changed_module_options(kernel))
+        except Unsupported as e:
+            return self._reason(ident, reasons.SELF_CONTAINED_UNSUPPORTED, str(e))
+        try:
+            with _warp.preserved_function_counters(), extraction._silence_fd(2):
+                texts = extraction.extract(sc.source, sc.kernel_name, self.arch, block_dim)
+        except extraction.ExtractionError as e:
+            out = self._reason(ident, reasons.SELF_CONTAINED_EXTRACT_FAILED, extraction._one_line(e))
+            out["source"] = sc.source
+            return out
+        differing = check.compare(original, texts)
+        if differing:
+            detail = f"{', '.join(differing)}: {check.first_difference(original, texts, differing[0])}"
+            out = self._reason(ident, reasons.SELF_CONTAINED_MISMATCH, detail)
+            out["source"] = sc.source
+            return out
+        return {
+            "op": "result",
+            "ident": ident,
+            "record": {
+                "package": target.package,
+                "package_version": target.version,
+                "license": target.license,
+                "file": rel,
+                "line": int(line),
+                "qualname": qualname,
+                "overload": sig or None,
+                "kernel_name": sc.kernel_name,
+                "upstream_source": "".join(upstream_lines),
+                "source": sc.source,
+                "block_dim": block_dim,
+                "texts": asdict(texts),
+            },
+        }
+
+
+def _closure_digest(func: Any) -> str:
+    """Tells apart kernels one factory made with different captured values (stable across processes)."""
+    cells = getattr(func, "__closure__", None) or ()
+    if not cells:
+        return "-"
+    h = hashlib.sha1()
+    for name, cell in zip(func.__code__.co_freevars, cells, strict=False):
+        try:
+            value = cell.cell_contents
+        except ValueError:
+            value = None
+        h.update(f"{name}={_stable_repr(value)};".encode())
+    return h.hexdigest()[:12]
+
+
+def _stable_repr(value: Any, depth: int = 0) -> str:
+    if depth > 3:
+        return "..."
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return repr(value)
+    if isinstance(value, (tuple, list)):
+        return "(" + ",".join(_stable_repr(v, depth + 1) for v in value[:64]) + ")"
+    func = getattr(value, "func", None) if not callable(getattr(value, "__code__", None)) else value
+    code = getattr(func, "__code__", None)
+    if code is not None:
+        inner = _closure_digest(func)
+        return f"<{type(value).__name__} {code.co_filename}:{code.co_firstlineno} {inner}>"
+    name = getattr(value, "__qualname__", None) or getattr(value, "key", None)
+    if name is not None:
+        return f"<{type(value).__name__} {getattr(value, '__module__', '')}.{name}>"
+    try:
+        text = repr(value)
+    except Exception:
+        text = type(value).__name__
+    return text if " at 0x" not in text else type(value).__name__
+
+
+def main() -> None:
+    cmd_fd, res_fd, config = int(sys.argv[1]), int(sys.argv[2]), json.loads(sys.argv[3])
+    results = os.fdopen(res_fd, "w", buffering=1)
+    commands = os.fdopen(cmd_fd, "r")
+
+    def send(message: dict[str, Any]) -> None:
+        results.write(json.dumps(message) + "\n")
+        results.flush()
+
+    with contextlib.redirect_stdout(sys.stderr):
+        extraction.init_warp()
+        worker = Worker(config, send)
+        send({"op": "ready"})
+        for line in commands:
+            message = json.loads(line)
+            op = message["op"]
+            if op == "import":
+                worker.do_import(message["module"])
+            elif op == "process":
+                worker.do_process(message["kernels"])
+            elif op == "quit":
+                break
+    os._exit(0)  # imported code may have left threads or atexit hooks behind; none of it matters here
+
+
+if __name__ == "__main__":
+    main()

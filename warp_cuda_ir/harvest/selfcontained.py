@@ -10,7 +10,8 @@ determines its CUDA, so we write one module holding the kernel and, transitively
 - constants and captured closure values become assignments of Python literals (`n = 3`,
   `AXIS = wp.vec3f(0.0, 1.0, 0.0)`);
 - Warp itself, the standard library and numpy are imported (`import warp as wp`); a module of the
-  harvested code used as a namespace (`utils.sq(x)`) becomes a `SimpleNamespace` of what is used, so
+  harvested code used as a namespace (`utils.sq(x)`) becomes a class holding what is used (Warp reads
+  attributes of modules and classes at codegen time), so
   the kernel's text, which Warp copies into comments of the generated code, stays as written;
 - a generic kernel's overload becomes one `wp.overload(kernel, [...])` call; non-default module
   options one `wp.set_module_options({...})` call.
@@ -68,7 +69,8 @@ class _Writer:
     bindings: dict[str, Any] = field(default_factory=dict)  # bound name -> object
     entries: dict[str, _Entry] = field(default_factory=dict)
     emitted_functions: dict[int, str] = field(default_factory=dict)  # id(python function) -> bound name
-    pending: list[tuple[str, Any, frozenset[tuple[str, ...]]]] = field(default_factory=list)
+    namespaces: dict[str, set[tuple[str, ...]]] = field(default_factory=dict)  # module name -> paths used
+    class_members: dict[str, dict[str, str]] = field(default_factory=dict)  # class name -> member literals
     prelude: list[str] = field(default_factory=list)
 
     # --- names -----------------------------------------------------------------------------------
@@ -101,8 +103,9 @@ class _Writer:
             self._require_function(name, obj)
         elif _warp.is_struct(obj):
             self._require_struct(name, obj)
-        elif obj is typing.Any:
-            self.add_import(name, "from typing import Any" if name == "Any" else f"from typing import Any as {name}", obj)
+        elif getattr(obj, "__module__", None) == "typing" and _typing_name(obj) is not None:
+            public = _typing_name(obj)
+            self.add_import(name, f"from typing import {public}" + ("" if name == public else f" as {name}"), obj)
         elif _warp.is_warp_type(obj) or obj in (int, float, bool):
             self._require_type(name, obj)
         elif isinstance(obj, type) and issubclass(obj, enum.Enum) or _is_plain_class(obj, paths):
@@ -135,33 +138,39 @@ class _Writer:
         # A module of the harvested code used as a namespace: `name.attr...` for each used path.
         if not paths or any(len(p) == 0 for p in paths):
             raise Unsupported(f"module {module.__name__} used as a value ({name})")
-        if self.bind(name, module):
-            text, deps = self._namespace(name, module, paths)
-            self.add_entry(_Entry(name, f"{name} = {text}", deps, ("", 10**9), False))
-            self.imports.setdefault("SimpleNamespace", "from types import SimpleNamespace")
+        self.bind(name, module)
+        known = self.namespaces.setdefault(name, set())
+        new = set(paths) - known
+        known |= new
+        self._require_members(name, module, frozenset(new))
 
-    def _namespace(self, label: str, obj: Any, paths: frozenset[tuple[str, ...]]) -> tuple[str, list[str]]:
-        """`SimpleNamespace(a=..., b=SimpleNamespace(...))` holding what `paths` reach from `obj`."""
-        heads: dict[str, set[tuple[str, ...]]] = {}
-        for p in paths:
-            if p:
-                heads.setdefault(p[0], set()).add(p[1:])
-        parts, deps = [], []
-        for attr in sorted(heads):
+    def _require_members(self, label: str, obj: Any, paths: frozenset[tuple[str, ...]]) -> None:
+        for attr, rest in sorted(_heads(paths).items()):
             if not hasattr(obj, attr):
                 raise Unsupported(f"{label}.{attr} does not exist")
             value = getattr(obj, attr)
-            rest = frozenset(heads[attr])
             if isinstance(value, types.ModuleType) and not _importable(value):
-                text, sub = self._namespace(f"{label}.{attr}", value, rest)
-                parts.append(f"{attr}={text}")
+                if not rest or any(len(p) == 0 for p in rest):
+                    raise Unsupported(f"module {value.__name__} used as a value ({label}.{attr})")
+                self._require_members(f"{label}.{attr}", value, rest)
+            else:
+                self.require(self._name_for(value, attr), value, rest)
+
+    def _namespace(self, name: str, obj: Any, paths: frozenset[tuple[str, ...]], indent: str = "") -> tuple[str, list[str]]:
+        """`class name:` holding what `paths` reach from module `obj` (Warp reads attributes of classes and
+        modules at codegen time, not of other objects, so a namespace must be a class)."""
+        lines, deps = [f"{indent}class {name}:"], []
+        for attr, rest in sorted(_heads(paths).items()):
+            value = getattr(obj, attr)
+            if isinstance(value, types.ModuleType) and not _importable(value):
+                text, sub = self._namespace(attr, value, rest, indent + "    ")
+                lines.append(text)
                 deps += sub
                 continue
             target = self._name_for(value, attr)
-            self.require(target, value, rest)
-            parts.append(f"{attr}={target}")
+            lines.append(f"{indent}    {attr} = {target}")
             deps.append(target)
-        return f"SimpleNamespace({', '.join(parts)})", deps
+        return "\n".join(lines), deps
 
     def _name_for(self, value: Any, attr: str) -> str:
         """The top-level name a namespace member gets: its own definition name when it has one."""
@@ -230,19 +239,22 @@ class _Writer:
             self.add_entry(_Entry(name, f"{name} = {expr}", _names_in(expr), ("", 0), False))
 
     def _require_class(self, name: str, cls: Any, paths: frozenset[tuple[str, ...]]) -> None:
-        """An enum or a plain class used for its attributes (`GeoType.BOX`): its members as literals."""
-        if not self.bind(name, cls):
-            return
-        members = sorted({p[0] for p in paths if p})
-        if not members:
-            raise Unsupported(f"class {name} used as a value")
-        lines = [f"class {name}:"]
-        for m in members:
-            value = getattr(cls, m, None)
-            if isinstance(value, enum.Enum):
-                value = value.value
-            lines.append(f"    {m} = {self.literal(value)}")
-        self.add_entry(_Entry(name, "\n".join(lines), [], ("", 0), True))
+        """An enum, or a plain class used for its attributes (`GeoType.BOX`): the members used, as literals.
+
+        Enums stay enums (Warp turns `IntEnum`/`IntFlag` members into ints, and `Member.value` must work)."""
+        is_enum = issubclass(cls, enum.Enum)
+        if not paths or any(len(p) == 0 or (len(p) != 1 and not is_enum) for p in paths):
+            raise Unsupported(f"class {name} used other than for its attributes")
+        self.bind(name, cls)
+        members = self.class_members.setdefault(name, {})
+        for m in {p[0] for p in paths}:
+            if m not in members:
+                value = getattr(cls, m, None)
+                if isinstance(value, enum.Enum):
+                    if not is_enum or value.__class__ is not cls:
+                        raise Unsupported(f"{name}.{m} is a member of another enum")
+                    value = value.value
+                members[m] = self.literal(value)
 
     def _require_python_function(self, name: str, pyfunc: types.FunctionType) -> None:
         # Plain Python (e.g. called inside `wp.static(...)`): copied like a wp.func.
@@ -368,6 +380,35 @@ def _same(a: Any, b: Any) -> bool:
         return False
 
 
+def _enum_base(cls: type) -> str | None:
+    for base in ("IntFlag", "IntEnum", "Flag", "Enum"):
+        if issubclass(cls, getattr(enum, base)):
+            return base
+    return None
+
+
+def _member_order(cls: type, member: str) -> tuple[int, str]:
+    """Upstream order of enum members (definition order), other attributes by name."""
+    names = list(getattr(cls, "__members__", {}))
+    return (names.index(member), member) if member in names else (len(names), member)
+
+
+def _typing_name(obj: Any) -> str | None:
+    """`Any`, `Tuple`, ...: the name under which `typing` exports this very object."""
+    for candidate in (getattr(obj, "_name", None), getattr(obj, "__name__", None)):
+        if isinstance(candidate, str) and getattr(typing, candidate, None) is obj:
+            return candidate
+    return None
+
+
+def _heads(paths: frozenset[tuple[str, ...]]) -> dict[str, frozenset[tuple[str, ...]]]:
+    heads: dict[str, set[tuple[str, ...]]] = {}
+    for p in paths:
+        if p:
+            heads.setdefault(p[0], set()).add(p[1:])
+    return {k: frozenset(v) for k, v in heads.items()}
+
+
 def _is_plain_class(obj: Any, paths: frozenset[tuple[str, ...]]) -> bool:
     """A class used only through attributes holding values (`Flags.ACTIVE`), not as a type."""
     return isinstance(obj, type) and bool(paths) and all(len(p) == 1 for p in paths)
@@ -481,6 +522,17 @@ def self_contained_source(kernel: Any, module_options: dict[str, Any] | None = N
 
 
 def _assemble(writer: _Writer, kernel_text: str, tail: list[str]) -> str:
+    for name, paths in writer.namespaces.items():
+        text, deps = writer._namespace(name, writer.bindings[name], frozenset(paths))
+        writer.add_entry(_Entry(name, text, deps, ("~", 0), True))
+    for name, members in writer.class_members.items():
+        cls = writer.bindings[name]
+        base = _enum_base(cls)
+        if base is not None:
+            writer.add_import("enum", "import enum", enum)
+        body = "\n".join(f"    {m} = {v}" for m, v in sorted(members.items(), key=lambda kv: _member_order(cls, kv[0])))
+        header = f"class {name}(enum.{base}):" if base else f"class {name}:"
+        writer.add_entry(_Entry(name, f"{header}\n{body}", [], ("", 0), True))
     order = _toposort(writer.entries)
     imports = sorted(writer.imports.values(), key=_import_sort_key)
     blocks: list[str] = ["\n".join(imports)]

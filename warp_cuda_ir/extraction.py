@@ -257,7 +257,8 @@ def texts_from_module_sources(
     """Slice Warp's CUDA and CPU sources of a module holding one kernel into a row's texts."""
     # The module is prelude + helpers + the kernel (+ CPU entry points), in that order: cut it
     # at the kernel's first line rather than generating the kernel's text a second time.
-    cuda_helpers, cuda_kernel = _cut_kernel(cuda_source, f'extern "C" __global__ void {symbol}_cuda_kernel_forward(')
+    # The line is `extern "C" [__launch_bounds__(...)] __global__ void <symbol>_cuda_kernel_forward(`.
+    cuda_helpers, cuda_kernel = _cut_kernel(cuda_source, f" {symbol}_cuda_kernel_forward(")
     args_struct = f"struct wp_args_{symbol} {{"  # absent when the kernel takes no arguments
     if args_struct in cpu_source:
         cpu_helpers, cpu_kernel = _cut_kernel(cpu_source, args_struct)

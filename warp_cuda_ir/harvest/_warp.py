@@ -76,8 +76,10 @@ def describe_type(t: Any) -> tuple[str, list[tuple[str, Any]]] | None:  # -> war
     """(constructor under `wp.`, keyword arguments) that rebuild an unnamed Warp type."""
     ty = _types()
     if ty.is_array(t):
+        # Warp 1.19 annotations are light descriptors (`_ArrayAnnotation`) naming their concrete class.
+        concrete = getattr(type(t), "_concrete_cls", type(t))
         kind = {"array": "array", "indexedarray": "indexedarray", "fabricarray": "fabricarray"}.get(
-            type(t).__name__
+            concrete.__name__
         )
         if kind is None:
             return None

@@ -258,6 +258,11 @@ def _schedule(jobs, config, state: _State, n_workers: int, import_timeout, kerne
 
     def handle_death(p: _Proc, timed_out: bool) -> None:
         """The worker hung or died: blame what it was doing, replace it, requeue nothing else."""
+        if not timed_out:
+            try:
+                p.popen.wait(timeout=10)  # it closed its pipe: collect its exit code
+            except subprocess.TimeoutExpired:
+                pass
         code = p.popen.poll()
         if p.state == "importing" and p.job is not None:
             if timed_out:

@@ -80,17 +80,13 @@ class Worker:
             where = self._where(kernel)
             if where is None:
                 continue
-            if kernel.is_generic:
-                overloads = list(kernel.overloads.values())
-                if any(id(o) in self.seen for o in overloads):
-                    overloads = [o for o in overloads if id(o) not in self.seen]
-                items = [(o, o.sig) for o in overloads] or [(kernel, "<generic>")]
-                if kernel.overloads:
-                    # Overloads added later (by another module's import) are announced then.
-                    for o in overloads:
-                        self.seen.add(id(o))
-                else:
-                    self.seen.add(id(kernel))
+            if kernel.is_generic and kernel.overloads:
+                # Overloads added later (by another module's import) are announced then.
+                items = [(o, o.sig) for o in kernel.overloads.values() if id(o) not in self.seen]
+                self.seen.update(id(o) for o, _ in items)
+            elif kernel.is_generic:
+                # Not marked seen: a later import may still add overloads (the parent keeps one reason).
+                items = [(kernel, "<generic>")]
             else:
                 items = [(kernel, "")]
                 self.seen.add(id(kernel))
@@ -154,9 +150,9 @@ class Worker:
         try:
             with extraction._silence_fd(2):
                 cuda, cpu, symbol = _warp.original_module_sources(kernel, self.arch, block_dim)
-            original = extraction.texts_from_module_sources(cuda, cpu, symbol, kernel.key, {}, {}, block_dim)
         except Exception as e:
             return self._reason(ident, reasons.WARP_CODEGEN_FAILED, f"{type(e).__name__}: {extraction._one_line(e)}")
+        original = extraction.texts_from_module_sources(cuda, cpu, symbol, kernel.key, {}, {}, block_dim)
         try:
             sc = self_contained_source(kernel, _warp.changed_module_options(kernel))
         except Unsupported as e:

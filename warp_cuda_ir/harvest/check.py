@@ -35,9 +35,7 @@ def normalise(texts: KernelTexts) -> dict[str, str]:
     names.add(texts.kernel_symbol)
     numbering: dict[str, str] = {}
     if names:
-        pattern = re.compile(
-            "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r"(?![0-9A-Za-z])"
-        )
+        pattern = re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r"(?![0-9A-Za-z])")
 
         def number(m: re.Match[str]) -> str:
             return numbering.setdefault(m.group(0), f"ID{len(numbering)}")

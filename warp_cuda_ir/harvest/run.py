@@ -185,6 +185,13 @@ def harvest(
     if jobs:
         with tempfile.TemporaryDirectory(prefix="warp_cuda_ir_harvest_") as log_dir:
             _schedule(jobs, config, state, max(1, workers), import_timeout, kernel_timeout, log_dir)
+    for t in targets:
+        if not state.discovered.get(t.package):
+            failed = sum(1 for r in state.reasons if r.package == t.package and r.category in reasons.FILE_CATEGORIES)
+            errors.append(
+                f"--real {t.spec}: no Warp kernels found in its {len(t.jobs)} Python files"
+                + (f" ({failed} failed to import; see the reasons)" if failed else "")
+            )
     records = sorted(state.records.values(), key=_record_key)
     kept, duplicates = _dedup(records, state)
     return HarvestResult(
@@ -288,9 +295,11 @@ def _schedule(jobs, config, state: _State, n_workers: int, import_timeout, kerne
     try:
         while procs and (jobs or any(p.state not in ("idle",) for p in procs)):
             now = time.monotonic()
-            timeout = max(0.0, min(p.deadline for p in procs if p.state != "idle") - now) if any(
-                p.state != "idle" for p in procs
-            ) else 0.1
+            timeout = (
+                max(0.0, min(p.deadline for p in procs if p.state != "idle") - now)
+                if any(p.state != "idle" for p in procs)
+                else 0.1
+            )
             events = selector.select(timeout=min(timeout, 5.0))
             for key, _ in events:
                 p: _Proc = key.data

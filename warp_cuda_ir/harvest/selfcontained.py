@@ -25,7 +25,7 @@ from __future__ import annotations
 import ast
 import builtins
 import enum
-import inspect
+import linecache
 import math
 import symtable
 import sys
@@ -101,6 +101,13 @@ class _Writer:
             raise Unsupported(f"refers to another kernel ({name})")
         elif _warp.is_user_function(obj):
             self._require_function(name, obj)
+        elif _warp.is_builtin_function(obj):
+            public = _warp.builtin_public_name(obj)
+            if public is None:
+                raise Unsupported(f"{name} is a Warp built-in without a public name")
+            self._wp()
+            if self.bind(name, obj):
+                self.add_entry(_Entry(name, f"{name} = wp.{public}", ["wp"], ("", 0), False))
         elif _warp.is_struct(obj):
             self._require_struct(name, obj)
         elif getattr(obj, "__module__", None) == "typing" and _typing_name(obj) is not None:
@@ -108,7 +115,7 @@ class _Writer:
             self.add_import(name, f"from typing import {public}" + ("" if name == public else f" as {name}"), obj)
         elif _warp.is_warp_type(obj) or obj in (int, float, bool):
             self._require_type(name, obj)
-        elif isinstance(obj, type) and issubclass(obj, enum.Enum) or _is_plain_class(obj, paths):
+        elif isinstance(obj, type) and (issubclass(obj, enum.Enum) or _is_constant_class(obj)):
             self._require_class(name, obj, paths)
         elif isinstance(obj, types.FunctionType):
             self._require_python_function(name, obj)
@@ -156,7 +163,9 @@ class _Writer:
             else:
                 self.require(self._name_for(value, attr), value, rest)
 
-    def _namespace(self, name: str, obj: Any, paths: frozenset[tuple[str, ...]], indent: str = "") -> tuple[str, list[str]]:
+    def _namespace(
+        self, name: str, obj: Any, paths: frozenset[tuple[str, ...]], indent: str = ""
+    ) -> tuple[str, list[str]]:
         """`class name:` holding what `paths` reach from module `obj` (Warp reads attributes of classes and
         modules at codegen time, not of other objects, so a namespace must be a class)."""
         lines, deps = [f"{indent}class {name}:"], []
@@ -190,9 +199,9 @@ class _Writer:
         if not defs:
             raise Unsupported(f"@wp.func {name} has no Python source (built in or generated)")
         texts, deps, order = [], [], None
-        def_name = defs[0].__name__
-        for pyfunc in defs:
-            text, d, where = self._definition(pyfunc, skip={def_name})
+        def_name = defs[0][0].__name__
+        for pyfunc, overload in defs:
+            text, d, where = self._definition(pyfunc, skip={def_name}, resolved=_warp.function_arg_types(overload))
             texts.append(text)
             deps += d
             order = order or where
@@ -243,11 +252,24 @@ class _Writer:
 
         Enums stay enums (Warp turns `IntEnum`/`IntFlag` members into ints, and `Member.value` must work)."""
         is_enum = issubclass(cls, enum.Enum)
-        if not paths or any(len(p) == 0 or (len(p) != 1 and not is_enum) for p in paths):
+        if any(len(p) > 1 and not is_enum for p in paths):
             raise Unsupported(f"class {name} used other than for its attributes")
         self.bind(name, cls)
         members = self.class_members.setdefault(name, {})
-        for m in {p[0] for p in paths}:
+        wanted = {p[0] for p in paths if p}
+        if not paths or any(len(p) == 0 for p in paths):  # used as a whole (a type, a value): all members
+            wanted |= (
+                set(cls.__members__)
+                if is_enum
+                else {
+                    k
+                    for k, v in vars(cls).items()
+                    if not k.startswith("_")
+                    and not callable(v)
+                    and not isinstance(v, (classmethod, staticmethod, property))
+                }
+            )
+        for m in wanted:
             if m not in members:
                 value = getattr(cls, m, None)
                 if isinstance(value, enum.Enum):
@@ -279,14 +301,15 @@ class _Writer:
     # --- definitions -----------------------------------------------------------------------------
 
     def _definition(
-        self, obj: Any, skip: set[str], struct: Any = None
+        self,
+        obj: Any,
+        skip: set[str],
+        struct: Any = None,
+        resolved: dict[str, Any] | None = None,
+        kernel: Any = None,
     ) -> tuple[str, list[str], tuple[str, int]]:
         """Upstream text of a def/class (dedented) and the names it needs; requires each of them."""
-        try:
-            lines, lineno = inspect.getsourcelines(obj)
-            filename = inspect.getsourcefile(obj) or ""
-        except (OSError, TypeError) as e:
-            raise Unsupported(f"no source for {getattr(obj, '__qualname__', obj)!r}: {e}") from e
+        lines, lineno, filename = source_lines(obj)
         text = textwrap.dedent("".join(lines)).rstrip() + "\n"
         scope = _scope_of(obj)
         needed = free_names(text)
@@ -299,6 +322,10 @@ class _Writer:
                 continue  # Python resolves it
             if value is _MISSING and struct is not None:
                 value = _struct_annotation_value(struct, text, name)
+            if value is _MISSING and resolved:
+                value = _annotation_value(text, name, resolved)
+            if value is _MISSING and kernel is not None:
+                value = _decorator_module_name(text, name, kernel)
             if value is _MISSING:
                 if hasattr(wp, name):
                     continue  # Warp resolves a bare `vec3` itself (see `Adjoint.resolve_path`)
@@ -337,6 +364,10 @@ class _Writer:
         if value is None or isinstance(value, (bool, str)):
             return repr(value)
         if isinstance(value, enum.Enum):
+            cls = type(value)
+            if _warp.public_name(cls) is not None:  # e.g. wp.DeterministicMode.RUN_TO_RUN: Warp checks the type
+                self._wp()
+                return f"wp.{_warp.public_name(cls)}.{value.name}"
             return self.literal(value.value)
         if isinstance(value, int):
             return repr(int(value))
@@ -409,9 +440,14 @@ def _heads(paths: frozenset[tuple[str, ...]]) -> dict[str, frozenset[tuple[str, 
     return {k: frozenset(v) for k, v in heads.items()}
 
 
-def _is_plain_class(obj: Any, paths: frozenset[tuple[str, ...]]) -> bool:
-    """A class used only through attributes holding values (`Flags.ACTIVE`), not as a type."""
-    return isinstance(obj, type) and bool(paths) and all(len(p) == 1 for p in paths)
+def _is_constant_class(cls: type) -> bool:
+    """A plain class holding constants (`class GeoType: BOX = 1`), not a Warp type or a data class."""
+    return (
+        cls.__module__ not in ("builtins", "typing")
+        and not _warp.is_warp_type(cls)
+        and cls.__init__ is object.__init__
+        and any(isinstance(v, (int, float, bool)) for k, v in vars(cls).items() if not k.startswith("_"))
+    )
 
 
 def _names_in(expr: str) -> list[str]:
@@ -446,6 +482,100 @@ def _struct_annotation_value(struct: Any, text: str, name: str) -> Any:
                 var = _warp.struct_fields(struct).get(stmt.target.id)
                 if var is not None:
                     return var
+    return _MISSING
+
+
+_SOURCE_CACHE: dict[str, dict[str, tuple[int, int]]] = {}
+
+
+def source_lines(obj: Any) -> tuple[list[str], int, str]:
+    """(lines with decorators, first line, file) of a function or class, as `inspect.getsourcelines` gives.
+
+    `inspect` finds a class by parsing its whole file on every call and a function after scanning every
+    loaded module (~25 ms each in a worker that imported newton, measured); one AST index per file is enough.
+    """
+    code = getattr(obj, "__code__", None)
+    filename = code.co_filename if code is not None else getattr(sys.modules.get(obj.__module__), "__file__", None)
+    lines = linecache.getlines(filename) if filename else []
+    if not lines:
+        raise Unsupported(f"no source for {getattr(obj, '__qualname__', obj)!r}")
+    index = _SOURCE_CACHE.get(filename)
+    if index is None:
+        index = _SOURCE_CACHE[filename] = _index_definitions("".join(lines))
+    span = index.get(obj.__qualname__)
+    if code is not None and (span is None or span[0] != code.co_firstlineno):
+        # A def whose qualified name is not unique in the file (redefined, or an overload): by line.
+        span = next((sp for sp in index.values() if sp[0] == code.co_firstlineno), None)
+    if span is None:
+        raise Unsupported(f"no source for {obj.__qualname__!r} in {filename}")
+    first, last = span
+    return lines[first - 1 : last], first, filename
+
+
+def _index_definitions(text: str) -> dict[str, tuple[int, int]]:
+    """qualified name -> (first line including decorators, last line) for every def and class of a file."""
+    out: dict[str, tuple[int, int]] = {}
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return out
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                first = min([child.lineno] + [d.lineno for d in child.decorator_list])
+                qual = prefix + child.name
+                span = (first, child.end_lineno or child.lineno)
+                out.setdefault(qual, span)
+                out[f"{qual}@{first}"] = span
+                inner = qual + (".<locals>." if not isinstance(child, ast.ClassDef) else ".")
+                visit(child, inner)
+            else:
+                visit(child, prefix)
+
+    visit(tree, "")
+    return out
+
+
+def _annotation_value(text: str, name: str, resolved: dict[str, Any]) -> Any:
+    """A name in an argument annotation that only the factory's scope knew: read it off Warp's resolved type."""
+    node = ast.parse(text).body[0]
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return _MISSING
+    for arg in node.args.args + node.args.kwonlyargs:
+        if arg.annotation is not None and arg.arg in resolved:
+            value = _match_annotation(arg.annotation, resolved[arg.arg], name)
+            if value is not _MISSING:
+                return value
+    return _MISSING
+
+
+def _match_annotation(node: ast.AST, t: Any, name: str) -> Any:
+    if isinstance(node, ast.Name) and node.id == name:
+        return t
+    dtype = getattr(t, "dtype", _MISSING)
+    if dtype is _MISSING:
+        return _MISSING
+    if isinstance(node, ast.Subscript):  # wp.array[dtype], wp.array2d[dtype]
+        inner = node.slice
+        return _match_annotation(inner, dtype, name)
+    if isinstance(node, ast.Call):  # wp.array(dtype=dtype, ndim=2)
+        for kw in node.keywords:
+            if kw.arg == "dtype":
+                return _match_annotation(kw.value, dtype, name)
+        if node.args:
+            return _match_annotation(node.args[0], dtype, name)
+    return _MISSING
+
+
+def _decorator_module_name(text: str, name: str, kernel: Any) -> Any:
+    """`@wp.kernel(module=module_name)` with a name the factory computed: the module's name as Warp kept it."""
+    node = ast.parse(text).body[0]
+    for dec in getattr(node, "decorator_list", []):
+        if isinstance(dec, ast.Call):
+            for kw in dec.keywords:
+                if kw.arg == "module" and isinstance(kw.value, ast.Name) and kw.value.id == name:
+                    return _warp.kernel_module_name(kernel)
     return _MISSING
 
 
@@ -508,7 +638,9 @@ def self_contained_source(kernel: Any, module_options: dict[str, Any] | None = N
     writer = _Writer()
     writer._wp()
     pyfunc = root.func
-    text, deps, _ = writer._definition(pyfunc, skip={pyfunc.__name__})
+    text, _deps, _ = writer._definition(
+        pyfunc, skip={pyfunc.__name__}, resolved=_warp.kernel_arg_types(root), kernel=root
+    )
     key = _warp.kernel_key_for_text(root, pyfunc)
     if pyfunc.__name__ in writer.bindings:
         raise Unsupported(f"name clash: {pyfunc.__name__!r} is the kernel and one of its dependencies")

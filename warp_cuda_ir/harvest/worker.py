@@ -12,9 +12,9 @@ Protocol: {"op": "import", "module": M} -> {"op": "found", "error": ..., "kernel
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import importlib
-import inspect
 import json
 import os
 import sys
@@ -26,7 +26,7 @@ from typing import Any
 
 from warp_cuda_ir import extraction
 from warp_cuda_ir.harvest import _warp, check, reasons
-from warp_cuda_ir.harvest.selfcontained import Unsupported, self_contained_source
+from warp_cuda_ir.harvest.selfcontained import Unsupported, self_contained_source, source_lines
 
 
 class _TargetView:
@@ -54,6 +54,7 @@ class Worker:
         self.send = send
         self.known: dict[str, Any] = {}  # ident -> kernel object (or generic kernel without overloads)
         self.seen: set[int] = set()  # id() of kernel objects already announced
+        self.modules: dict[int, Any] = {}  # id(Warp module) -> ModuleCode, or False when it does not build whole
         for target in config["targets"]:
             if target["sys_path"] not in sys.path:
                 sys.path.insert(0, target["sys_path"])
@@ -117,6 +118,22 @@ class Worker:
 
     # --- records ---------------------------------------------------------------------------------
 
+    def _original(self, kernel: Any, block_dim: int) -> tuple[str, str, str]:
+        """Warp's code for the kernel in its own module: read off the module's build, else built alone."""
+        module = kernel.module
+        cached = self.modules.get(id(module))
+        if cached is None or (cached is not False and cached.signature != _warp.module_signature(module)):
+            try:
+                cached = _warp.ModuleCode(module, self.arch)
+            except Exception:  # one kernel Warp cannot build: build the others one by one
+                cached = False
+            self.modules[id(module)] = cached
+        if cached is not False:
+            sources = cached.kernel_sources(kernel)
+            if sources is not None:
+                return sources
+        return _warp.original_module_sources(kernel, self.arch, block_dim)
+
     def do_process(self, idents: list[str]) -> None:
         for ident in idents:
             started = time.perf_counter()
@@ -143,16 +160,17 @@ class Worker:
             return self._reason(ident, reasons.GENERIC_WITHOUT_OVERLOADS, "no wp.overload and never launched")
         root = kernel.generic_parent or kernel
         try:
-            upstream_lines, _ = inspect.getsourcelines(root.func)
-        except (OSError, TypeError) as e:
-            return self._reason(ident, reasons.NO_SOURCE, f"{type(e).__name__}: {e}")
+            upstream_lines, _, _ = source_lines(root.func)
+        except Unsupported as e:
+            return self._reason(ident, reasons.NO_SOURCE, str(e))
         block_dim = _warp.module_block_dim(kernel)
         try:
             with extraction._silence_fd(2):
-                cuda, cpu, symbol = _warp.original_module_sources(kernel, self.arch, block_dim)
+                cuda, cpu, symbol = self._original(kernel, block_dim)
         except Exception as e:
             return self._reason(ident, reasons.WARP_CODEGEN_FAILED, f"{type(e).__name__}: {extraction._one_line(e)}")
         original = extraction.texts_from_module_sources(cuda, cpu, symbol, kernel.key, {}, {}, block_dim)
+        original = dataclasses.replace(original, cuda_helpers="", cpu_helpers="")  # see ModuleCode
         try:
             sc = self_contained_source(kernel, _warp.changed_module_options(kernel))
         except Unsupported as e:
@@ -164,7 +182,7 @@ class Worker:
             out = self._reason(ident, reasons.SELF_CONTAINED_EXTRACT_FAILED, extraction._one_line(e))
             out["source"] = sc.source
             return out
-        differing = check.compare(original, texts)
+        differing = check.compare(original, dataclasses.replace(texts, cuda_helpers="", cpu_helpers=""))
         if differing:
             detail = f"{', '.join(differing)}: {check.first_difference(original, texts, differing[0])}"
             out = self._reason(ident, reasons.SELF_CONTAINED_MISMATCH, detail)

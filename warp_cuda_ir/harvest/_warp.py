@@ -186,7 +186,10 @@ def default_module_options() -> dict[str, Any]:  # -> warp_session
 def changed_module_options(kernel: Any) -> dict[str, Any]:
     """Options of the kernel's module that differ from Warp's defaults (block_dim excluded: a launch choice)."""
     module = kernel.module
-    if module.name != kernel.func.__module__:
+    from warp._src import module_registry  # -> warp_session
+
+    home = module_registry.resolve_module_name(kernel.func.__module__, kernel.func.__qualname__)
+    if module.name != home:
         return {}  # `module="unique"` or a named module: the decorator or its owner sets them
     defaults = default_module_options()
     return {k: v for k, v in module.options.items() if k not in ("block_dim", "output_arch") and defaults.get(k) != v}

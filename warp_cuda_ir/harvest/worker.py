@@ -182,9 +182,10 @@ class Worker:
             out = self._reason(ident, reasons.SELF_CONTAINED_EXTRACT_FAILED, extraction._one_line(e))
             out["source"] = sc.source
             return out
-        differing = check.compare(original, dataclasses.replace(texts, cuda_helpers="", cpu_helpers=""))
+        candidate = dataclasses.replace(texts, cuda_helpers="", cpu_helpers="")
+        differing = check.compare(original, candidate)
         if differing:
-            detail = f"{', '.join(differing)}: {check.first_difference(original, texts, differing[0])}"
+            detail = f"{', '.join(differing)}: {check.first_difference(original, candidate, differing[0])}"
             out = self._reason(ident, reasons.SELF_CONTAINED_MISMATCH, detail)
             out["source"] = sc.source
             return out

@@ -170,12 +170,51 @@ def custom_grad_and_replay(func: Any) -> list[Any]:  # -> warp_session
     return out
 
 
-def kernel_key_for_text(kernel: Any, pyfunc: Any) -> str:  # -> warp_session
+def kernel_key_for_text(kernel: Any, pyfunc: Any, ignore_key: bool = False) -> str:  # -> warp_session
     """The key the kernel gets when its (dedented) text is run at a module's top level."""
     derived = _codegen().make_full_qualified_name(pyfunc.__qualname__)
-    if kernel.key != derived:  # `@wp.kernel(name=...)`: the decorator sets it either way
+    if kernel.key != derived and not ignore_key:  # `@wp.kernel(name=...)`: the decorator sets it either way
         return kernel.key
     return _codegen().make_full_qualified_name(pyfunc.__name__)
+
+
+_DECORATOR_OPTIONS = (
+    "enable_backward",
+    "launch_bounds",
+    "cuda_max_registers",
+    "enable_cuda_smem_spilling",
+    "cluster_dim",
+    "entry_point_abi",
+    "grid_stride",
+)
+
+
+def kernel_decorator_options(kernel: Any) -> dict[str, Any]:  # -> warp_session
+    """The kernel's own options, as `wp.kernel(...)` keyword arguments."""
+    return {k: kernel.options[k] for k in _DECORATOR_OPTIONS if k in kernel.options}
+
+
+@contextlib.contextmanager
+def private_registry(names: list[str]) -> Iterator[None]:  # -> warp_session
+    """Run a self-contained source beside the original modules without meeting them.
+
+    A kernel declared with `module="name"` or `module="unique"` would join the original module of that name
+    (Warp looks modules up by name, and a unique module's name is its content hash), so the check would
+    compare Warp's code with itself, or slice the module's other kernels into the row. The originals are
+    set aside for the duration, and whatever the source registered is dropped afterwards.
+    """
+    modules = _context().user_modules
+    before = set(modules)
+    saved = {n: modules.pop(n) for n in names if n in modules}
+    try:
+        yield
+    finally:
+        for n in set(modules) - before:
+            module = modules.pop(n)
+            module._detach_references()
+        for n in names:
+            modules.pop(n, None)
+        modules.update(saved)
 
 
 @functools.cache
@@ -207,8 +246,10 @@ def live_kernels() -> list[Any]:  # -> warp_session
     return out
 
 
-def original_module_sources(kernel: Any, arch: int, block_dim: int) -> tuple[str, str, str]:  # -> warp_session
-    """(CUDA module source, CPU module source, mangled symbol): Warp's codegen of `kernel` in its own module.
+def original_module_sources(
+    kernel: Any, arch: int, block_dim: int
+) -> tuple[str, str, str, list[str]]:  # -> warp_session
+    """(CUDA source, CPU source, mangled symbol, helper names): Warp's codegen of `kernel` in its own module.
 
     The builder is restricted to this kernel (its hasher lists only it), so the source holds what the
     kernel needs and nothing else of the module, and one broken kernel does not hide its neighbours.
@@ -222,7 +263,7 @@ def original_module_sources(kernel: Any, arch: int, block_dim: int) -> tuple[str
     cuda = builder.codegen("cuda")
     builder.options = dict(options, block_dim=1)  # what `wp.launch(device="cpu")` compiles with
     cpu = builder.codegen("cpu")
-    return cuda, cpu, kernel.get_mangled_name()
+    return cuda, cpu, kernel.get_mangled_name(), declared_symbols(builder)
 
 
 def declared_names(generated: str) -> list[str]:
@@ -251,6 +292,13 @@ def preserved_function_counters() -> Iterator[None]:  # -> warp_session
         counts.update(saved)
 
 
+def declared_symbols(builder: Any) -> list[str]:  # -> warp_session
+    """Native names of the user functions and structs a ModuleBuilder generates."""
+    names = [f.native_func for f in builder.functions]
+    names += [s.native_name for s in builder.structs]
+    return names
+
+
 class ModuleCode:  # -> warp_session
     """Warp's codegen of a kernel's whole Warp module, built once and read per kernel.
 
@@ -269,8 +317,9 @@ class ModuleCode:  # -> warp_session
         self.signature = module_signature(module)
         self.builder = context.ModuleBuilder(module, self.options, target="cuda")
         self.built = {id(k) for k in self.builder.kernels}
+        self.symbols = declared_symbols(self.builder)
 
-    def kernel_sources(self, kernel: Any) -> tuple[str, str, str] | None:
+    def kernel_sources(self, kernel: Any) -> tuple[str, str, str, list[str]] | None:
         """(CUDA, CPU, symbol) as `original_module_sources` gives, without helpers; None if not built here."""
         if id(kernel) not in self.built:
             return None  # e.g. a kernel whose hash equals another's: Warp generates that one only
@@ -282,7 +331,7 @@ class ModuleCode:  # -> warp_session
         cpu = codegen.codegen_kernel(kernel, "cpu", self.cpu_options) + codegen.codegen_module(
             kernel, "cpu", self.cpu_options
         )
-        return macros + cuda, macros + cpu, kernel.get_mangled_name()
+        return macros + cuda, macros + cpu, kernel.get_mangled_name(), self.symbols
 
 
 def module_signature(module: Any) -> tuple[int, int]:  # -> warp_session

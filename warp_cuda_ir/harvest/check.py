@@ -27,11 +27,17 @@ _FILE_COMMENT = re.compile(r"^// .*:\d+$", flags=re.M)
 _LINE_NUMBER = re.compile(r"<L \d+>")
 
 
-def normalise(texts: KernelTexts) -> dict[str, str]:
-    """The row's six code texts with location-derived names and comments replaced (see module doc)."""
+def normalise(texts: KernelTexts, symbols: list[str] | None = None) -> dict[str, str]:
+    """The row's six code texts with location-derived names and comments replaced (see module doc).
+
+    `symbols`: the helper names Warp declared, when the texts do not hold the helpers themselves.
+    """
     parts = asdict(texts)
     whole = "".join(parts[p] for p in PARTS)
-    names = set(_warp.declared_names(whole))
+    names = set(_warp.declared_names(whole)) | set(symbols or ())
+    # `adj_<name>` is the adjoint of `<name>`: numbered through its forward name on both sides, so texts
+    # holding the declarations and texts that only call them normalise alike.
+    names = {n for n in names if not (n.startswith("adj_") and n[4:] in names)}
     names.add(texts.kernel_symbol)
     numbering: dict[str, str] = {}
     if names:
@@ -50,14 +56,26 @@ def normalise(texts: KernelTexts) -> dict[str, str]:
     return out
 
 
-def compare(original: KernelTexts, candidate: KernelTexts) -> list[str]:
+def compare(
+    original: KernelTexts,
+    candidate: KernelTexts,
+    original_symbols: list[str] | None = None,
+    candidate_symbols: list[str] | None = None,
+) -> list[str]:
     """Parts whose normalised text differs (empty: the check passes)."""
-    a, b = normalise(original), normalise(candidate)
+    a, b = normalise(original, original_symbols), normalise(candidate, candidate_symbols)
     return [p for p in PARTS if a[p] != b[p]]
 
 
-def first_difference(original: KernelTexts, candidate: KernelTexts, part: str, context: int = 80) -> str:
+def first_difference(
+    original: KernelTexts,
+    candidate: KernelTexts,
+    part: str,
+    original_symbols: list[str] | None = None,
+    candidate_symbols: list[str] | None = None,
+    context: int = 80,
+) -> str:
     """A short excerpt around the first differing character of one part, for the recorded reason."""
-    a, b = normalise(original)[part], normalise(candidate)[part]
+    a, b = normalise(original, original_symbols)[part], normalise(candidate, candidate_symbols)[part]
     i = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
     return f"{a[max(0, i - context // 2) : i + context // 2]!r} vs {b[max(0, i - context // 2) : i + context // 2]!r}"

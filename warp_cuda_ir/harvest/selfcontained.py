@@ -117,6 +117,8 @@ class _Writer:
             self._require_type(name, obj)
         elif isinstance(obj, type) and (issubclass(obj, enum.Enum) or _is_constant_class(obj)):
             self._require_class(name, obj, paths)
+        elif isinstance(obj, type) and paths and all(len(p) > 0 for p in paths):
+            self._require_namespace(name, obj, paths)  # a class used as a namespace (`Gaussian.Data`)
         elif isinstance(obj, types.FunctionType):
             self._require_python_function(name, obj)
         elif isinstance(obj, (types.BuiltinFunctionType, types.BuiltinMethodType)) or (
@@ -145,6 +147,9 @@ class _Writer:
         # A module of the harvested code used as a namespace: `name.attr...` for each used path.
         if not paths or any(len(p) == 0 for p in paths):
             raise Unsupported(f"module {module.__name__} used as a value ({name})")
+        self._require_namespace(name, module, paths)
+
+    def _require_namespace(self, name: str, module: Any, paths: frozenset[tuple[str, ...]]) -> None:
         self.bind(name, module)
         known = self.namespaces.setdefault(name, set())
         new = set(paths) - known
@@ -156,7 +161,7 @@ class _Writer:
             if not hasattr(obj, attr):
                 raise Unsupported(f"{label}.{attr} does not exist")
             value = getattr(obj, attr)
-            if isinstance(value, types.ModuleType) and not _importable(value):
+            if _is_namespace(value, rest):
                 if not rest or any(len(p) == 0 for p in rest):
                     raise Unsupported(f"module {value.__name__} used as a value ({label}.{attr})")
                 self._require_members(f"{label}.{attr}", value, rest)
@@ -171,7 +176,7 @@ class _Writer:
         lines, deps = [f"{indent}class {name}:"], []
         for attr, rest in sorted(_heads(paths).items()):
             value = getattr(obj, attr)
-            if isinstance(value, types.ModuleType) and not _importable(value):
+            if _is_namespace(value, rest):
                 text, sub = self._namespace(attr, value, rest, indent + "    ")
                 lines.append(text)
                 deps += sub
@@ -411,6 +416,20 @@ def _same(a: Any, b: Any) -> bool:
         return False
 
 
+def _is_namespace(value: Any, rest: frozenset[tuple[str, ...]]) -> bool:
+    """A member reached through to its own attributes: a module of the harvested code, or a plain class."""
+    if isinstance(value, types.ModuleType):
+        return not _importable(value)
+    return (
+        isinstance(value, type)
+        and not issubclass(value, enum.Enum)
+        and not _is_constant_class(value)
+        and not _warp.is_warp_type(value)
+        and bool(rest)
+        and all(len(p) > 0 for p in rest)
+    )
+
+
 def _enum_base(cls: type) -> str | None:
     for base in ("IntFlag", "IntEnum", "Flag", "Enum"):
         if issubclass(cls, getattr(enum, base)):
@@ -616,6 +635,17 @@ def free_names(text: str) -> dict[str, set[tuple[str, ...]]]:
     return paths
 
 
+def _decorated_as_kernel(text: str) -> bool:
+    node = ast.parse(text).body[0]
+    for dec in getattr(node, "decorator_list", []):
+        target = dec.func if isinstance(dec, ast.Call) else dec
+        if isinstance(target, ast.Attribute) and target.attr == "kernel":
+            return True
+        if isinstance(target, ast.Name) and target.id == "kernel":
+            return True
+    return False
+
+
 def _definition_name(text: str) -> str:
     node = ast.parse(text).body[0]
     return getattr(node, "name", "")
@@ -645,6 +675,13 @@ def self_contained_source(kernel: Any, module_options: dict[str, Any] | None = N
     if pyfunc.__name__ in writer.bindings:
         raise Unsupported(f"name clash: {pyfunc.__name__!r} is the kernel and one of its dependencies")
     tail = []
+    if not _decorated_as_kernel(text):
+        # `wp.kernel(f)` / `wp.Kernel(f, key=...)` called on a plain def (Warp's own tests do): say so.
+        args = [pyfunc.__name__]
+        if key != _warp.kernel_key_for_text(root, pyfunc, ignore_key=True):
+            args.append(f"name={key!r}")
+        args += [f"{k}={writer.literal(v)}" for k, v in _warp.kernel_decorator_options(root).items()]
+        tail.append(f"{pyfunc.__name__} = wp.kernel({', '.join(args)})")
     if generic is not None:
         types_ = [writer.type_expr(arg.type) for arg in kernel.adj.args]
         tail.append(f"wp.overload({pyfunc.__name__}, [{', '.join(types_)}])")

@@ -118,7 +118,7 @@ class Worker:
 
     # --- records ---------------------------------------------------------------------------------
 
-    def _original(self, kernel: Any, block_dim: int) -> tuple[str, str, str]:
+    def _original(self, kernel: Any, block_dim: int) -> tuple[str, str, str, list[str]]:
         """Warp's code for the kernel in its own module: read off the module's build, else built alone."""
         module = kernel.module
         cached = self.modules.get(id(module))
@@ -166,7 +166,7 @@ class Worker:
         block_dim = _warp.module_block_dim(kernel)
         try:
             with extraction._silence_fd(2):
-                cuda, cpu, symbol = self._original(kernel, block_dim)
+                cuda, cpu, symbol, symbols = self._original(kernel, block_dim)
         except Exception as e:
             return self._reason(ident, reasons.WARP_CODEGEN_FAILED, f"{type(e).__name__}: {extraction._one_line(e)}")
         original = extraction.texts_from_module_sources(cuda, cpu, symbol, kernel.key, {}, {}, block_dim)
@@ -176,16 +176,22 @@ class Worker:
         except Unsupported as e:
             return self._reason(ident, reasons.SELF_CONTAINED_UNSUPPORTED, str(e))
         try:
-            with _warp.preserved_function_counters(), extraction._silence_fd(2):
+            with (
+                _warp.preserved_function_counters(),
+                _warp.private_registry([kernel.module.name]),
+                extraction._silence_fd(2),
+            ):
                 texts = extraction.extract(sc.source, sc.kernel_name, self.arch, block_dim)
         except extraction.ExtractionError as e:
             out = self._reason(ident, reasons.SELF_CONTAINED_EXTRACT_FAILED, extraction._one_line(e))
             out["source"] = sc.source
             return out
         candidate = dataclasses.replace(texts, cuda_helpers="", cpu_helpers="")
-        differing = check.compare(original, candidate)
+        mine = _warp.declared_names(texts.cuda_helpers + texts.cpu_helpers)
+        differing = check.compare(original, candidate, symbols, mine)
         if differing:
-            detail = f"{', '.join(differing)}: {check.first_difference(original, candidate, differing[0])}"
+            excerpt = check.first_difference(original, candidate, differing[0], symbols, mine)
+            detail = f"{', '.join(differing)}: {excerpt}"
             out = self._reason(ident, reasons.SELF_CONTAINED_MISMATCH, detail)
             out["source"] = sc.source
             return out

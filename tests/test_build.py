@@ -120,6 +120,7 @@ def test_rows_made_stage_by_stage_equal_rows_made_one_by_one() -> None:
     assert failed == {} and made == [rows.make_row(seed, categories) for seed in seeds]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -151,6 +152,7 @@ def test_out_folder_with_other_files_is_refused_then_kept_with_overwrite(tmp_pat
     assert (out / "notes.txt").read_text() == "mine" and (out / "README.md").exists()
 
 
+@pytest.mark.slow
 def test_a_readme_we_did_not_write_is_never_replaced(tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
@@ -188,6 +190,7 @@ def test_shards_of_another_schema_version_are_not_resumed(tmp_path: Path) -> Non
     assert json.loads(state.read_text())["shards"]["schema"] == schema.SCHEMA_VERSION
 
 
+@pytest.mark.slow
 def test_a_work_folder_we_did_not_make_is_never_removed(tmp_path: Path) -> None:
     out = tmp_path / "out"
     (out / ".build").mkdir(parents=True)

@@ -126,6 +126,7 @@ def test_helper_names_do_not_depend_on_what_ran_before() -> None:
     assert extraction.extract(SOURCE) == first
 
 
+@pytest.mark.slow
 def test_output_is_identical_across_processes() -> None:
     code = (
         "import sys, json, hashlib; sys.path.insert(0, sys.argv[1]);"
@@ -173,6 +174,7 @@ def fill(a: wp.array(dtype=float)):
 """
 
 
+@pytest.mark.slow
 def test_every_sample_gets_its_own_cpu_code_handle() -> None:
     """Warp names a CPU executable `wp_<module>_<n>`, counting per Module object; our samples all
     share one module name, and an earlier sample's executable, freed late by the collector, unloads

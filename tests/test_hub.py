@@ -208,6 +208,7 @@ def clean_env(tmp_path: Path, token: str | None) -> dict[str, str]:
     return env
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "token", "message"),
     [
@@ -232,6 +233,7 @@ def test_bad_input_fails_in_one_line_without_leaking_the_token(
     assert SECRET not in result.stdout + result.stderr
 
 
+@pytest.mark.slow
 def test_not_a_build_folder_is_refused(tmp_path: Path) -> None:
     (tmp_path / "folder").mkdir()
     result = run_script(
@@ -240,6 +242,7 @@ def test_not_a_build_folder_is_refused(tmp_path: Path) -> None:
     assert result.returncode != 0 and result.stderr.startswith("error: ") and "not a finished build" in result.stderr
 
 
+@pytest.mark.slow
 def test_build_refuses_a_bad_push_target_before_any_work(tmp_path: Path) -> None:
     out = tmp_path / "out"
     result = run_script("build", "--out", str(out), "--push-to-hub", "alice/", env=clean_env(tmp_path, SECRET))
@@ -249,6 +252,7 @@ def test_build_refuses_a_bad_push_target_before_any_work(tmp_path: Path) -> None
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_dry_run_with_a_token_never_shows_it(small_build: BuildResult, tmp_path: Path) -> None:
     result = run_script(
         "push_to_hub", str(small_build.out), "--repo", REPO, "--dry-run", env=clean_env(tmp_path, SECRET)

@@ -158,6 +158,7 @@ def test_output_to_an_fsspec_url_is_built_in_staging_then_copied(tmp_path: Path)
     assert fs.cat_file(f"{url}/notes.txt") == b"mine"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import read_rows, run_script
 from warp_cuda_ir import source_facts
 from warp_cuda_ir.build import BuildResult
@@ -48,6 +50,7 @@ def test_rows_carry_the_facts_of_their_source(small_build: BuildResult) -> None:
         assert (tuple(row["warp_builtins"]), row["program_shape"]) == (facts.builtins, facts.shape)
 
 
+@pytest.mark.slow
 def test_script_prints_markdown_and_rejects_a_bad_folder(small_build: BuildResult, tmp_path: Path) -> None:
     ok = run_script("stats", str(small_build.out))
     assert ok.returncode == 0 and "distinct Warp built-ins used" in ok.stdout

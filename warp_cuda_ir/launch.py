@@ -168,4 +168,3 @@ def run_row(row: Mapping[str, Any], device: str = "cpu") -> dict[str, np.ndarray
     """Load the row's Python source, launch it with its seeded inputs, return the arrays after."""
     with warp_session.loaded_kernel(row["python_source"], row.get("kernel_name")) as (kernel, namespace):
         return run(prepare(row, kernel, namespace, device), device)
-

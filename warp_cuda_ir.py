@@ -12,7 +12,6 @@ seed, and programs already seen at a lower seed are dropped.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
@@ -20,41 +19,29 @@ import datasets
 import pyarrow as pa
 
 from warp_cuda_ir import schema
-from warp_cuda_ir.engines.local import run_shards
-from warp_cuda_ir.generation import BuildSpec, ShardFeed
+from warp_cuda_ir.feed import ShardFeed
 from warp_cuda_ir.rows import split_for_seed
 
 
 class WarpCudaIRConfig(datasets.BuilderConfig):
-    """A config is a column projection plus the build parameters that decide the rows.
+    """One config: a column projection of the rows (`schema.CONFIGS`), plus the build's feed.
 
-    `shards` is the build's feed (`scripts/build.py` passes one with a size target);
-    without it, the builder makes `num_shards` shards of `spec` with `workers` local processes.
+    `shards` is the `ShardFeed` that decides the rows (spec and size target); `scripts/build.py`
+    (through `build.run_build`) passes it. The named configs in BUILDER_CONFIGS carry none: they
+    describe the projections for `_info`.
     """
 
     def __init__(
-        self,
-        *,
-        columns: tuple[str, ...] = schema.COLUMN_NAMES,
-        spec: BuildSpec | None = None,
-        num_shards: int = 1,
-        shard_cache: str | None = None,
-        workers: int = 1,
-        shards: ShardFeed | None = None,
-        **kwargs: Any,
+        self, *, columns: tuple[str, ...] = schema.COLUMN_NAMES, shards: ShardFeed | None = None, **kwargs: Any
     ) -> None:
         super().__init__(**kwargs)
         self.columns = columns
-        self.spec = shards.spec if shards else spec or BuildSpec()
-        self.num_shards = num_shards
-        self.shard_cache = shard_cache
-        self.workers = workers
         self.shards = shards
 
     def create_config_id(self, config_kwargs: dict[str, Any], custom_features: Any = None) -> str:
-        # Only what changes the rows goes into the cache id; the cache path and worker count do not.
-        size = {"target_bytes": self.shards.target_bytes} if self.shards else {"num_shards": self.num_shards}
-        return super().create_config_id({"spec": self.spec.fingerprint(), **size}, custom_features)
+        # Only what changes the rows goes into the cache id: the shards' key and the size target.
+        size = {"spec": self.shards.spec.fingerprint(), "target_bytes": self.shards.target_bytes} if self.shards else {}
+        return super().create_config_id(size, custom_features)
 
 
 class WarpCudaIR(datasets.GeneratorBasedBuilder):
@@ -76,13 +63,9 @@ class WarpCudaIR(datasets.GeneratorBasedBuilder):
         )
 
     def _split_generators(self, dl_manager: datasets.DownloadManager) -> list[datasets.SplitGenerator]:
-        config: WarpCudaIRConfig = self.config
-        shards = config.shards
+        shards = self.config.shards
         if shards is None:
-            cache_root = config.shard_cache or os.path.join(
-                self._cache_dir_root, "warp_cuda_ir_shards", config.spec.fingerprint()
-            )
-            shards = ShardFeed(config.spec, cache_root, run_shards, config.workers, num_shards=config.num_shards)
+            raise ValueError("the builder is driven by a ShardFeed: build with scripts/build.py (build.run_build)")
         # datasets prepares the splits one after another, in this order.
         return [
             datasets.SplitGenerator(name=split, gen_kwargs={"shards": shards, "split": split})

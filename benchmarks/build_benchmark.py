@@ -41,8 +41,9 @@ import pyarrow.parquet as pq
 
 # Not `warp_cuda_ir.build` (it imports `datasets`) at the top: spawned pool workers re-run this
 # module's top level, and the build's workers must start as they do under scripts/build.py.
-from warp_cuda_ir import extraction, schema, source_facts, writing
-from warp_cuda_ir.generation import BuildSpec, ShardStats, ShardTiming, generate_shard
+from warp_cuda_ir import extraction, schema, source_facts, warp_session, writing
+from warp_cuda_ir.errors import ExtractionError
+from warp_cuda_ir.shards import BuildSpec, ShardStats, ShardTiming, generate_shard
 from warp_cuda_ir.synthesis import synthesize
 
 RSS_EVERY = 1000
@@ -139,14 +140,14 @@ def stage_rates(out: Path, sample: int) -> dict[str, dict[str, float]]:
 
 def bare_codegen(sources: list[tuple[str, str, int]]) -> dict[str, float]:
     """Warp codegen alone in this process on (python_source, kernel_name, block_dim): rows/s, wall and CPU."""
-    extraction.init_warp()
+    warp_session.init_warp()
     extraction.extract(sources[0][0], sources[0][1], block_dim=sources[0][2])  # warm caches
     t, cpu, n = time.perf_counter(), time.process_time(), 0
     for source, kernel_name, block_dim in sources:
         try:
             extraction.extract(source, kernel_name, block_dim=block_dim)
             n += 1
-        except extraction.ExtractionError:  # as in a build: the time is spent, no row comes of it
+        except ExtractionError:  # as in a build: the time is spent, no row comes of it
             pass
     return {"rows_s": n / (time.perf_counter() - t), "rows_cpu_s": n / (time.process_time() - cpu), "rows": n}
 
@@ -233,7 +234,7 @@ def rss_per_worker(workers: int, num_rows: int) -> list[list[tuple[int, float, f
 
 
 def main() -> int:
-    from warp_cuda_ir.build import default_workers
+    from warp_cuda_ir.cli import default_workers
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--target-mb", type=float, default=20.0, help="size of the measured build (default: 20)")

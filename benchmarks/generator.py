@@ -31,8 +31,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from warp_cuda_ir import extraction, rows, source_facts
-from warp_cuda_ir.synthesis import CATEGORIES, KernelProgram, synthesize, templates
+import templates  # the retired first generator, beside this file
+
+from warp_cuda_ir import rows, source_facts, warp_session
+from warp_cuda_ir.synthesis import CATEGORIES, KernelProgram, synthesize
 
 # The generated text a row carries: what a model trains on, and what Warp's cost grows with.
 TEXT_COLUMNS = (
@@ -81,7 +83,7 @@ class Stages:
 def instrument(stages: Stages) -> None:
     from warp._src import context
 
-    stages.wrap(extraction, "load_kernel", "load")
+    stages.wrap(warp_session, "load_kernel", "load")
     stages.wrap(context.ModuleBuilder, "__init__", "warp build")
     stages.wrap(context.ModuleBuilder, "codegen", lambda _self, device: f"codegen {device}")
     stages.wrap(source_facts, "analyse", "source facts")
@@ -94,7 +96,7 @@ def main() -> None:
     p.add_argument("--block", type=int, default=20)
     p.add_argument("--breakdown", action="store_true", help="time each stage of a row (adds a little overhead)")
     args = p.parse_args()
-    extraction.init_warp()
+    warp_session.init_warp()
     generators = {"templates": _template, "typed": _typed}
     totals = {name: [0.0, 0.0] for name in generators}  # synthesize seconds, row seconds
     text_bytes = dict.fromkeys(generators, 0)

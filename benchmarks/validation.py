@@ -26,8 +26,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from warp_cuda_ir import extraction, rows
-from warp_cuda_ir.build import default_workers
+from warp_cuda_ir import rows, warp_session
+from warp_cuda_ir.cli import default_workers
+from warp_cuda_ir.errors import ExtractionError
 from warp_cuda_ir.synthesis import CATEGORIES
 from warp_cuda_ir.validation import compile_cuda, execute, gradcheck
 
@@ -57,7 +58,7 @@ def baseline_seconds(sample: list[dict[str, Any]], arch: int, root: Path) -> flo
     import warp as wp
 
     def compile_one(row: dict[str, Any], module_dir: Path) -> None:
-        with extraction.loaded_kernel(row["python_source"], row["kernel_name"]) as (kernel, _):
+        with warp_session.loaded_kernel(row["python_source"], row["kernel_name"]) as (kernel, _):
             wp.compile_aot_module(kernel.module, arch=arch, module_dir=str(module_dir), use_ptx=True)
 
     compile_one(sample[0], root / "warm")  # one-time header precompile, as the pass's workers do
@@ -121,13 +122,13 @@ def main() -> int:
     import warp as wp
 
     wp.config.kernel_cache_dir = str(root / "kernel_cache")  # a cold cache: no CPU module is reused
-    extraction.init_warp()
+    warp_session.init_warp()
     sample = []
     seed = args.seed
     while len(sample) < args.rows:
         try:
             sample.append(rows.make_row(seed, CATEGORIES, args.arch))
-        except extraction.ExtractionError:
+        except ExtractionError:
             pass
         seed += 1
     try:

@@ -44,16 +44,17 @@ def _init_worker(root: str) -> None:
 
     wp.config.kernel_cache_dir = str(scratch / "kernel_cache")
     wp.config.quiet = True
-    from warp_cuda_ir import extraction
+    from warp_cuda_ir import warp_session
 
-    extraction.init_warp()
+    warp_session.init_warp()
 
 
 def check_seeds(task: tuple[list[int], int, bool]) -> list[dict[str, Any]]:
     """One result per seed: category, and the first failing stage with its message (or none).
     Seeds from `cpu_end` on stop after the NVRTC compile; without `nvrtc` that stage is skipped."""
     seeds, cpu_end, nvrtc = task
-    from warp_cuda_ir import extraction, rows
+    from warp_cuda_ir import rows, warp_session
+    from warp_cuda_ir.errors import ExtractionError
     from warp_cuda_ir.synthesis import CATEGORIES
     from warp_cuda_ir.validation import compile_cuda, execute
 
@@ -62,7 +63,7 @@ def check_seeds(task: tuple[list[int], int, bool]) -> list[dict[str, Any]]:
     for seed in seeds:
         try:
             made.append(rows.make_row(seed, CATEGORIES))
-        except extraction.ExtractionError as e:
+        except ExtractionError as e:
             results[seed] = {"seed": seed, "category": None, "failed": "codegen", "error": str(e)[:300]}
     scratch = Path(tempfile.gettempdir())
     compiled = compile_cuda.compile_rows(made, 90, scratch / "nvrtc") if made and nvrtc else [None] * len(made)
@@ -75,7 +76,7 @@ def check_seeds(task: tuple[list[int], int, bool]) -> list[dict[str, Any]]:
         if result["failed"] or not result["cpu"]:
             continue
         cpu = execute.validate_cpu(dict(row))
-        for module_dir in (scratch / "kernel_cache").glob(f"wp_{extraction.MODULE_NAME}_*"):
+        for module_dir in (scratch / "kernel_cache").glob(f"wp_{warp_session.MODULE_NAME}_*"):
             shutil.rmtree(module_dir, ignore_errors=True)  # one module per row, never reused
         if cpu.run_status != "ok":
             result |= {"failed": "cpu", "error": (cpu.error or "")[-300:]}

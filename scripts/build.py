@@ -12,16 +12,16 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
 
-from warp_cuda_ir.cli import fail, positive_float, positive_int
+from warp_cuda_ir.cli import add_validation_arguments, default_workers, fail, positive_float, positive_int
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    from warp_cuda_ir.build import default_workers
     from warp_cuda_ir.engines import ENGINES
-    from warp_cuda_ir.generation import BuildSpec
+    from warp_cuda_ir.shards import BuildSpec
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument(
@@ -74,46 +74,59 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="replace an earlier build in --out (files this tool did not write are kept)",
     )
-    p.add_argument("--validate", action="store_true", help="then run the validation pass (see scripts/validate.py)")
     p.add_argument(
         "--push-to-hub",
         metavar="ORG/NAME",
         default=None,
         help="after a successful build, publish the folder to this Hub dataset repo (see scripts/push_to_hub.py)",
     )
+    p.add_argument(
+        "--validate",
+        action="store_true",
+        help="then run the validation pass (scripts/validate.py) with the options below and --workers",
+    )
+    group = p.add_argument_group("validation pass (--validate); --arch is also the arch code is generated for")
+    add_validation_arguments(group, with_workers=False)
     return p.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    from warp_cuda_ir.errors import WarpCudaIRError
 
+    bars: list[Any] = []  # made at the first finished shard, so a refusal prints nothing else
+    try:
+        return _build(args, bars)
+    except WarpCudaIRError as e:
+        return fail(str(e))
+    except KeyboardInterrupt:
+        return fail("interrupted; run the same command again to resume", code=130)
+    finally:
+        for bar in bars:
+            bar.close()
+
+
+def _build(args: argparse.Namespace, bars: list[Any]) -> int:
     from tqdm import tqdm
 
     from warp_cuda_ir import hub
     from warp_cuda_ir.build import run_build
     from warp_cuda_ir.destination import is_url
-    from warp_cuda_ir.engines.ray import RayUnavailable
-    from warp_cuda_ir.generation import BuildSpec, ShardStats
+    from warp_cuda_ir.errors import PublishError
+    from warp_cuda_ir.record import BuildOptions
+    from warp_cuda_ir.shards import BuildSpec, ShardStats
     from warp_cuda_ir.synthesis import check_categories
-    from warp_cuda_ir.writing import OutputFolderError
 
     if args.ray_address and args.engine != "ray":
         return fail("--ray-address needs --engine ray")
     if (args.push_to_hub or args.validate) and is_url(args.out):
         flag = "--push-to-hub" if args.push_to_hub else "--validate"
         return fail(f"{flag} works on a local --out folder, not a URL")
-    try:
-        categories = check_categories(args.categories)
-    except ValueError as e:
-        return fail(str(e))
+    categories = check_categories(args.categories)
     if args.push_to_hub:  # refuse a bad repo id or a missing token before a long build, not after
-        try:
-            hub.check_repo_id(args.push_to_hub)
-            hub.require_token()
-        except hub.PublishError as e:
-            return fail(str(e))
-    spec = BuildSpec(seed=args.seed, categories=categories, seeds_per_shard=args.seeds_per_shard)
-    bars: list[tqdm] = []  # made at the first finished shard, so a refusal prints nothing else
+        hub.check_repo_id(args.push_to_hub)
+        hub.require_token()
+    spec = BuildSpec(seed=args.seed, categories=categories, seeds_per_shard=args.seeds_per_shard, arch=args.arch)
 
     def on_shard(stats: ShardStats) -> None:
         if not bars:
@@ -122,26 +135,20 @@ def main(argv: list[str] | None = None) -> int:
         bars[0].update(min(stats.nbytes / 1e6, bars[0].total - bars[0].n))
         bars[0].set_postfix(rows=stats.rows, refresh=False)
 
-    try:
-        result = run_build(
-            args.out,
-            spec,
-            args.target_mb,
-            args.workers,
-            args.overwrite,
-            args.max_shard_mb,
-            on_shard,
-            engine=args.engine,
-            ray_address=args.ray_address,
-            staging=args.staging,
-        )
-    except (OutputFolderError, RayUnavailable) as e:
-        return fail(str(e))
-    except KeyboardInterrupt:
-        return fail("interrupted; run the same command again to resume", code=130)
-    finally:
-        for bar in bars:
-            bar.close()
+    options = BuildOptions(
+        out=args.out,
+        spec=spec,
+        target_mb=args.target_mb,
+        workers=args.workers,
+        overwrite=args.overwrite,
+        max_shard_mb=args.max_shard_mb,
+        engine=args.engine,
+        ray_address=args.ray_address,
+        staging=args.staging,
+    )
+    result = run_build(options, on_shard)
+    for bar in bars:
+        bar.close()
 
     rows, mb = sum(result.rows_per_split.values()), result.bytes / 1e6
     resumed = " (resumed)" if result.resumed else ""
@@ -155,16 +162,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  {result.seconds:.1f} s: {rows / result.seconds:.1f} rows/s, {mb / result.seconds * 60:.1f} MB/min")
     print(f'  load it: datasets.load_dataset("{args.out}", "cuda_forward")')
     if args.validate:  # before a push: the Hub copy carries the annotations
+        from warp_cuda_ir.cli import validation_options
         from warp_cuda_ir.validation.console import validate_and_report
-        from warp_cuda_ir.validation.runner import PassOptions
 
-        code = validate_and_report(Path(args.out), PassOptions(arch=spec.arch, workers=args.workers))
-        if code:
-            return code
+        validate_and_report(Path(args.out), validation_options(args))
     if args.push_to_hub:
         try:
             hub.publish(Path(args.out), args.push_to_hub)
-        except hub.PublishError as e:
+        except PublishError as e:
             return fail(f"{e} (the build itself is complete in {args.out})")
     return 0
 

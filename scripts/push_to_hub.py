@@ -36,6 +36,7 @@ def main(argv: list[str] | None = None, api: object | None = None) -> int:
     args = parse_args(argv)
 
     from warp_cuda_ir import hub
+    from warp_cuda_ir.errors import WarpCudaIRError
 
     try:
         hub.publish(
@@ -47,7 +48,7 @@ def main(argv: list[str] | None = None, api: object | None = None) -> int:
             dry_run=args.dry_run,
             api=api,  # type: ignore[arg-type]
         )
-    except hub.PublishError as e:
+    except WarpCudaIRError as e:
         return fail(str(e))
     except KeyboardInterrupt:
         return fail(

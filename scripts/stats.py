@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Print the variety statistics of a built dataset folder (markdown, or JSON with --json).
+"""Print the statistics of a built dataset folder: rows, variety, validation counts (markdown, or --json).
 
 python scripts/stats.py dist/warp_cuda_ir
 """
@@ -20,13 +20,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("out", type=Path, help="dataset folder (holds data/*.parquet)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = p.parse_args(argv)
-    from warp_cuda_ir import stats
+    from warp_cuda_ir.card import validation_markdown, variety_markdown
+    from warp_cuda_ir.errors import WarpCudaIRError
+    from warp_cuda_ir.readback import read_back
 
     try:
-        text = stats.to_json(args.out) if args.json else stats.variety_markdown(args.out)
-    except (OSError, ValueError, KeyError) as e:  # missing folder, no or unreadable Parquet
+        readback = read_back(args.out)
+    except WarpCudaIRError as e:
         return fail(str(e))
-    print(text)
+    if not readback.num_rows:
+        return fail(f"no rows in the Parquet files under {args.out / 'data'}")
+    print(readback.to_json() if args.json else variety_markdown(readback) + "\n" + validation_markdown(readback))
     return 0
 
 

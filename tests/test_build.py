@@ -3,25 +3,22 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import datasets
-import pyarrow.parquet as pq
 import pytest
 import warp as wp
 
-from tests.conftest import ROOT, SMALL_SPEC, SMALL_TARGET_MB
+from tests.helpers import SMALL_SPEC, SMALL_TARGET_MB, assert_publishable, build, normalize_source, read_rows, run_cli
 from warp_cuda_ir import extraction, rows, schema, writing
-from warp_cuda_ir.build import BuildResult, run_build
-from warp_cuda_ir.generation import BuildSpec, ShardCache, generate_shard
+from warp_cuda_ir.build import BuildResult
+from warp_cuda_ir.record import BuildRecord
+from warp_cuda_ir.shards import BuildSpec, ShardCache, generate_shard
 from warp_cuda_ir.synthesis import KernelProgram
 
 
-def read_rows(out: Path) -> dict[str, dict]:
-    table = pq.read_table(sorted((out / "data").glob("*.parquet")))
-    return {r["id"]: r for r in table.to_pylist()}
+def test_the_small_build_is_publishable(small_build: BuildResult) -> None:
+    assert_publishable(small_build.out)
 
 
 @pytest.mark.parametrize("config", schema.CONFIGS, ids=lambda c: c.name)
@@ -52,7 +49,7 @@ def test_no_program_appears_twice_and_splits_follow_seeds(small_build: BuildResu
     for split in schema.SPLITS:
         for row in ds[split]:
             assert rows.split_for_seed(row["seed"]) == split
-            normalized.append(extraction.normalize_source(row["python_source"]))
+            normalized.append(normalize_source(row["python_source"]))
     assert len(normalized) == len(set(normalized))
 
 
@@ -76,24 +73,24 @@ def test_size_target_is_met_within_one_shard(small_build: BuildResult) -> None:
 
 
 def test_same_arguments_give_identical_rows_with_any_worker_count(small_build: BuildResult, tmp_path: Path) -> None:
-    again = run_build(tmp_path / "again", SMALL_SPEC, SMALL_TARGET_MB, workers=1)
+    again = build(tmp_path / "again", SMALL_SPEC, SMALL_TARGET_MB, workers=1)
     assert read_rows(again.out) == read_rows(small_build.out)
     for split in schema.SPLITS:
         assert again.rows_per_split[split] == small_build.rows_per_split[split]
 
 
 def test_manifest_records_arguments_and_versions(small_build: BuildResult) -> None:
-    manifest = writing.read_manifest(small_build.out)
-    assert manifest is not None
-    assert manifest["spec"]["seed"] == SMALL_SPEC.seed and manifest["args"]["target_mb"] == SMALL_TARGET_MB
-    assert manifest["versions"]["warp"] == "1.19.0"
-    assert all((small_build.out / f).exists() for f in manifest["files"])
+    record = BuildRecord.load(small_build.out)
+    assert record is not None
+    assert record.spec == SMALL_SPEC and record.target_mb == SMALL_TARGET_MB
+    assert record.warp_version == "1.19.0" and record.versions["datasets"] == datasets.__version__
+    assert all((small_build.out / f).exists() for f in record.files)
     assert not list(small_build.out.rglob("*.py")), "a .py file would stop load_dataset from loading the folder"
 
 
 def test_rerun_resumes_from_finished_shards(small_build: BuildResult) -> None:
     before = read_rows(small_build.out)
-    again = run_build(small_build.out, SMALL_SPEC, SMALL_TARGET_MB, workers=2)
+    again = build(small_build.out, SMALL_SPEC, SMALL_TARGET_MB, workers=2)
     assert again.resumed and read_rows(small_build.out) == before
 
 
@@ -113,7 +110,7 @@ def test_codegen_failure_is_recorded_and_skipped(monkeypatch: pytest.MonkeyPatch
     assert sorted(failures.column("seed").to_pylist()) == [101, 103, 105, 107, 109]
     assert all("undefined_name" in e for e in failures.column("error").to_pylist())
     assert table.column("seed").to_pylist() == [100, 102, 104, 106, 108]
-    result = run_build(tmp_path / "out", spec, 0.001, workers=1)
+    result = build(tmp_path / "out", spec, 0.001, workers=1)
     assert sum(result.failures.values()) == 5 and sum(result.rows_per_split.values()) == 5
 
 
@@ -123,12 +120,7 @@ def test_rows_made_stage_by_stage_equal_rows_made_one_by_one() -> None:
     assert failed == {} and made == [rows.make_row(seed, categories) for seed in seeds]
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "build.py"), *args], capture_output=True, text=True, timeout=300
-    )
-
-
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -147,6 +139,7 @@ def test_bad_arguments_fail_in_one_line_before_any_work(tmp_path: Path, args: li
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_out_folder_with_other_files_is_refused_then_kept_with_overwrite(tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
@@ -159,6 +152,7 @@ def test_out_folder_with_other_files_is_refused_then_kept_with_overwrite(tmp_pat
     assert (out / "notes.txt").read_text() == "mine" and (out / "README.md").exists()
 
 
+@pytest.mark.slow
 def test_a_readme_we_did_not_write_is_never_replaced(tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
@@ -168,6 +162,7 @@ def test_a_readme_we_did_not_write_is_never_replaced(tmp_path: Path) -> None:
     assert (out / "README.md").read_text() == "their readme"
 
 
+@pytest.mark.slow
 def test_a_different_build_in_out_needs_overwrite(tmp_path: Path) -> None:
     out = tmp_path / "out"
     base = ["--out", str(out), "--target-mb", "0.01", "--seeds-per-shard", "4", "--workers", "1"]
@@ -179,21 +174,23 @@ def test_a_different_build_in_out_needs_overwrite(tmp_path: Path) -> None:
     assert {r["seed"] for r in read_rows(out).values()} == set(range(7, 11))
 
 
+@pytest.mark.slow
 def test_shards_of_another_schema_version_are_not_resumed(tmp_path: Path) -> None:
     out = tmp_path / "out"
     base = ["--out", str(out), "--target-mb", "0.01", "--seeds-per-shard", "4", "--workers", "1"]
     assert run_cli(*base).returncode == 0
     state = out / writing.WORK_DIR / writing.ARGS_FILE
-    args = json.loads(state.read_text())
-    assert args["versions"] == {"schema": schema.SCHEMA_VERSION, "warp": wp.config.version}
-    args["versions"]["schema"] = "0.1"  # as an older release of this tool would have left it
-    state.write_text(json.dumps(args))
+    identity = json.loads(state.read_text())
+    assert (identity["shards"]["schema"], identity["shards"]["warp"]) == (schema.SCHEMA_VERSION, wp.config.version)
+    identity["shards"]["schema"] = "0.1"  # as an older release of this tool would have left it
+    state.write_text(json.dumps(identity))
     proc = run_cli(*base)
     assert proc.returncode == 2 and "another schema or Warp version" in proc.stderr
     assert run_cli(*base, "--overwrite").returncode == 0
-    assert json.loads(state.read_text())["versions"]["schema"] == schema.SCHEMA_VERSION
+    assert json.loads(state.read_text())["shards"]["schema"] == schema.SCHEMA_VERSION
 
 
+@pytest.mark.slow
 def test_a_work_folder_we_did_not_make_is_never_removed(tmp_path: Path) -> None:
     out = tmp_path / "out"
     (out / ".build").mkdir(parents=True)

@@ -2,24 +2,22 @@
 
 from __future__ import annotations
 
-import shutil
+from collections import Counter
 from pathlib import Path
 
 import datasets
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from datasets.info import DatasetInfosDict
 from datasets.utils.metadata import MetadataConfigs
 from huggingface_hub import DatasetCard
 
+from tests.helpers import copy_build
 from warp_cuda_ir import card, schema, writing
 from warp_cuda_ir.build import BuildResult
-from warp_cuda_ir.validation import report
-
-
-def copy_build(build: BuildResult, to: Path) -> Path:
-    """A copy of the shared build that a test may damage (the resume state is left behind)."""
-    return Path(shutil.copytree(build.out, to / "copy", ignore=shutil.ignore_patterns(writing.WORK_DIR)))
+from warp_cuda_ir.readback import read_back
+from warp_cuda_ir.validation.console import describe
 
 
 def test_card_parses_and_lists_every_config(small_build: BuildResult) -> None:
@@ -50,7 +48,7 @@ def test_dataset_info_sizes_equal_the_arrow_tables(small_build: BuildResult) -> 
     # An independent computation (whole-table reads) of what the card states per config and split.
     infos = DatasetInfosDict.from_dataset_card_data(DatasetCard.load(small_build.out / "README.md").data)
     for config in schema.CONFIGS:
-        for split, paths in card.data_files(small_build.out).items():
+        for split, paths in writing.data_files(small_build.out).items():
             table = pq.read_table(paths, columns=list(config.columns))
             assert infos[config.name].splits[split].num_bytes == table.nbytes
             assert infos[config.name].splits[split].num_examples == table.num_rows
@@ -76,17 +74,26 @@ def test_no_placeholder_survives(small_build: BuildResult) -> None:
         assert placeholder not in text
 
 
+def split_tables(out: Path, columns: list[str]) -> dict[str, pa.Table]:
+    """Each split's rows read straight from its Parquet files: counts independent of the read-back."""
+    return {
+        split: pq.read_table(sorted((out / "data").glob(f"{split}-*.parquet")), columns=columns)
+        for split in schema.SPLITS
+    }
+
+
 def test_card_numbers_equal_the_files(small_build: BuildResult) -> None:
     text = (small_build.out / "README.md").read_text()
-    stats = card.compute_stats(small_build.out)
-    assert f"**{stats['num_rows']:,} rows**" in text
-    for split, n in stats["rows_per_split"].items():
-        assert f"| {split} | {n:,} |" in text
-    for category, by_split in stats["categories_per_split"].items():
-        cells = " | ".join(f"{n:,}" for n in by_split.values())
-        assert f"| {category} | {cells} | {stats['categories'][category]:,} |" in text
-    assert stats["rows_per_split"] == small_build.rows_per_split
-    assert sum(stats["categories"].values()) == stats["num_rows"]
+    tables = split_tables(small_build.out, ["category"])
+    assert f"**{sum(t.num_rows for t in tables.values()):,} rows**" in text
+    for split, table in tables.items():
+        assert f"| {split} | {table.num_rows:,} |" in text
+    per_split = {split: Counter(t.column("category").to_pylist()) for split, t in tables.items()}
+    for category in sorted(set().union(*per_split.values())):
+        cells = " | ".join(f"{per_split[split][category]:,}" for split in schema.SPLITS)
+        total = sum(per_split[split][category] for split in schema.SPLITS)
+        assert f"| {category} | {cells} | {total:,} |" in text
+    assert {split: t.num_rows for split, t in tables.items()} == small_build.rows_per_split
 
 
 def test_schema_section_explains_every_column(small_build: BuildResult) -> None:
@@ -97,15 +104,22 @@ def test_schema_section_explains_every_column(small_build: BuildResult) -> None:
         assert f'load_dataset("{card.DEFAULT_REPO_ID}", "{config.name}")' in text
 
 
-def test_both_sections_are_in_the_card(small_build: BuildResult) -> None:
+def test_variety_section_states_the_files_figures(small_build: BuildResult) -> None:
     text = (small_build.out / "README.md").read_text()
-    assert card.variety_section(small_build.out) in text
-    assert card.validation_section(small_build.out) in text
+    table = pa.concat_tables(split_tables(small_build.out, ["warp_builtins", "program_shape", "arguments"]).values())
+    used = {name for names in table.column("warp_builtins").to_pylist() for name in names}
+    shapes = set(table.column("program_shape").to_pylist())
+    assert f"| distinct Warp built-ins used | {len(used)} of " in text
+    assert f"| distinct program shapes | {len(shapes)} ({len(shapes) / table.num_rows:.1%} of rows) |" in text
+    dtypes = Counter(a["dtype"] for args in table.column("arguments").to_pylist() for a in args)
+    for dtype, n in dtypes.items():
+        assert f"| {dtype} | {n} |" in text
 
 
 def test_an_unvalidated_build_says_so(small_build: BuildResult) -> None:
-    assert "has not been validated" in card.validation_section(small_build.out)
-    assert report.describe(small_build.out) == [report.NOT_VALIDATED]  # one line for the CLI, not characters
+    assert card.NOT_VALIDATED in (small_build.out / "README.md").read_text()
+    # One line for the command line, not characters.
+    assert describe(read_back(small_build.out).validation) == [card.NOT_VALIDATED]
 
 
 @pytest.mark.parametrize(("rows", "label"), [(0, "n<1K"), (999, "n<1K"), (1_000, "1K<n<10K"), (250_000, "100K<n<1M")])

@@ -12,8 +12,9 @@ import sys
 
 import pytest
 
-from tests.conftest import ROOT
-from warp_cuda_ir import extraction
+from tests.helpers import ROOT
+from warp_cuda_ir import extraction, warp_session
+from warp_cuda_ir.errors import ExtractionError
 
 SOURCE = """import warp as wp
 
@@ -37,14 +38,14 @@ def full_module(source: str, target: str, block_dim: int = extraction.CUDA_BLOCK
     """The module text Warp itself generates for a launch of `block_dim` (CPU: Warp's CPU launch uses 1)."""
     from warp._src import context
 
-    kernel, _ = extraction.load_kernel(source)
+    kernel, _ = warp_session.load_kernel(source)
     try:
         options = dict(kernel.module.options, output_arch=extraction.DEFAULT_CUDA_ARCH)
         options["block_dim"] = block_dim if target == "cuda" else 1
         builder = context.ModuleBuilder(kernel.module, options, target=target)
         return builder.codegen(target)
     finally:
-        extraction.release()
+        warp_session.release()
 
 
 NO_ARGUMENTS = """import warp as wp
@@ -125,6 +126,7 @@ def test_helper_names_do_not_depend_on_what_ran_before() -> None:
     assert extraction.extract(SOURCE) == first
 
 
+@pytest.mark.slow
 def test_output_is_identical_across_processes() -> None:
     code = (
         "import sys, json, hashlib; sys.path.insert(0, sys.argv[1]);"
@@ -160,8 +162,8 @@ def test_modules_are_released_after_each_sample() -> None:
     for i in range(20):
         extraction.extract(SOURCE.replace("integrate", f"integrate{i}"))
     assert len(context.user_modules) == before
-    assert extraction.SOURCE_FILENAME not in linecache.cache
-    assert extraction.MODULE_NAME not in sys.modules
+    assert warp_session.SOURCE_FILENAME not in linecache.cache
+    assert warp_session.MODULE_NAME not in sys.modules
 
 
 FILL = """import warp as wp
@@ -172,6 +174,7 @@ def fill(a: wp.array(dtype=float)):
 """
 
 
+@pytest.mark.slow
 def test_every_sample_gets_its_own_cpu_code_handle() -> None:
     """Warp names a CPU executable `wp_<module>_<n>`, counting per Module object; our samples all
     share one module name, and an earlier sample's executable, freed late by the collector, unloads
@@ -180,7 +183,7 @@ def test_every_sample_gets_its_own_cpu_code_handle() -> None:
 
     handles = []
     for value in ("1.0", "2.0", "3.0"):
-        with extraction.loaded_kernel(FILL.replace("VALUE", value)) as (kernel, _):
+        with warp_session.loaded_kernel(FILL.replace("VALUE", value)) as (kernel, _):
             kernel.module.load(wp.get_device("cpu"), block_dim=extraction.CPU_BLOCK_DIM)
             handles += [e.handle for e in kernel.module.execs.values()]
             out = wp.zeros(4, dtype=float, device="cpu")
@@ -200,7 +203,7 @@ def test_released_sample_modules_are_freed() -> None:
     alive = []
     for seed in range(40):
         program = synthesize(seed, CATEGORIES)
-        with extraction.loaded_kernel(program.source, program.kernel_name) as (kernel, namespace):
+        with warp_session.loaded_kernel(program.source, program.kernel_name) as (kernel, namespace):
             alive.append(weakref.ref(kernel.module))
         del kernel, namespace
     gc.collect()
@@ -212,7 +215,7 @@ def test_warps_registry_is_frozen_out_of_the_collector_after_init() -> None:
 
     from warp._src import context
 
-    extraction.init_warp()
+    warp_session.init_warp()
     # Warp's built-ins and their overloads live for the whole process; full collections skip them.
     overloads = sum(len(getattr(f, "overloads", ())) for f in context.builtin_functions.values())
     assert gc.get_freeze_count() > overloads > 0
@@ -228,9 +231,9 @@ def test_warps_registry_is_frozen_out_of_the_collector_after_init() -> None:
     ],
 )
 def test_bad_source_raises_extraction_error(source: str, message: str) -> None:
-    with pytest.raises(extraction.ExtractionError, match=message) as info:
+    with pytest.raises(ExtractionError, match=message) as info:
         extraction.extract(source)
     assert "\n" not in str(info.value)
     from warp._src import context
 
-    assert extraction.MODULE_NAME not in context.user_modules
+    assert warp_session.MODULE_NAME not in context.user_modules

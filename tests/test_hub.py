@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import subprocess
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
@@ -21,10 +19,10 @@ import pytest
 from huggingface_hub import CommitOperationAdd, CommitOperationDelete, DatasetCard
 from huggingface_hub.errors import HfHubHTTPError
 
-from tests.conftest import ROOT
-from tests.test_card import copy_build
-from warp_cuda_ir import hub, schema, writing
+from tests.helpers import ROOT, copy_build, run_script
+from warp_cuda_ir import card, hub, readback, schema, writing
 from warp_cuda_ir.build import BuildResult
+from warp_cuda_ir.record import BuildRecord
 
 
 def load_script(name: str) -> ModuleType:
@@ -79,9 +77,9 @@ class RefusingHub(RecordingHub):
 
 
 def dataset_files(out: Path) -> list[str]:
-    manifest = writing.read_manifest(out)
-    assert manifest is not None
-    return sorted([*manifest["files"], writing.MANIFEST])
+    record = BuildRecord.load(out)
+    assert record is not None
+    return sorted(record.owned())
 
 
 def materialize(operations: list[Any], folder: Path) -> Path:
@@ -202,12 +200,6 @@ def test_folder_whose_card_does_not_match_is_refused(small_build: BuildResult, t
         hub.plan(out, REPO)
 
 
-def run_script(script: str, *args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / script), *args], capture_output=True, text=True, env=env, timeout=300
-    )
-
-
 def clean_env(tmp_path: Path, token: str | None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")}
     env.update(HF_HOME=str(tmp_path / "hf_home"), HF_HUB_OFFLINE="1")  # no saved login; no network
@@ -216,6 +208,7 @@ def clean_env(tmp_path: Path, token: str | None) -> dict[str, str]:
     return env
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "token", "message"),
     [
@@ -232,7 +225,7 @@ def clean_env(tmp_path: Path, token: str | None) -> dict[str, str]:
 def test_bad_input_fails_in_one_line_without_leaking_the_token(
     small_build: BuildResult, tmp_path: Path, args: list[str], token: str | None, message: str
 ) -> None:
-    result = run_script("push_to_hub.py", str(small_build.out), *args, env=clean_env(tmp_path, token))
+    result = run_script("push_to_hub", str(small_build.out), *args, env=clean_env(tmp_path, token))
     assert result.returncode != 0
     errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and message in errors[0], result.stderr
@@ -240,38 +233,72 @@ def test_bad_input_fails_in_one_line_without_leaking_the_token(
     assert SECRET not in result.stdout + result.stderr
 
 
+@pytest.mark.slow
 def test_not_a_build_folder_is_refused(tmp_path: Path) -> None:
     (tmp_path / "folder").mkdir()
     result = run_script(
-        "push_to_hub.py", str(tmp_path / "folder"), "--repo", REPO, "--dry-run", env=clean_env(tmp_path, None)
+        "push_to_hub", str(tmp_path / "folder"), "--repo", REPO, "--dry-run", env=clean_env(tmp_path, None)
     )
     assert result.returncode != 0 and result.stderr.startswith("error: ") and "not a finished build" in result.stderr
 
 
+@pytest.mark.slow
 def test_build_refuses_a_bad_push_target_before_any_work(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    result = run_script("build.py", "--out", str(out), "--push-to-hub", "alice/", env=clean_env(tmp_path, SECRET))
+    result = run_script("build", "--out", str(out), "--push-to-hub", "alice/", env=clean_env(tmp_path, SECRET))
     assert result.returncode != 0 and result.stderr.startswith("error: invalid repo id")
-    result = run_script("build.py", "--out", str(out), "--push-to-hub", REPO, env=clean_env(tmp_path, None))
+    result = run_script("build", "--out", str(out), "--push-to-hub", REPO, env=clean_env(tmp_path, None))
     assert result.returncode != 0 and "no Hugging Face token" in result.stderr
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_dry_run_with_a_token_never_shows_it(small_build: BuildResult, tmp_path: Path) -> None:
     result = run_script(
-        "push_to_hub.py", str(small_build.out), "--repo", REPO, "--dry-run", env=clean_env(tmp_path, SECRET)
+        "push_to_hub", str(small_build.out), "--repo", REPO, "--dry-run", env=clean_env(tmp_path, SECRET)
     )
     assert result.returncode == 0 and "nothing was changed" in result.stdout
     assert SECRET not in result.stdout + result.stderr
 
 
+@pytest.mark.slow
 def test_build_then_push_reports_a_failed_push_after_a_complete_build(tmp_path: Path) -> None:
     out = tmp_path / "out"
     args = ["--out", str(out), "--target-mb", "0.001", "--seeds-per-shard", "10", "--workers", "1"]
-    result = run_script("build.py", *args, "--push-to-hub", REPO, env=clean_env(tmp_path, SECRET))
+    result = run_script("build", *args, "--push-to-hub", REPO, env=clean_env(tmp_path, SECRET))
     assert result.returncode != 0, result.stdout
     assert "loads with every config" in result.stdout  # the push checked the fresh build first
     (error,) = [line for line in result.stderr.splitlines() if line.startswith("error:")]
     assert "no partial commit was made" in error and f"the build itself is complete in {out}" in error
     assert SECRET not in result.stdout + result.stderr and "Traceback" not in result.stderr
     assert (out / "README.md").exists()
+
+
+def test_a_publish_reads_each_data_file_once(small_build: BuildResult, monkeypatch: pytest.MonkeyPatch) -> None:
+    opened: list[Path] = []
+    reads: list[Path] = []
+
+    class CountingParquet:
+        """pyarrow.parquet as the read-back sees it, counting the data files it opens."""
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(pq, name)
+
+        def ParquetFile(self, path: Path, *args: Any, **kwargs: Any) -> pq.ParquetFile:
+            opened.append(Path(path))
+            return pq.ParquetFile(path, *args, **kwargs)
+
+    real_read_back = readback.read_back
+
+    def counting_read_back(folder: Path) -> readback.Readback:
+        reads.append(folder)
+        return real_read_back(folder)
+
+    monkeypatch.setattr(readback, "pq", CountingParquet())
+    for module in (hub, card):
+        monkeypatch.setattr(module, "read_back", counting_read_back)
+    hub.publish(small_build.out, REPO, dry_run=True, say=lambda _: None)
+    assert reads == [small_build.out]
+    assert sorted(opened) == sorted(writing.all_data_files(small_build.out))  # each data file once
+    # The rest of our publishing code never opens a Parquet file itself (load_dataset's own reads aside).
+    assert not hasattr(hub, "pq") and not hasattr(card, "pq")

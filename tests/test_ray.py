@@ -1,4 +1,4 @@
-"""The Ray engine on a local Ray instance: the same rows as the local engine, the actor hook, bad addresses."""
+"""The Ray engine on a local Ray instance: the same rows as the local engine, bad addresses."""
 
 from __future__ import annotations
 
@@ -10,12 +10,10 @@ import fsspec
 import pyarrow.parquet as pq
 import pytest
 
-from tests.conftest import SMALL_SPEC, SMALL_TARGET_MB
-from tests.test_build import read_rows, run_cli
-from warp_cuda_ir import writing
-from warp_cuda_ir.build import BuildResult, run_build
-from warp_cuda_ir.generation import ShardCache, run_shard
+from tests.helpers import SMALL_SPEC, SMALL_TARGET_MB, build, read_rows, run_cli
+from warp_cuda_ir.build import BuildResult
 
+pytestmark = pytest.mark.slow
 ray = pytest.importorskip("ray", reason="Ray is an optional extra: pip install '.[ray]'")
 from warp_cuda_ir.engines import ray as ray_engine  # noqa: E402
 
@@ -31,22 +29,11 @@ def test_ray_engine_writes_the_local_engines_rows_to_a_url(
     local_ray: None, small_build: BuildResult, tmp_path: Path
 ) -> None:
     url = "memory://warp_cuda_ir_test/ray"
-    result = run_build(url, SMALL_SPEC, SMALL_TARGET_MB, workers=2, engine="ray", staging=tmp_path / "staging")
+    result = build(url, SMALL_SPEC, SMALL_TARGET_MB, workers=2, engine="ray", staging=tmp_path / "staging")
     assert result.num_shards == small_build.num_shards and result.rows_per_split == small_build.rows_per_split
     fs = fsspec.filesystem("memory")
     copied = [r for p in sorted(fs.glob(f"{url}/data/*.parquet")) for r in pq.read_table(fs.open(p)).to_pylist()]
     assert {r["id"]: r for r in copied} == read_rows(small_build.out)
-
-
-def test_actor_hook_runs_the_shard_function_on_actors(
-    local_ray: None, small_build: BuildResult, tmp_path: Path
-) -> None:
-    spec, root = SMALL_SPEC, str(tmp_path / "shards")
-    done = dict(ray_engine.map_on_actors(lambda: lambda i: run_shard(spec, i, root), [1, 0]))
-    assert sorted(done) == [0, 1] and all(done[i].index == i for i in done)
-    reference = ShardCache(small_build.out / writing.WORK_DIR / "shards")
-    for i in done:
-        assert ShardCache(root).read(i).equals(reference.read(i))
 
 
 def test_a_ray_address_that_does_not_answer_fails_in_one_line(tmp_path: Path) -> None:

@@ -15,14 +15,14 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from tests.conftest import ROOT
-from tests.test_build import run_cli
+from tests.helpers import ROOT, assert_publishable, build, run_cli
 from warp_cuda_ir import rows, writing
-from warp_cuda_ir.build import run_build
 from warp_cuda_ir.engines.local import run_shards
-from warp_cuda_ir.generation import BuildSpec, ShardCache, ShardFeed
+from warp_cuda_ir.errors import OutputFolderError
+from warp_cuda_ir.feed import ShardFeed
+from warp_cuda_ir.record import BuildRecord
+from warp_cuda_ir.shards import BuildSpec, ShardCache
 from warp_cuda_ir.synthesis import KernelProgram
-from warp_cuda_ir.writing import OutputFolderError
 
 # ~20 shards of 8 seeds: enough that the kill lands while shards are still being generated.
 KILL_SPEC = BuildSpec(seed=500, seeds_per_shard=8)
@@ -40,6 +40,7 @@ def assert_same_data(a: dict[str, pa.Table], b: dict[str, pa.Table]) -> None:
         assert a[name].equals(b[name]), name
 
 
+@pytest.mark.slow
 def test_a_killed_build_resumes_to_the_rows_of_an_uninterrupted_one(tmp_path: Path) -> None:
     out = tmp_path / "killed"
     args = ["--out", str(out), "--target-mb", str(KILL_TARGET_MB), "--seed", str(KILL_SPEC.seed)]
@@ -78,10 +79,11 @@ def test_a_killed_build_resumes_to_the_rows_of_an_uninterrupted_one(tmp_path: Pa
     assert {name: (shards / name).stat().st_mtime_ns for name in finished} == mtimes, "finished shards redone"
     assert not list(shards.glob(".*.tmp"))
 
-    uninterrupted = run_build(tmp_path / "whole", KILL_SPEC, KILL_TARGET_MB, workers=1)
+    uninterrupted = build(tmp_path / "whole", KILL_SPEC, KILL_TARGET_MB, workers=1)
     assert_same_data(data_tables(out), data_tables(uninterrupted.out))
-    manifest = writing.read_manifest(out)
-    assert manifest is not None and manifest["files"] == writing.read_manifest(uninterrupted.out)["files"]
+    resumed, whole = BuildRecord.load(out), BuildRecord.load(uninterrupted.out)
+    assert resumed is not None and whole is not None and resumed.files == whole.files
+    assert_publishable(out)
 
 
 TINY_SPEC = BuildSpec(seed=3, seeds_per_shard=4)
@@ -122,7 +124,7 @@ def test_a_failure_during_generation_reaches_the_caller_as_itself(
 
     monkeypatch.setattr(rows, "synthesize", explode)
     with pytest.raises(RuntimeError, match="generator bug at seed 3"):  # not datasets' DatasetGenerationError
-        run_build(tmp_path / "out", TINY_SPEC, 0.01, workers=1)
+        build(tmp_path / "out", TINY_SPEC, 0.01, workers=1)
     assert not (tmp_path / "out" / writing.CARD).exists() and not (tmp_path / "out" / writing.DATA_DIR).exists()
 
 
@@ -135,11 +137,12 @@ def test_generation_workers_never_import_datasets() -> None:
     assert proc.stdout.strip() == "[]"
 
 
+@pytest.mark.slow
 def test_output_to_an_fsspec_url_is_built_in_staging_then_copied(tmp_path: Path) -> None:
     url = "memory://warp_cuda_ir_test/tiny"
-    local = run_build(tmp_path / "local", TINY_SPEC, 0.01, workers=1)
+    local = build(tmp_path / "local", TINY_SPEC, 0.01, workers=1)
     staging = tmp_path / "staging"
-    result = run_build(url, TINY_SPEC, 0.01, workers=1, staging=staging)
+    result = build(url, TINY_SPEC, 0.01, workers=1, staging=staging)
     assert result.out == url and not staging.exists(), "staging is removed once copied"
     fs = fsspec.filesystem("memory")
     copied = {p.rsplit("/", 1)[-1]: pq.read_table(fs.open(p)) for p in fs.glob(f"{url}/data/*.parquet")}
@@ -147,14 +150,15 @@ def test_output_to_an_fsspec_url_is_built_in_staging_then_copied(tmp_path: Path)
     assert fs.exists(f"{url}/{writing.CARD}") and fs.exists(f"{url}/{writing.MANIFEST}")
 
     with pytest.raises(OutputFolderError, match="a different build"):
-        run_build(url, BuildSpec(seed=4, seeds_per_shard=4), 0.01, workers=1, staging=staging)
+        build(url, BuildSpec(seed=4, seeds_per_shard=4), 0.01, workers=1, staging=staging)
     assert not staging.exists(), "refused before anything was staged"
     fs.pipe_file(f"{url}/notes.txt", b"mine")
     with pytest.raises(OutputFolderError, match=r"did not write \(notes.txt\)"):
-        run_build(url, TINY_SPEC, 0.01, workers=1, staging=staging, overwrite=True)
+        build(url, TINY_SPEC, 0.01, workers=1, staging=staging, overwrite=True)
     assert fs.cat_file(f"{url}/notes.txt") == b"mine"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "message"),
     [

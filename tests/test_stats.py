@@ -2,26 +2,30 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
-from warp_cuda_ir import source_facts, stats
+import pytest
+
+from tests.helpers import read_rows, run_script
+from warp_cuda_ir import source_facts
 from warp_cuda_ir.build import BuildResult
+from warp_cuda_ir.card import variety_markdown
+from warp_cuda_ir.readback import read_back
 
 FACTS = ["warp_builtins", "program_shape"]
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "stats.py"
 
 
 def test_variety_of_a_build(small_build: BuildResult) -> None:
-    v = stats.variety(small_build.out)
-    assert v["rows"] == sum(v["rows_per_category"].values()) > 0
-    assert 50 <= v["builtins_used"] < v["builtins_offered"]
-    assert 0.9 <= v["distinct_shape_fraction"] <= 1.0
-    assert v["python_chars"]["min"] <= v["python_chars"]["p50"] <= v["python_chars"]["max"]
-    assert "float32" in v["dtypes"]
-    text = stats.variety_markdown(small_build.out)
-    assert text.startswith("| measure | value |") and f"of {v['builtins_offered']}" in text
+    readback = read_back(small_build.out)
+    v = readback.variety
+    assert v is not None
+    assert readback.num_rows == sum(readback.categories.values()) > 0
+    assert 50 <= v.builtins_used < v.builtins_offered
+    assert 0.9 <= v.distinct_shape_fraction <= 1.0
+    assert v.python_chars.min <= v.python_chars.p50 <= v.python_chars.max
+    assert "float32" in v.dtypes
+    text = variety_markdown(readback)
+    assert text.startswith("| measure | value |") and f"of {v.builtins_offered}" in text
 
 
 def test_source_facts_erase_names_and_literals_but_not_structure() -> None:
@@ -41,18 +45,16 @@ def test_source_facts_erase_names_and_literals_but_not_structure() -> None:
 
 
 def test_rows_carry_the_facts_of_their_source(small_build: BuildResult) -> None:
-    import pyarrow.parquet as pq
-
-    table = pq.read_table(stats.parquet_files(small_build.out), columns=["python_source", *FACTS]).to_pylist()
-    for row in table[:50]:
+    for row in list(read_rows(small_build.out).values())[:50]:
         facts = source_facts.analyse(row["python_source"])
         assert (tuple(row["warp_builtins"]), row["program_shape"]) == (facts.builtins, facts.shape)
 
 
+@pytest.mark.slow
 def test_script_prints_markdown_and_rejects_a_bad_folder(small_build: BuildResult, tmp_path: Path) -> None:
-    ok = subprocess.run([sys.executable, str(SCRIPT), str(small_build.out)], capture_output=True, text=True)
+    ok = run_script("stats", str(small_build.out))
     assert ok.returncode == 0 and "distinct Warp built-ins used" in ok.stdout
-    bad = subprocess.run([sys.executable, str(SCRIPT), str(tmp_path)], capture_output=True, text=True)
+    bad = run_script("stats", str(tmp_path))
     assert bad.returncode == 2 and bad.stderr.startswith("error: ") and len(bad.stderr.strip().splitlines()) == 1
 
 

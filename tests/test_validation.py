@@ -18,11 +18,13 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from tests.conftest import ROOT
-from warp_cuda_ir import extraction, launch, schema, writing
-from warp_cuda_ir.build import run_build
-from warp_cuda_ir.generation import BuildSpec
-from warp_cuda_ir.validation import compile_cuda, execute, gpu, gradcheck, outputs, report
+from tests.helpers import ROOT, assert_publishable, build
+from warp_cuda_ir import extraction, launch, schema, warp_session, writing
+from warp_cuda_ir.card import validation_markdown
+from warp_cuda_ir.readback import read_back
+from warp_cuda_ir.record import BuildRecord
+from warp_cuda_ir.shards import BuildSpec
+from warp_cuda_ir.validation import compile_cuda, execute, gpu, gradcheck, outputs
 from warp_cuda_ir.validation import row as row_columns
 from warp_cuda_ir.validation.pipeline import ValidationResult, validate_dataset
 from warp_cuda_ir.validation.runner import Chunk, PassOptions, StageTimes, run_pass
@@ -63,7 +65,7 @@ def digest_files(out: Path) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def tiny_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("tiny") / "warp_cuda_ir"
-    run_build(out, TINY_SPEC, 0.01, workers=2)
+    build(out, TINY_SPEC, 0.01, workers=2)
     return out
 
 
@@ -88,6 +90,7 @@ def interrupted_then_resumed(tiny_build: Path, tmp_path_factory: pytest.TempPath
     return {"out": out, "interrupted": interrupted, "resumed_from": started[0], "result": result}
 
 
+@pytest.mark.slow
 def test_interrupted_pass_leaves_data_untouched_and_resumes(interrupted_then_resumed: dict) -> None:
     interrupted = interrupted_then_resumed["interrupted"]
     assert interrupted["code"] == 130 and "error: interrupted" in interrupted["stderr"]
@@ -97,6 +100,7 @@ def test_interrupted_pass_leaves_data_untouched_and_resumes(interrupted_then_res
     assert result.validated_now == result.rows - result.resumed > 0
 
 
+@pytest.mark.slow
 def test_pass_annotates_every_row_end_to_end_on_cpu(interrupted_then_resumed: dict) -> None:
     out: Path = interrupted_then_resumed["out"]
     table = pq.read_table(sorted((out / "data").glob("*.parquet")))
@@ -120,14 +124,16 @@ def test_pass_annotates_every_row_end_to_end_on_cpu(interrupted_then_resumed: di
     # The float64 route works (how many rows widen depends on what the seeds drew: 2 of 7 checked in typed-3).
     checked = [r for r in rows if r["gradcheck_status"] != "skipped"]
     assert any(r["gradcheck_dtype"] == "float64" for r in checked)
-    summary = report.summary(out)
-    assert summary["status"]["cuda_compile_status"] == {"ok": len(rows)}
-    manifest = writing.read_manifest(out)
-    assert manifest is not None and manifest["validation"]["summary"] == summary
+    counts = read_back(out).validation
+    assert counts.status["cuda_compile_status"] == {"ok": len(rows)}
+    record = BuildRecord.load(out)
+    assert record is not None and record.validation is not None and record.validation.summary == counts.to_dict()
     card_text = (out / "README.md").read_text()  # the card was re-rendered with the results
-    assert report.markdown(out) in card_text and "has not been validated" not in card_text
-    for category, ok in summary["ok_per_category"].items():
-        assert f"| {category} | {ok['rows']:,} | 100.00% |" in card_text
+    assert validation_markdown(read_back(out)) in card_text and "has not been validated" not in card_text
+    for category in {r["category"] for r in rows}:  # every row compiled: 100% in the CUDA column
+        n = sum(1 for r in rows if r["category"] == category)
+        assert f"| {category} | {n:,} | 100.00% |" in card_text
+    assert_publishable(out)
     # datasets caches local folders by name and file names, not content: a private cache, or
     # another build folder called warp_cuda_ir in this session answers instead.
     cache = str(out.parent / "hf_cache")
@@ -212,6 +218,7 @@ HANGS = WRITES_NOTHING.replace("    x = a[i] * 2.0", "    while a[i] > 0.0:\n   
 CRASHES = WRITES_NOTHING.replace("    x = a[i] * 2.0", "    b[i * 100000000 + 100000000] = 1.0")
 
 
+@pytest.mark.slow
 def test_hanging_or_crashing_kernel_marks_only_its_row(tmp_path: Path) -> None:
     args = [("a", "float32", "in", UNIFORM), ("b", "float32", "out", ZEROS)]
     good, copies, hangs, crashes = (row_for(s, "idle", args) for s in (SCALES, COPIES, HANGS, CRASHES))
@@ -288,7 +295,7 @@ def test_unsupported_arch_is_refused_before_touching_data(tiny_build: Path, caps
 @pytest.mark.skipif(GPU_MISSING is not None, reason=f"needs a CUDA device: {GPU_MISSING}")
 def test_gpu_outputs_match_the_cpu_reference() -> None:
     row = row_for(SCALES, "idle", [("a", "float32", "in", UNIFORM), ("b", "float32", "out", ZEROS)])
-    with extraction.loaded_kernel(row["python_source"], "idle") as (kernel, namespace):
+    with warp_session.loaded_kernel(row["python_source"], "idle") as (kernel, namespace):
         cpu = execute.run_cpu(row, kernel, namespace)
         result = gpu.run_gpu(row, kernel, namespace, cpu.results)
     assert result.status == "ok" and result.matches and result.max_abs < 1e-6

@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
 import time
@@ -16,12 +15,14 @@ from pathlib import Path
 
 import datasets
 import pyarrow as pa
-import warp as wp
 
 import warp_cuda_ir
-from warp_cuda_ir import card, destination, schema, writing
+from warp_cuda_ir import card, destination, writing
 from warp_cuda_ir.engines import get_engine
-from warp_cuda_ir.generation import BuildSpec, ShardCache, ShardFeed, ShardStats
+from warp_cuda_ir.feed import ShardFeed
+from warp_cuda_ir.readback import read_back
+from warp_cuda_ir.record import BuildOptions, BuildRecord, owned_paths
+from warp_cuda_ir.shards import ShardCache, ShardStats
 
 DATASET_NAME = "warp_cuda_ir"
 
@@ -38,37 +39,27 @@ class BuildResult:
     resumed: bool = False
 
 
-def run_build(
-    out: Path | str,
-    spec: BuildSpec,
-    target_mb: float,
-    workers: int,
-    overwrite: bool = False,
-    max_shard_mb: int = 256,
-    on_shard: Callable[[ShardStats], None] = lambda _: None,
-    engine: str = "local",
-    ray_address: str | None = None,
-    staging: Path | None = None,
-) -> BuildResult:
-    """Build into `out`: a local folder, or an fsspec URL (built in `staging`, then copied).
+def run_build(options: BuildOptions, on_shard: Callable[[ShardStats], None] = lambda _: None) -> BuildResult:
+    """Build into `options.out`: a local folder, or an fsspec URL (built in a staging folder, then copied).
 
     Everything that can refuse (the output, the engine) is checked before any shard is generated.
     """
     started = time.time()
-    # The versions belong to the arguments: shards of another schema or Warp version must not be resumed.
-    versions = {"schema": schema.SCHEMA_VERSION, "warp": wp.config.version}
-    args = {"target_mb": target_mb, "max_shard_mb": max_shard_mb, "spec": spec.to_dict(), "versions": versions}
-    url = str(out) if destination.is_url(out) else None
+    identity = options.identity()
+    url = str(options.out) if destination.is_url(options.out) else None
     if url:
-        destination.check_writable(url, args, overwrite)
-        out = staging or destination.default_staging(url)
-    out = Path(str(out).removeprefix("file://"))
-    run = get_engine(engine, workers, ray_address)  # before the folder is touched: Ray may refuse
-    resumed = writing.prepare_output(out, args, overwrite or url is not None)
+        destination.check_writable(url, identity, options.overwrite)
+        out = Path(options.staging or destination.default_staging(url))
+    else:
+        out = Path(str(options.out).removeprefix("file://"))
+    run = get_engine(options.engine, options.workers, options.ray_address)  # before the folder is touched
+    previous = BuildRecord.load(out)
+    resumed = writing.prepare_output(out, identity, owned_paths(previous), options.overwrite or url is not None)
     work = out / writing.WORK_DIR
     cache_root = str(work / "shards")
     ShardCache(cache_root).remove_partial()
-    shards = ShardFeed(spec, cache_root, run, workers, target_bytes=int(target_mb * 1e6), on_shard=on_shard)
+    target_bytes = int(options.target_mb * 1e6)
+    shards = ShardFeed(options.spec, cache_root, run, options.workers, target_bytes=target_bytes, on_shard=on_shard)
 
     prepared = work / "prepared"
     # A killed run may leave a half-written `prepared` or, mid-write, datasets' `prepared.incomplete`
@@ -81,7 +72,7 @@ def run_build(
     datasets.disable_progress_bars()
     try:  # generation runs inside: the builder writes each shard's rows while later shards are made
         builder.download_and_prepare(
-            output_dir=str(prepared), file_format="parquet", max_shard_size=max_shard_mb * 10**6
+            output_dir=str(prepared), file_format="parquet", max_shard_size=options.max_shard_mb * 10**6
         )
     except datasets.exceptions.DatasetGenerationError as e:
         raise (e.__cause__ or e) from None  # datasets wraps what generation raised: pass on the cause
@@ -90,45 +81,37 @@ def run_build(
 
     # Swap in the new files: card first out, card last in, so a crash never leaves a
     # README that describes files which are not there.
-    previous = writing.read_manifest(out)
     (out / writing.CARD).unlink(missing_ok=True)
-    for rel in previous.get("files", []) if previous else []:
+    for rel in previous.files if previous else ():
         (out / rel).unlink(missing_ok=True)
     files = writing.publish_parquet(out, prepared, DATASET_NAME)
     shutil.rmtree(prepared, ignore_errors=True)
-    cache = ShardCache(cache_root)
-    failures = Counter(f["error"].split(":")[0] for f in cache.failures(range(num_shards)))
-    manifest = {
-        "args": args,
-        "spec": spec.to_dict(),
-        "num_shards": num_shards,
-        "versions": {
-            "warp": wp.config.version,
+    failures = Counter(f["error"].split(":")[0] for f in ShardCache(cache_root).failures(range(num_shards)))
+    record = BuildRecord(
+        identity=identity,
+        num_shards=num_shards,
+        versions={
             "datasets": datasets.__version__,
             "pyarrow": pa.__version__,
             "python": sys.version.split()[0],
             "warp_cuda_ir": warp_cuda_ir.__version__,
         },
-        "codegen_failures": dict(failures),
-        "files": [*files, writing.CARD],
-    }
-    writing.write_manifest(out, manifest)
-    writing.write_text_atomic(out / writing.CARD, card.render(out, manifest))
-    stats = card.compute_stats(out)
+        codegen_failures=dict(failures),
+        files=(*files, writing.CARD),
+    )
+    record.save(out)
+    readback = read_back(out)
+    writing.write_text_atomic(out / writing.CARD, card.render(record, readback))
     if url:
-        destination.upload(out, url, manifest["files"])
+        destination.upload(out, url, list(record.files))
         destination.remove_staging(out)
     return BuildResult(
         url or out,
         num_shards,
-        stats["rows_per_split"],
-        stats["categories"],
-        stats["bytes"],
+        readback.rows_per_split,
+        dict(sorted(readback.categories.items())),
+        readback.bytes,
         failures,
         time.time() - started,
         resumed,
     )
-
-
-def default_workers() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

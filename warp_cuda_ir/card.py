@@ -1,62 +1,36 @@
-"""The card: `dataset_card.md` rendered into the folder's README.md, every number computed from the files.
+"""The card: `dataset_card.md` rendered into the folder's README.md, every number read back from the files.
 
 The YAML header is what the Hub's loader and viewer read: `configs` (column projections of the
 same Parquet files) and `dataset_info` (features and split sizes per config, which `load_dataset`
 enforces). `verify` checks that a folder's README still describes its files before it is published.
+Every figure comes from one `readback.Readback` of the folder; this module only renders.
 """
 
 from __future__ import annotations
 
 import json
-from collections import Counter
 from pathlib import Path
 from string import Template
 from typing import Any
 
 import datasets
-import pyarrow.parquet as pq
 from datasets.info import DatasetInfo, DatasetInfosDict
 from datasets.splits import SplitDict, SplitInfo
 from huggingface_hub import DatasetCard, DatasetCardData
 
-from warp_cuda_ir import extraction, schema, stats
-from warp_cuda_ir.validation import report
+from warp_cuda_ir import extraction, schema
+from warp_cuda_ir.readback import STATUS_COLUMNS, Readback, read_back
+from warp_cuda_ir.record import BuildRecord
 from warp_cuda_ir.writing import CARD, DATA_DIR
 
 TEMPLATE = Path(__file__).resolve().parent.parent / "dataset_card.md"
 DEFAULT_REPO_ID = "warp-cuda-ir/warp_cuda_ir"
 LICENSE = "apache-2.0"
-# The generated texts whose lengths the card reports.
-TEXT_COLUMNS = ("python_source", "cuda_forward", "cuda_backward", "cpu_forward", "cpu_backward")
-
-
-def data_files(out: Path) -> dict[str, list[Path]]:
-    return {split: sorted((out / DATA_DIR).glob(f"{split}-*.parquet")) for split in schema.SPLITS}
-
-
-def all_data_files(out: Path) -> list[Path]:
-    return [p for paths in data_files(out).values() for p in paths]
-
-
-def compute_stats(out: Path) -> dict[str, Any]:
-    """Row counts and sizes read from the Parquet files themselves."""
-    rows_per_split: dict[str, int] = {}
-    per_split: dict[str, Counter[str]] = {}
-    nbytes = 0
-    for split, files in data_files(out).items():
-        per_split[split] = Counter()
-        for f in files:
-            nbytes += f.stat().st_size
-            per_split[split].update(pq.read_table(f, columns=["category"]).column("category").to_pylist())
-        rows_per_split[split] = per_split[split].total()
-    categories = sum(per_split.values(), Counter())
-    return {
-        "rows_per_split": rows_per_split,
-        "categories": dict(sorted(categories.items())),
-        "categories_per_split": {c: {s: per_split[s][c] for s in schema.SPLITS} for c in sorted(categories)},
-        "num_rows": sum(rows_per_split.values()),
-        "bytes": nbytes,
-    }
+NOT_VALIDATED = (
+    "This build has not been validated: every row went through Warp's full code generation "
+    "(rows whose codegen failed were left out), but its C++ has not been compiled or run here. "
+    "Run `scripts/validate.py` on the folder to annotate each row."
+)
 
 
 def configs_yaml(splits: list[str]) -> list[dict[str, Any]]:
@@ -73,42 +47,27 @@ def configs_yaml(splits: list[str]) -> list[dict[str, Any]]:
     return entries
 
 
-def dataset_infos(out: Path) -> DatasetInfosDict:
+def dataset_infos(readback: Readback) -> DatasetInfosDict:
     """Per config: features and, per split, rows and Arrow bytes, as `load_dataset` records them.
 
-    Bytes are summed per column over row groups (bounded memory), so a projection's size is the
-    size of its columns. Features come from the files' own schema, not from `schema.py`.
+    A projection's size is the size of its columns. Features come from the files' own schema,
+    not from `schema.py`.
     """
-    files = data_files(out)
-    present = all_data_files(out)
-    if not present:
+    if readback.arrow_schema is None:
         return DatasetInfosDict()
-    features = datasets.Features.from_arrow_schema(pq.read_schema(present[0]))
-    column_bytes: dict[str, Counter[str]] = {}
-    num_examples: dict[str, int] = {}
-    for split, paths in files.items():
-        if not paths:
-            continue
-        column_bytes[split], num_examples[split] = Counter(), 0
-        for path in paths:
-            parquet = pq.ParquetFile(path)
-            for i in range(parquet.num_row_groups):
-                group = parquet.read_row_group(i)
-                num_examples[split] += group.num_rows
-                column_bytes[split].update({name: group.column(name).nbytes for name in group.column_names})
-    download_size = sum(p.stat().st_size for p in present)
+    features = datasets.Features.from_arrow_schema(readback.arrow_schema)
     infos = DatasetInfosDict()
     for config in schema.CONFIGS:
         # `full` has no `columns:` projection in the YAML: it loads whatever the files hold.
         columns = list(features) if config.name == schema.DEFAULT_CONFIG else config.columns
         splits = SplitDict()
-        for split, sizes in column_bytes.items():
-            nbytes = sum(sizes[c] for c in columns)
-            splits.add(SplitInfo(name=split, num_bytes=nbytes, num_examples=num_examples[split]))
+        for split, sizes in readback.column_bytes.items():
+            nbytes = sum(sizes.get(c, 0) for c in columns)
+            splits.add(SplitInfo(name=split, num_bytes=nbytes, num_examples=readback.rows_per_split[split]))
         infos[config.name] = DatasetInfo(
             features=datasets.Features({c: features[c] for c in columns if c in features}),
             splits=splits,
-            download_size=download_size,
+            download_size=readback.bytes,
             dataset_size=sum(s.num_bytes for s in splits.values()),
         )
     return infos
@@ -121,7 +80,7 @@ def size_category(n: int) -> str:
     return "1M<n<10M"
 
 
-def metadata(out: Path, stats: dict[str, Any]) -> DatasetCardData:
+def metadata(readback: Readback) -> DatasetCardData:
     """The YAML header, from the files."""
     data = DatasetCardData(
         license=LICENSE,
@@ -129,55 +88,53 @@ def metadata(out: Path, stats: dict[str, Any]) -> DatasetCardData:
         language=["en", "code"],
         tags=["code", "cuda", "gpu", "nvidia-warp", "compiler", "automatic-differentiation", "synthetic"],
         task_categories=["text-generation"],
-        size_categories=[size_category(stats["num_rows"])],
-        configs=configs_yaml([s for s, n in stats["rows_per_split"].items() if n]),
+        size_categories=[size_category(readback.num_rows)],
+        configs=configs_yaml(readback.splits_with_rows),
     )
-    dataset_infos(out).to_dataset_card_data(data)  # datasets' own serialisation of `dataset_info`
+    dataset_infos(readback).to_dataset_card_data(data)  # datasets' own serialisation of `dataset_info`
     return data
 
 
-def render(out: Path, build: dict[str, Any], repo_id: str = DEFAULT_REPO_ID) -> str:
-    stats = compute_stats(out)
-    spec = build["spec"]
-    first_seed = spec["seed"]
-    last_seed = first_seed + build["num_shards"] * spec["seeds_per_shard"] - 1
-    failures = sum(build.get("codegen_failures", {}).values())
+def render(record: BuildRecord, readback: Readback, repo_id: str = DEFAULT_REPO_ID) -> str:
+    spec = record.spec
+    last_seed = spec.seed + record.num_shards * spec.seeds_per_shard - 1
+    failures = sum(record.codegen_failures.values())
     values = {
-        "yaml": metadata(out, stats).to_yaml().strip(),
-        "num_rows": f"{stats['num_rows']:,}",
-        "size_mb": f"{stats['bytes'] / 1e6:.1f}",
-        "num_categories": str(len(stats["categories"])),
-        "warp_version": build["versions"]["warp"],
-        "generator_version": spec["generator"],
-        "arch": str(spec["arch"]),
+        "yaml": metadata(readback).to_yaml().strip(),
+        "num_rows": f"{readback.num_rows:,}",
+        "size_mb": f"{readback.bytes / 1e6:.1f}",
+        "num_categories": str(len(readback.categories)),
+        "warp_version": record.warp_version,
+        "generator_version": record.generator_version,
+        "arch": str(spec.arch),
         "repo_id": repo_id,
-        "seed_range": f"{first_seed:,} to {last_seed:,}",
+        "seed_range": f"{spec.seed:,} to {last_seed:,}",
         "codegen_failures": f"{failures:,}",
-        "build_args": json.dumps(build["args"], sort_keys=True),
-        "module_options": _module_options_table(out),
+        "build_args": json.dumps(record.identity, sort_keys=True),
+        "module_options": _module_options_table(readback),
         "config_table": "\n".join(
             f'| `{c.name}` | {c.description} | `load_dataset("{repo_id}", "{c.name}")` | '
             + ", ".join(f"`{x}`" for x in c.columns)
             + " |"
             for c in schema.CONFIGS
         ),
-        "split_table": "\n".join(f"| {s} | {n:,} |" for s, n in stats["rows_per_split"].items()),
+        "split_table": "\n".join(f"| {s} | {n:,} |" for s, n in readback.rows_per_split.items()),
         "schema_table": "\n".join(
             f"| `{name}` | {_type_name(schema.FEATURES[name])} | {text} |" for name, _, text in schema.COLUMNS
         ),
         "category_table": "\n".join(
-            f"| {c} | {' | '.join(f'{n:,}' for n in by_split.values())} | {stats['categories'][c]:,} |"
-            for c, by_split in stats["categories_per_split"].items()
+            f"| {c} | {' | '.join(f'{n:,}' for n in by_split.values())} | {sum(by_split.values()):,} |"
+            for c, by_split in readback.categories_per_split.items()
         ),
         "split_header": " | ".join(schema.SPLITS),
         "split_rule": "|".join("---:" for _ in schema.SPLITS),
-        "validation_section": validation_section(out),
-        "variety_section": variety_section(out),
+        "validation_section": validation_markdown(readback),
+        "variety_section": variety_markdown(readback, with_categories=False),
     }
     return Template(TEMPLATE.read_text()).substitute(values)
 
 
-def verify(out: Path) -> list[str]:
+def verify(out: Path, readback: Readback | None = None) -> list[str]:
     """Where the folder's README.md no longer describes its files (empty: it does)."""
     path = out / CARD
     if not path.exists():
@@ -186,14 +143,14 @@ def verify(out: Path) -> list[str]:
         data = DatasetCard.load(path).data.to_dict()
     except Exception as e:  # any parse failure means the same thing to the user
         return [f"{path} does not parse as a dataset card ({e})"]
-    stats = compute_stats(out)
+    readback = readback or read_back(out)
     problems: list[str] = []
-    expected = metadata(out, stats).to_dict()
+    expected = metadata(readback).to_dict()
     for key in ("dataset_info", "configs"):
         if data.get(key) != expected.get(key):
             problems.append(f"its `{key}` YAML differs from what the files give{_split_difference(data, expected)}")
-    if f"**{stats['num_rows']:,} rows**" not in path.read_text():
-        problems.append(f"its text does not state the {stats['num_rows']:,} rows the Parquet files hold")
+    if f"**{readback.num_rows:,} rows**" not in path.read_text():
+        problems.append(f"its text does not state the {readback.num_rows:,} rows the Parquet files hold")
     return problems
 
 
@@ -212,21 +169,67 @@ def _split_difference(card: dict[str, Any], files: dict[str, Any]) -> str:
     return ""
 
 
-def variety_section(out: Path) -> str:
-    return stats.variety_markdown(out, with_categories=False)
+def validation_markdown(readback: Readback) -> str:
+    """The validation section: status counts per stage and per category."""
+    v = readback.validation
+    total = v.rows
+    if not v.validated:
+        return NOT_VALIDATED + "\n"
+    lines = [
+        "| stage | ok | error | timeout | skipped | mismatch | ok rate |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for column in STATUS_COLUMNS:
+        n = v.status[column]
+        cells = [str(n.get(k, 0)) for k in ("ok", "error", "timeout", "skipped", "mismatch")]
+        lines.append(f"| `{column}` | {' | '.join(cells)} | {percent(n.get('ok', 0), total)} |")
+    lines.append("")
+    lines.append(
+        f"{v.trivial_output:,} of {total:,} rows have trivial outputs (`trivial_output`), "
+        f"{v.nonfinite_output:,} have NaN or Inf outputs (`nonfinite_output`); "
+        f"{v.gpu_matches_reference:,} match the CPU reference on GPU ({', '.join(v.gpus) or 'no GPU used'}); "
+        f"CUDA arch {', '.join(f'sm_{a}' for a in v.cuda_archs) or 'n/a'}."
+    )
+    stages = [c.removesuffix("_status") for c in STATUS_COLUMNS]
+    lines += ["", "Rows whose stage passed, per category:", "", f"| category | rows | {' | '.join(stages)} |"]
+    lines.append("|---|---|" + "---|" * len(stages))
+    for category, ok in v.ok_per_category.items():
+        cells = " | ".join(percent(ok.get(c, 0), ok["rows"]) for c in STATUS_COLUMNS)
+        lines.append(f"| {category} | {ok['rows']:,} | {cells} |")
+    return "\n".join(lines) + "\n"
 
 
-def validation_section(out: Path) -> str:
-    return report.markdown(out)
+def variety_markdown(readback: Readback, with_categories: bool = True) -> str:
+    """Markdown tables of the variety figures (the card leaves out categories: it has its own table)."""
+    v = readback.variety
+    if v is None:
+        return "No rows.\n"
+    lines = [
+        "| measure | value |",
+        "|---|---|",
+        f"| rows | {readback.num_rows} |",
+        f"| distinct Warp built-ins used | {v.builtins_used} of {v.builtins_offered} |",
+        f"| distinct program shapes | {v.distinct_shapes} ({v.distinct_shape_fraction:.1%} of rows) |",
+    ]
+    for d, label in ((v.python_chars, "Python source"), (v.cuda_forward_chars, "CUDA forward")):
+        spread = f"min {d.min:.0f}, median {d.p50:.0f}, p90 {d.p90:.0f}, max {d.max:.0f}"
+        lines.append(f"| {label} length (chars) | {spread} |")
+    if with_categories:
+        rows = sorted(readback.categories.items())
+        lines += ["", "| category | rows |", "|---|---|", *(f"| {c} | {n} |" for c, n in rows)]
+    lines += ["", "| argument dtype | count |", "|---|---|", *(f"| {d} | {n} |" for d, n in v.dtypes.items())]
+    return "\n".join(lines) + "\n"
 
 
-def _module_options_table(out: Path) -> str:
+def percent(n: int, total: int) -> str:
+    return f"{100.0 * n / total:.2f}%" if total else "n/a"
+
+
+def _module_options_table(readback: Readback) -> str:
     """The Warp module options that shape the generated text, per target, from a row's record."""
-    paths = all_data_files(out)
-    if not paths:
+    options = readback.module_options
+    if options is None:
         return ""
-    first = pq.read_table(paths[0], columns=["module_options"]).column("module_options")[0].as_py()
-    options = json.loads(first)
     keys = ("block_dim", "output_arch", "enable_backward", "fast_math", "fuse_fp", "max_unroll", "mode", "lineinfo")
     lines = ["| option | cuda | cpu |", "|---|---|---|"]
     lines += [f"| `{k}` | {options['cuda'].get(k)} | {options['cpu'].get(k)} |" for k in keys]

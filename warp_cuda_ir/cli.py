@@ -1,10 +1,19 @@
-"""What every script shares: argument types that reject bad values, and one-line failures."""
+"""What the command lines share: argument types that reject bad values, the validation pass's options,
+and one-line failures. Imported by `scripts/` only; library modules raise `errors.WarpCudaIRError`.
+
+Kept light: the scripts parse their arguments (and answer `--help`) before Warp or `datasets` load.
+"""
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from warp_cuda_ir.validation.runner import PassOptions
 
 
 def positive_float(text: str) -> float:
@@ -27,12 +36,44 @@ def positive_int(text: str) -> int:
     return value
 
 
+def default_workers() -> int:
+    """The cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def add_validation_arguments(p: argparse._ActionsContainer, with_workers: bool = True) -> None:
+    """The validation pass's options: `scripts/validate.py` and `scripts/build.py --validate` share them.
+
+    `with_workers=False` for a parser that already has `--workers` (the build's, which the pass then uses).
+    """
+    p.add_argument("--arch", type=positive_int, default=90, help="CUDA arch NVRTC compiles for (default: 90)")
+    if with_workers:
+        p.add_argument(
+            "--workers", type=positive_int, default=default_workers(), help="worker processes (default: all cores)"
+        )
+    p.add_argument("--chunk-size", type=positive_int, default=16, help="rows per NVRTC batch (default: 16)")
+    p.add_argument(
+        "--row-timeout",
+        type=positive_float,
+        default=120.0,
+        help="seconds one row may run before it is marked timeout (default: 120)",
+    )
+    p.add_argument("--no-gpu", action="store_true", help="skip GPU execution even when a CUDA device is present")
+
+
+def validation_options(args: argparse.Namespace) -> PassOptions:
+    from warp_cuda_ir.validation.runner import PassOptions
+
+    return PassOptions(
+        arch=args.arch,
+        workers=args.workers,
+        chunk_size=args.chunk_size,
+        row_timeout_s=args.row_timeout,
+        use_gpu=not args.no_gpu,
+    )
+
+
 def fail(message: str, code: int = 2) -> int:
+    """Print `error: <message>` (one line) to stderr; the exit code."""
     print(f"error: {message}", file=sys.stderr)
     return code
-
-
-def error_line(e: BaseException) -> str:
-    """An exception's message cut to its first line, for `error: ...` output."""
-    text = str(e).strip()
-    return text.splitlines()[0] if text else type(e).__name__

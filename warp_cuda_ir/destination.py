@@ -10,15 +10,14 @@ we wrote, and refuse when other files sit there.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import posixpath
 from pathlib import Path
 from typing import Any
 
 from warp_cuda_ir import writing
-from warp_cuda_ir.cli import error_line
-from warp_cuda_ir.writing import OutputFolderError
+from warp_cuda_ir.errors import OutputFolderError, one_line
+from warp_cuda_ir.record import BuildRecord, owned_paths
 
 PROBE = ".warp_cuda_ir-write-check"
 
@@ -39,10 +38,10 @@ def _filesystem(url: str) -> tuple[Any, str]:
     try:
         return fsspec.core.url_to_fs(url)
     except (ImportError, ValueError) as e:  # unknown protocol, or its fsspec package is missing
-        raise OutputFolderError(f"cannot write to {url}: {error_line(e)}") from None
+        raise OutputFolderError(f"cannot write to {url}: {one_line(e)}") from None
 
 
-def check_writable(url: str, build_args: dict[str, Any], overwrite: bool) -> None:
+def check_writable(url: str, identity: dict[str, Any], overwrite: bool) -> None:
     """Fail before generating: the URL must accept a file, and hold nothing we may not replace."""
     fs, root = _filesystem(url)
     try:
@@ -51,25 +50,22 @@ def check_writable(url: str, build_args: dict[str, Any], overwrite: bool) -> Non
         fs.pipe_file(probe, b"")
         fs.rm_file(probe)
     except Exception as e:  # fsspec back ends raise their own types (PermissionError, ClientError, ...)
-        raise OutputFolderError(f"cannot write to {url}: {type(e).__name__}: {error_line(e)}") from None
-    manifest = _read_manifest(fs, root)
-    existing = _relative_files(fs, root)
-    ours = set(manifest.get("files", [])) | {writing.MANIFEST} if manifest else set()
-    foreign = sorted(existing - ours)
+        raise OutputFolderError(f"cannot write to {url}: {type(e).__name__}: {one_line(e)}") from None
+    record = _read_record(fs, root)
+    foreign = sorted(_relative_files(fs, root) - owned_paths(record))
     if foreign:
         raise OutputFolderError(f"{url} holds files this tool did not write ({foreign[0]}); choose another URL")
-    if manifest and manifest.get("args") != build_args and not overwrite:
+    if record and record.identity != identity and not overwrite:
         raise OutputFolderError(f"{url} already holds a different build; pass --overwrite or choose another URL")
 
 
 def upload(local: Path, url: str, files: list[str]) -> None:
     """Copy the finished build's `files` (paths relative to `local`) and build.json to the URL."""
     fs, root = _filesystem(url)
-    previous = _read_manifest(fs, root)
     card = posixpath.join(root, writing.CARD)
     if fs.exists(card):
         fs.rm_file(card)  # card first out, last in: its presence means the data is complete
-    for rel in previous.get("files", []) if previous else []:
+    for rel in owned_paths(_read_record(fs, root)) - {writing.MANIFEST}:
         if rel not in files and fs.exists(posixpath.join(root, rel)):
             fs.rm_file(posixpath.join(root, rel))
     rest = [f for f in files if f != writing.CARD]
@@ -81,19 +77,16 @@ def upload(local: Path, url: str, files: list[str]) -> None:
 
 def remove_staging(local: Path) -> None:
     """Delete the staged build once uploaded (what we wrote only: `--staging` may be a user's folder)."""
-    writing.remove_build(local, writing.read_manifest(local))
-    (local / writing.MANIFEST).unlink(missing_ok=True)
+    writing.remove_build(local, owned_paths(BuildRecord.load(local)))
     if not any(local.iterdir()):
         local.rmdir()
 
 
-def _read_manifest(fs: Any, root: str) -> dict[str, Any] | None:
-    path = posixpath.join(root, writing.MANIFEST)
+def _read_record(fs: Any, root: str) -> BuildRecord | None:
     try:
-        manifest = json.loads(fs.cat_file(path))
-    except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError):
+        return BuildRecord.from_json(fs.cat_file(posixpath.join(root, writing.MANIFEST)).decode())
+    except (FileNotFoundError, UnicodeDecodeError):
         return None
-    return manifest if isinstance(manifest, dict) and manifest.get("tool") == writing.TOOL else None
 
 
 def _relative_files(fs: Any, root: str) -> set[str]:

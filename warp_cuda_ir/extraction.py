@@ -10,28 +10,14 @@ Every extracted text is a verbatim slice of Warp's module source, so
 
 from __future__ import annotations
 
-import ast
-import contextlib
-import gc
-import linecache
-import sys
-import threading
 import time
-import types
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import warp as wp
+from warp_cuda_ir import warp_session
+from warp_cuda_ir.errors import ExtractionError, one_line
 
 Target = Literal["cuda", "cpu"]
-
-# A fixed pseudo-filename: it appears in `// <file>:N` comments of the generated code,
-# so it must not depend on the process, the seed or a temp directory.
-SOURCE_FILENAME = "<warp_cuda_ir>"
-# A fixed module name: each sample's module is removed from Warp's registry after use,
-# so reusing the name never mixes kernels of two samples.
-MODULE_NAME = "warp_cuda_ir_sample"
 
 # CUDA: Warp's default launch block size (a row may carry another, e.g. tile kernels);
 # CPU: what `wp.launch(device="cpu")` and `wp.launch_tiled(device="cpu")` compile with.
@@ -39,14 +25,7 @@ CUDA_BLOCK_DIM = 256
 CPU_BLOCK_DIM = 1
 DEFAULT_CUDA_ARCH = 90
 
-_lock = threading.RLock()
-_initialised = False
 _codegen_cpu_s = 0.0  # see codegen_cpu_seconds
-_function_key_counts_at_init: dict[str, int] = {}
-
-
-class ExtractionError(Exception):
-    """Warp could not generate code for a sample (the message says why)."""
 
 
 @dataclass(frozen=True)
@@ -75,137 +54,14 @@ def codegen_cpu_seconds() -> float:
     return _codegen_cpu_s
 
 
-def init_warp() -> None:
-    """Initialise Warp quietly, once per process, and remember the helper-name counters."""
-    global _initialised, _function_key_counts_at_init
-    with _lock:
-        if _initialised:
-            return
-        wp.config.log_level = wp.LOG_WARNING  # no greeting banner in every worker
-        with _silence_fd(2):  # "CUDA driver not found" is expected here, not news
-            wp.init()
-        from warp._src import context
-
-        _function_key_counts_at_init = dict(context.function_key_counts)
-        _freeze_long_lived_objects()
-        _initialised = True
-
-
-def _freeze_long_lived_objects() -> None:
-    """Keep the cycle collector from re-scanning Warp's built-in registry on every full collection.
-
-    `wp.init()` leaves ~190k objects (builtins, overloads, signatures) that live as long as the
-    process. Codegen allocates heavily, so full collections recur every ~100 rows, and each one
-    walked all of them (~0.9 ms/row, measured). Freezing moves what exists now into the permanent
-    generation: the collector skips it; nothing created later is affected, and output is unchanged.
-    Garbage already present is collected first so that it is not kept forever.
-    """
-    gc.collect()
-    gc.freeze()
-
-
-@contextlib.contextmanager
-def _silence_fd(fd: int):
-    import os
-
-    saved = os.dup(fd)
-    try:
-        with open(os.devnull, "wb") as devnull:
-            os.dup2(devnull.fileno(), fd)
-        yield
-    finally:
-        os.dup2(saved, fd)
-        os.close(saved)
-
-
-def normalize_source(source: str) -> str:
-    """Formatting- and comment-insensitive form of Python source, used for dedup."""
-    return ast.unparse(ast.parse(source))
-
-
 def module_options(
     target: Target, arch: int = DEFAULT_CUDA_ARCH, block_dim: int = CUDA_BLOCK_DIM, base: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     """Module options (Warp's defaults, or `base`) as used for one target (`block_dim`: the CUDA launch's)."""
-    from warp._src import context
-
-    options = dict(context.Module(None, None).options if base is None else base)
+    options = warp_session.default_module_options() if base is None else dict(base)
     options["block_dim"] = block_dim if target == "cuda" else CPU_BLOCK_DIM
     options["output_arch"] = arch  # needed by tile code even when not compiling
     return options
-
-
-_cpu_exec_ids = [0]  # the highest CPU executable id any sample module of this process used
-
-
-def load_kernel(source: str, kernel_name: str | None = None) -> tuple[Any, dict[str, Any]]:
-    """Execute kernel source as a fresh Warp module; return (kernel, namespace).
-
-    Warp reads kernel source through `inspect`, which consults `linecache`; registering
-    the text there lets us `exec` it without temporary files. Call `release` afterwards.
-    """
-    init_warp()
-    from warp._src import context
-
-    context.user_modules.pop(MODULE_NAME, None)
-    context.function_key_counts.clear()
-    context.function_key_counts.update(_function_key_counts_at_init)
-    linecache.cache[SOURCE_FILENAME] = (len(source), None, source.splitlines(True), SOURCE_FILENAME)
-    # A real module in sys.modules: @wp.struct resolves its annotations through it.
-    module = types.ModuleType(MODULE_NAME)
-    module.__file__ = SOURCE_FILENAME
-    sys.modules[MODULE_NAME] = module
-    namespace: dict[str, Any] = module.__dict__
-    try:
-        exec(compile(source, SOURCE_FILENAME, "exec"), namespace)
-    except Exception as e:
-        release()
-        raise ExtractionError(f"source does not execute: {type(e).__name__}: {e}") from e
-    sample_module = context.user_modules.get(MODULE_NAME)
-    if sample_module is not None:
-        # Warp names a loaded CPU module `wp_<module name>_<cpu_exec_id>`, counting per Module object,
-        # and every sample's module has the same name. Without a process-wide count, an earlier
-        # sample's executable freed later by the garbage collector unloads by a handle this sample
-        # reuses: the likely cause of rare "Symbols not found" launch failures in long runs.
-        sample_module.cpu_exec_id = _cpu_exec_ids[0]
-    kernels = [v for v in namespace.values() if isinstance(v, wp.Kernel)]
-    if kernel_name is not None:
-        kernels = [k for k in kernels if k.key == kernel_name]
-    if len(kernels) != 1:
-        release()
-        raise ExtractionError(f"expected exactly one @wp.kernel, found {len(kernels)}")
-    return kernels[0], namespace
-
-
-@contextlib.contextmanager
-def loaded_kernel(source: str, kernel_name: str | None = None) -> Iterator[tuple[Any, dict[str, Any]]]:
-    """`load_kernel` for the duration of a block (e.g. to launch it), then `release`."""
-    with _lock:
-        kernel, namespace = load_kernel(source, kernel_name)
-        try:
-            yield kernel, namespace
-        finally:
-            release()
-
-
-def release() -> None:
-    """Forget the current sample's module so memory stays flat over long builds."""
-    from warp._src import context
-
-    module = context.user_modules.pop(MODULE_NAME, None)
-    if module is not None:
-        _cpu_exec_ids[0] = max(_cpu_exec_ids[0], module.cpu_exec_id)
-        module.unload()  # compiled CPU/CUDA code, if it was launched
-        # Modules this sample called into (Warp's own @wp.func modules) list it in their `dependents`
-        # set: without this the sample module, its kernels and adjoints stay alive, and every
-        # later sample got slower (~10% after 3,000 samples, measured).
-        module._detach_references()
-        for attr in ("kernels", "functions", "structs", "constants"):
-            registry = getattr(module, attr, None)
-            if hasattr(registry, "clear"):
-                registry.clear()
-    linecache.cache.pop(SOURCE_FILENAME, None)
-    sys.modules.pop(MODULE_NAME, None)
 
 
 def extract(
@@ -216,8 +72,8 @@ def extract(
 
     global _codegen_cpu_s
     started = time.process_time()
-    with _lock:  # Warp's registries are process-global
-        kernel, _ = load_kernel(source, kernel_name)
+    with warp_session.lock:  # Warp's registries are process-global
+        kernel, _ = warp_session.load_kernel(source, kernel_name)
         try:
             # Options the source set with `wp.set_module_options` (real code does, e.g. enable_backward)
             # count; a source that sets none gets Warp's defaults, as before.
@@ -235,9 +91,9 @@ def extract(
         except ExtractionError:
             raise
         except Exception as e:
-            raise ExtractionError(f"Warp codegen failed: {type(e).__name__}: {_one_line(e)}") from e
+            raise ExtractionError(f"Warp codegen failed: {type(e).__name__}: {one_line(e)}") from e
         finally:
-            release()
+            warp_session.release()
             _codegen_cpu_s += time.process_time() - started
 
     return texts_from_module_sources(
@@ -341,11 +197,6 @@ def _cpu_entry_marker(symbol: str, direction: str, leading: str = "") -> str:
 def _cut(text: str, marker: str) -> tuple[str, str]:
     pos = text.find(marker)
     return (text, "") if pos < 0 else (text[:pos], text[pos:])
-
-
-def _one_line(e: BaseException) -> str:
-    """Warp's messages span lines; a row's error text is kept to one."""
-    return " ".join(line.strip() for line in str(e).strip().splitlines() if line.strip())[:1000]
 
 
 def _jsonable(options: dict[str, Any]) -> dict[str, Any]:

@@ -22,15 +22,14 @@ from huggingface_hub.errors import HfHubHTTPError, HFValidationError
 from huggingface_hub.utils import validate_repo_id
 
 from warp_cuda_ir import card, schema, writing
+from warp_cuda_ir.errors import PublishError, one_line
+from warp_cuda_ir.readback import read_back
+from warp_cuda_ir.record import BuildRecord
 
 REPO_TYPE = "dataset"
 # What the Hub client raises when the network or the server fails: OSError covers connection and
 # offline-mode errors; HfHubHTTPError's bases include the HTTP library's own error class.
 NETWORK_ERRORS: tuple[type[BaseException], ...] = (OSError, *HfHubHTTPError.__bases__)
-
-
-class PublishError(Exception):
-    """Publishing cannot go on (message is one line for the user)."""
 
 
 class HubClient(Protocol):
@@ -62,7 +61,11 @@ class Upload:
     files: tuple[str, ...]  # paths relative to the folder, which are also the paths in the repo
     card: bytes  # README.md as uploaded: the folder's card, its load examples naming `repo_id`
     left_out: tuple[str, ...]  # what the folder holds that is not part of the dataset
-    num_rows: int
+    rows_per_split: dict[str, int]  # splits with rows
+
+    @property
+    def num_rows(self) -> int:
+        return sum(self.rows_per_split.values())
 
     def size(self, path: str) -> int:
         return len(self.card) if path == writing.CARD else (self.folder / path).stat().st_size
@@ -79,7 +82,7 @@ def check_repo_id(repo_id: str) -> str:
     try:
         validate_repo_id(repo_id)
     except HFValidationError as e:
-        raise PublishError(f"invalid repo id {repo_id!r}: {_first_line(e)}") from None
+        raise PublishError(f"invalid repo id {repo_id!r}: {one_line(e)}") from None
     if repo_id.count("/") != 1:
         raise PublishError(f"invalid repo id {repo_id!r}: expected ORG/NAME, e.g. my-org/warp_cuda_ir")
     return repo_id
@@ -98,10 +101,10 @@ def plan(folder: Path, repo_id: str) -> Upload:
     check_repo_id(repo_id)
     if not folder.is_dir():
         raise PublishError(f"{folder} is not a folder")
-    manifest = writing.read_manifest(folder)
-    if manifest is None:
+    record = BuildRecord.load(folder)
+    if record is None:
         raise PublishError(f"{folder} has no {writing.MANIFEST}: not a finished build (run scripts/build.py)")
-    files = sorted({*manifest.get("files", []), writing.MANIFEST})
+    files = sorted(record.owned())
     missing = [f for f in files if not (folder / f).is_file()]
     if missing:
         raise PublishError(f"{folder} is incomplete: {missing[0]} is missing (rerun the build to finish it)")
@@ -117,27 +120,28 @@ def plan(folder: Path, repo_id: str) -> Upload:
             f"{folder / foreign_data[0]} was not written by the build but sits among the data files "
             "the configs read; move it out of data/"
         )
-    problems = card.verify(folder)
+    readback = read_back(folder)  # the one read of the data files a publish makes
+    problems = card.verify(folder, readback)
     if problems:
         raise PublishError(
             f"{folder / writing.CARD} does not match the files: {problems[0]}; "
             "rerun the build command to render it again"
         )
-    rendered = card.render(folder, manifest, repo_id).encode()
+    rendered = card.render(record, readback, repo_id).encode()
     left_out = sorted(
         p.name + ("/" if p.is_dir() else "") for p in folder.iterdir() if p.name not in {f.split("/")[0] for f in files}
     )
-    num_rows = card.compute_stats(folder)["num_rows"]
-    return Upload(repo_id, folder, tuple(files), rendered, tuple(left_out), num_rows)
+    rows = {split: n for split, n in readback.rows_per_split.items() if n}
+    return Upload(repo_id, folder, tuple(files), rendered, tuple(left_out), rows)
 
 
-def check_loads(folder: Path) -> dict[str, dict[str, int]]:
+def check_loads(folder: Path, expected: dict[str, int]) -> dict[str, dict[str, int]]:
     """Load every config with `load_dataset` (as a Hub user would); return rows per config and split.
 
-    Loading enforces the card's `dataset_info` (features, split sizes), so a stale card fails here too.
+    `expected`: rows per split the files hold (splits without rows left out). Loading enforces the
+    card's `dataset_info` (features, split sizes), so a stale card fails here too.
     """
     loaded: dict[str, dict[str, int]] = {}
-    expected = {s: n for s, n in card.compute_stats(folder)["rows_per_split"].items() if n}
     bars_were_on = not datasets.utils.are_progress_bars_disabled()
     datasets.disable_progress_bars()  # five configs' bars would bury the one line that matters
     with tempfile.TemporaryDirectory(prefix="warp_cuda_ir_check_") as cache:
@@ -159,7 +163,7 @@ def _load_rows(folder: Path, config: str, cache: str) -> dict[str, int]:
         ds = datasets.load_dataset(str(folder), config, cache_dir=cache)
     except Exception as e:  # whatever the reason, the folder is not publishable
         raise PublishError(
-            f"{folder} does not load with config {config!r}: {type(e).__name__}: {_first_line(e)}"
+            f"{folder} does not load with config {config!r}: {type(e).__name__}: {one_line(e)}"
         ) from None
     return {split: ds[split].num_rows for split in ds}
 
@@ -222,14 +226,9 @@ def _network_message(repo_id: str, error: BaseException) -> str:
     if status == 403:
         return f"the token has no write access to {repo_id} (403): use a token with write permission"
     return (
-        f"upload to {repo_id} failed ({type(error).__name__}: {_first_line(error)}); "
+        f"upload to {repo_id} failed ({type(error).__name__}: {one_line(error)}); "
         "no partial commit was made (the upload is a single commit): run the same command again to retry"
     )
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else "no details"
 
 
 def _scrub(message: str, token: str | None) -> str:
@@ -254,7 +253,7 @@ def publish(
     check_repo_id(repo_id)
     token = require_token() if api is None and not dry_run else None
     upload = plan(folder, repo_id)
-    loaded = check_loads(folder)
+    loaded = check_loads(folder, upload.rows_per_split)
     say(f"checked {folder}: loads with every config ({', '.join(loaded)}); the card matches the files")
     if dry_run:
         for line in describe(upload, private, revision, commit_message):

@@ -20,18 +20,15 @@ row's CPU code was generated for, whatever `wp.config.enable_cpu_blocks` says).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import warp as wp
 
-from warp_cuda_ir import extraction
-
-
-class LaunchError(Exception):
-    """The launch record cannot be turned into a launch (message says which argument)."""
+from warp_cuda_ir import extraction, warp_session
+from warp_cuda_ir.errors import LaunchError
 
 
 @dataclass
@@ -56,9 +53,7 @@ def block_dim(row: Mapping[str, Any], device: str) -> int:
 
 def resolve_dtype(name: str, namespace: Mapping[str, Any]) -> Any:
     """A dtype string from the launch record -> the Warp type (structs come from the source)."""
-    from warp._src.codegen import Struct
-
-    if isinstance(namespace.get(name), Struct):
+    if warp_session.is_struct(namespace.get(name)):
         return namespace[name]
     if name == "float":
         return wp.float32
@@ -171,9 +166,5 @@ def run(launch: Launch, device: str = "cpu") -> dict[str, np.ndarray]:
 
 def run_row(row: Mapping[str, Any], device: str = "cpu") -> dict[str, np.ndarray]:
     """Load the row's Python source, launch it with its seeded inputs, return the arrays after."""
-    with extraction.loaded_kernel(row["python_source"], row.get("kernel_name")) as (kernel, namespace):
+    with warp_session.loaded_kernel(row["python_source"], row.get("kernel_name")) as (kernel, namespace):
         return run(prepare(row, kernel, namespace, device), device)
-
-
-def argument_names(row: Mapping[str, Any]) -> Sequence[str]:
-    return [a["name"] for a in row["arguments"]]

@@ -10,6 +10,7 @@ from typing import Any
 import warp as wp
 
 from warp_cuda_ir import extraction, schema, source_facts
+from warp_cuda_ir.errors import ExtractionError
 from warp_cuda_ir.synthesis import GENERATOR_VERSION, KernelProgram, synthesize
 
 # Split shares in percent, decided by a hash of the seed (not the seed's position in
@@ -53,7 +54,7 @@ def make_rows(
             generated.append(
                 (seed, program, extraction.extract(program.source, program.kernel_name, arch, program.block_dim))
             )
-        except extraction.ExtractionError as e:
+        except ExtractionError as e:
             failed[seed] = str(e)
     facts = [source_facts.analyse(program.source) for _, program, _ in generated]
     return [_shape(*made, f) for made, f in zip(generated, facts, strict=True)], failed

@@ -1,7 +1,7 @@
-"""Writing: the dataset folder users load and push.
+"""Writing: the dataset folder users load and push, and the one place that knows its layout.
 
     <out>/README.md        card with YAML `configs:` (rendered last: its presence means complete)
-    <out>/build.json       arguments, tool versions, counts, and the list of files we wrote
+    <out>/build.json       the run record (`record.BuildRecord`): identity, versions, files we wrote
     <out>/data/<split>-NNNNN-of-MMMMM.parquet
     <out>/.build/          shard cache and staging (resume state; never uploaded)
 
@@ -13,49 +13,46 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
 import pyarrow.parquet as pq
 
-TOOL = "warp-cuda-ir"
+from warp_cuda_ir import schema
+from warp_cuda_ir.errors import OutputFolderError
+
 MANIFEST = "build.json"
 WORK_DIR = ".build"
 DATA_DIR = "data"
 CARD = "README.md"
-ARGS_FILE = "args.json"  # in WORK_DIR: the arguments of the build it holds
+ARGS_FILE = "args.json"  # in WORK_DIR: the identity of the build it holds
 
 
-class OutputFolderError(Exception):
-    """The output folder cannot be used as asked (message is one line for the user)."""
+def data_files(out: Path) -> dict[str, list[Path]]:
+    """The folder's Parquet data files per split, in name order (splits without files: empty lists)."""
+    return {split: sorted((Path(out) / DATA_DIR).glob(f"{split}-*.parquet")) for split in schema.SPLITS}
 
 
-def read_manifest(out: Path) -> dict[str, Any] | None:
-    path = out / MANIFEST
-    if not path.exists():
-        return None
-    try:
-        manifest = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError):
-        return None
-    return manifest if isinstance(manifest, dict) and manifest.get("tool") == TOOL else None
+def all_data_files(out: Path) -> list[Path]:
+    return [path for paths in data_files(out).values() for path in paths]
 
 
-def prepare_output(out: Path, build_args: dict[str, Any], overwrite: bool) -> bool:
+def prepare_output(out: Path, identity: dict[str, Any], owned: Collection[str], overwrite: bool) -> bool:
     """Check `out` is ours to write; return True when it holds a resumable run of the same build.
 
-    A folder holding a finished or interrupted build of *other* arguments is replaced
-    only with `overwrite`; files we did not write are never touched, and if one sits
-    where we must write, we refuse even with `overwrite`.
+    `owned`: the paths (relative to `out`) the folder's build.json says we wrote, build.json included.
+    A folder holding a finished or interrupted build of another identity is replaced only with
+    `overwrite`; files we did not write are never touched, and if one sits where we must write,
+    we refuse even with `overwrite`.
     """
     if out.exists() and not out.is_dir():
         raise OutputFolderError(f"--out {out} exists and is not a folder")
     state = out / WORK_DIR / ARGS_FILE
     earlier = json.loads(state.read_text()) if state.exists() else None
-    if earlier == build_args:
+    if earlier == identity:
         return True
-    manifest = read_manifest(out)
-    ours = _owned_paths(manifest) | ({MANIFEST} if manifest else set()) | ({WORK_DIR} if state.exists() else set())
+    ours = set(owned) | ({WORK_DIR} if state.exists() else set())
     entries = [p.name for p in out.iterdir() if p.name != DATA_DIR] if out.is_dir() else []
     entries += [f"{DATA_DIR}/{p.name}" for p in (out / DATA_DIR).glob("*")]
     foreign = [name for name in entries if name not in ours]
@@ -66,26 +63,29 @@ def prepare_output(out: Path, build_args: dict[str, Any], overwrite: bool) -> bo
         )
     if (foreign or ours) and not overwrite:
         what = "a different build" if ours else "other files"
-        if earlier and earlier.get("versions") != build_args.get("versions"):
+        if earlier and _versions(earlier) != _versions(identity):
             what = "a build from another schema or Warp version"
         raise OutputFolderError(f"--out {out} already holds {what}; pass --overwrite or choose an empty folder")
-    remove_build(out, manifest)
+    remove_build(out, owned)
     try:
         state.parent.mkdir(parents=True)
     except OSError as e:
         raise OutputFolderError(f"cannot create --out {out}: {e.strerror or e}") from None
-    state.write_text(json.dumps(build_args, sort_keys=True, indent=1))
+    state.write_text(json.dumps(identity, sort_keys=True, indent=1))
     return False
 
 
-def remove_build(out: Path, manifest: dict[str, Any] | None) -> None:
-    """Delete what an earlier build of ours wrote, and nothing else."""
-    for rel in _owned_paths(manifest):
+def _versions(identity: dict[str, Any]) -> tuple[Any, Any]:
+    shards = identity.get("shards") or {}
+    return shards.get("schema"), shards.get("warp")
+
+
+def remove_build(out: Path, owned: Collection[str]) -> None:
+    """Delete what an earlier build of ours wrote (`owned`, build.json included), and nothing else."""
+    for rel in owned:
         (out / rel).unlink(missing_ok=True)
     if (out / WORK_DIR / ARGS_FILE).exists():  # only a work folder we made
         shutil.rmtree(out / WORK_DIR)
-    if manifest:
-        (out / MANIFEST).unlink(missing_ok=True)
     if (out / DATA_DIR).is_dir() and not any((out / DATA_DIR).iterdir()):
         (out / DATA_DIR).rmdir()
 
@@ -111,11 +111,3 @@ def write_text_atomic(path: Path, text: str) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text(text)
     os.replace(tmp, path)
-
-
-def write_manifest(out: Path, manifest: dict[str, Any]) -> None:
-    write_text_atomic(out / MANIFEST, json.dumps({"tool": TOOL, **manifest}, indent=1, sort_keys=True) + "\n")
-
-
-def _owned_paths(manifest: dict[str, Any] | None) -> set[str]:
-    return set(manifest.get("files", [])) if manifest else set()

@@ -1,4 +1,4 @@
-"""Engines schedule shards; every engine runs the same shard function (`generation.generate_shard`).
+"""Engines schedule shards; every engine runs the same shard function (`shards.generate_shard`).
 
 An engine is a `RunShards` callable: given the spec, shard indices (possibly endless), the shard
 cache folder and a worker count, it yields each finished shard's stats. Before each submission it
@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Protocol, TypeVar
 
-from warp_cuda_ir.generation import BuildSpec, ShardCache, ShardStats
+from warp_cuda_ir.errors import UsageError
+from warp_cuda_ir.shards import BuildSpec, ShardCache, ShardStats
 
 ENGINES = ("local", "ray")
 H = TypeVar("H", bound=Hashable)
@@ -75,4 +76,4 @@ def get_engine(name: str, workers: int, ray_address: str | None = None) -> RunSh
 
         ray.connect(ray_address, num_cpus=workers)
         return ray.run_shards
-    raise ValueError(f"unknown engine {name!r}; choose from: {', '.join(ENGINES)}")
+    raise UsageError(f"unknown engine {name!r}; choose from: {', '.join(ENGINES)}")

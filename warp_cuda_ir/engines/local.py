@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
 from warp_cuda_ir.engines import always, schedule
-from warp_cuda_ir.generation import BuildSpec, ShardCache, ShardStats, run_shard
+from warp_cuda_ir.shards import BuildSpec, ShardCache, ShardStats, run_shard
 
 # Workers are replaced after this many shards (about 16,000 rows): a safety margin for very long
 # builds (per-sample cleanup keeps RSS flat, measured by benchmarks/build_benchmark.py).

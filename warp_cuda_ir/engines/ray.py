@@ -1,6 +1,6 @@
 """Ray engine: the same shards on a Ray cluster, or on a Ray instance started on this machine.
 
-Each missing shard is one Ray task (1 CPU) running `generation.generate_shard`, the function
+Each missing shard is one Ray task (1 CPU) running `shards.generate_shard`, the function
 the local engine runs too; the task returns the shard's Arrow tables and the driver writes them
 into its shard cache. Workers therefore need no shared file system, and resume, the stop-at-target
 rule and the builder's writing (`ShardFeed`) work exactly as with the local engine: same arguments,
@@ -8,8 +8,7 @@ same rows.
 
 Plain Ray tasks rather than Ray Data: the number of shards is not known in advance (the build stops
 once the first K shards reach the size target), and tasks let us submit shards lazily, as the local
-engine does. Per-shard passes that need a GPU (validation) use `map_on_actors`, which gives each
-actor `num_gpus=1` when the cluster has GPUs.
+engine does.
 
 The driver ships this package to the workers (`runtime_env` `py_modules`), so the cluster runs the
 driver's code; its nodes need the dependencies installed (`pip install "warp-cuda-ir[ray]"`).
@@ -23,10 +22,10 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-from warp_cuda_ir.cli import error_line
 from warp_cuda_ir.engines import always, schedule
 from warp_cuda_ir.engines.local import SHARDS_PER_WORKER
-from warp_cuda_ir.generation import BuildSpec, ShardCache, ShardStats, generate_shard
+from warp_cuda_ir.errors import EngineUnavailable, one_line
+from warp_cuda_ir.shards import BuildSpec, ShardCache, ShardStats, generate_shard
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -38,15 +37,11 @@ DEFAULT_GCS_PORT = 6379
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
 
-class RayUnavailable(Exception):
-    """Ray is not installed or the cluster cannot be reached (message is one line for the user)."""
-
-
 def _import_ray() -> Any:
     try:
         import ray
     except ImportError:
-        raise RayUnavailable("--engine ray needs Ray: pip install 'warp-cuda-ir[ray]' (or 'ray[data]')") from None
+        raise EngineUnavailable("--engine ray needs Ray: pip install 'warp-cuda-ir[ray]' (or 'ray[data]')") from None
     return ray
 
 
@@ -67,7 +62,7 @@ def connect(address: str | None, num_cpus: int) -> None:
         try:
             ray.init(address="local", num_cpus=num_cpus, **kwargs)  # "local": never join a stray cluster
         except Exception as e:
-            raise RayUnavailable(f"cannot start a local Ray instance: {type(e).__name__}: {error_line(e)}") from None
+            raise EngineUnavailable(f"cannot start a local Ray instance: {type(e).__name__}: {one_line(e)}") from None
         return
     outcome: dict[str, BaseException] = {}
 
@@ -83,10 +78,10 @@ def connect(address: str | None, num_cpus: int) -> None:
     thread.start()
     thread.join(CONNECT_TIMEOUT_S)
     if thread.is_alive():
-        raise RayUnavailable(f"no answer from the Ray cluster at {address} within {CONNECT_TIMEOUT_S:.0f} s")
+        raise EngineUnavailable(f"no answer from the Ray cluster at {address} within {CONNECT_TIMEOUT_S:.0f} s")
     if "error" in outcome:
         e = outcome["error"]
-        raise RayUnavailable(f"cannot connect to the Ray cluster at {address}: {type(e).__name__}: {error_line(e)}")
+        raise EngineUnavailable(f"cannot connect to the Ray cluster at {address}: {type(e).__name__}: {one_line(e)}")
 
 
 def _probe(address: str) -> None:
@@ -97,7 +92,7 @@ def _probe(address: str) -> None:
         with socket.create_connection((host, int(port)), timeout=PROBE_TIMEOUT_S):
             pass
     except (OSError, ValueError) as e:
-        raise RayUnavailable(f"no Ray cluster answers at {address}: {error_line(e)}") from None
+        raise EngineUnavailable(f"no Ray cluster answers at {address}: {one_line(e)}") from None
 
 
 def run_shards(
@@ -134,57 +129,3 @@ def run_shards(
     finally:
         for ref in submitted:  # stopped early or failed: shards nobody will read
             ray.cancel(ref)
-
-
-def map_on_actors(
-    make_fn: Callable[[], Callable[[T], R]],
-    items: Iterable[T],
-    num_gpus: float | None = None,
-    num_actors: int | None = None,
-) -> Iterator[tuple[T, R]]:
-    """Run a per-shard callable on a pool of Ray actors; yield (item, result) as each finishes.
-
-    The hook for passes that hold expensive per-process state, such as validation (an NVRTC
-    context, a CUDA device): each actor calls `make_fn()` once and applies the result to the
-    items it is given. `num_gpus` per actor defaults to 1 when the cluster has GPUs, else 0;
-    there is one actor per GPU (per CPU without GPUs) unless `num_actors` says otherwise.
-    `make_fn` is pickled (cloudpickle), so it may be a closure over the spec and paths.
-    """
-    ray = _import_ray()
-    resources = ray.cluster_resources()
-    gpus = int(resources.get("GPU", 0))
-    if num_gpus is None:
-        num_gpus = 1 if gpus else 0
-    capacity = gpus // num_gpus if num_gpus else int(resources.get("CPU", 1))
-    count = max(1, num_actors or capacity)
-
-    @ray.remote(num_cpus=1, num_gpus=num_gpus)
-    class ShardActor:
-        def __init__(self, make: Callable[[], Callable[[T], R]]) -> None:
-            self.fn = make()
-
-        def apply(self, item: T) -> R:
-            return self.fn(item)
-
-    actors = [ShardActor.remote(make_fn) for _ in range(count)]
-    idle = list(actors)
-    pending: dict[Any, tuple[Any, T]] = {}
-    todo = iter(items)
-    try:
-        while True:
-            while idle and (item := next(todo, _END)) is not _END:
-                actor = idle.pop()
-                pending[actor.apply.remote(item)] = (actor, item)
-            if not pending:
-                return
-            done, _ = ray.wait(list(pending), num_returns=1)
-            for ref in done:
-                actor, item = pending.pop(ref)
-                idle.append(actor)
-                yield item, ray.get(ref)
-    finally:
-        for actor in actors:
-            ray.kill(actor)
-
-
-_END: Any = object()

@@ -2,8 +2,8 @@
 
 The generator is type-directed (see `grammar`): expressions are built from Warp's own
 built-in catalogue (`catalogue`), statements and kernels by `kernels`, and each category's
-emphasis by `categories` and `idioms`. The first template generator stays importable as
-`templates` for comparison (`benchmarks/generator.py`).
+emphasis by `categories` and `idioms`. The first, retired template generator lives in
+`benchmarks/templates.py`, for comparison.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from warp_cuda_ir.errors import UsageError
 from warp_cuda_ir.synthesis import categories as _categories
 from warp_cuda_ir.synthesis.program import Argument, KernelProgram
 
@@ -26,15 +27,15 @@ __all__ = ["CATEGORIES", "GENERATOR_VERSION", "Argument", "KernelProgram", "chec
 
 
 def check_categories(categories: Sequence[str] | None) -> tuple[str, ...]:
-    """Validate a category selection; None means all. Raises ValueError naming the bad one."""
+    """Validate a category selection; None means all. Raises UsageError naming the bad one."""
     if categories is None:
         return CATEGORIES
     chosen = tuple(dict.fromkeys(categories))
     unknown = [c for c in chosen if c not in CATEGORIES]
     if unknown:
-        raise ValueError(f"unknown category {unknown[0]!r}; choose from: {', '.join(CATEGORIES)}")
+        raise UsageError(f"unknown category {unknown[0]!r}; choose from: {', '.join(CATEGORIES)}")
     if not chosen:
-        raise ValueError("no category selected")
+        raise UsageError("no category selected")
     return chosen
 
 

@@ -1,6 +1,6 @@
 """Warp's built-in catalogue, read from Warp itself, and which parts the generator may use.
 
-`signatures()` walks `warp._src.context.builtin_functions`: every overload whose argument
+`signatures()` walks Warp's built-in registry (`warp_session.builtin_functions()`): every overload whose argument
 and result types are all types the generator knows (see `typesys`) becomes a production
 `name(args) -> result`. A curated deny list removes built-ins with side effects or that need
 objects we do not create (meshes, volumes ...); `GUARDS` keeps arguments inside their domains.
@@ -12,6 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from functools import cache
 
+from warp_cuda_ir import warp_session
 from warp_cuda_ir.synthesis import typesys
 
 # Not usable in a self-contained expression: side effects, debugging, or handled as statements.
@@ -104,9 +105,7 @@ class Production:
 @cache
 def offered_builtins() -> frozenset[str]:
     """Every built-in Warp offers to kernels (public names), read from Warp once per process."""
-    from warp._src import context
-
-    return frozenset(k for k in context.builtin_functions if not k.startswith("_"))
+    return frozenset(k for k in warp_session.builtin_functions() if not k.startswith("_"))
 
 
 def _type_name(t: object) -> str | None:
@@ -116,13 +115,9 @@ def _type_name(t: object) -> str | None:
 @cache
 def signatures() -> dict[str, tuple[Production, ...]]:
     """Concrete productions per built-in, from Warp's overloads (result types via `value_func`)."""
-    from warp._src import context
-
-    from warp_cuda_ir.extraction import init_warp
-
-    init_warp()
+    warp_session.init_warp()
     found: dict[str, list[Production]] = defaultdict(list)
-    for name, function in context.builtin_functions.items():
+    for name, function in warp_session.builtin_functions().items():
         if name in DENY:
             continue
         for overload in getattr(function, "overloads", None) or [function]:

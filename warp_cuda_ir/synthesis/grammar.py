@@ -2,8 +2,8 @@
 
 `Expressions` builds expressions of a requested type from the catalogue's productions and
 the variables in scope, tracking a bound on each value's magnitude so the program stays
-finite (`limit`). `KernelBuilder` writes statements (assignments, branches, bounded loops,
-atomics, array reads/writes) and assembles the kernel source plus its launch record.
+finite (`limit`). Statements (assignments, branches, bounded loops, atomics, array reads and
+writes) and the kernel source plus its launch record are `kernels.KernelBuilder`'s job.
 """
 
 from __future__ import annotations

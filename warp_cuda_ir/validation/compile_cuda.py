@@ -13,17 +13,15 @@ so only rows of equal `block_dim` share a batch.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import shutil
-import sys
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from warp_cuda_ir import extraction
+from warp_cuda_ir import extraction, warp_session
+from warp_cuda_ir.errors import UsageError
 
 LOG_LIMIT = 20_000  # characters of compiler log kept per row
 
@@ -35,43 +33,12 @@ class CudaCompile:
     ptx: str | None  # the forward kernel's PTX
 
 
-def toolkit_version() -> str:
-    from warp._src.context import runtime
-
-    major, minor = runtime.toolkit_version
-    return f"{major}.{minor}"
-
-
-def supported_archs() -> list[int]:
-    from warp._src.context import runtime
-
-    return sorted(runtime.nvrtc_supported_archs)
-
-
 def check_arch(arch: int) -> None:
-    """Raise ValueError (one line) when this NVRTC cannot target `arch`."""
-    extraction.init_warp()
-    archs = supported_archs()
+    """Raise UsageError when this NVRTC cannot target `arch`."""
+    warp_session.init_warp()
+    archs = warp_session.supported_archs()
     if arch not in archs:
-        raise ValueError(f"NVRTC {toolkit_version()} does not support arch {arch}; supported: {archs}")
-
-
-@contextlib.contextmanager
-def captured_stderr() -> Iterator[list[str]]:
-    """Capture native file descriptor 2 (NVRTC writes its log there, not into the exception)."""
-    sys.stderr.flush()
-    box: list[str] = []
-    with tempfile.TemporaryFile() as tmp:
-        saved = os.dup(2)
-        os.dup2(tmp.fileno(), 2)
-        try:
-            yield box
-        finally:
-            sys.stderr.flush()
-            os.dup2(saved, 2)
-            os.close(saved)
-            tmp.seek(0)
-            box.append(tmp.read().decode("utf-8", "replace"))
+        raise UsageError(f"NVRTC {warp_session.toolkit_version()} does not support arch {arch}; supported: {archs}")
 
 
 def batch_source(rows: Sequence[Mapping[str, Any]]) -> str:
@@ -103,14 +70,12 @@ def forward_ptx(ptx: str, symbol: str) -> str | None:
 
 def compile_source(source: str, arch: int, workdir: Path, name: str) -> tuple[str | None, str]:
     """(PTX or None, compiler log) for one `.cu` text."""
-    from warp._src.build import build_cuda
-
     cu = workdir / f"{name}.cu"
     cu.write_text(source)
     out = workdir / f"{name}.ptx"
-    with captured_stderr() as log:
+    with warp_session.captured_stderr() as log:
         try:
-            build_cuda(str(cu), arch, str(out), pch_dir=str(workdir / "pch"))
+            warp_session.build_cuda(cu, arch, out, workdir / "pch")
             ok = True
         except Exception:
             ok = False
@@ -120,7 +85,7 @@ def compile_source(source: str, arch: int, workdir: Path, name: str) -> tuple[st
 
 def compile_rows(rows: Sequence[Mapping[str, Any]], arch: int, workdir: Path) -> list[CudaCompile]:
     """Compile rows in one batch; bisect on failure. Results are in row order."""
-    extraction.init_warp()
+    warp_session.init_warp()
     workdir.mkdir(parents=True, exist_ok=True)
     (workdir / "pch").mkdir(exist_ok=True)
     scratch = Path(tempfile.mkdtemp(dir=workdir, prefix="batch_"))

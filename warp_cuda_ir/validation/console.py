@@ -1,21 +1,21 @@
-"""The pass on the command line: progress bar, the no-GPU note, one-line errors, the summary.
+"""The pass on the command line: progress bar, the no-GPU note, the summary.
 
-Shared by `scripts/validate.py` and `scripts/build.py --validate`.
+Shared by `scripts/validate.py` and `scripts/build.py --validate`; they turn a refusal
+(`errors.WarpCudaIRError`) or Ctrl-C into their one `error:` line.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from warp_cuda_ir.cli import fail
-from warp_cuda_ir.validation import report
-from warp_cuda_ir.validation.dataset import DatasetFolderError
+from warp_cuda_ir.card import NOT_VALIDATED, percent
+from warp_cuda_ir.readback import STATUS_COLUMNS, ValidationCounts
 from warp_cuda_ir.validation.pipeline import validate_dataset
-from warp_cuda_ir.validation.runner import PassOptions, WorkerStartError
+from warp_cuda_ir.validation.runner import PassOptions
 
 
-def validate_and_report(folder: Path, options: PassOptions) -> int:
-    """Run the pass over `folder` and print what it found; the process exit code."""
+def validate_and_report(folder: Path, options: PassOptions) -> None:
+    """Run the pass over `folder` and print what it found."""
     from tqdm import tqdm
 
     bars: list[tqdm] = []
@@ -29,16 +29,12 @@ def validate_and_report(folder: Path, options: PassOptions) -> int:
 
     try:
         result = validate_dataset(folder, options, on_start, lambda _: bars[0].update(1))
-    except (DatasetFolderError, ValueError, WorkerStartError) as e:
-        return fail(str(e))
-    except KeyboardInterrupt:
-        return fail("interrupted; run the same command again to resume", code=130)
     finally:
         for bar in bars:
             bar.close()
     rate = result.validated_now / result.seconds if result.seconds else 0.0
     print(f"validated {folder}: {result.rows:,} rows ({result.validated_now:,} now, {rate:.1f} rows/s)")
-    for line in report.describe(folder):
+    for line in describe(result.readback.validation):
         print(line)
     times = result.times
     rates = {"cuda compile": (times.cuda_rows, times.cuda_compile)}
@@ -46,4 +42,18 @@ def validate_and_report(folder: Path, options: PassOptions) -> int:
     per_stage = ", ".join(f"{stage} {n / s:.1f}" for stage, (n, s) in rates.items() if s > 0)
     if per_stage:
         print(f"  kernels/s per worker: {per_stage}")
-    return 0
+
+
+def describe(counts: ValidationCounts) -> list[str]:
+    """Short lines for the command line."""
+    total = counts.rows
+    if not counts.validated:
+        return [NOT_VALIDATED]
+    lines = []
+    for column in STATUS_COLUMNS:
+        n = counts.status[column]
+        detail = ", ".join(f"{k} {v:,}" for k, v in n.items())
+        lines.append(f"  {column:<20} {percent(n.get('ok', 0), total):>8} ok  ({detail})")
+    lines.append(f"  trivial_output       {counts.trivial_output:,} rows")
+    lines.append(f"  nonfinite_output     {counts.nonfinite_output:,} rows")
+    return lines

@@ -11,20 +11,23 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from warp_cuda_ir import schema, writing
-
-
-class DatasetFolderError(Exception):
-    """The folder is not a dataset this project built, or its files are unreadable (one line)."""
+from warp_cuda_ir.errors import DatasetFolderError, one_line
+from warp_cuda_ir.record import BuildRecord
 
 
 def data_files(out: Path) -> list[Path]:
     """The Parquet files the build manifest lists, after checking each is whole and ours."""
     if not out.is_dir():
         raise DatasetFolderError(f"{out} is not a folder")
-    manifest = writing.read_manifest(out)
-    if manifest is None:
+    record = BuildRecord.load(out)
+    if record is None:
         raise DatasetFolderError(f"{out} is not a dataset built by warp-cuda-ir (no valid {writing.MANIFEST})")
-    files = [out / rel for rel in manifest.get("files", []) if rel.endswith(".parquet")]
+    listed = {out / rel for rel in record.files if rel.endswith(".parquet")}
+    # The folder's data files as the configs read them (writing.data_files), each one listed by the build.
+    files = [path for path in writing.all_data_files(out) if path in listed]
+    absent = sorted(listed - set(files))
+    if absent:
+        raise DatasetFolderError(f"{absent[0]} is listed in {writing.MANIFEST} but missing")
     if not files:
         raise DatasetFolderError(f"{out}/{writing.MANIFEST} lists no Parquet files")
     base = {name for name in schema.FEATURES if name not in schema.VALIDATION_COLUMN_NAMES}
@@ -33,10 +36,8 @@ def data_files(out: Path) -> list[Path]:
         try:
             found = pq.read_schema(path)
             pq.read_metadata(path)
-        except FileNotFoundError:
-            raise DatasetFolderError(f"{path} is listed in {writing.MANIFEST} but missing") from None
         except (OSError, pa.ArrowException) as e:
-            raise DatasetFolderError(f"{path} is not a readable Parquet file ({_first_line(e)})") from None
+            raise DatasetFolderError(f"{path} is not a readable Parquet file ({one_line(e)})") from None
         missing = sorted(base - set(found.names))
         if missing:
             raise DatasetFolderError(f"{path} has a foreign schema (missing column {missing[0]!r})")
@@ -54,7 +55,7 @@ def read_rows(path: Path) -> Iterator[dict[str, Any]]:
     try:
         table = pq.read_table(path, columns=columns)
     except (OSError, pa.ArrowException) as e:
-        raise DatasetFolderError(f"{path} is not a readable Parquet file ({_first_line(e)})") from None
+        raise DatasetFolderError(f"{path} is not a readable Parquet file ({one_line(e)})") from None
     yield from table.to_pylist()
 
 
@@ -78,7 +79,3 @@ def rewrite(path: Path, annotations: Mapping[str, Mapping[str, Any]]) -> None:
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
-
-
-def _first_line(e: BaseException) -> str:
-    return str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__

@@ -11,9 +11,11 @@ from typing import Any
 import numpy as np
 import warp as wp
 
-from warp_cuda_ir import extraction, launch
+from warp_cuda_ir import launch, warp_session
+from warp_cuda_ir.errors import ExtractionError, one_line
 from warp_cuda_ir.validation import outputs
-from warp_cuda_ir.validation.compile_cuda import LOG_LIMIT, captured_stderr
+from warp_cuda_ir.validation.compile_cuda import LOG_LIMIT
+from warp_cuda_ir.warp_session import captured_stderr
 
 TIMING_LAUNCHES = 5
 
@@ -67,7 +69,7 @@ def run_cpu(row: Mapping[str, Any], kernel: Any, namespace: Mapping[str, Any], t
         before = {name: a.numpy().copy() for name, a in prepared.arrays().items()}
         after = launch.run(prepared, "cpu")
     except Exception as e:
-        return CpuRun("ok", "error", f"{type(e).__name__}: {extraction._one_line(e)}")
+        return CpuRun("ok", "error", f"{type(e).__name__}: {one_line(e)}")
     names = outputs.output_names(prepared.arguments)
     trivial, nonfinite = outputs.trivial_reason(before, after, names), outputs.nonfinite(after, names)
     kernel_ms = median_launch_ms(prepared, "cpu") if timing else None
@@ -77,7 +79,7 @@ def run_cpu(row: Mapping[str, Any], kernel: Any, namespace: Mapping[str, Any], t
 def validate_cpu(row: Mapping[str, Any]) -> CpuRun:
     """Load the row's source and run it on the CPU (for callers without a loaded kernel)."""
     try:
-        with extraction.loaded_kernel(row["python_source"], row.get("kernel_name")) as (kernel, namespace):
+        with warp_session.loaded_kernel(row["python_source"], row.get("kernel_name")) as (kernel, namespace):
             return run_cpu(row, kernel, namespace)
-    except extraction.ExtractionError as e:
+    except ExtractionError as e:
         return CpuRun("error", "skipped", str(e))

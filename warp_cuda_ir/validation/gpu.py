@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 import warp as wp
 
-from warp_cuda_ir import extraction, launch
+from warp_cuda_ir import launch, warp_session
+from warp_cuda_ir.errors import one_line
 from warp_cuda_ir.validation.execute import load_module, median_launch_ms
 
 # (atol, rtol) per element kind: float32 allows for fast-math transcendental and atomic ordering differences.
@@ -32,11 +33,9 @@ class GpuRun:
 
 def unavailable_reason() -> str | None:
     """None when a CUDA device can run kernels, else why not (one line)."""
-    extraction.init_warp()
+    warp_session.init_warp()
     if wp.get_cuda_device_count() == 0:
-        from warp._src.context import runtime
-
-        why = "no CUDA driver" if not runtime.driver_version else "no CUDA device"
+        why = "no CUDA driver" if warp_session.driver_version() is None else "no CUDA device"
         return f"{why} on the validating machine"
     return None
 
@@ -45,10 +44,7 @@ def environment() -> dict[str, str | None]:
     """GPU name and driver version of the validating machine (None without a GPU)."""
     if unavailable_reason() is not None:
         return {"gpu_name": None, "driver_version": None}
-    from warp._src.context import runtime
-
-    major, minor = runtime.driver_version
-    return {"gpu_name": wp.get_device("cuda:0").name, "driver_version": f"{major}.{minor}"}
+    return {"gpu_name": wp.get_device("cuda:0").name, "driver_version": warp_session.driver_version()}
 
 
 def compare(reference: Mapping[str, np.ndarray], actual: Mapping[str, np.ndarray]) -> tuple[bool, float, float]:
@@ -82,7 +78,7 @@ def run_gpu(
         after = launch.run(prepared, "cuda:0")
         kernel_ms = median_launch_ms(prepared, "cuda:0")
     except Exception as e:
-        return GpuRun("error", f"{type(e).__name__}: {extraction._one_line(e)}")
+        return GpuRun("error", f"{type(e).__name__}: {one_line(e)}")
     if reference is None:
         return GpuRun("ok", "no CPU reference to compare with", None, None, None, kernel_ms)
     matches, max_abs, max_rel = compare(reference, after)

@@ -17,8 +17,9 @@ from typing import Any
 import numpy as np
 import warp as wp
 
-from warp_cuda_ir import extraction, launch
-from warp_cuda_ir.validation.compile_cuda import captured_stderr
+from warp_cuda_ir import launch, warp_session
+from warp_cuda_ir.errors import one_line
+from warp_cuda_ir.warp_session import captured_stderr
 
 SAMPLES_PER_INPUT = 4
 # (step, tolerance on |adjoint - fd| / max(1, |fd|)) per precision.
@@ -94,13 +95,13 @@ def check(row: Mapping[str, Any]) -> GradCheck:
     try:
         return _check(row, "float32")
     except Exception as e:
-        return GradCheck("error", None, "float32", f"{type(e).__name__}: {extraction._one_line(e)}")
+        return GradCheck("error", None, "float32", f"{type(e).__name__}: {one_line(e)}")
 
 
 def _check(row: Mapping[str, Any], precision: str) -> GradCheck:
     step, tolerance = SETTINGS[precision]
     roles = {a["name"]: a["role"] for a in row["arguments"]}
-    with extraction.loaded_kernel(row["python_source"], row.get("kernel_name")) as (kernel, namespace):
+    with warp_session.loaded_kernel(row["python_source"], row.get("kernel_name")) as (kernel, namespace):
         taped = launch.prepare(row, kernel, namespace, "cpu", requires_grad=True)
         arrays = taped.arrays()
         ins = [n for n, a in arrays.items() if roles[n] == "in" and _is_float(a)]

@@ -7,6 +7,7 @@ pass, and the README is rendered again from the files.
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import time
 from collections.abc import Callable
@@ -16,8 +17,10 @@ from typing import Any
 
 import warp as wp
 
-from warp_cuda_ir import card, extraction, schema, writing
-from warp_cuda_ir.validation import compile_cuda, dataset, gpu, report
+from warp_cuda_ir import card, schema, warp_session, writing
+from warp_cuda_ir.readback import Readback, read_back
+from warp_cuda_ir.record import BuildRecord, ValidationRecord
+from warp_cuda_ir.validation import compile_cuda, dataset, gpu
 from warp_cuda_ir.validation.runner import Chunk, PassOptions, Progress, StageTimes, chunked, run_pass
 from warp_cuda_ir.validation.worker import WorkerConfig
 
@@ -31,12 +34,12 @@ class ValidationResult:
     resumed: int
     gpu_skip_reason: str | None
     seconds: float
-    summary: dict[str, Any]
+    readback: Readback  # the folder as the pass left it
     times: StageTimes = field(default_factory=StageTimes)
 
 
 def check_inputs(out: Path, arch: int) -> list[Path]:
-    """The folder's data files; raises DatasetFolderError / ValueError before anything is written."""
+    """The folder's data files; raises DatasetFolderError / UsageError before anything is written."""
     files = dataset.data_files(out)
     compile_cuda.check_arch(arch)
     return files
@@ -52,7 +55,7 @@ def validate_dataset(
     started = time.time()
     out = Path(out)
     files = check_inputs(out, options.arch)
-    extraction.init_warp()
+    warp_session.init_warp()
     gpu_reason = gpu.unavailable_reason() if options.use_gpu else "GPU execution disabled (--no-gpu)"
     environment = gpu.environment() if gpu_reason is None else {"gpu_name": None, "driver_version": None}
     work = out / writing.WORK_DIR / VALIDATION_DIR
@@ -94,17 +97,21 @@ def validate_dataset(
 
     for path in files:
         dataset.rewrite(path, done[path.name])
-    summary = report.summary(out)
-    manifest = writing.read_manifest(out) or {}
-    manifest = {k: v for k, v in manifest.items() if k != "tool"}
-    manifest["validation"] = {
-        "arch": options.arch,
-        "cuda_toolkit": compile_cuda.toolkit_version(),
-        "gpu": environment["gpu_name"] or None,
-        "gpu_skip_reason": gpu_reason,
-        "warp": wp.config.version,
-        "summary": summary,
-    }
-    writing.write_manifest(out, manifest)
-    writing.write_text_atomic(out / writing.CARD, card.render(out, manifest))
-    return ValidationResult(total, len(todo), resumed, gpu_reason, time.time() - started, summary, times)
+    readback = read_back(out)
+    summary = readback.validation.to_dict()
+    record = BuildRecord.load(out)
+    assert record is not None  # checked by dataset.data_files before the pass
+    record = dataclasses.replace(
+        record,
+        validation=ValidationRecord(
+            arch=options.arch,
+            cuda_toolkit=warp_session.toolkit_version(),
+            gpu=environment["gpu_name"] or None,
+            gpu_skip_reason=gpu_reason,
+            warp=wp.config.version,
+            summary=summary,
+        ),
+    )
+    record.save(out)
+    writing.write_text_atomic(out / writing.CARD, card.render(record, readback))
+    return ValidationResult(total, len(todo), resumed, gpu_reason, time.time() - started, readback, times)

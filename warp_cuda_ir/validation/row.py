@@ -8,7 +8,8 @@ from typing import Any
 
 import warp as wp
 
-from warp_cuda_ir import extraction, schema
+from warp_cuda_ir import schema, warp_session
+from warp_cuda_ir.errors import ExtractionError
 from warp_cuda_ir.validation import gradcheck
 from warp_cuda_ir.validation.compile_cuda import CudaCompile
 from warp_cuda_ir.validation.execute import CpuRun, run_cpu
@@ -79,7 +80,7 @@ def execution_columns(
     seconds: dict[str, float] = {}
     clock = time.perf_counter()
     try:
-        with extraction.loaded_kernel(row["python_source"], row.get("kernel_name")) as (kernel, namespace):
+        with warp_session.loaded_kernel(row["python_source"], row.get("kernel_name")) as (kernel, namespace):
             cpu = run_cpu(row, kernel, namespace)
             columns |= _cpu_columns(cpu)
             seconds["cpu"] = time.perf_counter() - clock
@@ -88,7 +89,7 @@ def execution_columns(
                 gpu = run_gpu(row, kernel, namespace, cpu.results if cpu.run_status == "ok" else None)
                 columns |= _gpu_columns(gpu)
                 seconds["gpu"] = time.perf_counter() - clock - seconds["cpu"]
-    except extraction.ExtractionError as e:
+    except ExtractionError as e:
         cpu = CpuRun("error", "skipped", str(e))
         columns |= _cpu_columns(cpu)
         if gpu_skip_reason is None:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from warp_cuda_ir import writing
+from warp_cuda_ir.errors import WorkerStartError
 from warp_cuda_ir.validation import row as row_columns
 from warp_cuda_ir.validation.worker import WorkerConfig
 from warp_cuda_ir.validation.worker import main as worker_main
@@ -119,7 +120,7 @@ class _Slot:
 
     def assign(self, chunk: Chunk, options: PassOptions) -> None:
         self.chunk, self.next_row, self.row_stage, self.so_far = chunk, 0, "cpu", {}
-        self.conn.send((0, chunk.rows, chunk.compile))
+        self.conn.send((chunk.rows, chunk.compile))
         self.started = time.monotonic()
         if chunk.compile:
             self.stage = "compile"
@@ -143,10 +144,6 @@ class _Slot:
         # The worker's TMPDIR is inside its scratch folder, so this also removes NVRTC's ~77 MB
         # __nvrtc_auto_pch_<pid>_0 and Clang's PCH folder, which a killed process leaves behind.
         shutil.rmtree(self.scratch, ignore_errors=True)
-
-
-class WorkerStartError(Exception):
-    """A worker process could not start (the message says why)."""
 
 
 def run_pass(
@@ -214,18 +211,18 @@ def _handle(
         return
     assert chunk is not None
     if kind == "compiled":
-        chunk.cuda = message[2]
+        chunk.cuda = message[1]
         chunk.compile = False
         times.cuda_compile += now - slot.started
         times.cuda_rows += len(chunk.rows)
         slot.stage, slot.deadline = -1, now + options.row_timeout_s
     elif kind == "start":
-        slot.stage, slot.started, slot.deadline = message[2], now, now + options.row_timeout_s
+        slot.stage, slot.started, slot.deadline = message[1], now, now + options.row_timeout_s
         slot.row_stage, slot.so_far = "cpu", {}
     elif kind == "stage":  # the row goes on to its GPU run or gradient check; the same deadline holds
-        slot.row_stage, slot.so_far = message[3], message[4]
+        slot.row_stage, slot.so_far = message[2], message[3]
     elif kind == "done":
-        index, columns = message[2], message[3]
+        index, columns = message[1], message[2]
         for stage, seconds in columns.pop("_seconds", {}).items():
             times.execution[stage] = times.execution.get(stage, 0.0) + seconds
         times.rows += 1

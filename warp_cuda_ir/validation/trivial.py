@@ -14,7 +14,7 @@ from typing import Any
 
 import warp as wp
 
-from warp_cuda_ir import extraction
+from warp_cuda_ir import warp_session
 from warp_cuda_ir.synthesis import KernelProgram
 from warp_cuda_ir.validation.execute import run_cpu
 from warp_cuda_ir.validation.worker import _forget_compiled
@@ -37,11 +37,11 @@ def program_trivial_reason(program: KernelProgram, seed: int) -> str | None:
     Raises RuntimeError when the program does not compile or launch (that is a generator bug too).
     """
     try:
-        with extraction.loaded_kernel(program.source, program.kernel_name) as (kernel, namespace):
+        with warp_session.loaded_kernel(program.source, program.kernel_name) as (kernel, namespace):
             cpu = run_cpu(launch_record(program, seed), kernel, namespace, timing=False)
     finally:
         # as the validation worker does after each row: compiled sample modules are never reused
-        _forget_compiled(Path(wp.config.kernel_cache_dir), extraction.MODULE_NAME)
+        _forget_compiled(Path(wp.config.kernel_cache_dir), warp_session.MODULE_NAME)
     if cpu.run_status != "ok":
         stage = "compile" if cpu.compile_status != "ok" else "launch"
         raise RuntimeError(f"seed {seed}: CPU {stage} failed: {(cpu.error or '').splitlines()[0]}")

@@ -34,30 +34,30 @@ def main(conn: Connection, config: WorkerConfig) -> None:
     import warp as wp
 
     wp.config.kernel_cache_dir = str(scratch / "kernel_cache")
-    from warp_cuda_ir import extraction
+    from warp_cuda_ir import warp_session
     from warp_cuda_ir.validation import compile_cuda, row
 
-    extraction.init_warp()
-    toolkit = compile_cuda.toolkit_version()
+    warp_session.init_warp()
+    toolkit = warp_session.toolkit_version()
     _warm_up()
     conn.send(("ready",))
     while True:
         message = conn.recv()
         if message is None:
             return
-        chunk_id, rows, compile_first = message
+        rows, compile_first = message
         if compile_first:
             results = compile_cuda.compile_rows(rows, config.arch, scratch / "nvrtc")
-            conn.send(("compiled", chunk_id, [row.cuda_columns(r, config.arch, toolkit) for r in results]))
+            conn.send(("compiled", [row.cuda_columns(r, config.arch, toolkit) for r in results]))
         for i, r in enumerate(rows):
-            conn.send(("start", chunk_id, i))
+            conn.send(("start", i))
 
-            def on_stage(stage: str, so_far: dict[str, Any], i: int = i, chunk_id: int = chunk_id) -> None:
-                conn.send(("stage", chunk_id, i, stage, so_far))
+            def on_stage(stage: str, so_far: dict[str, Any], i: int = i) -> None:
+                conn.send(("stage", i, stage, so_far))
 
             columns = row.execution_columns(r, config.gpu_skip_reason, config.environment, on_stage)
-            _forget_compiled(scratch / "kernel_cache", extraction.MODULE_NAME)
-            conn.send(("done", chunk_id, i, columns))
+            _forget_compiled(scratch / "kernel_cache", warp_session.MODULE_NAME)
+            conn.send(("done", i, columns))
 
 
 WARM_UP_SOURCE = """import warp as wp
@@ -70,10 +70,10 @@ def warm_up(a: wp.array(dtype=float)):
 
 def _warm_up() -> None:
     """Pay Clang's one-time header precompile before the first row, so row timeouts measure rows."""
-    from warp_cuda_ir import extraction
+    from warp_cuda_ir import warp_session
     from warp_cuda_ir.validation.execute import load_module
 
-    with extraction.loaded_kernel(WARM_UP_SOURCE) as (kernel, _):
+    with warp_session.loaded_kernel(WARM_UP_SOURCE) as (kernel, _):
         load_module(kernel, "cpu")
 
 

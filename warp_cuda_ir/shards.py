@@ -1,32 +1,28 @@
-"""Sharded generation: one shard = a pure function of (BuildSpec, shard index).
+"""Work shards: one shard = a pure function of (BuildSpec, shard index).
 
 Determinism, resume, parallelism and the Ray engine all follow from that: a shard's
 Parquet file is written once, atomically, and a finished shard is never recomputed.
+Engines (`engines/`) schedule `run_shard`/`generate_shard`; the feed (`feed.py`) drives them.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
-import itertools
 import json
-import math
 import os
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from warp_cuda_ir import extraction, rows, schema
 from warp_cuda_ir.synthesis import CATEGORIES, GENERATOR_VERSION
-
-if TYPE_CHECKING:
-    from warp_cuda_ir.engines import RunShards
 
 FAILURE_SCHEMA = pa.schema([("seed", pa.int64()), ("error", pa.string())])
 
@@ -49,14 +45,25 @@ class BuildSpec:
     def to_dict(self) -> dict[str, Any]:
         return {**dataclasses.asdict(self), "categories": list(self.categories), "generator": GENERATOR_VERSION}
 
-    def fingerprint(self) -> str:
-        """Identifies the rows this spec yields; shard caches of other specs are not reused."""
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> BuildSpec:
+        """The spec `to_dict` wrote (the generator version is a fact of the code, not a field)."""
+        fields = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: tuple(v) if k == "categories" else v for k, v in data.items() if k in fields})
+
+    def cache_key(self) -> dict[str, Any]:
+        """Everything a shard's rows depend on: the spec, the generator, the schema and Warp versions.
+
+        The one key that decides whether a cached shard may be reused: a shard cache made under
+        another key is never resumed (a build folder holding one is refused).
+        """
         import warp as wp
 
-        blob = json.dumps(
-            {**self.to_dict(), "warp": wp.config.version, "schema": schema.SCHEMA_VERSION}, sort_keys=True
-        )
-        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+        return {"spec": self.to_dict(), "schema": schema.SCHEMA_VERSION, "warp": wp.config.version}
+
+    def fingerprint(self) -> str:
+        """A short hash of `cache_key()`."""
+        return hashlib.sha256(json.dumps(self.cache_key(), sort_keys=True).encode()).hexdigest()[:16]
 
 
 @dataclass
@@ -161,98 +168,6 @@ def run_shard(spec: BuildSpec, index: int, cache_root: str) -> ShardStats:
         os.getpid(), started, time.time(), time.process_time() - cpu, extraction.codegen_cpu_seconds() - codegen
     )
     return dataclasses.replace(stats, made_by=timing)
-
-
-class ShardFeed:
-    """The shards one build is made of, handed out in index order as they are finished.
-
-    A build is either a fixed number of shards or, with `target_bytes`, the first K shards
-    whose Parquet files together hold that many bytes. K depends only on the shards'
-    contents, never on which worker finished first, so the same arguments give the same
-    rows on any machine and with any worker count.
-
-    The first iteration drives `engine` (generating what the cache lacks) and yields shard
-    k as soon as shards 0..k are all finished: the builder writes shard k while later ones
-    are still being generated. Later iterations replay the same indices. Alongside, `dropped`
-    collects the seeds whose program already appeared at a lower seed, so no program is
-    written twice; it covers shard k by the time k is yielded.
-    """
-
-    def __init__(
-        self,
-        spec: BuildSpec,
-        cache_root: str,
-        engine: RunShards,
-        workers: int,
-        *,
-        num_shards: int | None = None,
-        target_bytes: int | None = None,
-        on_shard: Callable[[ShardStats], None] = lambda _: None,
-    ) -> None:
-        if (num_shards is None) == (target_bytes is None):
-            raise ValueError("give exactly one of num_shards and target_bytes")
-        self.spec, self.cache, self.engine, self.workers = spec, ShardCache(cache_root), engine, workers
-        self.num_shards = num_shards  # with a size target: known once the first iteration ends
-        self.target_bytes = target_bytes
-        self.on_shard = on_shard
-        self.dropped: set[int] = set()
-        self._first_seen: set[str] = set()
-        self._sizes: dict[int, int] = {}  # Parquet bytes of each finished shard
-        self._finished = 0  # shards 0.._finished-1 are finished and handed out
-        self._handed_bytes = 0  # their bytes
-        self._done = False
-
-    def __iter__(self) -> Iterator[int]:
-        if self._done:
-            yield from range(self._finished)
-            return
-        if self._finished:
-            raise RuntimeError("a ShardFeed is iterated once while it generates")
-        indices = itertools.count() if self.num_shards is None else range(self.num_shards)
-        stream = self.engine(self.spec, indices, str(self.cache.root), self.workers, self._wanted)
-        try:
-            for stats in stream:
-                self._sizes[stats.index] = stats.nbytes
-                self.on_shard(stats)
-                while not self._complete() and self._finished in self._sizes:
-                    self._deduplicate(self._finished)
-                    self._handed_bytes += self._sizes[self._finished]
-                    self._finished += 1
-                    yield self._finished - 1
-                if self._complete():
-                    break
-        finally:
-            stream.close()  # stops the engine: shards still running are not needed
-        if not self._complete():
-            raise RuntimeError(f"the engine stopped after {self._finished} shards")
-        self.num_shards, self._done = self._finished, True
-
-    def _complete(self) -> bool:
-        if self.target_bytes is None:
-            return self._finished == self.num_shards
-        return self._handed_bytes >= self.target_bytes
-
-    def _wanted(self, in_flight: int) -> bool:
-        """Whether the engine should start one more shard, given `in_flight` started and unfinished.
-
-        Near a size target, only as many are started as the mean shard size says are missing.
-        """
-        if self.target_bytes is None:
-            return True
-        if not self._sizes:  # no shard size known yet: one shard per worker
-            return in_flight < self.workers
-        # Shards run in index order, so every finished shard will be part of the build.
-        done = sum(self._sizes.values())  # a few thousand shards at most: cheap next to a shard
-        missing = self.target_bytes - done
-        return missing > 0 and in_flight < math.ceil(missing / (done / len(self._sizes)))
-
-    def _deduplicate(self, index: int) -> None:
-        table = self.cache.read(index, ["id", "seed"])
-        for rid, seed in zip(table.column("id").to_pylist(), table.column("seed").to_pylist(), strict=True):
-            if rid in self._first_seen:
-                self.dropped.add(seed)
-            else:
-                self._first_seen.add(rid)
 
 
 def _atomic_write_parquet(table: pa.Table | list[pa.Table], path: Path, schema: pa.Schema | None = None) -> None:

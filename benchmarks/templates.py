@@ -1,4 +1,6 @@
-"""The first generator: ten parameterised kernel families, randomised by seed.
+"""The first generator, retired: ten parameterised kernel families, randomised by seed.
+
+Kept for `benchmarks/generator.py`, which compares generators' cost on the build's row path.
 
 Each family picks names, operators, constants and sizes from a seeded RNG. Inputs are
 kept inside the domains of the operations used (positive for sqrt/log, bounded indices).
@@ -43,7 +45,7 @@ def _n(rng: random.Random) -> int:
 def _source(name: str, params: str, body: list[str], prefix: str = "") -> str:
     lines = ["import warp as wp", "", prefix.rstrip() + "\n" if prefix else "", "@wp.kernel", f"def {name}({params}):"]
     lines += [f"    {line}" for line in body]
-    return "\n".join(line for line in lines if line != "" or True).replace("\n\n\n@", "\n\n@") + "\n"
+    return "\n".join(lines).replace("\n\n\n@", "\n\n@") + "\n"
 
 
 def _arith(rng: random.Random) -> KernelProgram:

@@ -1,0 +1,106 @@
+"""What several test files share: builds, reading rows back, running the scripts, and the one contract
+every built folder must meet (`assert_publishable`), applied to each fixture build.
+"""
+
+from __future__ import annotations
+
+import ast
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import datasets
+import pyarrow.parquet as pq
+
+from warp_cuda_ir import card, hub, schema, writing
+from warp_cuda_ir.build import BuildResult, run_build
+from warp_cuda_ir.record import BuildOptions, BuildRecord
+from warp_cuda_ir.shards import BuildSpec
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# 2 shards of 80 seeds: enough rows that every split is non-empty (checked by test_build).
+SMALL_SPEC = BuildSpec(seed=0, seeds_per_shard=80)
+SMALL_TARGET_MB = 0.6
+
+
+def build(out: Path | str, spec: BuildSpec, target_mb: float, workers: int = 1, **options: Any) -> BuildResult:
+    """`run_build` with the options a test names (the rest at their defaults)."""
+    return run_build(BuildOptions(out=out, spec=spec, target_mb=target_mb, workers=workers, **options))
+
+
+def read_rows(out: Path) -> dict[str, dict[str, Any]]:
+    """Every row of a built folder, by id."""
+    table = pq.read_table(writing.all_data_files(out))
+    return {r["id"]: r for r in table.to_pylist()}
+
+
+def run_script(
+    name: str, *args: str, env: dict[str, str] | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    """`python scripts/<name>.py ARGS`, as a user runs it (`env`: the whole environment, default ours)."""
+    command = [sys.executable, str(ROOT / "scripts" / f"{name}.py"), *args]
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=timeout)
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """`python scripts/build.py ARGS`."""
+    return run_script("build", *args)
+
+
+def copy_build(result: BuildResult | Path, to: Path) -> Path:
+    """A copy of a build that a test may damage (the resume state is left behind)."""
+    source = result.out if isinstance(result, BuildResult) else result
+    return Path(shutil.copytree(source, to / "copy", ignore=shutil.ignore_patterns(writing.WORK_DIR)))
+
+
+def normalize_source(source: str) -> str:
+    """Formatting- and comment-insensitive form of Python source."""
+    return ast.unparse(ast.parse(source))
+
+
+def assert_publishable(folder: Path) -> None:
+    """The contract of every built folder, checked against counts made here, not by the code under test:
+
+    its record lists exactly the files it holds; the card states the rows the Parquet metadata holds and
+    describes the files (`card.verify`); every config loads with `load_dataset` with those split sizes,
+    its columns and features; no row id and no normalized program is in two rows (so none straddles
+    splits); a second load gives the same rows; and the Hub check plans an upload of exactly those files.
+    """
+    record = BuildRecord.load(folder)
+    assert record is not None, f"{folder} has no build record"
+    on_disk = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
+    on_disk = {p for p in on_disk if not p.startswith(writing.WORK_DIR + "/")}
+    assert on_disk == record.owned(), f"files differ from the record: {sorted(on_disk ^ record.owned())}"
+    counted = {
+        split: sum(pq.read_metadata(p).num_rows for p in sorted((folder / writing.DATA_DIR).glob(f"{split}-*")))
+        for split in schema.SPLITS
+    }
+    counted = {split: n for split, n in counted.items() if n}
+    text = (folder / writing.CARD).read_text()
+    assert f"**{sum(counted.values()):,} rows**" in text
+    assert card.verify(folder) == []
+    with tempfile.TemporaryDirectory(prefix="contract_") as cache:
+        full: dict[str, datasets.Dataset] = {}
+        for config in schema.CONFIGS:
+            ds = datasets.load_dataset(str(folder), config.name, cache_dir=cache)
+            assert {split: ds[split].num_rows for split in ds} == counted, config.name
+            for split in ds:
+                assert ds[split].column_names == list(config.columns), config.name
+                assert ds[split].features == config.features(), config.name
+            if config.name == schema.DEFAULT_CONFIG:
+                full = dict(ds)
+        again = datasets.load_dataset(str(folder), schema.DEFAULT_CONFIG, cache_dir=cache)
+        ids: list[str] = []
+        programs: list[str] = []
+        for split, ds in full.items():
+            assert again[split]["id"] == ds["id"], "a second load gives other rows"
+            ids += ds["id"]
+            programs += [normalize_source(s) for s in ds["python_source"]]
+    assert len(ids) == len(set(ids)), "a row id occurs twice"
+    assert len(programs) == len(set(programs)), "a program occurs twice"
+    upload = hub.plan(folder, "contract/check")
+    assert set(upload.files) == record.owned() and upload.rows_per_split == counted

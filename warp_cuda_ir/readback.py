@@ -1,0 +1,272 @@
+"""Read-back: everything the card, the Hub check, `scripts/stats.py` and the validation console say
+about a built folder, computed in one pass over its Parquet files.
+
+Each row group of each data file is decoded once: its Arrow bytes per column (the `dataset_info`
+sizes `load_dataset` checks), rows per split and category, the variety figures (Warp built-ins,
+program shapes, text lengths, argument dtypes) and the validation status counts all come from that
+one decode, with memory bounded by a row group. Nothing here parses source again: the per-row facts
+were computed by the workers that made the rows (`source_facts`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from warp_cuda_ir import schema, writing
+from warp_cuda_ir.errors import DatasetFolderError, one_line
+from warp_cuda_ir.synthesis.catalogue import offered_builtins
+
+STATUS_COLUMNS = ("cuda_compile_status", "cpu_compile_status", "cpu_run_status", "gpu_run_status", "gradcheck_status")
+
+
+@dataclass
+class Distribution:
+    """Quantiles of a list of lengths."""
+
+    min: float
+    p50: float
+    p90: float
+    max: float
+
+    @classmethod
+    def of(cls, values: list[int]) -> Distribution:
+        ordered = sorted(values) or [0]
+        pick = lambda q: float(ordered[min(len(ordered) - 1, int(q * len(ordered)))])  # noqa: E731
+        return cls(float(ordered[0]), pick(0.5), pick(0.9), float(ordered[-1]))
+
+
+@dataclass
+class Variety:
+    """How varied the rows are: built-ins used, distinct program shapes, lengths, argument dtypes."""
+
+    builtin_counts: dict[str, int]  # Warp built-in -> rows using it, most used first
+    builtins_offered: int
+    distinct_shapes: int
+    distinct_shape_fraction: float
+    python_chars: Distribution
+    cuda_forward_chars: Distribution
+    dtypes: dict[str, int]  # argument dtype -> arguments, most common first
+
+    @property
+    def builtins_used(self) -> int:
+        return len(self.builtin_counts)
+
+
+@dataclass
+class ValidationCounts:
+    """Status counts of the validation columns over every row of the folder."""
+
+    rows: int = 0
+    status: dict[str, dict[str, int]] = field(default_factory=dict)  # status column -> value -> rows
+    ok_per_category: dict[str, dict[str, int]] = field(default_factory=dict)  # category -> {"rows", column: ok}
+    trivial_output: int = 0
+    nonfinite_output: int = 0
+    gpu_matches_reference: int = 0
+    cuda_archs: list[int] = field(default_factory=list)
+    gpus: list[str] = field(default_factory=list)
+
+    @property
+    def validated(self) -> int:
+        """Rows the pass has annotated (a row not validated has every status `skipped`)."""
+        return self.rows - self.status.get("cpu_run_status", {}).get("skipped", 0) if self.rows else 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rows": self.rows,
+            "status": self.status,
+            "ok_per_category": self.ok_per_category,
+            "trivial_output": self.trivial_output,
+            "nonfinite_output": self.nonfinite_output,
+            "gpu_matches_reference": self.gpu_matches_reference,
+            "cuda_archs": self.cuda_archs,
+            "gpus": self.gpus,
+            "validated": self.validated,
+        }
+
+
+@dataclass
+class Readback:
+    """One pass over a folder's data files."""
+
+    folder: Path
+    files: dict[str, list[Path]]  # split -> its data files
+    rows_per_split: dict[str, int]
+    categories_per_split: dict[str, dict[str, int]]  # category -> split -> rows
+    column_bytes: dict[str, dict[str, int]]  # split -> column -> Arrow bytes (splits with files only)
+    arrow_schema: pa.Schema | None  # of the first data file; None without data
+    bytes: int  # Parquet bytes on disk
+    variety: Variety | None  # None without rows
+    validation: ValidationCounts
+    module_options: dict[str, Any] | None  # the first row's, JSON-decoded
+
+    @property
+    def num_rows(self) -> int:
+        return sum(self.rows_per_split.values())
+
+    @property
+    def categories(self) -> dict[str, int]:
+        return {c: sum(by_split.values()) for c, by_split in self.categories_per_split.items()}
+
+    @property
+    def splits_with_rows(self) -> list[str]:
+        return [s for s, n in self.rows_per_split.items() if n]
+
+    def to_json(self) -> str:
+        """The figures `scripts/stats.py --json` prints."""
+        v = self.variety
+        variety = (
+            {
+                "builtins_used": v.builtins_used,
+                "builtins_offered": v.builtins_offered,
+                "builtin_counts": v.builtin_counts,
+                "distinct_shapes": v.distinct_shapes,
+                "distinct_shape_fraction": v.distinct_shape_fraction,
+                "python_chars": vars(v.python_chars),
+                "cuda_forward_chars": vars(v.cuda_forward_chars),
+                "dtypes": v.dtypes,
+            }
+            if v
+            else None
+        )
+        data = {
+            "rows": self.num_rows,
+            "rows_per_split": self.rows_per_split,
+            "rows_per_category": dict(sorted(self.categories.items())),
+            "bytes": self.bytes,
+            "variety": variety,
+            "validation": self.validation.to_dict(),
+        }
+        return json.dumps(data, indent=2)
+
+
+_VARIETY_COLUMNS = ("warp_builtins", "program_shape", "python_source", "cuda_forward", "arguments")
+_VALIDATION_EXTRA = ("trivial_output", "nonfinite_output", "gpu_matches_reference", "cuda_arch", "validation_gpu_name")
+
+
+def read_back(folder: Path) -> Readback:
+    """Read every data file of `folder` once. Raises DatasetFolderError for an unreadable file."""
+    folder = Path(folder)
+    files = writing.data_files(folder)
+    rows_per_split: dict[str, int] = {}
+    per_category: dict[str, Counter[str]] = {}
+    column_bytes: dict[str, dict[str, int]] = {}
+    arrow_schema: pa.Schema | None = None
+    nbytes = 0
+    module_options: dict[str, Any] | None = None
+    builtins: Counter[str] = Counter()
+    dtypes: Counter[str] = Counter()
+    shapes: set[str] = set()
+    python_chars: list[int] = []
+    cuda_chars: list[int] = []
+    counts = _ValidationTally()
+    for split, paths in files.items():
+        rows_per_split[split] = 0
+        if not paths:
+            continue
+        split_bytes: Counter[str] = Counter()
+        for path in paths:
+            try:
+                parquet = pq.ParquetFile(path)
+                nbytes += path.stat().st_size
+                if arrow_schema is None:
+                    arrow_schema = parquet.schema_arrow
+                for i in range(parquet.num_row_groups):
+                    group = parquet.read_row_group(i)
+                    split_bytes.update({name: group.column(name).nbytes for name in group.column_names})
+                    rows_per_split[split] += group.num_rows
+                    for category in group.column("category").to_pylist():
+                        per_category.setdefault(category, Counter())[split] += 1
+                    if module_options is None and group.num_rows:
+                        module_options = json.loads(group.column("module_options")[0].as_py())
+                    if set(_VARIETY_COLUMNS) <= set(group.column_names):
+                        builtins.update(_value_counts(pc.list_flatten(group.column("warp_builtins"))))
+                        dtypes.update(_value_counts(pc.struct_field(pc.list_flatten(group["arguments"]), "dtype")))
+                        shapes.update(group.column("program_shape").to_pylist())
+                        python_chars += pc.utf8_length(group.column("python_source")).to_pylist()
+                        cuda_chars += pc.utf8_length(group.column("cuda_forward")).to_pylist()
+                    counts.add(group)
+            except (OSError, pa.ArrowException) as e:
+                raise DatasetFolderError(f"{path} is not a readable Parquet file ({one_line(e)})") from None
+        column_bytes[split] = dict(split_bytes)
+    num_rows = sum(rows_per_split.values())
+    variety = None
+    if python_chars:
+        variety = Variety(
+            builtin_counts=dict(builtins.most_common()),
+            builtins_offered=len(offered_builtins()),
+            distinct_shapes=len(shapes),
+            distinct_shape_fraction=len(shapes) / len(python_chars),
+            python_chars=Distribution.of(python_chars),
+            cuda_forward_chars=Distribution.of(cuda_chars),
+            dtypes=dict(dtypes.most_common()),
+        )
+    categories = {c: {s: n[s] for s in schema.SPLITS} for c, n in sorted(per_category.items())}
+    assert sum(sum(by.values()) for by in categories.values()) == num_rows
+    return Readback(
+        folder=folder,
+        files=files,
+        rows_per_split=rows_per_split,
+        categories_per_split=categories,
+        column_bytes=column_bytes,
+        arrow_schema=arrow_schema,
+        bytes=nbytes,
+        variety=variety,
+        validation=counts.result(),
+        module_options=module_options,
+    )
+
+
+def _value_counts(values: pa.Array | pa.ChunkedArray) -> Counter[str]:
+    return Counter({c["values"].as_py(): c["counts"].as_py() for c in pc.value_counts(values)})
+
+
+class _ValidationTally:
+    """Accumulates `ValidationCounts` row group by row group."""
+
+    def __init__(self) -> None:
+        self.rows = 0
+        self.status: dict[str, Counter[str]] = {c: Counter() for c in STATUS_COLUMNS}
+        self.per_category: dict[str, Counter[str]] = {}
+        self.trivial = self.nonfinite = self.matches = 0
+        self.archs: set[int] = set()
+        self.gpus: set[str] = set()
+
+    def add(self, group: pa.Table) -> None:
+        self.rows += group.num_rows
+        if not {*STATUS_COLUMNS, *_VALIDATION_EXTRA} <= set(group.column_names):
+            # A file written before the validation columns existed: nothing was validated.
+            for c in STATUS_COLUMNS:
+                self.status[c]["skipped"] += group.num_rows
+            return
+        table = group.select([*STATUS_COLUMNS, "category", *_VALIDATION_EXTRA]).to_pydict()
+        for c in STATUS_COLUMNS:
+            self.status[c].update(table[c])
+        for i, category in enumerate(table["category"]):
+            ok = self.per_category.setdefault(category, Counter())
+            ok["rows"] += 1
+            ok.update(c for c in STATUS_COLUMNS if table[c][i] == "ok")
+        self.trivial += sum(1 for v in table["trivial_output"] if v)
+        self.nonfinite += sum(1 for v in table["nonfinite_output"] if v)
+        self.matches += sum(1 for v in table["gpu_matches_reference"] if v)
+        self.archs.update(a for a in table["cuda_arch"] if a is not None)
+        self.gpus.update(g for g in table["validation_gpu_name"] if g)
+
+    def result(self) -> ValidationCounts:
+        return ValidationCounts(
+            rows=self.rows,
+            status={c: dict(sorted(n.items())) for c, n in self.status.items()},
+            ok_per_category={k: dict(v) for k, v in sorted(self.per_category.items())},
+            trivial_output=self.trivial,
+            nonfinite_output=self.nonfinite,
+            gpu_matches_reference=self.matches,
+            cuda_archs=sorted(self.archs),
+            gpus=sorted(self.gpus),
+        )

@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import asdict
 
+from warp_cuda_ir import warp_session
 from warp_cuda_ir.extraction import KernelTexts
-from warp_cuda_ir.harvest import _warp
 
 PARTS = ("cuda_helpers", "cuda_forward", "cuda_backward", "cpu_helpers", "cpu_forward", "cpu_backward")
 
@@ -34,7 +34,7 @@ def normalise(texts: KernelTexts, symbols: list[str] | None = None) -> dict[str,
     """
     parts = asdict(texts)
     whole = "".join(parts[p] for p in PARTS)
-    names = set(_warp.declared_names(whole)) | set(symbols or ())
+    names = set(warp_session.declared_names(whole)) | set(symbols or ())
     # `adj_<name>` is the adjoint of `<name>`: numbered through its forward name on both sides, so texts
     # holding the declarations and texts that only call them normalise alike.
     names = {n for n in names if not (n.startswith("adj_") and n[4:] in names)}

@@ -37,7 +37,7 @@ from typing import Any
 
 import warp as wp
 
-from warp_cuda_ir.harvest import _warp
+from warp_cuda_ir import warp_session
 
 
 class Unsupported(Exception):
@@ -99,21 +99,21 @@ class _Writer:
             self._require_module(name, obj, paths)
         elif isinstance(obj, wp.Kernel):
             raise Unsupported(f"refers to another kernel ({name})")
-        elif _warp.is_user_function(obj):
+        elif warp_session.is_user_function(obj):
             self._require_function(name, obj)
-        elif _warp.is_builtin_function(obj):
-            public = _warp.builtin_public_name(obj)
+        elif warp_session.is_builtin_function(obj):
+            public = warp_session.builtin_public_name(obj)
             if public is None:
                 raise Unsupported(f"{name} is a Warp built-in without a public name")
             self._wp()
             if self.bind(name, obj):
                 self.add_entry(_Entry(name, f"{name} = wp.{public}", ["wp"], ("", 0), False))
-        elif _warp.is_struct(obj):
+        elif warp_session.is_struct(obj):
             self._require_struct(name, obj)
         elif getattr(obj, "__module__", None) == "typing" and _typing_name(obj) is not None:
             public = _typing_name(obj)
             self.add_import(name, f"from typing import {public}" + ("" if name == public else f" as {name}"), obj)
-        elif _warp.is_warp_type(obj) or obj in (int, float, bool):
+        elif warp_session.is_warp_type(obj) or obj in (int, float, bool):
             self._require_type(name, obj)
         elif isinstance(obj, type) and (issubclass(obj, enum.Enum) or _is_constant_class(obj)):
             self._require_class(name, obj, paths)
@@ -188,9 +188,9 @@ class _Writer:
 
     def _name_for(self, value: Any, attr: str) -> str:
         """The top-level name a namespace member gets: its own definition name when it has one."""
-        if _warp.is_user_function(value):
+        if warp_session.is_user_function(value):
             return value.func.__name__
-        if _warp.is_struct(value):
+        if warp_session.is_struct(value):
             return value.cls.__name__
         if isinstance(value, types.FunctionType) or isinstance(value, type):
             return value.__name__
@@ -200,18 +200,20 @@ class _Writer:
         # All overloads of a `@wp.func` live under one name; custom grad/replay functions come after them.
         if not self.bind(name, func):
             return
-        defs = _warp.function_definitions(func)
+        defs = warp_session.function_definitions(func)
         if not defs:
             raise Unsupported(f"@wp.func {name} has no Python source (built in or generated)")
         texts, deps, order = [], [], None
         def_name = defs[0][0].__name__
         for pyfunc, overload in defs:
-            text, d, where = self._definition(pyfunc, skip={def_name}, resolved=_warp.function_arg_types(overload))
+            text, d, where = self._definition(
+                pyfunc, skip={def_name}, resolved=warp_session.function_arg_types(overload)
+            )
             texts.append(text)
             deps += d
             order = order or where
             self.emitted_functions[id(pyfunc)] = def_name
-        extra = _warp.custom_grad_and_replay(func)
+        extra = warp_session.custom_grad_and_replay(func)
         for pyfunc in extra:
             if id(pyfunc) in self.emitted_functions:
                 continue
@@ -239,7 +241,7 @@ class _Writer:
             self.add_entry(_Entry(name, text, deps, order, True))
 
     def _require_type(self, name: str, t: Any) -> None:
-        public = _warp.public_name(t)
+        public = warp_session.public_name(t)
         if t in (int, float, bool):
             if name == t.__name__:
                 return
@@ -348,15 +350,15 @@ class _Writer:
         if t is typing.Any:
             self.add_import("Any", "from typing import Any", typing.Any)
             return "Any"
-        if _warp.is_struct(t):
+        if warp_session.is_struct(t):
             name = t.cls.__name__
             self.require(name, t)
             return name
-        public = _warp.public_name(t)
+        public = warp_session.public_name(t)
         if public is not None:
             self._wp()
             return f"wp.{public}"
-        described = _warp.describe_type(t)
+        described = warp_session.describe_type(t)
         if described is None:
             raise Unsupported(f"cannot write type {t!r}")
         kind, params = described
@@ -370,9 +372,9 @@ class _Writer:
             return repr(value)
         if isinstance(value, enum.Enum):
             cls = type(value)
-            if _warp.public_name(cls) is not None:  # e.g. wp.DeterministicMode.RUN_TO_RUN: Warp checks the type
+            if warp_session.public_name(cls) is not None:  # e.g. wp.DeterministicMode.RUN_TO_RUN: Warp checks the type
                 self._wp()
-                return f"wp.{_warp.public_name(cls)}.{value.name}"
+                return f"wp.{warp_session.public_name(cls)}.{value.name}"
             return self.literal(value.value)
         if isinstance(value, int):
             return repr(int(value))
@@ -391,10 +393,10 @@ class _Writer:
         if np is not None and isinstance(value, np.generic):
             self.add_import("np", "import numpy as np", np)
             return f"np.{type(value).__name__}({self.literal(value.item())})"
-        scalar = _warp.scalar_value(value)
+        scalar = warp_session.scalar_value(value)
         if scalar is not None:
             return f"{self.type_expr(type(value))}({self.literal(scalar)})"
-        components = _warp.vector_components(value)
+        components = warp_session.vector_components(value)
         if components is not None:
             return f"{self.type_expr(type(value))}({', '.join(self.literal(c) for c in components)})"
         raise Unsupported(f"cannot write a {type(value).__module__}.{type(value).__qualname__} value as a literal")
@@ -424,7 +426,7 @@ def _is_namespace(value: Any, rest: frozenset[tuple[str, ...]]) -> bool:
         isinstance(value, type)
         and not issubclass(value, enum.Enum)
         and not _is_constant_class(value)
-        and not _warp.is_warp_type(value)
+        and not warp_session.is_warp_type(value)
         and bool(rest)
         and all(len(p) > 0 for p in rest)
     )
@@ -463,7 +465,7 @@ def _is_constant_class(cls: type) -> bool:
     """A plain class holding constants (`class GeoType: BOX = 1`), not a Warp type or a data class."""
     return (
         cls.__module__ not in ("builtins", "typing")
-        and not _warp.is_warp_type(cls)
+        and not warp_session.is_warp_type(cls)
         and cls.__init__ is object.__init__
         and any(isinstance(v, (int, float, bool)) for k, v in vars(cls).items() if not k.startswith("_"))
     )
@@ -498,7 +500,7 @@ def _struct_annotation_value(struct: Any, text: str, name: str) -> Any:
         if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
             ann = stmt.annotation
             if isinstance(ann, ast.Name) and ann.id == name:
-                var = _warp.struct_fields(struct).get(stmt.target.id)
+                var = warp_session.struct_fields(struct).get(stmt.target.id)
                 if var is not None:
                     return var
     return _MISSING
@@ -594,7 +596,7 @@ def _decorator_module_name(text: str, name: str, kernel: Any) -> Any:
         if isinstance(dec, ast.Call):
             for kw in dec.keywords:
                 if kw.arg == "module" and isinstance(kw.value, ast.Name) and kw.value.id == name:
-                    return _warp.kernel_module_name(kernel)
+                    return warp_session.kernel_module_name(kernel)
     return _MISSING
 
 
@@ -669,18 +671,18 @@ def self_contained_source(kernel: Any, module_options: dict[str, Any] | None = N
     writer._wp()
     pyfunc = root.func
     text, _deps, _ = writer._definition(
-        pyfunc, skip={pyfunc.__name__}, resolved=_warp.kernel_arg_types(root), kernel=root
+        pyfunc, skip={pyfunc.__name__}, resolved=warp_session.kernel_arg_types(root), kernel=root
     )
-    key = _warp.kernel_key_for_text(root, pyfunc)
+    key = warp_session.kernel_key_for_text(root, pyfunc)
     if pyfunc.__name__ in writer.bindings:
         raise Unsupported(f"name clash: {pyfunc.__name__!r} is the kernel and one of its dependencies")
     tail = []
     if not _decorated_as_kernel(text):
         # `wp.kernel(f)` / `wp.Kernel(f, key=...)` called on a plain def (Warp's own tests do): say so.
         args = [pyfunc.__name__]
-        if key != _warp.kernel_key_for_text(root, pyfunc, ignore_key=True):
+        if key != warp_session.kernel_key_for_text(root, pyfunc, ignore_key=True):
             args.append(f"name={key!r}")
-        args += [f"{k}={writer.literal(v)}" for k, v in _warp.kernel_decorator_options(root).items()]
+        args += [f"{k}={writer.literal(v)}" for k, v in warp_session.kernel_decorator_options(root).items()]
         tail.append(f"{pyfunc.__name__} = wp.kernel({', '.join(args)})")
     if generic is not None:
         types_ = [writer.type_expr(arg.type) for arg in kernel.adj.args]

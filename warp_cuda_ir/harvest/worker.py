@@ -24,8 +24,9 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from warp_cuda_ir import extraction
-from warp_cuda_ir.harvest import _warp, check, reasons
+from warp_cuda_ir import extraction, warp_session
+from warp_cuda_ir.errors import ExtractionError, one_line
+from warp_cuda_ir.harvest import check, reasons
 from warp_cuda_ir.harvest.selfcontained import Unsupported, self_contained_source, source_lines
 
 
@@ -64,18 +65,18 @@ class Worker:
     def do_import(self, module: str) -> None:
         error = category = None
         try:
-            with extraction._silence_fd(2):
+            with warp_session.silenced_fd(2):
                 importlib.import_module(module)
         except SystemExit as e:
             category, error = reasons.IMPORT_EXITED, f"sys.exit({e.code!r})"
         except BaseException as e:  # whatever the file raises, the harvest goes on
-            category, error = reasons.IMPORT_FAILED, f"{type(e).__name__}: {extraction._one_line(e)}"[:500]
+            category, error = reasons.IMPORT_FAILED, f"{type(e).__name__}: {one_line(e)}"[:500]
         self.send({"op": "found", "category": category, "error": error, "kernels": self._announce()})
 
     def _announce(self) -> list[str]:
         """Idents of kernels (and overloads) of the harvested targets not announced before."""
         out = []
-        for kernel in _warp.live_kernels():
+        for kernel in warp_session.live_kernels():
             if id(kernel) in self.seen or getattr(kernel, "generic_parent", None) is not None:
                 continue
             where = self._where(kernel)
@@ -122,9 +123,9 @@ class Worker:
         """Warp's code for the kernel in its own module: read off the module's build, else built alone."""
         module = kernel.module
         cached = self.modules.get(id(module))
-        if cached is None or (cached is not False and cached.signature != _warp.module_signature(module)):
+        if cached is None or (cached is not False and cached.signature != warp_session.module_signature(module)):
             try:
-                cached = _warp.ModuleCode(module, self.arch)
+                cached = warp_session.ModuleCode(module, self.arch)
             except Exception:  # one kernel Warp cannot build: build the others one by one
                 cached = False
             self.modules[id(module)] = cached
@@ -132,7 +133,7 @@ class Worker:
             sources = cached.kernel_sources(kernel)
             if sources is not None:
                 return sources
-        return _warp.original_module_sources(kernel, self.arch, block_dim)
+        return warp_session.original_module_sources(kernel, self.arch, block_dim)
 
     def do_process(self, idents: list[str]) -> None:
         for ident in idents:
@@ -140,7 +141,7 @@ class Worker:
             try:
                 out = self._process(ident)
             except BaseException as e:  # a bug of ours must not lose the rest
-                detail = f"internal error: {type(e).__name__}: {extraction._one_line(e)}"
+                detail = f"internal error: {type(e).__name__}: {one_line(e)}"
                 out = self._reason(ident, reasons.SELF_CONTAINED_UNSUPPORTED, detail)
                 out["traceback"] = traceback.format_exc()[-2000:]
             out["seconds"] = round(time.perf_counter() - started, 4)
@@ -163,31 +164,31 @@ class Worker:
             upstream_lines, _, _ = source_lines(root.func)
         except Unsupported as e:
             return self._reason(ident, reasons.NO_SOURCE, str(e))
-        block_dim = _warp.module_block_dim(kernel)
+        block_dim = warp_session.module_block_dim(kernel)
         try:
-            with extraction._silence_fd(2):
+            with warp_session.silenced_fd(2):
                 cuda, cpu, symbol, symbols = self._original(kernel, block_dim)
         except Exception as e:
-            return self._reason(ident, reasons.WARP_CODEGEN_FAILED, f"{type(e).__name__}: {extraction._one_line(e)}")
+            return self._reason(ident, reasons.WARP_CODEGEN_FAILED, f"{type(e).__name__}: {one_line(e)}")
         original = extraction.texts_from_module_sources(cuda, cpu, symbol, kernel.key, {}, {}, block_dim)
         original = dataclasses.replace(original, cuda_helpers="", cpu_helpers="")  # see ModuleCode
         try:
-            sc = self_contained_source(kernel, _warp.changed_module_options(kernel))
+            sc = self_contained_source(kernel, warp_session.changed_module_options(kernel))
         except Unsupported as e:
             return self._reason(ident, reasons.SELF_CONTAINED_UNSUPPORTED, str(e))
         try:
             with (
-                _warp.preserved_function_counters(),
-                _warp.private_registry([kernel.module.name]),
-                extraction._silence_fd(2),
+                warp_session.preserved_function_counters(),
+                warp_session.private_registry([kernel.module.name]),
+                warp_session.silenced_fd(2),
             ):
                 texts = extraction.extract(sc.source, sc.kernel_name, self.arch, block_dim)
-        except extraction.ExtractionError as e:
-            out = self._reason(ident, reasons.SELF_CONTAINED_EXTRACT_FAILED, extraction._one_line(e))
+        except ExtractionError as e:
+            out = self._reason(ident, reasons.SELF_CONTAINED_EXTRACT_FAILED, one_line(e))
             out["source"] = sc.source
             return out
         candidate = dataclasses.replace(texts, cuda_helpers="", cpu_helpers="")
-        mine = _warp.declared_names(texts.cuda_helpers + texts.cpu_helpers)
+        mine = warp_session.declared_names(texts.cuda_helpers + texts.cpu_helpers)
         differing = check.compare(original, candidate, symbols, mine)
         if differing:
             excerpt = check.first_difference(original, candidate, differing[0], symbols, mine)
@@ -262,7 +263,7 @@ def main() -> None:
         results.flush()
 
     with contextlib.redirect_stdout(sys.stderr):
-        extraction.init_warp()
+        warp_session.init_warp()
         worker = Worker(config, send)
         send({"op": "ready"})
         for line in commands:

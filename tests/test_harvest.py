@@ -13,7 +13,18 @@ from pathlib import Path
 import pytest
 
 from warp_cuda_ir import extraction
-from warp_cuda_ir.harvest import TargetError, check, discover, harvest, reasons
+from warp_cuda_ir.harvest import (
+    TargetError,
+    assign_splits,
+    cached_harvest,
+    check,
+    discover,
+    harvest,
+    near_duplicates,
+    reasons,
+    split_for_file,
+    write_notices,
+)
 
 DATA = Path(__file__).parent / "data" / "harvest"
 KERNELS = DATA / "kernels"
@@ -194,3 +205,41 @@ def test_installed_package_provenance_and_records():
     assert all(r["file"].startswith("warp/_src/optim/") for r in result.records)
     target = result.targets[0]
     assert any(name.startswith("LICENSE") for name in target.notices)
+
+
+def test_near_duplicates_share_a_split_and_files_split_by_hash():
+    base = (KERNELS / "wci_forms" / "uses.py").read_text()
+    sources = [
+        base,
+        base.replace("dt: float", "dt: float, unused: int"),
+        (KERNELS / "wci_forms" / "generic.py").read_text(),
+    ]
+    found = near_duplicates(sources, threshold=0.7)
+    assert found.pairs == [(0, 1)] and found.with_partner == 2
+    keys = [("p", f"file{i}.py") for i in range(200)]
+    alone = assign_splits(keys, [])
+    assert alone == [split_for_file("p", f"file{i}.py") for i in range(200)]
+    assert {"train", "validation", "test"} <= set(alone)
+    i, j = next((a, b) for a in range(200) for b in range(200) if alone[a] != alone[b])
+    joined = assign_splits(keys, [(i, j)])
+    assert joined[i] == joined[j]
+    assert [s for k, s in enumerate(joined) if k not in (i, j)] == [s for k, s in enumerate(alone) if k not in (i, j)]
+
+
+def test_cached_harvest_is_written_once_and_read_back(tmp_path):
+    first = cached_harvest([str(KERNELS), "surely_not_an_installed_package_xyz"], tmp_path, workers=2)
+    files = sorted(tmp_path.glob("*.json.gz"))
+    assert len(files) == 1 and len(first["records"]) == 13
+    assert first["target_errors"] == [
+        "--real surely_not_an_installed_package_xyz: no installed package or folder of that name"
+    ]
+    stamp = files[0].stat().st_mtime_ns
+    again = cached_harvest([str(KERNELS)], tmp_path, workers=2)
+    assert files[0].stat().st_mtime_ns == stamp  # not harvested again
+    assert again["records"] == first["records"]
+
+
+def test_notices_are_written_per_package(tmp_path):
+    written = write_notices([{"package": "warp-lang", "notices": {"LICENSE.md": "Apache", "../evil": "x"}}], tmp_path)
+    assert written == ["LICENSES/warp-lang/LICENSE.md"]
+    assert (tmp_path / "LICENSES" / "warp-lang" / "LICENSE.md").read_text() == "Apache"

@@ -8,14 +8,30 @@
 
 Stages: `discover` (targets -> import jobs, provenance), `worker` (import in a killable process, find
 kernels), `selfcontained` (kernel -> one module text), `check` (its code == Warp's in the original
-module), `run` (the process pool with time limits). Harvesting imports, i.e. runs, the code it is given.
+module), `run` (the process pool with time limits), `cache` (one file per target, resumable),
+`splitting` (file-hash splits, MinHash/LSH near-duplicates kept in one split), `notices` (upstream license
+files for the dataset folder). Harvesting imports, i.e. runs, the code it is given.
 """
 
 from __future__ import annotations
 
+from warp_cuda_ir.harvest.cache import cached_harvest
+from warp_cuda_ir.harvest.notices import write_notices
 from warp_cuda_ir.harvest.reasons import Reason, TargetError
 from warp_cuda_ir.harvest.run import HarvestResult, harvest
+from warp_cuda_ir.harvest.splitting import assign_splits, near_duplicates, split_for_file
 
 DEFAULT_PACKAGES = ("newton", "mujoco_warp", "warp")
 
-__all__ = ["DEFAULT_PACKAGES", "HarvestResult", "Reason", "TargetError", "harvest"]
+__all__ = [
+    "DEFAULT_PACKAGES",
+    "HarvestResult",
+    "Reason",
+    "TargetError",
+    "assign_splits",
+    "cached_harvest",
+    "harvest",
+    "near_duplicates",
+    "split_for_file",
+    "write_notices",
+]

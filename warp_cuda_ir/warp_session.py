@@ -302,8 +302,8 @@ def describe_type(t: Any) -> tuple[str, list[tuple[str, Any]]] | None:
     if ty.is_array(t):
         # Warp 1.19 annotations are light descriptors (`_ArrayAnnotation`) naming their concrete class.
         concrete = getattr(type(t), "_concrete_cls", type(t))
-        kind = {"array": "array", "indexedarray": "indexedarray", "fabricarray": "fabricarray"}.get(concrete.__name__)
-        if kind is None:
+        kind = concrete.__name__
+        if kind not in ("array", "indexedarray", "fabricarray", "indexedfabricarray"):
             return None
         return kind, [("dtype", t.dtype), ("ndim", t.ndim)]
     if not isinstance(t, type):

@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 import builtins
 import enum
+import inspect
 import linecache
 import math
 import symtable
@@ -72,6 +73,7 @@ class _Writer:
     namespaces: dict[str, set[tuple[str, ...]]] = field(default_factory=dict)  # module name -> paths used
     class_members: dict[str, dict[str, str]] = field(default_factory=dict)  # class name -> member literals
     prelude: list[str] = field(default_factory=list)
+    future_annotations: bool = False
 
     # --- names -----------------------------------------------------------------------------------
 
@@ -119,6 +121,10 @@ class _Writer:
             self._require_class(name, obj, paths)
         elif isinstance(obj, type) and paths and all(len(p) > 0 for p in paths):
             self._require_namespace(name, obj, paths)  # a class used as a namespace (`Gaussian.Data`)
+        elif isinstance(obj, types.FunctionType) and _warp_decorator(obj) is not None:
+            expr = self._decorator_expr(obj)  # `my_func = wp.func(inline=False)` upstream
+            if self.bind(name, obj):
+                self.add_entry(_Entry(name, f"{name} = {expr}", ["wp"], ("", 0), False))
         elif isinstance(obj, types.FunctionType):
             self._require_python_function(name, obj)
         elif isinstance(obj, (types.BuiltinFunctionType, types.BuiltinMethodType)) or (
@@ -126,7 +132,10 @@ class _Writer:
         ):
             self._require_importable_attr(name, obj)
         else:
-            literal = self.literal(obj)
+            try:
+                literal = self.literal(obj)
+            except Unsupported as e:
+                raise Unsupported(f"{name}: {e}") from e
             if self.bind(name, obj):
                 self.add_entry(_Entry(name, f"{name} = {literal}", _names_in(literal), ("", 0), False))
 
@@ -285,6 +294,21 @@ class _Writer:
                     value = value.value
                 members[m] = self.literal(value)
 
+    def _decorator_expr(self, wrapper: types.FunctionType) -> str:
+        """`wp.func(...)` / `wp.kernel(...)` with the arguments the upstream call gave (read off its closure)."""
+        decorator = _warp_decorator(wrapper)
+        params = inspect.signature(getattr(wp, decorator)).parameters
+        cells = dict(zip(wrapper.__code__.co_freevars, wrapper.__closure__ or (), strict=False))
+        args = []
+        for pname, param in params.items():
+            if pname not in cells or param.kind is not inspect.Parameter.KEYWORD_ONLY:
+                continue
+            value = cells[pname].cell_contents
+            if value != param.default:
+                args.append(f"{pname}={self.literal(value)}")
+        self._wp()
+        return f"wp.{decorator}({', '.join(args)})"
+
     def _require_python_function(self, name: str, pyfunc: types.FunctionType) -> None:
         # Plain Python (e.g. called inside `wp.static(...)`): copied like a wp.func.
         if not self.bind(name, pyfunc):
@@ -320,6 +344,7 @@ class _Writer:
         text = textwrap.dedent("".join(lines)).rstrip() + "\n"
         scope = _scope_of(obj)
         needed = free_names(text)
+        annotation_only = _annotation_only_names(text)
         deps: list[str] = []
         for name, paths in sorted(needed.items()):
             if name in skip:
@@ -337,7 +362,15 @@ class _Writer:
                 if hasattr(wp, name):
                     continue  # Warp resolves a bare `vec3` itself (see `Adjoint.resolve_path`)
                 raise Unsupported(f"{getattr(obj, '__qualname__', '?')} refers to {name!r}, not found")
-            self.require(name, value, frozenset(paths))
+            try:
+                self.require(name, value, frozenset(paths))
+            except Unsupported:
+                # Upstream wrote `from __future__ import annotations`, so a name used only in annotations
+                # (a typing-only import) was never evaluated there: keep it that way here.
+                if name in annotation_only and _future_annotations(scope):
+                    self.future_annotations = True
+                    continue
+                raise
             deps.append(name)
         return text.rstrip("\n"), deps, (filename, lineno)
 
@@ -600,6 +633,41 @@ def _decorator_module_name(text: str, name: str, kernel: Any) -> Any:
     return _MISSING
 
 
+def _warp_decorator(obj: types.FunctionType) -> str | None:
+    """`func` / `kernel` / `struct` when `obj` is what `wp.func(...)` etc. return when called with options."""
+    if not obj.__module__.startswith("warp.") or not obj.__qualname__.endswith(".<locals>.wrapper"):
+        return None
+    name = obj.__qualname__.split(".")[0]
+    return name if name in ("func", "kernel", "struct") else None
+
+
+def _future_annotations(scope: dict[str, Any]) -> bool:
+    import __future__
+
+    return scope.get("annotations") is __future__.annotations
+
+
+def _annotation_only_names(text: str) -> set[str]:
+    """Names that occur only inside annotations of the definition (arguments, returns, fields)."""
+    tree = ast.parse(text)
+    in_annotations: set[int] = set()
+    for node in ast.walk(tree):
+        anns = []
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            args = node.args
+            anns = [a.annotation for a in [*args.posonlyargs, *args.args, *args.kwonlyargs] if a.annotation]
+            anns += [a.annotation for a in (args.vararg, args.kwarg) if a is not None and a.annotation]
+            if node.returns is not None:
+                anns.append(node.returns)
+        elif isinstance(node, ast.AnnAssign):
+            anns = [node.annotation]
+        for ann in anns:
+            in_annotations.update(id(n) for n in ast.walk(ann))
+    inside = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) in in_annotations}
+    outside = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in in_annotations}
+    return inside - outside
+
+
 def free_names(text: str) -> dict[str, set[tuple[str, ...]]]:
     """Names a top-level def/class text reads from outside, with the attribute paths used on each.
 
@@ -706,6 +774,8 @@ def _assemble(writer: _Writer, kernel_text: str, tail: list[str]) -> str:
         writer.add_entry(_Entry(name, f"{header}\n{body}", [], ("", 0), True))
     order = _toposort(writer.entries)
     imports = sorted(writer.imports.values(), key=_import_sort_key)
+    if writer.future_annotations:
+        imports.insert(0, "from __future__ import annotations")
     blocks: list[str] = ["\n".join(imports)]
     if writer.prelude:
         blocks.append("\n".join(writer.prelude))

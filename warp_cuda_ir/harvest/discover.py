@@ -10,6 +10,7 @@ import importlib.metadata
 import importlib.util
 import keyword
 import os
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -134,7 +135,12 @@ def _folder(spec: str, path: Path, index: int) -> Target:
     # A folder that is itself a package imports as `<folder>.<module>` from its parent, so that its
     # relative imports work; otherwise its files are top-level modules (and subfolders namespaces).
     is_package = (root / "__init__.py").exists()
-    sys_path = root.parent if is_package else root
+    sys_path = root
+    if is_package:
+        # Its parent folder may hold modules that shadow the standard library (`warp/types.py` beside
+        # `warp/examples/`): put only this package on the path, through a link in a folder of its own.
+        sys_path = Path(tempfile.mkdtemp(prefix="warp_cuda_ir_harvest_path_"))
+        (sys_path / root.name).symlink_to(root, target_is_directory=True)
     license_files = {p.name: p.read_text(errors="replace") for p in sorted(root.iterdir()) if _is_notice(p.name)}
     target = Target(
         spec=spec,
@@ -148,7 +154,7 @@ def _folder(spec: str, path: Path, index: int) -> Target:
         notices=license_files,
     )
     for f in files:
-        parts = list(f.relative_to(sys_path).with_suffix("").parts)
+        parts = list(f.relative_to(root.parent if is_package else root).with_suffix("").parts)
         if parts[-1] == "__init__":
             parts = parts[:-1]
         if not parts:

@@ -345,11 +345,19 @@ class _Writer:
         scope = _scope_of(obj)
         needed = free_names(text)
         annotation_only = _annotation_only_names(text)
+        annotation_names = _annotation_names(text)
         deps: list[str] = []
         for name, paths in sorted(needed.items()):
             if name in skip:
                 continue
             value = scope.get(name, _MISSING)
+            nested = "<locals>" in getattr(obj, "__qualname__", "")
+            closure = getattr(getattr(obj, "__code__", None), "co_freevars", ())
+            if resolved and nested and name not in closure and name in annotation_names:
+                # A nested def's annotations were evaluated in its factory's frame, which is gone (and a module
+                # global of the same name is another object): Warp's resolved argument types say what it was.
+                found = _annotation_value(text, name, resolved)
+                value = found if found is not _MISSING else value
             if value is _MISSING and name in vars(builtins):
                 continue  # Python resolves it
             if value is _MISSING and struct is not None:
@@ -645,6 +653,16 @@ def _future_annotations(scope: dict[str, Any]) -> bool:
     import __future__
 
     return scope.get("annotations") is __future__.annotations
+
+
+def _annotation_names(text: str) -> set[str]:
+    """Names occurring in the argument annotations of the definition."""
+    node = ast.parse(text).body[0]
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return set()
+    args = node.args
+    anns = [a.annotation for a in [*args.posonlyargs, *args.args, *args.kwonlyargs] if a.annotation]
+    return {n.id for ann in anns for n in ast.walk(ann) if isinstance(n, ast.Name)}
 
 
 def _annotation_only_names(text: str) -> set[str]:

@@ -54,9 +54,11 @@ def codegen_cpu_seconds() -> float:
     return _codegen_cpu_s
 
 
-def module_options(target: Target, arch: int = DEFAULT_CUDA_ARCH, block_dim: int = CUDA_BLOCK_DIM) -> dict[str, Any]:
-    """Warp's default module options, as used for one target (`block_dim`: the CUDA launch's)."""
-    options = warp_session.default_module_options()
+def module_options(
+    target: Target, arch: int = DEFAULT_CUDA_ARCH, block_dim: int = CUDA_BLOCK_DIM, base: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Module options (Warp's defaults, or `base`) as used for one target (`block_dim`: the CUDA launch's)."""
+    options = warp_session.default_module_options() if base is None else dict(base)
     options["block_dim"] = block_dim if target == "cuda" else CPU_BLOCK_DIM
     options["output_arch"] = arch  # needed by tile code even when not compiling
     return options
@@ -73,22 +75,46 @@ def extract(
     with warp_session.lock:  # Warp's registries are process-global
         kernel, _ = warp_session.load_kernel(source, kernel_name)
         try:
-            cuda_options = module_options("cuda", arch, block_dim)
-            cpu_options = module_options("cpu", arch, block_dim)
+            # Options the source set with `wp.set_module_options` (real code does, e.g. enable_backward)
+            # count; a source that sets none gets Warp's defaults, as before.
+            cuda_options = module_options("cuda", arch, block_dim, base=kernel.module.options)
+            cpu_options = module_options("cpu", arch, block_dim, base=kernel.module.options)
             builder = context.ModuleBuilder(kernel.module, cuda_options, target="cuda")
             cuda_source = builder.codegen("cuda")
             builder.options = cpu_options  # one build serves both targets
             cpu_source = builder.codegen("cpu")
-            symbol = kernel.get_mangled_name()
+            # A generic kernel with one `wp.overload` (a harvested specialisation): that overload's code.
+            generated = list(kernel.overloads.values()) if kernel.is_generic else [kernel]
+            if len(generated) != 1:
+                raise ExtractionError(f"generic kernel with {len(generated)} overloads; expected one")
+            symbol = generated[0].get_mangled_name()
+        except ExtractionError:
+            raise
         except Exception as e:
             raise ExtractionError(f"Warp codegen failed: {type(e).__name__}: {one_line(e)}") from e
         finally:
             warp_session.release()
             _codegen_cpu_s += time.process_time() - started
 
+    return texts_from_module_sources(
+        cuda_source, cpu_source, symbol, kernel.key, cuda_options, cpu_options, block_dim=block_dim
+    )
+
+
+def texts_from_module_sources(
+    cuda_source: str,
+    cpu_source: str,
+    symbol: str,
+    kernel_name: str,
+    cuda_options: dict[str, Any],
+    cpu_options: dict[str, Any],
+    block_dim: int = CUDA_BLOCK_DIM,
+) -> KernelTexts:
+    """Slice Warp's CUDA and CPU sources of a module holding one kernel into a row's texts."""
     # The module is prelude + helpers + the kernel (+ CPU entry points), in that order: cut it
     # at the kernel's first line rather than generating the kernel's text a second time.
-    cuda_helpers, cuda_kernel = _cut_kernel(cuda_source, f'extern "C" __global__ void {symbol}_cuda_kernel_forward(')
+    # The line is `extern "C" [__launch_bounds__(...)] __global__ void <symbol>_cuda_kernel_forward(`.
+    cuda_helpers, cuda_kernel = _cut_kernel(cuda_source, f" {symbol}_cuda_kernel_forward(")
     args_struct = f"struct wp_args_{symbol} {{"  # absent when the kernel takes no arguments
     if args_struct in cpu_source:
         cpu_helpers, cpu_kernel = _cut_kernel(cpu_source, args_struct)
@@ -99,7 +125,7 @@ def extract(
     cpu_fwd, cpu_bwd = _split_at(cpu_kernel, f"{symbol}_cpu_kernel_backward(", line_before=True)
     entry_fwd, entry_bwd = _cut(cpu_entry, _cpu_entry_marker(symbol, "backward"))
     return KernelTexts(
-        kernel_name=kernel.key,
+        kernel_name=kernel_name,
         kernel_symbol=symbol,
         cuda_helpers=cuda_helpers,
         cuda_forward=cuda_fwd,

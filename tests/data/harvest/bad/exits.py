@@ -1,0 +1,3 @@
+import sys
+
+sys.exit(2)

@@ -1,0 +1,1 @@
+"""Fixture package: one module per kernel form the harvester must handle (tests/test_harvest.py)."""

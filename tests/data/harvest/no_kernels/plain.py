@@ -1,0 +1,5 @@
+"""A Python file without Warp kernels."""
+
+
+def add(a: int, b: int) -> int:
+    return a + b

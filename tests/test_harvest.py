@@ -1,0 +1,246 @@
+"""The harvester on fixture folders written for it (tests/data/harvest/) and on an installed package.
+
+`kernels/wci_forms` holds one module per kernel form (decorator options, module options, generic kernels
+with overloads, factory closures, wp.func overloads / custom grad / replay / native, structs, enums,
+constants from other modules, a `__main__` block); `bad/` one file per bad input.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from warp_cuda_ir import extraction
+from warp_cuda_ir.harvest import (
+    TargetError,
+    assign_splits,
+    cached_harvest,
+    check,
+    discover,
+    harvest,
+    near_duplicates,
+    reasons,
+    split_for_file,
+    write_notices,
+)
+
+DATA = Path(__file__).parent / "data" / "harvest"
+KERNELS = DATA / "kernels"
+
+
+@pytest.fixture(scope="module")
+def forms():
+    return harvest([str(KERNELS)], workers=2, import_timeout=120)
+
+
+def _by_name(result, qualname: str) -> list[dict]:
+    return [r for r in result.records if r["qualname"] == qualname]
+
+
+def test_every_form_becomes_a_record(forms):
+    names = sorted({(r["file"], r["qualname"]) for r in forms.records})
+    assert names == [
+        ("wci_forms/factory.py", "make_power.<locals>.power"),
+        ("wci_forms/generic.py", "fill"),
+        ("wci_forms/main_guard.py", "guarded"),
+        ("wci_forms/module_options.py", "unrolled"),
+        ("wci_forms/options.py", "bounded"),
+        ("wci_forms/options.py", "named"),
+        ("wci_forms/options.py", "no_backward"),
+        ("wci_forms/options.py", "unique_fast"),
+        ("wci_forms/uses.py", "activations"),
+        ("wci_forms/uses.py", "integrate"),
+        ("wci_forms/uses.py", "vectors"),
+    ]
+    # The one generic kernel nobody specialised is a reason, not a silent drop; nothing else failed.
+    assert [(r.category, r.kernel) for r in forms.reasons] == [(reasons.GENERIC_WITHOUT_OVERLOADS, "never_specialised")]
+    assert forms.discovered == {"kernels": 14}
+    assert forms.target_errors == []
+
+
+def test_records_carry_provenance(forms):
+    (rec,) = _by_name(forms, "integrate")
+    assert rec["package"] == "kernels" and rec["file"] == "wci_forms/uses.py"
+    upstream = (KERNELS / "wci_forms" / "uses.py").read_text().splitlines(keepends=True)
+    assert rec["upstream_source"] == "".join(
+        upstream[rec["line"] - 1 : rec["line"] - 1 + len(rec["upstream_source"].splitlines())]
+    )
+    assert rec["upstream_source"].startswith("@wp.kernel\ndef integrate(")
+
+
+def test_self_contained_sources_are_plain_python_with_upstream_definitions(forms):
+    for rec in forms.records:
+        tree = ast.parse(rec["source"])  # valid Python
+        imported = {
+            a.name.split(".")[0]
+            for n in ast.walk(tree)
+            if isinstance(n, (ast.Import, ast.ImportFrom))
+            for a in (n.names if isinstance(n, ast.Import) else [ast.alias(n.module or "")])
+        }
+        assert imported <= {"warp", "typing", "enum", "numpy", "math"}, rec["qualname"]
+        assert "wci_forms" not in rec["source"]
+    (integrate,) = _by_name(forms, "integrate")
+    src = integrate["source"]
+    # everything it reaches, transitively, with upstream formatting (the overload's comment included)
+    for piece in (
+        "class Scene:",
+        "class Body:",
+        "def scaled(x: wp.vec3):  # an overload",
+        "OFFSET = wp.vec3(1.0, 2.0, 3.0)",
+        "class Shape(enum.IntEnum):",
+        "SCALE = 2.5",
+        "class f:\n    scaled = scaled",
+    ):
+        assert piece in src, piece
+    assert src.index("class Body:") < src.index("class Scene:") < src.index("def integrate(")
+    (act,) = _by_name(forms, "activations")
+    for piece in (
+        "@wp.func_grad(softplus)",
+        "@wp.func_replay(clamp_unit)",
+        "@wp.func_native(snippet, adj_snippet)",
+        "snippet = 'return a + b;'",
+        "HALF = wp.float32(0.5)",
+        "COUNT = 4",
+    ):
+        assert piece in act["source"], piece
+
+
+def test_factory_closures_and_generic_overloads_are_separate_records(forms):
+    powers = _by_name(forms, "make_power.<locals>.power")
+    assert sorted("exponent = 2" in r["source"] for r in powers) == [False, True]
+    assert sorted("exponent = 3" in r["source"] for r in powers) == [False, True]
+    assert {r["kernel_name"] for r in powers} == {"power"}
+    fills = _by_name(forms, "fill")
+    assert sorted(r["overload"] for r in fills) == ["a1f4_f4", "a1v3f4_v3f4"]
+    assert any("wp.overload(fill, [wp.array(dtype=wp.vec3, ndim=1), wp.vec3])" in r["source"] for r in fills)
+
+
+def test_options_reach_the_generated_code(forms):
+    (no_bwd,) = _by_name(forms, "no_backward")
+    assert no_bwd["texts"]["cuda_backward"] == "" and no_bwd["texts"]["cuda_forward"]
+    (unrolled,) = _by_name(forms, "unrolled")
+    assert unrolled["texts"]["cuda_backward"] == ""  # from wp.set_module_options in its module
+    assert "wp.set_module_options({'enable_backward': False, 'max_unroll': 4})" in unrolled["source"]
+    (bounded,) = _by_name(forms, "bounded")
+    assert "__launch_bounds__(128, 1)" in bounded["texts"]["cuda_forward"]
+    (named,) = _by_name(forms, "named")
+    assert named["kernel_name"] == "renamed_kernel"
+
+
+def test_record_texts_are_what_extract_makes_of_the_source(forms):
+    rec = _by_name(forms, "vectors")[0]
+    texts = extraction.extract(rec["source"], rec["kernel_name"], 90, rec["block_dim"])
+    assert texts.cuda_forward == rec["texts"]["cuda_forward"]
+    assert texts.cpu_backward == rec["texts"]["cpu_backward"]
+
+
+def test_check_catches_a_source_that_generates_other_code(forms):
+    rec = _by_name(forms, "activations")[0]
+    good = extraction.extract(rec["source"], rec["kernel_name"], 90, rec["block_dim"])
+    changed = extraction.extract(rec["source"].replace("COUNT = 4", "COUNT = 5"), rec["kernel_name"], 90, 256)
+    assert check.compare(good, good) == []
+    assert check.compare(good, changed) == ["cuda_forward", "cuda_backward", "cpu_forward", "cpu_backward"]
+
+
+def test_check_normalises_only_location_derived_names():
+    source = (
+        "import warp as wp\n\n\n@wp.func\ndef sq(x: float):\n    return x * x\n\n\n"
+        "@wp.kernel\ndef k(a: wp.array(dtype=float)):\n    i = wp.tid()\n    a[i] = sq(a[i])\n"
+    )
+    a = extraction.extract(source, "k")
+    # The same code two lines lower, its decorator spelled out: the kernel's hash and the line numbers in
+    # comments differ, the code does not.
+    b = extraction.extract("\n\n" + source.replace("@wp.kernel", "@wp.kernel(enable_backward=True)"), "k")
+    assert a.cuda_forward != b.cuda_forward
+    assert check.compare(a, b) == []
+    c = extraction.extract(source.replace("x * x", "x * x * x"), "k")
+    assert check.compare(a, c) == ["cuda_helpers", "cpu_helpers"]
+
+
+@pytest.mark.slow  # launches.py compiles and runs a kernel on the CPU at import (Clang: seconds, more on a busy VM)
+def test_bad_files_each_give_one_reason_and_the_rest_is_harvested():
+    result = harvest([str(DATA / "bad")], workers=2, import_timeout=300)
+    by_file = {r.file: (r.category, r.detail) for r in result.reasons}
+    assert by_file["raises.py"] == (reasons.IMPORT_FAILED, "RuntimeError: this file fails at import")
+    assert by_file["exits.py"] == (reasons.IMPORT_EXITED, "sys.exit(2)")
+    assert by_file["dies.py"] == (reasons.WORKER_DIED, "exit code 7 while importing")
+    assert by_file["broken.py"][0] == reasons.WARP_CODEGEN_FAILED
+    assert "cannot return values" in by_file["broken.py"][1]
+    assert len(result.reasons) == 4
+    # kernels defined before the error, beside a broken one, or launched at import are still records
+    assert sorted(r["qualname"] for r in result.records) == ["before_the_error", "fine", "ramp"]
+    summary = result.summary()["packages"]["bad"]
+    assert summary["discovered"] == 4 and summary["generated_by_warp"] == 3 and summary["records"] == 3
+
+
+def test_a_file_that_hangs_is_killed_and_blamed(tmp_path):
+    (tmp_path / "hangs.py").write_text((DATA / "hangs" / "hangs.py").read_text())
+    (tmp_path / "ok.py").write_text((KERNELS / "wci_forms" / "main_guard.py").read_text())
+    result = harvest([str(tmp_path)], workers=1, import_timeout=8)
+    assert [(r.category, r.file) for r in result.reasons] == [(reasons.IMPORT_TIMEOUT, "hangs.py")]
+    assert [r["qualname"] for r in result.records] == ["guarded"]
+
+
+def test_targets_that_name_nothing_are_one_line_each(tmp_path):
+    with pytest.raises(TargetError, match="no installed package or folder"):
+        discover.resolve("surely_not_an_installed_package_xyz", 0)
+    with pytest.raises(TargetError, match=r"holds no \.py files"):
+        discover.resolve(str(DATA / "no_python"), 0)
+    with pytest.raises(TargetError, match="no such folder"):
+        discover.resolve(str(tmp_path / "missing"), 0)
+    result = harvest(["surely_not_an_installed_package_xyz", str(DATA / "no_kernels")], workers=1)
+    assert result.records == [] and result.reasons == []
+    assert len(result.target_errors) == 2
+    assert "no Warp kernels" in result.target_errors[1]
+    assert all("\n" not in e for e in result.target_errors)
+
+
+def test_installed_package_provenance_and_records():
+    result = harvest(["warp._src.optim"], workers=2)
+    summary = result.summary()["packages"]["warp-lang"]
+    assert summary["license"] == "Apache-2.0" and summary["version"].startswith("1.19")
+    assert result.records and summary["records"] == summary["generated_by_warp"] - summary["check_failed"]
+    assert summary["check_failed"] == 0
+    assert all(r["file"].startswith("warp/_src/optim/") for r in result.records)
+    target = result.targets[0]
+    assert any(name.startswith("LICENSE") for name in target.notices)
+
+
+def test_near_duplicates_share_a_split_and_files_split_by_hash():
+    base = (KERNELS / "wci_forms" / "uses.py").read_text()
+    sources = [
+        base,
+        base.replace("dt: float", "dt: float, unused: int"),
+        (KERNELS / "wci_forms" / "generic.py").read_text(),
+    ]
+    found = near_duplicates(sources, threshold=0.7)
+    assert found.pairs == [(0, 1)] and found.with_partner == 2
+    keys = [("p", f"file{i}.py") for i in range(200)]
+    alone = assign_splits(keys, [])
+    assert alone == [split_for_file("p", f"file{i}.py") for i in range(200)]
+    assert {"train", "validation", "test"} <= set(alone)
+    i, j = next((a, b) for a in range(200) for b in range(200) if alone[a] != alone[b])
+    joined = assign_splits(keys, [(i, j)])
+    assert joined[i] == joined[j]
+    assert [s for k, s in enumerate(joined) if k not in (i, j)] == [s for k, s in enumerate(alone) if k not in (i, j)]
+
+
+def test_cached_harvest_is_written_once_and_read_back(tmp_path):
+    first = cached_harvest([str(KERNELS), "surely_not_an_installed_package_xyz"], tmp_path, workers=2)
+    files = sorted(tmp_path.glob("*.json.gz"))
+    assert len(files) == 1 and len(first["records"]) == 13
+    assert first["target_errors"] == [
+        "--real surely_not_an_installed_package_xyz: no installed package or folder of that name"
+    ]
+    stamp = files[0].stat().st_mtime_ns
+    again = cached_harvest([str(KERNELS)], tmp_path, workers=2)
+    assert files[0].stat().st_mtime_ns == stamp  # not harvested again
+    assert again["records"] == first["records"]
+
+
+def test_notices_are_written_per_package(tmp_path):
+    written = write_notices([{"package": "warp-lang", "notices": {"LICENSE.md": "Apache", "../evil": "x"}}], tmp_path)
+    assert written == ["LICENSES/warp-lang/LICENSE.md"]
+    assert (tmp_path / "LICENSES" / "warp-lang" / "LICENSE.md").read_text() == "Apache"

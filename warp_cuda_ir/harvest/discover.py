@@ -1,0 +1,227 @@
+"""What to harvest: an installed package (or subpackage) or a folder of `.py` files -> import jobs + provenance.
+
+Nothing here imports the code: packages are found with `importlib.util.find_spec` on the top-level name
+(a dotted name imports its parents, as Python must), folders are only listed. The worker imports.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import keyword
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from warp_cuda_ir.harvest.reasons import TargetError
+
+# Folders that never hold the harvested project's own modules.
+_SKIP_DIRS = {"__pycache__", ".git", ".hg", ".svn", ".tox", ".venv", "venv", "node_modules", "build", "dist"}
+
+# License strings of older metadata (`License:` or a classifier) mapped to SPDX identifiers.
+_SPDX = {
+    "apache-2.0": "Apache-2.0",
+    "apache 2.0": "Apache-2.0",
+    "apache license 2.0": "Apache-2.0",
+    "apache software license": "Apache-2.0",
+    "apache license, version 2.0": "Apache-2.0",
+    "mit": "MIT",
+    "mit license": "MIT",
+    "bsd license": "BSD-3-Clause",
+    "bsd-3-clause": "BSD-3-Clause",
+    "bsd-2-clause": "BSD-2-Clause",
+}
+
+
+@dataclass(frozen=True)
+class Job:
+    """Import one module (by name) of one target."""
+
+    target: int  # index into the harvest's targets
+    module: str  # importable name
+    file: str  # path inside the target (provenance of import failures)
+
+
+@dataclass
+class Target:
+    spec: str  # as the user named it
+    kind: str  # "package" | "folder"
+    root: Path  # directory whose .py files are the target's (package dir or folder)
+    base: Path  # provenance paths are relative to this (site-packages for a package, the folder itself)
+    sys_path: str  # put on sys.path in workers so its modules import by name
+    package: str  # provenance: distribution name (package) or folder name
+    version: str | None
+    license: str | None  # SPDX expression
+    notices: dict[str, str] = field(default_factory=dict)  # file name -> text (LICENSE, NOTICE, ...)
+    jobs: list[Job] = field(default_factory=list)
+    skipped_files: list[tuple[str, str]] = field(default_factory=list)  # (file, reason)
+
+    def relpath(self, path: str) -> str | None:
+        """`path` inside the target, or None when the file is not the target's."""
+        try:
+            rel = Path(os.path.realpath(path)).relative_to(self.root)
+        except ValueError:
+            return None
+        return (Path(os.path.relpath(self.root, self.base)) / rel).as_posix().removeprefix("./")
+
+
+def resolve(spec: str, index: int) -> Target:
+    """A package name (`newton`, `warp.fem`) or a folder path -> a Target with its import jobs."""
+    path = Path(spec).expanduser()
+    if os.sep in spec or spec.startswith(".") or path.is_dir():
+        return _folder(spec, path, index)
+    return _package(spec, index)
+
+
+def _package(name: str, index: int) -> Target:
+    top, *inner = name.split(".")
+    try:
+        # The top-level name only: finding `a.b` would import `a`, i.e. run the code we are to isolate.
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError) as e:
+        raise TargetError(f"--real {name}: not an installed package ({type(e).__name__}: {e})") from e
+    if spec is None:
+        raise TargetError(f"--real {name}: no installed package or folder of that name")
+    if spec.submodule_search_locations:
+        location = Path(os.path.realpath(next(iter(spec.submodule_search_locations)))).joinpath(*inner)
+    elif spec.origin and spec.origin.endswith(".py") and not inner:
+        location = Path(os.path.realpath(spec.origin))
+    else:
+        raise TargetError(f"--real {name}: not a Python source package ({spec.origin})")
+    if location.is_dir():
+        root, files, is_package = location, _python_files(location), True
+    elif location.with_suffix(".py").is_file() or location.suffix == ".py":
+        file = location if location.suffix == ".py" else location.with_suffix(".py")
+        root, files, is_package = file.parent, [file], False
+    else:
+        raise TargetError(f"--real {name}: {top} is installed but has no module {name}")
+    depth = name.count(".") + (1 if is_package else 0)
+    base = root
+    for _ in range(depth):
+        base = base.parent
+    dist = _distribution(top)
+    target = Target(
+        spec=name,
+        kind="package",
+        root=root,
+        base=base,
+        sys_path=str(base),
+        package=dist.metadata["Name"] if dist else top,
+        version=dist.version if dist else None,
+        license=_license(dist) if dist else None,
+        notices=_notices(dist) if dist else {},
+    )
+    for f in files:
+        parts = list(f.relative_to(root).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        module = ".".join([name, *parts]) if is_package else name
+        _add_job(target, index, module, f)
+    if not target.jobs:
+        raise TargetError(f"--real {name}: the package has no Python source files")
+    return target
+
+
+def _folder(spec: str, path: Path, index: int) -> Target:
+    if not path.exists():
+        raise TargetError(f"--real {spec}: no such folder, and no installed package of that name")
+    if not path.is_dir():
+        raise TargetError(f"--real {spec}: not a folder")
+    root = Path(os.path.realpath(path))
+    files = _python_files(root)
+    if not files:
+        raise TargetError(f"--real {spec}: the folder holds no .py files")
+    # A folder that is itself a package imports as `<folder>.<module>` from its parent, so that its
+    # relative imports work; otherwise its files are top-level modules (and subfolders namespaces).
+    is_package = (root / "__init__.py").exists()
+    sys_path = root
+    if is_package:
+        # Its parent folder may hold modules that shadow the standard library (`warp/types.py` beside
+        # `warp/examples/`): put only this package on the path, through a link in a folder of its own.
+        sys_path = Path(tempfile.mkdtemp(prefix="warp_cuda_ir_harvest_path_"))
+        (sys_path / root.name).symlink_to(root, target_is_directory=True)
+    license_files = {p.name: p.read_text(errors="replace") for p in sorted(root.iterdir()) if _is_notice(p.name)}
+    target = Target(
+        spec=spec,
+        kind="folder",
+        root=root,
+        base=root,
+        sys_path=str(sys_path),
+        package=root.name,
+        version=None,
+        license=None,
+        notices=license_files,
+    )
+    for f in files:
+        parts = list(f.relative_to(root.parent if is_package else root).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        if not parts:
+            continue
+        _add_job(target, index, ".".join(parts), f)
+    return target
+
+
+def _add_job(target: Target, index: int, module: str, file: Path) -> None:
+    rel = target.relpath(str(file)) or file.name
+    if not all(p.isidentifier() and not keyword.iskeyword(p) for p in module.split(".")):
+        target.skipped_files.append((rel, "file name is not an importable module name"))
+        return
+    target.jobs.append(Job(index, module, rel))
+
+
+def _python_files(root: Path) -> list[Path]:
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith("."))
+        out += [Path(dirpath) / f for f in sorted(filenames) if f.endswith(".py")]
+    return out
+
+
+def _distribution(top: str) -> importlib.metadata.Distribution | None:
+    names = importlib.metadata.packages_distributions().get(top, [])
+    for name in names:
+        try:
+            return importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return None
+
+
+def _license(dist: importlib.metadata.Distribution) -> str | None:
+    """SPDX expression from the distribution's metadata (License-Expression, License, classifiers)."""
+    meta = dist.metadata
+    expression = meta.get("License-Expression")
+    if expression:
+        return expression.strip()
+    text = (meta.get("License") or "").strip()
+    if text and "\n" not in text and len(text) < 80:
+        return _SPDX.get(text.lower(), text)
+    for classifier in meta.get_all("Classifier") or []:
+        if classifier.startswith("License ::"):
+            leaf = classifier.split("::")[-1].strip().lower()
+            if leaf in _SPDX:
+                return _SPDX[leaf]
+    return None
+
+
+def _is_notice(name: str) -> bool:
+    upper = name.upper()
+    return upper.startswith(("LICENSE", "LICENCE", "NOTICE", "COPYING", "AUTHORS"))
+
+
+def _notices(dist: importlib.metadata.Distribution) -> dict[str, str]:
+    """LICENSE/NOTICE texts the distribution ships in its .dist-info (PEP 639 `licenses/` included)."""
+    out: dict[str, str] = {}
+    for f in dist.files or []:
+        parts = Path(str(f)).parts
+        if not parts or not parts[0].endswith(".dist-info"):
+            continue
+        inner = Path(*parts[1:])
+        if inner.parts and (inner.parts[0] == "licenses" or (len(inner.parts) == 1 and _is_notice(inner.name))):
+            try:
+                out[inner.as_posix().removeprefix("licenses/")] = f.read_text() or ""
+            except (OSError, UnicodeDecodeError):
+                continue
+    return dict(sorted(out.items()))

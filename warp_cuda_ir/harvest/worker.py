@@ -1,0 +1,282 @@
+"""A harvest worker process: imports modules one at a time, finds their kernels, makes records.
+
+Run by `warp_cuda_ir.harvest.run` as `python -m warp_cuda_ir.harvest.worker CMD_FD RES_FD CONFIG_JSON`.
+Commands arrive as JSON lines on CMD_FD, answers leave as JSON lines on RES_FD; the imported code gets
+/dev/null as stdin and stdout, so its prints and `input()` cannot disturb the protocol. The parent
+enforces time limits and kills this process when one is exceeded; nothing here needs to be graceful.
+
+Protocol: {"op": "import", "module": M} -> {"op": "found", "error": ..., "kernels": [ident, ...]}
+          {"op": "process", "kernels": [ident, ...]} -> {"op": "result", ...} per kernel, then {"op": "done"}
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import importlib
+import json
+import os
+import sys
+import time
+import traceback
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from warp_cuda_ir import extraction, warp_session
+from warp_cuda_ir.errors import ExtractionError, one_line
+from warp_cuda_ir.harvest import check, reasons
+from warp_cuda_ir.harvest.selfcontained import Unsupported, self_contained_source, source_lines
+
+
+class _TargetView:
+    """The part of a `discover.Target` a worker needs (it arrives as JSON)."""
+
+    def __init__(self, d: dict[str, Any]) -> None:
+        self.root = Path(d["root"])
+        self.base = Path(d["base"])
+        self.package = d["package"]
+        self.version = d["version"]
+        self.license = d["license"]
+
+    def relpath(self, path: str) -> str | None:
+        try:
+            rel = Path(os.path.realpath(path)).relative_to(self.root)
+        except ValueError:
+            return None
+        return (Path(os.path.relpath(self.root, self.base)) / rel).as_posix().removeprefix("./")
+
+
+class Worker:
+    def __init__(self, config: dict[str, Any], send) -> None:
+        self.targets = [_TargetView(t) for t in config["targets"]]
+        self.arch = int(config.get("arch", extraction.DEFAULT_CUDA_ARCH))
+        self.send = send
+        self.known: dict[str, Any] = {}  # ident -> kernel object (or generic kernel without overloads)
+        self.seen: set[int] = set()  # id() of kernel objects already announced
+        self.modules: dict[int, Any] = {}  # id(Warp module) -> ModuleCode, or False when it does not build whole
+        for target in config["targets"]:
+            if target["sys_path"] not in sys.path:
+                sys.path.insert(0, target["sys_path"])
+
+    # --- import ----------------------------------------------------------------------------------
+
+    def do_import(self, module: str) -> None:
+        error = category = None
+        try:
+            with warp_session.silenced_fd(2):
+                importlib.import_module(module)
+        except SystemExit as e:
+            category, error = reasons.IMPORT_EXITED, f"sys.exit({e.code!r})"
+        except BaseException as e:  # whatever the file raises, the harvest goes on
+            category, error = reasons.IMPORT_FAILED, f"{type(e).__name__}: {one_line(e)}"[:500]
+        self.send({"op": "found", "category": category, "error": error, "kernels": self._announce()})
+
+    def _announce(self) -> list[str]:
+        """Idents of kernels (and overloads) of the harvested targets not announced before."""
+        out = []
+        for kernel in warp_session.live_kernels():
+            if id(kernel) in self.seen or getattr(kernel, "generic_parent", None) is not None:
+                continue
+            where = self._where(kernel)
+            if where is None:
+                continue
+            if kernel.is_generic and kernel.overloads:
+                # Overloads added later (by another module's import) are announced then.
+                items = [(o, o.sig) for o in kernel.overloads.values() if id(o) not in self.seen]
+                self.seen.update(id(o) for o, _ in items)
+            elif kernel.is_generic:
+                # Not marked seen: a later import may still add overloads (the parent keeps one reason).
+                items = [(kernel, "<generic>")]
+            else:
+                items = [(kernel, "")]
+                self.seen.add(id(kernel))
+            for obj, sig in items:
+                ident = self._ident(kernel, where, sig)
+                n = 2
+                base = ident
+                while ident in self.known and self.known[ident] is not obj:
+                    ident, n = f"{base}#{n}", n + 1
+                self.known[ident] = obj
+                out.append(ident)
+        return out
+
+    def _where(self, kernel: Any) -> tuple[int, str, int] | None:
+        code = getattr(kernel.func, "__code__", None)
+        if code is None:
+            return None
+        for i, target in enumerate(self.targets):
+            rel = target.relpath(code.co_filename)
+            if rel is not None:
+                return i, rel, code.co_firstlineno
+        return None
+
+    def _ident(self, kernel: Any, where: tuple[int, str, int], sig: str) -> str:
+        t, rel, line = where
+        digest = _closure_digest(kernel.func)
+        return f"{t}|{rel}|{line}|{kernel.func.__qualname__}|{sig}|{digest}"
+
+    # --- records ---------------------------------------------------------------------------------
+
+    def _original(self, kernel: Any, block_dim: int) -> tuple[str, str, str, list[str]]:
+        """Warp's code for the kernel in its own module: read off the module's build, else built alone."""
+        module = kernel.module
+        cached = self.modules.get(id(module))
+        if cached is None or (cached is not False and cached.signature != warp_session.module_signature(module)):
+            try:
+                cached = warp_session.ModuleCode(module, self.arch)
+            except Exception:  # one kernel Warp cannot build: build the others one by one
+                cached = False
+            self.modules[id(module)] = cached
+        if cached is not False:
+            sources = cached.kernel_sources(kernel)
+            if sources is not None:
+                return sources
+        return warp_session.original_module_sources(kernel, self.arch, block_dim)
+
+    def do_process(self, idents: list[str]) -> None:
+        for ident in idents:
+            started = time.perf_counter()
+            try:
+                out = self._process(ident)
+            except BaseException as e:  # a bug of ours must not lose the rest
+                detail = f"internal error: {type(e).__name__}: {one_line(e)}"
+                out = self._reason(ident, reasons.SELF_CONTAINED_UNSUPPORTED, detail)
+                out["traceback"] = traceback.format_exc()[-2000:]
+            out["seconds"] = round(time.perf_counter() - started, 4)
+            self.send(out)
+        self.send({"op": "done"})
+
+    def _reason(self, ident: str, category: str, detail: str) -> dict[str, Any]:
+        return {"op": "result", "ident": ident, "category": category, "detail": detail[:1000]}
+
+    def _process(self, ident: str) -> dict[str, Any]:
+        kernel = self.known.get(ident)
+        if kernel is None:
+            return self._reason(ident, reasons.WORKER_DIED, "kernel not found in this worker")
+        t, rel, line, qualname, sig, _ = ident.split("|")[:6]
+        target = self.targets[int(t)]
+        if sig == "<generic>":
+            return self._reason(ident, reasons.GENERIC_WITHOUT_OVERLOADS, "no wp.overload and never launched")
+        root = kernel.generic_parent or kernel
+        try:
+            upstream_lines, _, _ = source_lines(root.func)
+        except Unsupported as e:
+            return self._reason(ident, reasons.NO_SOURCE, str(e))
+        block_dim = warp_session.module_block_dim(kernel)
+        try:
+            with warp_session.silenced_fd(2):
+                cuda, cpu, symbol, symbols = self._original(kernel, block_dim)
+        except Exception as e:
+            return self._reason(ident, reasons.WARP_CODEGEN_FAILED, f"{type(e).__name__}: {one_line(e)}")
+        original = extraction.texts_from_module_sources(cuda, cpu, symbol, kernel.key, {}, {}, block_dim)
+        original = dataclasses.replace(original, cuda_helpers="", cpu_helpers="")  # see ModuleCode
+        try:
+            sc = self_contained_source(kernel, warp_session.changed_module_options(kernel))
+        except Unsupported as e:
+            return self._reason(ident, reasons.SELF_CONTAINED_UNSUPPORTED, str(e))
+        try:
+            with (
+                warp_session.preserved_function_counters(),
+                warp_session.private_registry([kernel.module.name]),
+                warp_session.silenced_fd(2),
+            ):
+                texts = extraction.extract(sc.source, sc.kernel_name, self.arch, block_dim)
+        except ExtractionError as e:
+            out = self._reason(ident, reasons.SELF_CONTAINED_EXTRACT_FAILED, one_line(e))
+            out["source"] = sc.source
+            return out
+        candidate = dataclasses.replace(texts, cuda_helpers="", cpu_helpers="")
+        mine = warp_session.declared_names(texts.cuda_helpers + texts.cpu_helpers)
+        differing = check.compare(original, candidate, symbols, mine)
+        if differing:
+            excerpt = check.first_difference(original, candidate, differing[0], symbols, mine)
+            detail = f"{', '.join(differing)}: {excerpt}"
+            out = self._reason(ident, reasons.SELF_CONTAINED_MISMATCH, detail)
+            out["source"] = sc.source
+            return out
+        return {
+            "op": "result",
+            "ident": ident,
+            "record": {
+                "package": target.package,
+                "package_version": target.version,
+                "license": target.license,
+                "file": rel,
+                "line": int(line),
+                "qualname": qualname,
+                "overload": sig or None,
+                "kernel_name": sc.kernel_name,
+                "upstream_source": "".join(upstream_lines),
+                "source": sc.source,
+                "block_dim": block_dim,
+                "texts": asdict(texts),
+            },
+        }
+
+
+def _closure_digest(func: Any) -> str:
+    """Tells apart kernels one factory made with different captured values (stable across processes)."""
+    cells = getattr(func, "__closure__", None) or ()
+    if not cells:
+        return "-"
+    h = hashlib.sha1()
+    for name, cell in zip(func.__code__.co_freevars, cells, strict=False):
+        try:
+            value = cell.cell_contents
+        except ValueError:
+            value = None
+        h.update(f"{name}={_stable_repr(value)};".encode())
+    return h.hexdigest()[:12]
+
+
+def _stable_repr(value: Any, depth: int = 0) -> str:
+    if depth > 3:
+        return "..."
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return repr(value)
+    if isinstance(value, (tuple, list)):
+        return "(" + ",".join(_stable_repr(v, depth + 1) for v in value[:64]) + ")"
+    func = getattr(value, "func", None) if not callable(getattr(value, "__code__", None)) else value
+    code = getattr(func, "__code__", None)
+    if code is not None:
+        inner = _closure_digest(func)
+        return f"<{type(value).__name__} {code.co_filename}:{code.co_firstlineno} {inner}>"
+    name = getattr(value, "__qualname__", None) or getattr(value, "key", None)
+    if name is not None:
+        return f"<{type(value).__name__} {getattr(value, '__module__', '')}.{name}>"
+    try:
+        text = repr(value)
+    except Exception:
+        text = type(value).__name__
+    return text if " at 0x" not in text else type(value).__name__
+
+
+def main() -> None:
+    cmd_fd, res_fd, config = int(sys.argv[1]), int(sys.argv[2]), json.loads(sys.argv[3])
+    results = os.fdopen(res_fd, "w", buffering=1)
+    commands = os.fdopen(cmd_fd, "r")
+
+    def send(message: dict[str, Any]) -> None:
+        results.write(json.dumps(message) + "\n")
+        results.flush()
+
+    with contextlib.redirect_stdout(sys.stderr):
+        warp_session.init_warp()
+        worker = Worker(config, send)
+        send({"op": "ready"})
+        for line in commands:
+            message = json.loads(line)
+            op = message["op"]
+            if op == "import":
+                worker.do_import(message["module"])
+            elif op == "process":
+                worker.do_process(message["kernels"])
+            elif op == "quit":
+                break
+    os._exit(0)  # imported code may have left threads or atexit hooks behind; none of it matters here
+
+
+if __name__ == "__main__":
+    main()

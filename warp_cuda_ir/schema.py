@@ -21,7 +21,9 @@ if TYPE_CHECKING:
 
 # 1.1: validation columns and the `ptx` column
 # 1.2: `warp_builtins`, `program_shape`, `nonfinite_output`, `block_dim`, `launch_tiled`
-SCHEMA_VERSION = "1.2"
+# 1.3: real rows (source, provenance), gradient verdicts, adjoint hazards, output statistics, standalone
+#      programs, launch records (one bump for the whole round)
+SCHEMA_VERSION = "1.3"
 SPLITS: tuple[str, ...] = ("train", "validation", "test")
 DEFAULT_CONFIG = "full"
 

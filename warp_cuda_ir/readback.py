@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from warp_cuda_ir import schema, writing
+from warp_cuda_ir import program_analysis, schema, writing
 from warp_cuda_ir.errors import DatasetFolderError, one_line
 from warp_cuda_ir.synthesis.catalogue import offered_builtins
 
@@ -106,6 +106,8 @@ class Readback:
     variety: Variety | None  # None without rows
     validation: ValidationCounts
     module_options: dict[str, Any] | None  # the first row's, JSON-decoded
+    # ---- issue 15: what the programs mean (program_analysis figures over every row's source) ----
+    meaning: dict[str, Any] | None = None
 
     @property
     def num_rows(self) -> int:
@@ -143,6 +145,7 @@ class Readback:
             "bytes": self.bytes,
             "variety": variety,
             "validation": self.validation.to_dict(),
+            "meaning": self.meaning,
         }
         return json.dumps(data, indent=2)
 
@@ -167,6 +170,7 @@ def read_back(folder: Path) -> Readback:
     python_chars: list[int] = []
     cuda_chars: list[int] = []
     counts = _ValidationTally()
+    meaning = program_analysis.Tally()
     for split, paths in files.items():
         rows_per_split[split] = 0
         if not paths:
@@ -192,6 +196,9 @@ def read_back(folder: Path) -> Readback:
                         shapes.update(group.column("program_shape").to_pylist())
                         python_chars += pc.utf8_length(group.column("python_source")).to_pylist()
                         cuda_chars += pc.utf8_length(group.column("cuda_forward")).to_pylist()
+                        sources = group.select(["python_source", "category"]).to_pydict()
+                        for source, category in zip(sources["python_source"], sources["category"], strict=True):
+                            meaning.add(program_analysis.analyse(source, category), category)
                     counts.add(group)
             except (OSError, pa.ArrowException) as e:
                 raise DatasetFolderError(f"{path} is not a readable Parquet file ({one_line(e)})") from None
@@ -221,6 +228,7 @@ def read_back(folder: Path) -> Readback:
         variety=variety,
         validation=counts.result(),
         module_options=module_options,
+        meaning=meaning.figures() if meaning.programs else None,
     )
 
 

@@ -80,7 +80,7 @@ def test_no_placeholder_survives(small_build: BuildResult) -> None:
 def split_tables(out: Path, columns: list[str]) -> dict[str, pa.Table]:
     """Each split's rows read straight from its Parquet files: counts independent of the read-back."""
     return {
-        split: pq.read_table(sorted((out / "data").glob(f"{split}-*.parquet")), columns=columns)
+        split: pq.read_table(sorted((out / "data").glob(f"*/{split}-*.parquet")), columns=columns)
         for split in schema.SPLITS
     }
 

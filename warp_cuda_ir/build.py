@@ -83,14 +83,15 @@ def run_build(
     else:
         out = Path(str(options.out).removeprefix("file://"))
     run = get_engine(options.engine, options.workers, options.ray_address)  # before the folder is touched
-    for line in check_real_targets(options.real):
+    warned = check_real_targets(options.real)
+    for line in warned:
         on_warning(line)
     previous = BuildRecord.load(out)
     resumed = writing.prepare_output(out, identity, owned_paths(previous), options.overwrite or url is not None)
     work = out / writing.WORK_DIR
     harvested = _harvest(options, work, on_harvest)
     for line in harvested["target_errors"] if harvested else ():
-        if line not in _warned(options.real):
+        if line not in warned:  # the harvest repeats the lines of names that resolve to nothing
             on_warning(line)
     rows = real.real_rows(harvested["records"]) if harvested else None
     cache_root = str(work / "shards")
@@ -176,14 +177,6 @@ def run_build(
         resumed,
         real_record,
     )
-
-
-def _warned(targets: tuple[str, ...]) -> set[str]:
-    """The lines `check_real_targets` already gave (the harvest repeats them)."""
-    try:
-        return set(check_real_targets(targets))
-    except RealTargetError:
-        return set()
 
 
 def _harvest(options: BuildOptions, work: Path, on_harvest: HarvestProgress | None) -> dict | None:

@@ -12,12 +12,11 @@ from __future__ import annotations
 import fnmatch
 import tempfile
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 import datasets
-import pyarrow.parquet as pq
 from huggingface_hub import CommitOperationAdd, CommitOperationDelete, get_token
 from huggingface_hub.errors import HfHubHTTPError, HFValidationError
 from huggingface_hub.utils import validate_repo_id
@@ -63,6 +62,7 @@ class Upload:
     card: bytes  # README.md as uploaded: the folder's card, its load examples naming `repo_id`
     left_out: tuple[str, ...]  # what the folder holds that is not part of the dataset
     rows_per_split: dict[str, int]  # splits with rows
+    rows_per_source: dict[str, dict[str, int]] = field(default_factory=dict)  # source -> splits with rows
 
     @property
     def num_rows(self) -> int:
@@ -133,13 +133,17 @@ def plan(folder: Path, repo_id: str) -> Upload:
         p.name + ("/" if p.is_dir() else "") for p in folder.iterdir() if p.name not in {f.split("/")[0] for f in files}
     )
     rows = {split: n for split, n in readback.rows_per_split.items() if n}
-    return Upload(repo_id, folder, tuple(files), rendered, tuple(left_out), rows)
+    per_source = {s: {split: n for split, n in by.items() if n} for s, by in readback.rows_per_source.items()}
+    return Upload(repo_id, folder, tuple(files), rendered, tuple(left_out), rows, per_source)
 
 
-def check_loads(folder: Path, expected: dict[str, int]) -> dict[str, dict[str, int]]:
+def check_loads(
+    folder: Path, expected: dict[str, int], per_source: dict[str, dict[str, int]] | None = None
+) -> dict[str, dict[str, int]]:
     """Load every config with `load_dataset` (as a Hub user would); return rows per config and split.
 
-    `expected`: rows per split the files hold (splits without rows left out). Loading enforces the
+    `expected`: rows per split the files hold (splits without rows left out); `per_source`: the same per
+    source, for the `real`/`synthetic` configs (a source without rows has no config in the card). Loading enforces the
     card's `dataset_info` (features, split sizes), so a stale card fails here too.
     """
     loaded: dict[str, dict[str, int]] = {}
@@ -148,7 +152,7 @@ def check_loads(folder: Path, expected: dict[str, int]) -> dict[str, dict[str, i
     with tempfile.TemporaryDirectory(prefix="warp_cuda_ir_check_") as cache:
         try:
             for config in schema.CONFIGS:
-                want = expected if config.source is None else _source_rows(folder, config.source)
+                want = expected if config.source is None else (per_source or {}).get(config.source, {})
                 if not want:  # e.g. `real` in a build without real rows: the card does not list it
                     continue
                 loaded[config.name] = _load_rows(folder, config.name, cache)
@@ -160,15 +164,6 @@ def check_loads(folder: Path, expected: dict[str, int]) -> dict[str, dict[str, i
             if bars_were_on:
                 datasets.enable_progress_bars()
     return loaded
-
-
-def _source_rows(folder: Path, source: str) -> dict[str, int]:
-    """Rows per split (splits with rows) of one source's files, from their Parquet metadata."""
-    rows = {
-        split: sum(pq.read_metadata(p).num_rows for p in paths)
-        for split, paths in writing.data_files(folder, source).items()
-    }
-    return {split: n for split, n in rows.items() if n}
 
 
 def _load_rows(folder: Path, config: str, cache: str) -> dict[str, int]:
@@ -267,7 +262,7 @@ def publish(
     check_repo_id(repo_id)
     token = require_token() if api is None and not dry_run else None
     upload = plan(folder, repo_id)
-    loaded = check_loads(folder, upload.rows_per_split)
+    loaded = check_loads(folder, upload.rows_per_split, upload.rows_per_source)
     say(f"checked {folder}: loads with every config ({', '.join(loaded)}); the card matches the files")
     if dry_run:
         for line in describe(upload, private, revision, commit_message):

@@ -203,10 +203,11 @@ def real_markdown(record: BuildRecord, readback: Readback) -> str:
             "`synthetic`).\n"
         )
     lines = [
-        f"**{real_rows:,} rows** are real kernels (`source` = `real`, config `real`): every `@wp.kernel` of the "
-        "packages below that Warp generates code for, written as one self-contained module (the kernel and the "
-        "functions, structs and constants it reaches) whose generated code was checked to equal Warp's code for "
-        "the kernel in its own package. Column `provenance` gives each row's package, version, file, line, "
+        f"{real_rows:,} rows are real kernels (`source` = `real`, config `real`): `@wp.kernel`s of the "
+        "packages below, each written as one self-contained module (the kernel and the functions, structs and "
+        "constants it reaches) whose generated code was checked to equal Warp's code for the kernel in its own "
+        "package; `build.json` lists every kernel found that did not become a row, with its reason. "
+        "Column `provenance` gives each row's package, version, file, line, "
         "license and the kernel as written upstream; `seed`, `launch_dim` and argument recipes are null (no "
         "launch record), so validation compiles real rows but does not run them. The upstream license files "
         "are in `LICENSES/`.",

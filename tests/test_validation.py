@@ -374,6 +374,36 @@ def test_truncated_parquet_and_foreign_schema_are_refused(
     assert data.read_bytes() == foreign and not (out / writing.WORK_DIR / "validation").exists()
 
 
+def old_schema_folder(out: Path) -> Path:
+    """A folder as schema 1.2 left it: build.json says 1.2, its Parquet holds 1.2's validation columns."""
+    (out / "data").mkdir(parents=True)
+    table = pa.table(
+        {
+            "id": ["0123456789abcdef"],
+            "seed": [1],
+            "category": ["math"],
+            "python_source": ["import warp as wp\n"],
+            "cpu_run_status": ["ok"],
+            "cpu_error": [None],
+            "trivial_output": [False],
+            "trivial_reason": [None],
+            "cpu_kernel_ms": [0.025],
+        }
+    ).replace_schema_metadata({"warp_cuda_ir.schema": "1.2"})
+    pq.write_table(table, out / "data" / "train-00000-of-00001.parquet")
+    identity = {"shards": {"spec": {}, "schema": "1.2", "warp": "1.19.0"}, "target_mb": 1.0, "max_shard_mb": 256}
+    BuildRecord(identity, 1, {}, {}, ("data/train-00000-of-00001.parquet",)).save(out)
+    return out
+
+
+def test_a_folder_of_an_older_schema_is_refused_whole(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = old_schema_folder(tmp_path / "old")
+    before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    expect_refusal([str(out)], capsys, f"built with schema 1.2, this warp-cuda-ir reads {schema.SCHEMA_VERSION}")
+    after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert after == before and not (out / writing.WORK_DIR).exists()
+
+
 def test_unsupported_arch_is_refused_before_touching_data(tiny_build: Path, capsys: pytest.CaptureFixture[str]) -> None:
     before = digest_files(tiny_build)
     expect_refusal([str(tiny_build), "--arch", "52"], capsys, "does not support arch 52")

@@ -78,7 +78,8 @@ def rewrite(path: Path, annotations: Mapping[str, Mapping[str, Any]]) -> None:
     expected = schema.FEATURES.arrow_schema
     columns = {n: table.column(n) for n in table.column_names if n not in schema.VALIDATION_COLUMN_NAMES}
     for name in schema.VALIDATION_COLUMN_NAMES:
-        values = [annotations.get(i, schema.UNVALIDATED).get(name, schema.UNVALIDATED[name]) for i in ids]
+        # An annotated row's missing column is null (it did not apply), never "not validated".
+        values = [annotations[i].get(name) if i in annotations else schema.UNVALIDATED[name] for i in ids]
         columns[name] = pa.array(values, type=expected.field(name).type)
     new = pa.Table.from_arrays([columns[n] for n in expected.names], schema=expected)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")

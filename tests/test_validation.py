@@ -126,7 +126,7 @@ def test_pass_annotates_every_row_end_to_end_on_cpu(interrupted_then_resumed: di
     checked = [r for r in rows if r["gradcheck_status"] != "skipped"]
     assert any(r["gradcheck_dtype"] == "float64" for r in checked)
     counts = read_back(out).validation
-    assert counts.status["cuda_compile_status"] == {"ok": len(rows)}
+    assert counts.status["cuda_compile"] == {"ok": len(rows)}
     record = BuildRecord.load(out)
     assert record is not None and record.validation is not None and record.validation.summary == counts.to_dict()
     card_text = (out / "README.md").read_text()  # the card was re-rendered with the results

@@ -248,7 +248,11 @@ def leakage_markdown(readback: Readback) -> str:
     )
     if leak is None:
         return exact + " Only one split holds rows, so there is nothing to leak across."
-    sampled = "" if leak.rows_compared == leak.rows else f" (a hashed sample of {leak.rows_compared:,} rows)"
+    sampled = (
+        ""
+        if leak.rows_compared == leak.rows
+        else f" (a hashed sample of {leak.rows_compared:,} of {leak.rows:,} rows, so the count is a lower bound)"
+    )
     return (
         f"{exact} Near-duplicates are another matter: comparing every row's Python source{sampled} with "
         f"MinHash/LSH over 5-token shingles (estimated Jaccard similarity >= {leak.threshold}), "

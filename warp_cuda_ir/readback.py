@@ -26,7 +26,9 @@ from warp_cuda_ir.synthesis.catalogue import offered_builtins
 
 # Warp's comment echoing a Python line in generated C++: `        // x = a[i]     <L 12>` (RE2 and Python `re`).
 COMMENT_ECHO = r"(?m)^[ \t]*//[^\n]*<L \d+>[ \t]*\n"
-LEAKAGE_SAMPLE = 20_000  # largest number of rows whose sources are compared (MinHash of each: ~1 ms)
+# Largest number of rows whose sources are compared for near-duplicates: `harvest.near_duplicates` took
+# 16 s for 300 generated sources on this (heavily shared) 2-core machine, so larger builds use a sample.
+LEAKAGE_SAMPLE = 5_000
 
 
 @dataclass

@@ -84,6 +84,8 @@ def test_real_rows_carry_provenance_and_no_launch_record(real_build):
     assert all(r["provenance"]["file"].startswith("warp/_src/optim/") for r in warp_rows)
     args = {a["name"]: a for r in rows if r["kernel_name"] == "integrate" for a in r["arguments"]}
     assert args and all(a["role"] is None and a["init"] is None and a["shape"] == [] for a in args.values())
+    # Every kernel takes arguments here: each row found its signature (`name=` kernels included).
+    assert all(r["arguments"] for r in rows)
 
 
 @pytest.mark.slow
@@ -174,6 +176,18 @@ def test_arguments_come_from_the_signature():
         ("f", "scalar", "float32"),
         ("idx", "array", "int32"),
     ]
+
+
+def test_an_overload_row_gives_the_overload_types():
+    source = (
+        "from typing import Any\nimport warp as wp\n\n@wp.kernel\ndef fill(a: wp.array(dtype=Any), value: Any):\n"
+        "    pass\n\nwp.overload(fill, [wp.array(dtype=wp.float32, ndim=1), wp.float32])\n"
+    )
+    got = [(a["name"], a["kind"], a["dtype"]) for a in real.signature_arguments(source, "fill")]
+    assert got == [("a", "array", "float32"), ("value", "scalar", "float32")]
+    by_name = source.replace("[wp.array(dtype=wp.float32, ndim=1), wp.float32]", '{"value": wp.int32}')
+    got = [(a["name"], a["kind"], a["dtype"]) for a in real.signature_arguments(by_name, "fill")]
+    assert got == [("a", "array", "Any"), ("value", "scalar", "int32")]
 
 
 def test_real_configs_read_only_their_files(tmp_path):

@@ -59,6 +59,11 @@ def add_validation_arguments(p: argparse._ActionsContainer, with_workers: bool =
         help="seconds one row may run before it is marked timeout (default: 120)",
     )
     p.add_argument("--no-gpu", action="store_true", help="skip GPU execution even when a CUDA device is present")
+    p.add_argument(
+        "--no-standalone",
+        action="store_true",
+        help="skip the standalone programs stage (nvcc / g++ compile of each row's programs, CPU twin run)",
+    )
 
 
 def validation_options(args: argparse.Namespace) -> PassOptions:
@@ -70,6 +75,7 @@ def validation_options(args: argparse.Namespace) -> PassOptions:
         chunk_size=args.chunk_size,
         row_timeout_s=args.row_timeout,
         use_gpu=not args.no_gpu,
+        standalone=not args.no_standalone,
     )
 
 

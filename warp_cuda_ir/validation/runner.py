@@ -38,6 +38,7 @@ class PassOptions:
     row_timeout_s: float = 120.0  # CPU compile + launch + GPU + gradient check of one row
     compile_timeout_s: float = 60.0  # plus 10 s per row in the batch
     use_gpu: bool = True
+    standalone: bool = True  # standalone programs (#16): compile with nvcc / g++, run the CPU twin
 
 
 @dataclass

@@ -33,7 +33,17 @@ CPU_FILE = "program.cpp"
 # Compiler flags, in the Makefile and in the validation pass. The CPU twin is built without optimisation:
 # measured, it compiles in ~1.1 CPU-s instead of ~2.2 at -O2, and g++ -O2 changed one row's results of the
 # first 40 (seed 10: its `state` output differs from Warp's CPU launch, while -O0 and -O1 agree with it).
-NVCCFLAGS: tuple[str, ...] = ("-std=c++17", "-arch=sm_$(ARCH)")
+# nvcc: what Warp's own NVRTC compile implies for this code. Warp compiles with
+# --device-as-default-execution-space, under which the constexpr lambdas of tile kernels are device code;
+# nvcc needs --expt-relaxed-constexpr for them (without it, every tile row failed). NDEBUG as in Warp's
+# release builds; 177/550 are the "declared/set but never used" warnings Warp silences too.
+NVCCFLAGS: tuple[str, ...] = (
+    "-std=c++17",
+    "-arch=sm_$(ARCH)",
+    "--expt-relaxed-constexpr",
+    "-DNDEBUG",
+    "--diag-suppress=177,550",
+)
 CXXFLAGS: tuple[str, ...] = ("-std=c++17", "-O0")
 
 
@@ -368,12 +378,31 @@ def _cuda_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
     launch_ok = "    CHECK_CUDA(cudaGetLastError());\n    CHECK_CUDA(cudaDeviceSynchronize());"
     forward_args = ", ".join(["dim", *args])
     backward_args = ", ".join(["dim", *args, *adjs])
-    body.append(f"    {symbol}_cuda_kernel_forward<<<{grid}, {block_dim}>>>({forward_args});")
+    smem = "0"
+    if row.get("launch_tiled"):
+        # Tiles live in dynamic shared memory, sized by Warp at launch from its adjoint analysis, which the
+        # row does not record: offer each kernel all the device allows beside its static shared memory.
+        smem = "wp_smem"
+        body.append("    int wp_optin = 0;")
+        body.append("    CHECK_CUDA(cudaDeviceGetAttribute(&wp_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));")
+        body.append("    size_t wp_smem = 0;")
+        for direction in ("forward", "backward"):
+            kernel = f"{symbol}_cuda_kernel_{direction}"
+            body.append(f"    {{ cudaFuncAttributes a{{}}; CHECK_CUDA(cudaFuncGetAttributes(&a, {kernel}));")
+            body.append("      size_t free_bytes = (size_t)wp_optin - a.sharedSizeBytes;")
+            body.append("      wp_smem = wp_smem == 0 || free_bytes < wp_smem ? free_bytes : wp_smem; }")
+        for direction in ("forward", "backward"):
+            kernel = f"{symbol}_cuda_kernel_{direction}"
+            body.append(
+                f"    CHECK_CUDA(cudaFuncSetAttribute({kernel}, cudaFuncAttributeMaxDynamicSharedMemorySize, "
+                "(int)wp_smem));"
+            )
+    body.append(f"    {symbol}_cuda_kernel_forward<<<{grid}, {block_dim}, {smem}>>>({forward_args});")
     body.append(launch_ok)
     for v in printed(values, "output"):
         body.append(f"    CHECK_CUDA(cudaMemcpy(p_{v.name}, d_{v.name}, {v.values.nbytes}, cudaMemcpyDeviceToHost));")
     body += _print_lines(values, "output", "p")
-    body.append(f"    {symbol}_cuda_kernel_backward<<<{grid}, {block_dim}>>>({backward_args});")
+    body.append(f"    {symbol}_cuda_kernel_backward<<<{grid}, {block_dim}, {smem}>>>({backward_args});")
     body.append(launch_ok)
     for v in printed(values, "adjoint"):
         body.append(f"    CHECK_CUDA(cudaMemcpy(g_{v.name}, dg_{v.name}, {v.values.nbytes}, cudaMemcpyDeviceToHost));")

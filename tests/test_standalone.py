@@ -130,8 +130,9 @@ def test_cpu_twin_built_by_its_makefile_prints_warps_cpu_digests(seed: int, tmp_
 
 @pytest.mark.slow
 @needs_nvcc
-def test_cuda_program_compiles_with_nvcc(tmp_path: Path) -> None:
-    row = _row(5)
+@pytest.mark.parametrize("seed", (5, 17))  # a plain 2-D kernel, a tile kernel
+def test_cuda_program_compiles_with_nvcc(seed: int, tmp_path: Path) -> None:
+    row = _row(seed)
     (tmp_path / "program.cu").write_text(row["cuda_program"])
     (tmp_path / "Makefile").write_text(row["makefile"])
     done = subprocess.run(["make", "-s", "cuda"], cwd=tmp_path, capture_output=True, text=True)

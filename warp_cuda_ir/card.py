@@ -18,10 +18,10 @@ from datasets.info import DatasetInfo, DatasetInfosDict
 from datasets.splits import SplitDict, SplitInfo
 from huggingface_hub import DatasetCard, DatasetCardData
 
-from warp_cuda_ir import extraction, schema
-from warp_cuda_ir.readback import STATUS_COLUMNS, Readback, read_back
+from warp_cuda_ir import extraction, schema, writing
+from warp_cuda_ir.readback import COMMENT_ECHO, Readback, read_back
 from warp_cuda_ir.record import BuildRecord
-from warp_cuda_ir.writing import CARD, DATA_DIR
+from warp_cuda_ir.writing import CARD
 
 TEMPLATE = Path(__file__).resolve().parent.parent / "dataset_card.md"
 DEFAULT_REPO_ID = "warp-cuda-ir/warp_cuda_ir"
@@ -33,18 +33,33 @@ NOT_VALIDATED = (
 )
 
 
-def configs_yaml(splits: list[str]) -> list[dict[str, Any]]:
-    """The `configs:` entries: every config reads the same files; all but `full` project columns."""
-    files = [{"split": split, "path": f"{DATA_DIR}/{split}-*"} for split in splits]
+def configs_yaml(files_per_source: dict[str, dict[str, list[Path]]]) -> list[dict[str, Any]]:
+    """The `configs:` entries: every config reads the files of its sources (`real`/`synthetic`: one; the
+    others: both) per split, only patterns that match files; all but `full` project columns."""
     entries: list[dict[str, Any]] = []
     for config in schema.CONFIGS:
-        entry: dict[str, Any] = {"config_name": config.name, "data_files": [dict(f) for f in files]}  # no YAML anchors
+        sources = schema.SOURCES if config.source is None else (config.source,)
+        data_files = []
+        for split in schema.SPLITS:
+            paths = [writing.split_pattern(split, s) for s in sources if files_per_source.get(s, {}).get(split)]
+            if paths:
+                data_files.append({"split": split, "path": paths if len(paths) > 1 else paths[0]})
+        if not data_files:
+            continue  # e.g. `real` in a build without real rows: load_dataset refuses a config without files
+        entry: dict[str, Any] = {"config_name": config.name, "data_files": data_files}
         if config.name == schema.DEFAULT_CONFIG:
             entry["default"] = True
-        else:
+        elif config.columns != schema.COLUMN_NAMES:
             entry["columns"] = list(config.columns)
         entries.append(entry)
     return entries
+
+
+def _sizes(readback: Readback, config: schema.ConfigSpec) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
+    """Rows per split and column bytes per split of the files `config` reads."""
+    if config.source is None:
+        return readback.rows_per_split, readback.column_bytes
+    return readback.rows_per_source[config.source], readback.column_bytes_per_source[config.source]
 
 
 def dataset_infos(readback: Readback) -> DatasetInfosDict:
@@ -58,12 +73,15 @@ def dataset_infos(readback: Readback) -> DatasetInfosDict:
     features = datasets.Features.from_arrow_schema(readback.arrow_schema)
     infos = DatasetInfosDict()
     for config in schema.CONFIGS:
-        # `full` has no `columns:` projection in the YAML: it loads whatever the files hold.
-        columns = list(features) if config.name == schema.DEFAULT_CONFIG else config.columns
+        rows, column_bytes = _sizes(readback, config)
+        if not column_bytes:
+            continue  # no files: the config is not listed either
+        # A config without a `columns:` projection in the YAML loads whatever the files hold.
+        columns = list(features) if config.columns == schema.COLUMN_NAMES else config.columns
         splits = SplitDict()
-        for split, sizes in readback.column_bytes.items():
+        for split, sizes in column_bytes.items():
             nbytes = sum(sizes.get(c, 0) for c in columns)
-            splits.add(SplitInfo(name=split, num_bytes=nbytes, num_examples=readback.rows_per_split[split]))
+            splits.add(SplitInfo(name=split, num_bytes=nbytes, num_examples=rows[split]))
         infos[config.name] = DatasetInfo(
             features=datasets.Features({c: features[c] for c in columns if c in features}),
             splits=splits,
@@ -89,7 +107,7 @@ def metadata(readback: Readback) -> DatasetCardData:
         tags=["code", "cuda", "gpu", "nvidia-warp", "compiler", "automatic-differentiation", "synthetic"],
         task_categories=["text-generation"],
         size_categories=[size_category(readback.num_rows)],
-        configs=configs_yaml(readback.splits_with_rows),
+        configs=configs_yaml(readback.files_per_source),
     )
     dataset_infos(readback).to_dataset_card_data(data)  # datasets' own serialisation of `dataset_info`
     return data
@@ -129,7 +147,10 @@ def render(record: BuildRecord, readback: Readback, repo_id: str = DEFAULT_REPO_
         "split_header": " | ".join(schema.SPLITS),
         "split_rule": "|".join("---:" for _ in schema.SPLITS),
         "validation_section": validation_markdown(readback),
+        "leakage": leakage_markdown(readback),
+        "comment_echo": comment_echo_markdown(readback),
         "variety_section": variety_markdown(readback, with_categories=False),
+        "real_section": real_markdown(record, readback),
     }
     return Template(TEMPLATE.read_text()).substitute(values)
 
@@ -169,34 +190,158 @@ def _split_difference(card: dict[str, Any], files: dict[str, Any]) -> str:
     return ""
 
 
-def validation_markdown(readback: Readback) -> str:
-    """The validation section: status counts per stage and per category."""
-    v = readback.validation
-    total = v.rows
-    if not v.validated:
-        return NOT_VALIDATED + "\n"
+HARVEST_RUNS_CODE = (
+    "Harvesting imports every module of the packages and folders it is given, i.e. runs their code: "
+    "harvest only code you trust."
+)
+
+
+def real_markdown(record: BuildRecord, readback: Readback) -> str:
+    """The real-kernels section: each package with version, license and rows; near-duplicates; provenance."""
+    real_rows = sum(readback.rows_per_source.get("real", {}).values())
+    if not real_rows:
+        return (
+            "This build holds no real kernels (built with `--real none`): every row is generated (`source` = "
+            "`synthetic`).\n"
+        )
     lines = [
-        "| stage | ok | error | timeout | skipped | mismatch | ok rate |",
-        "|---|---|---|---|---|---|---|",
+        f"{real_rows:,} rows are real kernels (`source` = `real`, config `real`): `@wp.kernel`s of the "
+        "packages below, each written as one self-contained module (the kernel and the functions, structs and "
+        "constants it reaches) whose generated code was checked to equal Warp's code for the kernel in its own "
+        "package; `build.json` lists every kernel found that did not become a row, with its reason. "
+        "Column `provenance` gives each row's package, version, file, line, "
+        "license and the kernel as written upstream; `seed`, `launch_dim` and argument recipes are null (no "
+        "launch record), so validation compiles real rows but does not run them. The upstream license files "
+        "are in `LICENSES/`.",
+        "",
+        f"| package | version | license | {' | '.join(schema.SPLITS)} | rows |",
+        "|---|---|---|" + "---:|" * (len(schema.SPLITS) + 1),
     ]
-    for column in STATUS_COLUMNS:
-        n = v.status[column]
-        cells = [str(n.get(k, 0)) for k in ("ok", "error", "timeout", "skipped", "mismatch")]
-        lines.append(f"| `{column}` | {' | '.join(cells)} | {percent(n.get('ok', 0), total)} |")
+    for name, p in readback.packages.items():
+        cells = " | ".join(f"{p.rows_per_split[s]:,}" for s in schema.SPLITS)
+        lines.append(f"| {name} | {', '.join(p.versions)} | {', '.join(p.licenses)} | {cells} | {p.rows:,} |")
     lines.append("")
     lines.append(
-        f"{v.trivial_output:,} of {total:,} rows have trivial outputs (`trivial_output`), "
-        f"{v.nonfinite_output:,} have NaN or Inf outputs (`nonfinite_output`); "
+        "Real rows are split by a hash of their (package, file), so the kernels of one file never straddle "
+        "splits; files joined by a near-duplicate pair take one split."
+    )
+    real = record.real
+    if real is not None:
+        lines.append(
+            f"Near-duplicates (MinHash/LSH, estimated Jaccard similarity of token 5-shingles >= "
+            f"{real.near_duplicate_threshold:g}): {real.near_duplicate_rate:.1%} of real rows have one "
+            f"({real.near_duplicate_pairs:,} pairs), none across splits. {real.synthetic_dropped:,} generated "
+            "programs equal to a real one were left out."
+        )
+    lines += ["", HARVEST_RUNS_CODE]
+    return "\n".join(lines) + "\n"
+
+_MAIN_STATUSES = ("ok", "error", "timeout")
+
+
+def validation_markdown(readback: Readback) -> str:
+    """The validation section: per stage, rates over the rows where it ran, skipped rows apart by reason."""
+    v = readback.validation
+    if not v.validated:
+        return NOT_VALIDATED + "\n"
+    stages = list(v.status)
+    lines = [
+        f"{v.validated:,} of {v.rows:,} rows went through the validation pass. Each stage's rate is over the rows "
+        "where the stage ran (status other than `skipped`); skipped rows are not failures and are counted apart, "
+        "by reason (`<stage>_skip_reason`, one of a fixed list).",
+        "",
+        "| stage | ran | ok | error | timeout | other verdicts | ok, of ran | skipped |",
+        "|---|---:|---:|---:|---:|---|---:|---:|",
+    ]
+    for stage in stages:
+        n = v.status[stage]
+        ran = v.applied(stage)
+        other = ", ".join(f"`{k}` {c:,}" for k, c in n.items() if k not in (*_MAIN_STATUSES, "skipped")) or "-"
+        cells = " | ".join(f"{n.get(k, 0):,}" for k in _MAIN_STATUSES)
+        lines.append(
+            f"| `{stage}` | {ran:,} | {cells} | {other} | {percent(n.get('ok', 0), ran)} | {n.get('skipped', 0):,} |"
+        )
+    skips = [(stage, reason, n) for stage, reasons in v.skip_reasons.items() for reason, n in reasons.items()]
+    if skips:
+        lines += ["", "Skipped rows, by stage and reason:", "", "| stage | reason | rows |", "|---|---|---:|"]
+        lines += [f"| `{stage}` | {reason} | {n:,} |" for stage, reason, n in skips]
+    lines += ["", *_degenerate_lines(readback), ""]
+    lines.append(
+        f"{v.nonfinite_output:,} rows have NaN or Inf outputs (`nonfinite_output`); "
         f"{v.gpu_matches_reference:,} match the CPU reference on GPU ({', '.join(v.gpus) or 'no GPU used'}); "
         f"CUDA arch {', '.join(f'sm_{a}' for a in v.cuda_archs) or 'n/a'}."
     )
-    stages = [c.removesuffix("_status") for c in STATUS_COLUMNS]
-    lines += ["", "Rows whose stage passed, per category:", "", f"| category | rows | {' | '.join(stages)} |"]
-    lines.append("|---|---|" + "---|" * len(stages))
-    for category, ok in v.ok_per_category.items():
-        cells = " | ".join(percent(ok.get(c, 0), ok["rows"]) for c in STATUS_COLUMNS)
-        lines.append(f"| {category} | {ok['rows']:,} | {cells} |")
+    lines += [
+        "",
+        "Per category, the share of rows that passed each stage among those where it ran (`n/a`: it ran on none):",
+        "",
+        f"| category | rows | {' | '.join(stages)} |",
+        "|---|---:|" + "---:|" * len(stages),
+    ]
+    for category, per_stage in v.per_category.items():
+        cells = []
+        for stage in stages:
+            ran = v.applied(stage, category)
+            cells.append(f"{percent(per_stage.get(stage, {}).get('ok', 0), ran)} of {ran:,}")
+        lines.append(f"| {category} | {v.category_rows.get(category, 0):,} | {' | '.join(cells)} |")
     return "\n".join(lines) + "\n"
+
+
+def _degenerate_lines(readback: Readback) -> list[str]:
+    v = readback.validation
+    if not v.rows_with_outputs:
+        return ["No row ran on the CPU, so no output was described (`output_stats`)."]
+    degenerate = sum(v.degenerate_outputs.values())
+    kinds = ", ".join(f"`{k}` {n:,}" for k, n in v.degenerate_outputs.items()) or "none"
+    return [
+        f"Degenerate outputs (`output_stats`: outputs that carry no information of their own): "
+        f"{v.degenerate_rows:,} of the {v.rows_with_outputs:,} rows that ran on the CPU "
+        f"({percent(v.degenerate_rows, v.rows_with_outputs)}) have every output degenerate (`degenerate_output`), "
+        f"{v.rows_with_degenerate:,} ({percent(v.rows_with_degenerate, v.rows_with_outputs)}) at least one "
+        f"(`degenerate_output_count`); {degenerate:,} of {v.outputs:,} outputs ({percent(degenerate, v.outputs)}) "
+        f"are degenerate: {kinds}. Filter with `degenerate_output == False` to train or evaluate only on "
+        "kernels whose outputs carry information."
+    ]
+
+
+def leakage_markdown(readback: Readback) -> str:
+    """The Splits section's sentence on near-duplicates across splits, as measured."""
+    leak = readback.leakage
+    exact = (
+        "No two rows anywhere in the build have the same normalized Python source (formatting and comments "
+        "ignored), so no program is repeated exactly across splits."
+    )
+    if leak is None:
+        return exact + " Only one split holds rows, so there is nothing to leak across."
+    sampled = (
+        ""
+        if leak.rows_compared == leak.rows
+        else f" (a hashed sample of {leak.rows_compared:,} of {leak.rows:,} rows, so the count is a lower bound)"
+    )
+    return (
+        f"{exact} Near-duplicates are another matter: comparing every row's Python source{sampled} with "
+        f"MinHash/LSH over 5-token shingles (estimated Jaccard similarity >= {leak.threshold}), "
+        f"**{leak.held_out_with_train_twin:,} of {leak.held_out:,} validation and test rows "
+        f"({percent(leak.held_out_with_train_twin, leak.held_out)}) have a near-duplicate in train** "
+        f"({leak.cross_split_pairs:,} near-duplicate pairs straddle splits). Generated programs share templates; "
+        "evaluate on the held-out rows without a train twin for a stricter test."
+    )
+
+
+def comment_echo_markdown(readback: Readback) -> str:
+    """How much of `cuda_forward` is Warp's comments echoing the Python lines, and how to strip them."""
+    echo = readback.comment_echo
+    if echo is None:
+        return ""
+    return (
+        f"Warp's generated code repeats each Python line as a comment before its C++ "
+        f"(`// x = a[i]   <L 12>`): **{echo.share:.1%} of the characters of `cuda_forward`** "
+        f"({echo.echo_chars:,} of {echo.chars:,}) are such comments (the backward and CPU texts carry them too). "
+        "A model trained on them can copy the Python instead of translating it. To strip them:\n\n"
+        "```python\nimport re\n\n"
+        f'ECHO = re.compile(r"{COMMENT_ECHO}")\n'
+        'ds = ds.map(lambda r: {"cuda_forward": ECHO.sub("", r["cuda_forward"])})\n```'
+    )
 
 
 def variety_markdown(readback: Readback, with_categories: bool = True) -> str:

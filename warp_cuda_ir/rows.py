@@ -92,6 +92,8 @@ def _shape(
         "warp_version": wp.config.version,
         "generator_version": GENERATOR_VERSION,
         "module_options": json.dumps({"cuda": texts.cuda_options, "cpu": texts.cpu_options}, sort_keys=True),
+        "source": "synthetic",
+        "provenance": None,
         **schema.UNVALIDATED,  # filled in by the validation pass
     }
     row |= standalone.program_columns(row)  # standalone programs (#16): text from the columns above

@@ -208,7 +208,8 @@ def run_stage(
             if status != "ok":
                 _stage(c, "standalone_gpu_run", "skipped", skip=schema.DID_NOT_COMPILE)
             elif gpu_skip_reason is not None:
-                _stage(c, "standalone_gpu_run", "skipped", skip=schema.NO_GPU)
+                reason = gpu_skip_reason if gpu_skip_reason in schema.SKIP_REASONS else schema.NO_GPU
+                _stage(c, "standalone_gpu_run", "skipped", skip=reason)
             elif not has_launch_record(item.row):
                 _stage(c, "standalone_gpu_run", "skipped", skip=schema.NO_LAUNCH_RECORD)
             else:

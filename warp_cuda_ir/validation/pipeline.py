@@ -85,14 +85,17 @@ def validate_dataset(
 
     times = StageTimes()
 
+    # The row's skip reason is one of schema.SKIP_REASONS; the full text goes to build.json and the console.
+    gpu_skip = None if gpu_reason is None else (schema.GPU_DISABLED if not options.use_gpu else schema.NO_GPU)
+
     def make_config(scratch: str) -> WorkerConfig:
-        return WorkerConfig(options.arch, scratch, gpu_reason, environment, options.standalone)
+        return WorkerConfig(options.arch, scratch, gpu_skip, environment, options.standalone)
 
     chunks: list[Chunk] = list(chunked(todo, options.chunk_size))
     try:
         if chunks:
             run_pass(chunks, options, make_config, work / "workers", add, times)
-        standalone_phase(files, done, options, gpu_reason, work / "standalone", progress)  # #16
+        standalone_phase(files, done, options, gpu_skip, work / "standalone", progress)  # #16
     finally:
         progress.close()
         shutil.rmtree(work / "workers", ignore_errors=True)

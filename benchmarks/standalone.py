@@ -130,6 +130,8 @@ def main() -> int:
         if columns["standalone_cpu_matches_warp"] is not True or columns["standalone_nvcc_status"] != "ok":
             row = next(r for r in made if r["id"] == key)
             detail = columns["standalone_cpu_run_error"] or columns["standalone_cpu_compile_error"] or ""
+            if columns["standalone_cpu_matches_warp"] is False:
+                detail = "digest lines differ from Warp's CPU launch"
             nv = (columns["standalone_nvcc_error"] or "")[:200]
             print(
                 f"  seed {row['seed']} {row['category']}: nvcc {columns['standalone_nvcc_status']} {nv!r}; "

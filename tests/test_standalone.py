@@ -130,7 +130,20 @@ def test_cpu_twin_built_by_its_makefile_prints_warps_cpu_digests(seed: int, tmp_
 
 @pytest.mark.slow
 @needs_nvcc
-@pytest.mark.parametrize("seed", (5, 17))  # a plain 2-D kernel, a tile kernel
+@pytest.mark.parametrize(
+    "seed",
+    [
+        5,  # a plain 2-D kernel
+        pytest.param(
+            17,
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="Warp 1.19's tile_reduce.h leaves tile_sum & co. unannotated: device code only under NVRTC's "
+                "--device-as-default-execution-space, which nvcc lacks",
+            ),
+        ),
+    ],
+)
 def test_cuda_program_compiles_with_nvcc(seed: int, tmp_path: Path) -> None:
     row = _row(seed)
     (tmp_path / "program.cu").write_text(row["cuda_program"])

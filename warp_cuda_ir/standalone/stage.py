@@ -194,10 +194,6 @@ def run_stage(
                 _stage(c, "standalone_cpu_run", run_status, error)
                 if run_status == "ok" and item.reference is not None:
                     c["standalone_cpu_matches_warp"] = lines == item.reference
-                    if lines != item.reference:
-                        c["standalone_cpu_run_error"] = "digest differs from Warp's CPU launch: " + one_line(
-                            " | ".join(lines)
-                        )
 
     def cuda_job(group: list[_Item], folder: Path) -> None:
         for item, (status, log, binary, index) in zip(

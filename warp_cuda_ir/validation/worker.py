@@ -58,7 +58,6 @@ def main(conn: Connection, config: WorkerConfig) -> None:
 
             columns = row.execution_columns(r, config.gpu_skip_reason, config.environment, on_stage)
             if config.standalone and columns.get("cpu_run_status") == "ok":  # standalone programs (#16)
-                on_stage("standalone", columns)
                 columns |= standalone.reference_columns(r)
             _forget_compiled(scratch / "kernel_cache", warp_session.MODULE_NAME)
             conn.send(("done", i, columns))

@@ -175,3 +175,29 @@ def test_a_failing_program_marks_only_its_own_row(tmp_path: Path) -> None:
     assert out["crashing"]["standalone_cpu_run_status"] == "error"
     assert out["crashing"]["standalone_cpu_matches_warp"] is None
     assert out["good"]["standalone_nvcc_skip_reason"] == schema.NVCC_NOT_FOUND
+
+
+def test_no_standalone_marks_the_stage_skipped_and_keeps_the_rest(tmp_path: Path) -> None:
+    """`--no-standalone`: the option reaches the pass, which skips only its own columns, with that reason."""
+    import argparse
+
+    from warp_cuda_ir.cli import add_validation_arguments, validation_options
+    from warp_cuda_ir.validation.runner import Progress
+    from warp_cuda_ir.validation.standalone_phase import standalone_phase
+
+    parser = argparse.ArgumentParser()
+    add_validation_arguments(parser)
+    options = validation_options(parser.parse_args(["--no-standalone"]))
+    assert options.standalone is False and validation_options(parser.parse_args([])).standalone is True
+    done = {"train.parquet": {"a": {"cpu_run_status": "ok"}}}
+    progress = Progress(tmp_path, {"test": 1})
+    try:
+        standalone_phase([], done, options, schema.NO_GPU, tmp_path / "work", progress)
+    finally:
+        progress.close()
+    columns = done["train.parquet"]["a"]
+    assert columns["cpu_run_status"] == "ok"
+    for name in schema.STANDALONE_STAGES:
+        assert columns[f"{name}_status"] == "skipped"
+        assert columns[f"{name}_skip_reason"] == schema.STANDALONE_DISABLED
+    assert Progress(tmp_path, {"test": 1}).load("train.parquet")["a"] == columns  # resumable

@@ -20,7 +20,7 @@ from typing import Any
 
 import warp as wp
 
-from warp_cuda_ir import schema, source_facts
+from warp_cuda_ir import schema, source_facts, standalone
 from warp_cuda_ir.harvest import assign_splits, near_duplicates
 
 SOURCE = "real"
@@ -113,6 +113,7 @@ def row_for_record(record: dict[str, Any]) -> dict[str, Any]:
         },
         **schema.UNVALIDATED,
     }
+    row |= standalone.program_columns(row)  # standalone programs (#16): no launch record, so compile-only
     assert row.keys() == set(schema.COLUMN_NAMES), "real.row_for_record and schema.COLUMNS disagree"
     return row
 

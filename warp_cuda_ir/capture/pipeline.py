@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -49,7 +50,9 @@ def capture_packages(
     """
     started = time.monotonic()
     targets = [keys.resolve(s) for s in specs]
-    all_jobs = [j for t in targets for j in jobs_mod.default_jobs(t, time_limit)]
+    # Round-robin over the targets: a capture cut by its budget still covers every package.
+    per_target = [jobs_mod.default_jobs(t, time_limit) for t in targets]
+    all_jobs = [j for group in itertools.zip_longest(*per_target) for j in group if j is not None]
     if select is not None:
         all_jobs = [j for j in all_jobs if select(j)]
     results = jobs_mod.cached_capture(all_jobs, targets, cache_dir, workers, per_kernel, budget_s, progress)

@@ -207,3 +207,46 @@ def test_hanging_script_is_cut_by_its_time_limit(tmp_path: Path) -> None:
     result = jobs.run_job(job, [target])
     assert result.status == "timeout" and "15 s limit" in result.detail
     assert time.monotonic() - started < 45
+
+
+class _Captured:
+    def __init__(self, records):
+        self.records = records
+
+    def record_for(self, harvest_record):
+        return self.records.get(keys.record_key(harvest_record))
+
+
+def test_launch_columns_and_validation_hook(tmp_path: Path) -> None:
+    from warp_cuda_ir.capture import columns
+
+    data = _capture(SOURCE, _step_args)
+    meta = record.unpack(data).meta
+    records = {
+        "p|a.py|1|step||-": (meta, data),
+        "p|a.py|9|refused||-": ({"kernel": "p|a.py|9|refused||-", "reason": "argument 'm': uint64 value"}, None),
+    }
+    base = {"package": "p", "source": SOURCE, "kernel_name": "step"}
+    cache = columns.ReplayCache(tmp_path / "replays")
+    got = columns.launch_columns({**base, "ident": "0|a.py|1|step||-"}, _Captured(records), cache)
+    assert got["launch_replay"] == "equal" and got["launch_record"] == data and got["launch_dim"] == [6]
+    assert len(list((tmp_path / "replays").glob("*.json"))) == 1  # the verdict is cached
+    assert columns.launch_columns({**base, "ident": "0|a.py|1|step||-"}, _Captured(records), cache) == got
+    refused = columns.launch_columns({**base, "ident": "0|a.py|9|refused||-"}, _Captured(records))
+    assert refused == {"launch_record": None, "launch_replay": "not replayable",
+                       "launch_replay_detail": "argument 'm': uint64 value"}
+    assert columns.launch_columns({**base, "ident": "0|b.py|1|x||-"}, _Captured(records))["launch_replay"] == (
+        "not launched"
+    )
+    assert columns.launch_columns({**base, "ident": "0|a.py|1|step||-"}, None)["launch_record"] is None
+
+    with warp_session.loaded_kernel(SOURCE, "step") as (kernel, namespace):
+        launch = columns.launch_from_record(data, kernel, namespace, "cpu", requires_grad=True)
+        assert [(a["name"], a["kind"], a["role"]) for a in launch.arguments] == [
+            ("body", "struct", "in"), ("x", "array", "inout"), ("v", "array", "inout"), ("q", "scalar", "in"),
+            ("m", "scalar", "in"), ("n", "scalar", "in"), ("dt", "scalar", "in"), ("unused", "none", "in"),
+            ("same", "array", "inout"),
+        ]
+        assert launch.inputs[1].requires_grad and launch.inputs[8] is launch.inputs[1]
+        wp.launch(kernel, dim=launch.dim, inputs=launch.inputs, device="cpu")
+        np.testing.assert_array_equal(launch.inputs[1].numpy(), record.unpack(data).after["1"])

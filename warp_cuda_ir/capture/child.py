@@ -3,7 +3,7 @@
 Run by `warp_cuda_ir.capture.jobs` as `python -m warp_cuda_ir.capture.child CONFIG_JSON`, in a fresh
 working directory, with a time limit enforced (and the process group killed) by the parent. The config:
   {"targets": [[package, version, root, base, sys_path], ...], "out": dir, "per_kernel": n,
-   "run": {"mode": "path" | "module" | "pytest", "target": ..., "args": [...]}}
+   "run": {"mode": "path" | "module" | "pytest", "target": ..., "args": [...]}, "no_backward": bool}
 The exit code is the program's (pytest's for tests); launches recorded before a crash stay on disk.
 """
 
@@ -26,6 +26,12 @@ def main() -> None:
         if t.sys_path not in sys.path:
             sys.path.insert(0, t.sys_path)
     warp_session.init_warp()
+    if config.get("no_backward"):
+        # Modules the program creates from here on compile their forward code only: half the CPU compile
+        # time of a medium kernel (facts.md), and programs that never differentiate do not notice.
+        import warp as wp
+
+        wp.config.enable_backward = False
     Capture(targets, config["out"], int(config.get("per_kernel", 2))).install()
     run = config["run"]
     code = 0

@@ -32,6 +32,7 @@ from warp_cuda_ir.capture.hook import read_launch_file
 
 _CODE = Path(__file__).resolve().parent
 DEFAULT_TIME_LIMIT_S = 90.0  # newton examples: import ~20 s + CPU compiles; a few frames fit (measured)
+NEWTON_TIME_LIMIT_S = 150.0  # importing newton alone took 33 s of wall time at load 14 (5 s of CPU)
 EXAMPLE_FRAMES = 3
 
 
@@ -43,6 +44,7 @@ class Job:
     target: str
     args: tuple[str, ...] = ()
     time_limit: float = DEFAULT_TIME_LIMIT_S
+    no_backward: bool = False  # compile without adjoints (programs that never differentiate)
 
     def describe(self) -> str:
         return " ".join([self.name, *self.args])
@@ -67,7 +69,7 @@ def code_version() -> str:
 
 def job_key(job: Job, targets: Sequence[keys.Target]) -> str:
     payload = {
-        "job": [job.package, job.name, job.mode, job.target, list(job.args), job.time_limit],
+        "job": [job.package, job.name, job.mode, job.target, list(job.args), job.time_limit, job.no_backward],
         "targets": [[t.package, t.version, t.root] for t in targets],
         "warp": wp.config.version,
         "code": code_version(),
@@ -109,25 +111,27 @@ def default_jobs(target: keys.Target, time_limit: float = DEFAULT_TIME_LIMIT_S) 
     base = Path(target.base)
     jobs: list[Job] = []
 
-    def example(path: Path) -> None:
+    def example(path: Path, limit: float = time_limit) -> None:
         text = path.read_text(errors="replace")
         if "__main__" not in text:
             return
         rel = path.relative_to(base).as_posix()
-        jobs.append(Job(target.package, rel, "path", str(path), tuple(_example_args(text)), time_limit))
+        # Forward-only compiles unless the script differentiates (tapes, optimisers, `requires_grad`).
+        no_backward = not any(w in text for w in ("Tape", "backward", "requires_grad", "optim"))
+        jobs.append(Job(target.package, rel, "path", str(path), tuple(_example_args(text)), limit, no_backward))
 
-    def test(path: Path) -> None:
+    def test(path: Path, no_backward: bool = False) -> None:
         rel = path.relative_to(base).as_posix()
-        jobs.append(Job(target.package, rel, "pytest", str(path), (), time_limit))
+        jobs.append(Job(target.package, rel, "pytest", str(path), (), time_limit, no_backward))
 
     name = root.name
     if name == "newton":
         for p in sorted(root.glob("examples/*/example_*.py")):
-            example(p)
+            example(p, NEWTON_TIME_LIMIT_S)
     elif name == "mujoco_warp":
         for p in sorted(root.glob("_src/*_test.py")):
             if "jax" not in p.name:
-                test(p)
+                test(p, no_backward="derivative" not in p.name)
     elif name == "warp":
         for sub in ("core", "tile", "optim", "fem", "geometry"):
             for p in sorted(root.glob(f"examples/{sub}/example_*.py")):
@@ -174,6 +178,7 @@ def run_job(job: Job, targets: Sequence[keys.Target], per_kernel: int = 2) -> Jo
             "out": str(out),
             "per_kernel": per_kernel,
             "run": {"mode": job.mode, "target": job.target, "args": list(job.args)},
+            "no_backward": job.no_backward,
         }
         log_path = Path(scratch) / "log.txt"
         with open(log_path, "wb") as log:

@@ -250,3 +250,19 @@ def test_launch_columns_and_validation_hook(tmp_path: Path) -> None:
         assert launch.inputs[1].requires_grad and launch.inputs[8] is launch.inputs[1]
         wp.launch(kernel, dim=launch.dim, inputs=launch.inputs, device="cpu")
         np.testing.assert_array_equal(launch.inputs[1].numpy(), record.unpack(data).after["1"])
+
+
+def test_validation_runs_a_row_from_its_launch_record() -> None:
+    from warp_cuda_ir.validation.execute import run_cpu
+
+    data = _capture(SOURCE, _step_args)
+    after = record.unpack(data).after
+    row = {"python_source": SOURCE, "kernel_name": "step", "launch_record": data, "launch_dim": [6],
+           "block_dim": 256, "arguments": None, "seed": None}
+    with warp_session.loaded_kernel(SOURCE, "step") as (kernel, namespace):
+        cpu = run_cpu(row, kernel, namespace, timing=False)
+    assert (cpu.compile_status, cpu.run_status) == ("ok", "ok"), cpu.error
+    assert sorted(cpu.results) == ["same", "v", "x"]  # the arrays passed (`unused` was None)
+    np.testing.assert_array_equal(cpu.results["x"], after["1"])
+    np.testing.assert_array_equal(cpu.results["v"], after["2"])
+    assert cpu.digest is not None and cpu.trivial is None

@@ -202,7 +202,7 @@ def test_capture_jobs_harvest_and_replay(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_hanging_script_is_cut_by_its_time_limit(tmp_path: Path) -> None:
     target = keys.resolve(str(FIXTURE))
-    job = jobs.Job("capfix", "example_hang.py", "path", str(FIXTURE / "example_hang.py"), (), 15)
+    job = jobs.Job("capfix", "example_hang.py", "path", str(FIXTURE.parent / "example_hang.py"), (), 15)
     started = time.monotonic()
     result = jobs.run_job(job, [target])
     assert result.status == "timeout" and "15 s limit" in result.detail

@@ -266,3 +266,32 @@ def test_validation_runs_a_row_from_its_launch_record() -> None:
     np.testing.assert_array_equal(cpu.results["x"], after["1"])
     np.testing.assert_array_equal(cpu.results["v"], after["2"])
     assert cpu.digest is not None and cpu.trivial is None
+
+
+@pytest.mark.slow
+def test_build_with_capture_validates_replayable_real_rows(tmp_path: Path) -> None:
+    """`--real capfix --capture`: real rows carry their launch and replay verdict, and validate like generated ones."""
+    import pyarrow.parquet as pq
+
+    from warp_cuda_ir.build import run_build
+    from warp_cuda_ir.record import BuildOptions
+    from warp_cuda_ir.shards import BuildSpec
+    from warp_cuda_ir.validation.pipeline import PassOptions, validate_dataset
+
+    out = tmp_path / "out"
+    options = BuildOptions(out=out, spec=BuildSpec(seed=0, seeds_per_shard=8), target_mb=0.01, workers=2,
+                           real=(str(FIXTURE),), capture=True, capture_cache=tmp_path / "capture")
+    run_build(options)
+    validate_dataset(out, PassOptions(workers=1, use_gpu=False))
+    files = sorted((out / "data" / "real").glob("*.parquet"))
+    rows = {r["kernel_name"]: r for p in files for r in pq.read_table(p).to_pylist()}
+    # The first job with a launch of `scale` gives its record (example_crash.py: dim 4).
+    assert rows["scale"]["launch_replay"] == "equal" and rows["scale"]["launch_dim"] == [4]
+    assert rows["scale"]["cpu_run_status"] == "ok" and rows["scale"]["output_digest"]
+    assert {a["name"]: a["role"] for a in rows["scale"]["arguments"]} == {"a": "in", "s": "in", "out": "inout"}
+    assert rows["scale"]["gradcheck_status"] == "ok", rows["scale"]["gradcheck_detail"]
+    assert rows["gather"]["launch_replay"] == "not replayable" and rows["gather"]["launch_record"] is None
+    assert rows["shift"]["launch_replay"] == "differs" and rows["shift"]["launch_record"] is not None
+    # Not a reference: validated as compile-only, like a real row without a launch.
+    assert rows["shift"]["launch_dim"] is None and rows["shift"]["cpu_run_status"] == "skipped"
+    assert all(r["launch_record"] is None or len(r["launch_record"]) <= record.MAX_RECORD_BYTES for r in rows.values())

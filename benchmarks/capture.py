@@ -12,6 +12,7 @@ replayable launch, replay verdicts (replays run in this process on the CPU), and
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 import time
@@ -19,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from warp_cuda_ir.capture import capture_packages, keys, replay
+from warp_cuda_ir.capture import capture_packages, columns, keys
 from warp_cuda_ir.harvest import DEFAULT_PACKAGES, cached_harvest
 
 
@@ -31,7 +32,9 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=90.0, help="seconds per script")
     parser.add_argument("--budget", type=float, default=None, help="stop starting jobs after this many seconds")
     parser.add_argument("--harvest-cache", type=Path, help="harvest cache: measure coverage and replay fidelity")
-    parser.add_argument("--replay-limit", type=int, default=None, help="replay at most this many records")
+    parser.add_argument("--replay-sample", type=int, default=None,
+                        help="replay at most this many records per package (a fixed sample: by key hash)")
+    parser.add_argument("--replay-cache", type=Path, help="cache replay verdicts here (reruns replay only new records)")
     parser.add_argument("--json", type=Path, help="write the figures here")
     args = parser.parse_args()
     specs = [s for s in args.real.split(",") if s]
@@ -48,26 +51,29 @@ def main() -> None:
     if args.harvest_cache:
         harvested = cached_harvest(specs, args.harvest_cache, workers=args.workers)
         per: dict[str, dict] = {}
-        n = 0
+        replays = columns.ReplayCache(args.replay_cache)
         replay_started = time.monotonic()
-        for record in harvested["records"]:
+        ordered = sorted(harvested["records"], key=lambda r: hashlib.sha256(keys.record_key(r).encode()).digest())
+        for record in ordered:
             d = per.setdefault(record["package"], {"records": 0, "with_launch": 0, "replayable": 0,
-                                                    "verdicts": {}, "bytes": 0, "max_bytes": 0, "differs": []})
+                                                    "verdicts": {}, "bytes": 0, "max_bytes": 0, "differs": [],
+                                                    "not_replayable": {}})
             d["records"] += 1
             got = captured.record_for(record)
             if got is None:
                 continue
             d["with_launch"] += 1
-            _meta, data = got
+            meta, data = got
             if data is None:
+                why = meta.get("reason", "").split(": ", 1)[-1].split(" (")[0]
+                d["not_replayable"][why] = d["not_replayable"].get(why, 0) + 1
                 continue
             d["replayable"] += 1
             d["bytes"] += len(data)
             d["max_bytes"] = max(d["max_bytes"], len(data))
-            if args.replay_limit is not None and n >= args.replay_limit:
+            if args.replay_sample is not None and sum(d["verdicts"].values()) >= args.replay_sample:
                 continue
-            n += 1
-            fidelity = replay.replay(record["source"], record["kernel_name"], data)
+            fidelity = replays.verdict(record["source"], record["kernel_name"], data)
             d["verdicts"][fidelity.verdict] = d["verdicts"].get(fidelity.verdict, 0) + 1
             if fidelity.verdict in ("differs", "error"):
                 d["differs"].append(f"{keys.record_key(record)}: {fidelity.verdict}: {fidelity.detail}"[:300])

@@ -35,6 +35,7 @@ def main() -> None:
     parser.add_argument("--replay-sample", type=int, default=None,
                         help="replay at most this many records per package (a fixed sample: by key hash)")
     parser.add_argument("--replay-cache", type=Path, help="cache replay verdicts here (reruns replay only new records)")
+    parser.add_argument("--measure", help="packages to measure against the harvest (default: all of --real)")
     parser.add_argument("--json", type=Path, help="write the figures here")
     args = parser.parse_args()
     specs = [s for s in args.real.split(",") if s]
@@ -49,7 +50,8 @@ def main() -> None:
     figures = {"capture": captured.summary(), "capture_wall_s": round(time.monotonic() - started, 1)}
     print(json.dumps(figures["capture"], indent=1)[:20000])
     if args.harvest_cache:
-        harvested = cached_harvest(specs, args.harvest_cache, workers=args.workers)
+        measured = [s for s in (args.measure or args.real).split(",") if s]
+        harvested = cached_harvest(measured, args.harvest_cache, workers=args.workers)
         per: dict[str, dict] = {}
         replays = columns.ReplayCache(args.replay_cache)
         replay_started = time.monotonic()

@@ -169,66 +169,163 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
 # A row that did not go through the capture (synthetic rows, builds without `--capture`).
 NO_CAPTURE: dict[str, object] = {"launch_record": None, "launch_replay": None, "launch_replay_detail": None}
 
+# ---- validation columns (statuses branch, #14 parts 3-6) -------------------------------------------
 # Written by the validation pass (`scripts/validate.py`, `warp_cuda_ir/validation/`). A build that was
-# not validated holds UNVALIDATED: every status `skipped`, reasons "not validated", the rest null.
+# not validated holds UNVALIDATED: every status `skipped`, every skip reason "not validated", the rest null.
+#
+# Stages, in the order a row goes through them. Each has `<stage>_status` (`ok` | `error` | `timeout` |
+# `skipped`, plus the gradient check's own verdicts), `<stage>_error` (what failed or hung, null otherwise)
+# and `<stage>_skip_reason` (a value of SKIP_REASONS when skipped, null otherwise). A failure is marked on
+# the stage that failed: a CPU compile that hangs is `cpu_compile_status` `timeout`, the stages after it
+# `skipped` for the reason that it did not finish. 1.3 replaced 1.2's `cuda_compile_log`, `cpu_error`,
+# `gpu_error` and free-text skip reasons with these per-stage columns, `trivial_output`/`trivial_reason`
+# with `output_stats`/`degenerate_output`/`degenerate_output_count`, and dropped the timing columns.
+STAGES: tuple[str, ...] = ("cuda_compile", "cpu_compile", "cpu_run", "gpu_run", "gradcheck")
+STAGE_STATUSES: tuple[str, ...] = ("ok", "error", "timeout", "skipped")
+
+NOT_VALIDATED = "not validated"
+NO_LAUNCH_RECORD = "no launch record"
+NO_GPU = "no GPU"
+GPU_DISABLED = "GPU disabled (--no-gpu)"
+SOURCE_DOES_NOT_LOAD = "source does not load"
+DID_NOT_COMPILE_CPU = "did not compile for the CPU"
+DID_NOT_RUN_CPU = "did not run on the CPU"
+NO_BACKWARD = "no backward code"
+NOTHING_TO_DIFFERENTIATE = "nothing to differentiate"
+NOT_REACHED = "an earlier stage hung or crashed"
+# Why a stage was skipped: the only values the `<stage>_skip_reason` columns take. Other branches add
+# theirs here (merges take the union); `tests/test_validation.py` checks every written value is listed.
+SKIP_REASONS: tuple[str, ...] = (
+    NOT_VALIDATED,  # the validation pass has not run on this row
+    NO_LAUNCH_RECORD,  # the row has no launch record (launch_dim/arguments): nothing can run it
+    NO_GPU,  # no CUDA device or driver on the validating machine
+    GPU_DISABLED,  # the pass was told not to use the GPU
+    SOURCE_DOES_NOT_LOAD,  # the Python source does not load as a Warp module (the CPU compile's error)
+    DID_NOT_COMPILE_CPU,  # the CPU launch needs the CPU compile, which failed or hung
+    DID_NOT_RUN_CPU,  # the gradient check needs the CPU launch, which failed, hung or was skipped
+    NO_BACKWARD,  # the row has no adjoint code (generated with enable_backward=False)
+    NOTHING_TO_DIFFERENTIATE,  # no float input reaches a float output
+    NOT_REACHED,  # the worker hung or died in an earlier stage of the row; this one never started
+    "nvcc not found",  # standalone programs: no CUDA compiler on the validating machine
+    "C++ compiler not found",  # standalone programs: no host C++ compiler
+)
+
+
+def _stage_columns(stage: str, what: str, error: str) -> tuple[tuple[str, pa.DataType, str], ...]:
+    return (
+        (f"{stage}_status", string, f"{what}: `ok`, `error`, `timeout` (hung past its time limit) or `skipped`."),
+        (f"{stage}_error", string, f"{error}; null unless the status is `error` or `timeout`."),
+        (
+            f"{stage}_skip_reason",
+            string,
+            "Why the stage was skipped, one of `schema.SKIP_REASONS` (see the card); null unless `skipped`.",
+        ),
+    )
+
+
+OUTPUT_STATS = pa.struct(
+    [
+        ("name", string),  # the output argument
+        ("dtype", string),  # numpy type of its scalar components
+        ("elements", int64),  # scalar components (a vec3 array of 16 has 48)
+        ("degenerate", string),  # all_zero | constant | copy | shifted_copy | permuted_copy | two_valued | null
+        ("input", string),  # the array a copy, shifted or permuted copy comes from (itself: left unchanged)
+        ("value_shift", float64),  # c of `out = in + c`
+        ("index_shift", int64),  # k of `out[i] = in[i + k]`
+        ("min", float64),  # over finite elements
+        ("max", float64),
+        ("std", float64),
+        ("distinct", int64),  # distinct element values
+    ]
+)
+
 VALIDATION_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
-    (
-        "cuda_compile_status",
-        string,
-        "NVRTC compile of the row's CUDA module (forward + adjoint): `ok`, `error` or `skipped`.",
+    *_stage_columns(
+        "cuda_compile",
+        "NVRTC compile of the row's CUDA module (forward + adjoint)",
+        "NVRTC's compiler log, or how long it hung",
     ),
-    ("cuda_compile_log", string, "NVRTC's compiler log when the compile failed; null otherwise."),
-    ("cuda_arch", int64, "Target architecture of the CUDA compile (e.g. 90 for sm_90)."),
-    ("cuda_toolkit_version", string, "CUDA toolkit version of the NVRTC that compiled the row."),
+    ("cuda_arch", int64, "Target architecture of the CUDA compile (e.g. 90 for sm_90); null when skipped."),
+    ("cuda_toolkit_version", string, "CUDA toolkit version of the NVRTC that compiled the row; null when skipped."),
     ("ptx", string, "PTX of the forward kernel (`.entry`, with the module's PTX header) emitted by NVRTC."),
-    ("cpu_compile_status", string, "Compile of the CPU module with Warp's Clang: `ok`, `error` or `skipped`."),
-    ("cpu_run_status", string, "CPU launch with the row's seeded inputs: `ok`, `error`, `timeout` or `skipped`."),
-    ("cpu_error", string, "Why the CPU compile or launch failed or was skipped; null when it ran."),
+    *_stage_columns(
+        "cpu_compile",
+        "Loading the Python source as a Warp module and compiling it for the CPU with Warp's Clang",
+        "The Python or Clang error, or how long it hung",
+    ),
+    *_stage_columns(
+        "cpu_run",
+        "CPU launch with the row's seeded inputs (the reference the other stages compare with)",
+        "The exception or crash of the launch, or how long it hung",
+    ),
     ("output_digest", string, "SHA-256 of every array argument after the CPU launch (names, dtypes, shapes, bytes)."),
     (
-        "trivial_output",
-        boolean,
-        "True when every output is all zero, constant, or equal to an input (a do-nothing kernel).",
+        "output_stats",
+        pa.list_(OUTPUT_STATS),
+        "One entry per output array after the CPU launch: `degenerate` (`all_zero`; `constant`; `copy`: equal to "
+        "an input or to its own value before the launch; `shifted_copy`: an input plus a constant `value_shift`, or "
+        "an input displaced by `index_shift` elements; `permuted_copy`: an input's values in another order; "
+        "`two_valued`: 4+ elements, 2 distinct values; null: carries information), the `input` copied, and "
+        "`min`, `max`, `std` (finite elements), `distinct` values. Null when the CPU launch did not run. "
+        "Replaces 1.2's `trivial_output`/`trivial_reason`.",
     ),
     (
-        "trivial_reason",
-        string,
-        "Which trivial pattern each output matched, e.g. `out: all_zero`; null when not trivial.",
+        "degenerate_output",
+        boolean,
+        "True when every output is degenerate (see `output_stats`): the kernel computes nothing new. "
+        "Null when the CPU launch did not run.",
+    ),
+    (
+        "degenerate_output_count",
+        int64,
+        "How many of the row's outputs are degenerate (0 to all). Null when the CPU launch did not run.",
     ),
     (
         "nonfinite_output",
         boolean,
         "True when an output holds NaN or Inf after the CPU launch; null when the kernel did not run.",
     ),
-    ("gpu_run_status", string, "GPU launch with the same inputs: `ok`, `error`, `timeout` or `skipped`."),
-    ("gpu_error", string, "Why the GPU launch failed or was skipped (e.g. no CUDA device); null when it ran."),
-    ("gpu_matches_reference", boolean, "GPU outputs equal the CPU reference within the per-dtype tolerance."),
-    ("gpu_max_abs_diff", float64, "Largest absolute difference between GPU and CPU outputs."),
-    ("gpu_max_rel_diff", float64, "Largest relative difference between GPU and CPU outputs."),
+    *_stage_columns(
+        "gpu_run",
+        "GPU launch with the same inputs, compared with the CPU reference",
+        "The exception or crash of the launch, or how long it hung",
+    ),
     (
-        "gradcheck_status",
-        string,
-        "`wp.Tape` adjoint vs central finite differences: `ok`, `mismatch`, `error` or `skipped`.",
+        "gpu_matches_reference",
+        boolean,
+        "GPU outputs equal the CPU reference within the per-dtype tolerance; null without both runs.",
+    ),
+    ("gpu_max_abs_diff", float64, "Largest absolute difference between GPU and CPU outputs; null without both runs."),
+    ("gpu_max_rel_diff", float64, "Largest relative difference between GPU and CPU outputs; null without both runs."),
+    *_stage_columns(
+        "gradcheck",
+        "`wp.Tape` adjoint vs finite differences (`mismatch`: they disagree)",
+        "The exception or crash of the check, or how long it hung",
     ),
     ("gradcheck_max_error", float64, "Largest error of the adjoint against finite differences (relative, floor 1)."),
-    ("gradcheck_dtype", string, "Precision of the gradient check: `float64` where the kernel allows, else `float32`."),
-    ("gradcheck_detail", string, "Why the gradient check failed or was skipped, or where the largest error is."),
-    ("cpu_kernel_ms", float64, "Median CPU launch time in milliseconds over several launches with the row's inputs."),
-    ("gpu_kernel_ms", float64, "Median GPU launch time in milliseconds (null without a GPU)."),
+    (
+        "gradcheck_dtype",
+        string,
+        "Precision of the gradient check: `float64` where the kernel allows, else `float32`; null when not checked.",
+    ),
+    ("gradcheck_detail", string, "Where the largest error of the check is (argument, index, both values); else null."),
     ("validation_gpu_name", string, "GPU the row was validated on (null without a GPU)."),
     ("validation_driver_version", string, "CUDA driver version the row was validated with (null without a driver)."),
-    ("validation_warp_version", string, "warp-lang version that ran the validation."),
+    ("validation_warp_version", string, "warp-lang version that ran the validation; null when not validated."),
 )
+# 1.3 removed `cpu_kernel_ms`/`gpu_kernel_ms`: they timed one launch of 16-256 threads, i.e. Warp's launch
+# overhead (median 25 us whatever the size, rank correlation 0.21 between two runs in the #14 audit).
+# A figure that tracks the work needs launches far larger than the row's record, which changes what many
+# kernels compute (indices derived from tid and fixed shapes), so no timing column is kept.
 VALIDATION_COLUMN_NAMES: tuple[str, ...] = tuple(name for name, _, _ in VALIDATION_COLUMNS)
 COLUMNS = COLUMNS + VALIDATION_COLUMNS
 
-NOT_VALIDATED = "not validated"
-NO_LAUNCH_RECORD = "no launch record"  # real rows: compiled, never launched (nothing to launch them with)
-# Why a `skipped` status was skipped: the fixed list every branch adds its reasons to.
-SKIP_REASONS: tuple[str, ...] = (NOT_VALIDATED, NO_LAUNCH_RECORD)
-UNVALIDATED: dict[str, object] = {
-    name: ("skipped" if name.endswith("_status") else None) for name in VALIDATION_COLUMN_NAMES
-} | {"cpu_error": NOT_VALIDATED, "gpu_error": NOT_VALIDATED, "gradcheck_detail": NOT_VALIDATED}
+UNVALIDATED: dict[str, object] = {name: None for name in VALIDATION_COLUMN_NAMES} | {
+    field: value
+    for stage in STAGES
+    for field, value in ((f"{stage}_status", "skipped"), (f"{stage}_skip_reason", NOT_VALIDATED))
+}
+# ---- end of validation columns ----------------------------------------------------------------------
 
 COLUMN_NAMES: tuple[str, ...] = tuple(name for name, _, _ in COLUMNS)
 ARROW_SCHEMA = pa.schema([(name, type_) for name, type_, _ in COLUMNS])

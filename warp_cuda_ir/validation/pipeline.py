@@ -84,8 +84,11 @@ def validate_dataset(
 
     times = StageTimes()
 
+    # The row's skip reason is one of schema.SKIP_REASONS; the full text goes to build.json and the console.
+    gpu_skip = None if gpu_reason is None else (schema.GPU_DISABLED if not options.use_gpu else schema.NO_GPU)
+
     def make_config(scratch: str) -> WorkerConfig:
-        return WorkerConfig(options.arch, scratch, gpu_reason, environment)
+        return WorkerConfig(options.arch, scratch, gpu_skip, environment)
 
     chunks: list[Chunk] = list(chunked(todo, options.chunk_size))
     try:

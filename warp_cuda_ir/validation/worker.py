@@ -21,7 +21,7 @@ from typing import Any
 class WorkerConfig:
     arch: int
     scratch: str  # this worker's own folder
-    gpu_skip_reason: str | None  # None: run on the GPU too
+    gpu_skip_reason: str | None  # a value of schema.SKIP_REASONS; None: run on the GPU too
     environment: dict[str, str | None]
 
 

@@ -115,8 +115,10 @@ def compare(r: rec.LaunchRecord, arrays: dict[str, Any]) -> Fidelity:
         exact = False
         if np.issubdtype(want.dtype, np.floating):
             both_nan = np.isnan(got) & np.isnan(want)
-            diff = np.where(both_nan, 0.0, np.abs(got.astype(np.float64) - want.astype(np.float64)))
-            worst = max(worst, float(np.nanmax(diff)) if diff.size else 0.0)
+            with np.errstate(invalid="ignore", over="ignore"):
+                diff = np.where(both_nan, 0.0, np.abs(got.astype(np.float64) - want.astype(np.float64)))
+            diff = np.where(np.isnan(diff), np.inf, diff)  # NaN on one side only: as far apart as can be
+            worst = max(worst, float(np.max(diff)) if diff.size else 0.0)
             if np.allclose(got, want, rtol=RTOL, atol=ATOL, equal_nan=True):
                 continue
             n = int(np.count_nonzero(~np.isclose(got, want, rtol=RTOL, atol=ATOL, equal_nan=True)))

@@ -237,6 +237,7 @@ def real_markdown(record: BuildRecord, readback: Readback) -> str:
     lines += ["", HARVEST_RUNS_CODE]
     return "\n".join(lines) + "\n"
 
+
 _MAIN_STATUSES = ("ok", "error", "timeout")
 
 

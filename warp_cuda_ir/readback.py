@@ -125,6 +125,7 @@ class PackageRows:
     def rows(self) -> int:
         return sum(self.rows_per_split.values())
 
+
 @dataclass
 class Leakage:
     """Near-duplicate programs across splits: MinHash/LSH over token shingles (`harvest.near_duplicates`)."""

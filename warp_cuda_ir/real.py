@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import json
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,13 +51,20 @@ class RealRows:
         return dict(sorted(Counter(r["category"] for r in self.rows).items()))
 
 
-def real_rows(records: Iterable[dict[str, Any]]) -> RealRows:
-    """Rows for harvest records (in the harvest's order); a normalized source seen before is dropped."""
+def real_rows(
+    records: Iterable[dict[str, Any]], launch: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+) -> RealRows:
+    """Rows for harvest records (in the harvest's order); a normalized source seen before is dropped.
+
+    `launch(record)`: columns from the capture (#17, `capture.columns.launch_columns`) that replace the row's.
+    """
     rows: list[dict[str, Any]] = []
     seen: set[str] = set()
     duplicates: Counter[str] = Counter()
     for record in records:
         row = row_for_record(record)
+        if launch is not None:
+            row = with_launch(row, launch(record))
         if row["id"] in seen:  # same AST as an earlier record (e.g. texts differing in comments only)
             duplicates[record["package"]] += 1
             continue
@@ -111,6 +118,7 @@ def row_for_record(record: dict[str, Any]) -> dict[str, Any]:
             "license": record.get("license"),
             "upstream_source": record["upstream_source"],
         },
+        **schema.NO_CAPTURE,  # real rows: filled in from the capture (#17)
         **schema.UNVALIDATED,
     }
     row |= standalone.program_columns(row)  # standalone programs (#16): no launch record, so compile-only
@@ -122,28 +130,60 @@ def signature_arguments(source: str, kernel_name: str) -> list[dict[str, Any]]:
     """The kernel's arguments as annotated in `source`: name, kind (array/struct/scalar) and dtype.
 
     dtype follows the synthetic rows' convention: the element type of an array, the type of a scalar,
-    the struct's name, written without the `wp.` prefix. Role, shape and input recipe need a launch
+    the struct's name, written without the `wp.` prefix; a generic kernel's row (one overload) gives the
+    overload's types. Role, shape and input recipe need a launch
     record: role and init are null, shape is [].
     """
     tree = ast.parse(source)
     structs = {node.name for node in tree.body if isinstance(node, ast.ClassDef) and _is_struct(node)}
     kernel = _kernel_def(tree, kernel_name)
-    if kernel is None:
+    if kernel is None:  # not written as a def in the source (none seen in the fixtures or packages)
         return []
+    args = [*kernel.args.posonlyargs, *kernel.args.args]
+    annotations = {a.arg: a.annotation for a in args} | _overload_types(tree, kernel.name, [a.arg for a in args])
     out = []
-    for arg in [*kernel.args.posonlyargs, *kernel.args.args]:
-        kind, dtype = _classify(arg.annotation, structs)
+    for arg in args:
+        kind, dtype = _classify(annotations[arg.arg], structs)
         out.append({"name": arg.arg, "kind": kind, "dtype": dtype, "shape": [], "role": None, "init": None})
     return out
 
 
 def _kernel_def(tree: ast.Module, name: str) -> ast.FunctionDef | None:
-    """The last top-level `def name` (an overload's concrete definition follows the generic one)."""
-    found = None
+    """The kernel's top-level `def`: named `name`, or decorated `@wp.kernel(name="name")` (Warp's key)."""
     for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name == name:
-            found = node
-    return found
+        if isinstance(node, ast.FunctionDef) and (node.name == name or name in _decorator_names(node)):
+            return node
+    return None
+
+
+def _decorator_names(node: ast.FunctionDef) -> set[str]:
+    return {
+        k.value.value
+        for d in node.decorator_list
+        if isinstance(d, ast.Call)
+        for k in d.keywords
+        if k.arg == "name" and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)
+    }
+
+
+def _overload_types(tree: ast.Module, name: str, arg_names: list[str]) -> dict[str, ast.expr]:
+    """A generic kernel's row is one overload: the types of `wp.overload(name, [...] or {...})` by argument."""
+    for node in tree.body:
+        call = node.value if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) else None
+        if call is None or _head(call.func) != "overload" or len(call.args) < 2:
+            continue
+        if not (isinstance(call.args[0], ast.Name) and call.args[0].id == name):
+            continue
+        types = call.args[1]
+        if isinstance(types, (ast.List, ast.Tuple)):
+            return dict(zip(arg_names, types.elts, strict=False))
+        if isinstance(types, ast.Dict):
+            return {
+                k.value: v
+                for k, v in zip(types.keys, types.values, strict=True)
+                if isinstance(k, ast.Constant) and isinstance(k.value, str)
+            }
+    return {}
 
 
 def _is_struct(node: ast.ClassDef) -> bool:
@@ -180,3 +220,20 @@ def _classify(annotation: ast.expr | None, structs: Sequence[str] | set[str]) ->
     if head in structs:
         return "struct", head
     return "scalar", _text(annotation)
+
+
+def with_launch(row: dict[str, Any], columns: dict[str, Any]) -> dict[str, Any]:
+    """The row with its capture columns (#17); a usable launch also gives `launch_dim` and argument roles.
+
+    Roles come from the captured launch: `inout` for the arrays it changed, `in` for the others (what the
+    validation's output statistics and gradient check read).
+    """
+    row = {**row, **columns}
+    if row.get("launch_dim") is not None and row.get("launch_record") is not None:
+        from warp_cuda_ir.capture.record import unpack
+
+        meta = unpack(row["launch_record"]).meta
+        changed = set(meta.get("changed", []))
+        roles = {name: ("inout" if str(i) in changed else "in") for i, name in enumerate(meta["params"])}
+        row["arguments"] = [dict(a, role=roles.get(a["name"], a["role"])) for a in row["arguments"]]
+    return row

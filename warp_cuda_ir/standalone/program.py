@@ -225,8 +225,16 @@ def _c_string(text: str) -> str:
     return "".join(c if c.isprintable() and c not in '"\\' else f"\\x{ord(c):02x}" for c in text)
 
 
+NOT_RUN = 'printf("not run: '  # what a program that launches nothing prints first
+
+
 def _no_record_main(reason: str) -> str:
-    return f'int main() {{\n    printf("not run: {_c_string(reason)}\\n");\n    return 0;\n}}\n'
+    return f'int main() {{\n    {NOT_RUN}{_c_string(reason)}\\n");\n    return 0;\n}}\n'
+
+
+def launches(program_text: str) -> bool:
+    """Whether a program launches the kernel (it was made with the row's inputs), as opposed to saying why not."""
+    return NOT_RUN not in program_text
 
 
 CPU_INCLUDES = "// No system header: the generated code defines WP_NO_CRT and declares the C library it uses itself.\n"

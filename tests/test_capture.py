@@ -297,3 +297,17 @@ def test_build_with_capture_validates_replayable_real_rows(tmp_path: Path) -> No
     # Not a reference: validated as compile-only, like a real row without a launch.
     assert rows["shift"]["launch_dim"] is None and rows["shift"]["cpu_run_status"] == "skipped"
     assert all(r["launch_record"] is None or len(r["launch_record"]) <= record.MAX_RECORD_BYTES for r in rows.values())
+
+
+def test_launches_deferred_by_a_cpu_graph_capture_are_not_recorded(tmp_path: Path) -> None:
+    from warp_cuda_ir.capture.hook import Capture
+
+    with warp_session.loaded_kernel(SHIFT) as (kernel, _):
+        capture = Capture([], tmp_path)
+        capture._key = lambda k: "k"  # any kernel counts (this source lives in no package)
+        src = wp.zeros(4, dtype=float, device="cpu")
+        dst = wp.zeros(4, dtype=float, device="cpu")
+        token = capture.before(kernel, 4, [src, dst], "cpu", None)
+        assert token is not None  # an ordinary CPU launch is recorded
+        with wp.ScopedCapture(device="cpu"):
+            assert capture.before(kernel, 4, [src, dst], "cpu", None) is None

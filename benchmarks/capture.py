@@ -77,6 +77,10 @@ def main() -> None:
                 continue
             fidelity = replays.verdict(record["source"], record["kernel_name"], data)
             d["verdicts"][fidelity.verdict] = d["verdicts"].get(fidelity.verdict, 0) + 1
+            if fidelity.verdict == "differs" and not meta.get("changed"):
+                # The launch changed nothing when captured: the signature of a launch deferred by a CPU graph
+                # capture (recorded before ef6de48 skipped those).
+                d["differs_nothing_changed"] = d.get("differs_nothing_changed", 0) + 1
             if fidelity.verdict in ("differs", "error"):
                 d["differs"].append(f"{keys.record_key(record)}: {fidelity.verdict}: {fidelity.detail}"[:300])
         figures["replay"] = per

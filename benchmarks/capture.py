@@ -14,13 +14,14 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import pickle
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from warp_cuda_ir.capture import capture_packages, columns, keys
+from warp_cuda_ir.capture import Captured, capture_packages, columns, jobs, keys
 from warp_cuda_ir.harvest import DEFAULT_PACKAGES, cached_harvest
 
 
@@ -35,6 +36,8 @@ def main() -> None:
     parser.add_argument("--replay-sample", type=int, default=None,
                         help="replay at most this many records per package (a fixed sample: by key hash)")
     parser.add_argument("--replay-cache", type=Path, help="cache replay verdicts here (reruns replay only new records)")
+    parser.add_argument("--read-only", action="store_true",
+                        help="run nothing: measure every job already in --cache (whatever its job list)")
     parser.add_argument("--measure", help="packages to measure against the harvest (default: all of --real)")
     parser.add_argument("--json", type=Path, help="write the figures here")
     args = parser.parse_args()
@@ -45,8 +48,12 @@ def main() -> None:
               f"{len(result.launches)} launches; {result.detail}", flush=True)
 
     started = time.monotonic()
-    captured = capture_packages(specs, args.cache, workers=args.workers, time_limit=args.time_limit,
-                                budget_s=args.budget, progress=progress)
+    if args.read_only:
+        results = [pickle.loads(p.read_bytes()) for p in sorted(args.cache.glob("*.capture"))]
+        captured = Captured(jobs.best_records(results), results, [], 0.0)
+    else:
+        captured = capture_packages(specs, args.cache, workers=args.workers, time_limit=args.time_limit,
+                                    budget_s=args.budget, progress=progress)
     figures = {"capture": captured.summary(), "capture_wall_s": round(time.monotonic() - started, 1)}
     print(json.dumps(figures["capture"], indent=1)[:20000])
     if args.harvest_cache:

@@ -28,7 +28,8 @@ from warp_cuda_ir.harvest import DEFAULT_PACKAGES, cached_harvest
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--real", default=",".join(DEFAULT_PACKAGES), help="packages or folders, comma-separated")
-    parser.add_argument("--cache", type=Path, required=True, help="capture cache folder (one file per job)")
+    parser.add_argument("--cache", type=Path, required=True, nargs="+",
+                        help="capture cache folder (one file per job); with --read-only several, the first preferred")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--time-limit", type=float, default=90.0, help="seconds per script")
     parser.add_argument("--budget", type=float, default=None, help="stop starting jobs after this many seconds")
@@ -49,10 +50,10 @@ def main() -> None:
 
     started = time.monotonic()
     if args.read_only:
-        results = [pickle.loads(p.read_bytes()) for p in sorted(args.cache.glob("*.capture"))]
+        results = [pickle.loads(p.read_bytes()) for c in args.cache for p in sorted(c.glob("*.capture"))]
         captured = Captured(jobs.best_records(results), results, [], 0.0)
     else:
-        captured = capture_packages(specs, args.cache, workers=args.workers, time_limit=args.time_limit,
+        captured = capture_packages(specs, args.cache[0], workers=args.workers, time_limit=args.time_limit,
                                     budget_s=args.budget, progress=progress)
     figures = {"capture": captured.summary(), "capture_wall_s": round(time.monotonic() - started, 1)}
     print(json.dumps(figures["capture"], indent=1)[:20000])

@@ -6,9 +6,9 @@
 
 `--side-by-side` measures the whole pass (`scripts/validate.py --no-gpu`) in rows/s on a 128-seed
 build, for an older checkout of this repository (e.g. `git archive <commit> | tar -x -C OLD`) and for
-this one, alternately in one run (old, new, new, old, ...) so both see the same machine load; each
-side validates a fresh copy of a folder built by its own code (same seeds). Prints each run and the
-median per side.
+this one, both passes running at the same time (each with --workers processes) so both see the same
+machine load; each side validates a fresh copy of a folder built by its own code (same seeds). Prints
+each run and the median per side. Do not change either checkout while it runs.
 
 Both compile routes run on the same N generated rows in one run and produce PTX for --arch:
   baseline  each kernel alone through Warp's public AOT route (`wp.compile_aot_module`, one process)
@@ -127,18 +127,24 @@ def _build_side(checkout: Path, root: Path, seed: int, workers: int) -> dict[str
     return {"checkout": checkout, "built": built, "env": env, "runs": []}
 
 
-def _validate_once(side: dict[str, Any], root: Path, workers: int) -> float:
-    import re
+def _start_validation(side: dict[str, Any], root: Path, workers: int) -> tuple[Any, Path]:
     import subprocess
 
     copy = root / f"run_{side['checkout'].name}_{len(side['runs'])}" / "warp_cuda_ir"
     shutil.copytree(side["built"], copy)
     command = [sys.executable, str(side["checkout"] / "scripts" / "validate.py"), str(copy), "--no-gpu"]
     command += ["--workers", str(workers)]
-    done = subprocess.run(command, env=side["env"], check=True, capture_output=True, text=True)
-    found = re.search(r"validated .*: ([\d,]+) rows \(([\d,]+) now, ([\d.]+) rows/s\)", done.stdout)
-    if found is None:
-        raise RuntimeError(f"no rate in the output of {command}: {done.stdout[-500:]}")
+    proc = subprocess.Popen(command, env=side["env"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return proc, copy
+
+
+def _rate(proc: Any, copy: Path, side: dict[str, Any]) -> float:
+    import re
+
+    stdout, stderr = proc.communicate()
+    found = re.search(r"validated .*: ([\d,]+) rows \(([\d,]+) now, ([\d.]+) rows/s\)", stdout)
+    if proc.returncode != 0 or found is None:
+        raise RuntimeError(f"{side['checkout']}: validate.py failed: {(stderr or stdout)[-800:]}")
     rate = float(found.group(3))
     side["runs"].append(rate)
     shutil.rmtree(copy.parent, ignore_errors=True)
@@ -146,6 +152,7 @@ def _validate_once(side: dict[str, Any], root: Path, workers: int) -> float:
 
 
 def side_by_side(old: Path, seed: int, workers: int, rounds: int) -> None:
+    """Both sides' passes run at the same time (each with `workers` processes), so they share the load."""
     import statistics
 
     root = Path(tempfile.mkdtemp(prefix="warp_cuda_ir_sbs_"))
@@ -155,10 +162,9 @@ def side_by_side(old: Path, seed: int, workers: int, rounds: int) -> None:
             "new": _build_side(Path(__file__).resolve().parent.parent, root, seed, workers),
         }
         for r in range(rounds):
-            order = ("old", "new") if r % 2 == 0 else ("new", "old")
-            for name in order:
-                rate = _validate_once(sides[name], root, workers)
-                print(f"  round {r + 1} {name}: {rate:.2f} rows/s", flush=True)
+            running = {name: _start_validation(side, root, workers) for name, side in sides.items()}
+            for name, (proc, copy) in running.items():
+                print(f"  round {r + 1} {name}: {_rate(proc, copy, sides[name]):.2f} rows/s", flush=True)
         for name, side in sides.items():
             print(f"{name} ({side['checkout']}): median {statistics.median(side['runs']):.2f} rows/s over {rounds}")
     finally:

@@ -125,3 +125,13 @@ def test_every_output_degenerate_flags_the_row_and_healthy_kinds_are_not_flagged
     assert output_stats({"x": np.arange(3)}, small, ["m"])[0].degenerate is None
     state = rng.normal(size=(8, 3))
     assert output_stats({"s": state}, {"s": state.copy()}, ["s"])[0].degenerate == "copy"
+
+
+def test_mostly_zero_outputs_are_not_index_shifts_of_each_other() -> None:
+    # Seen in a 128-row build: an atomic into one slot of a zeroed array "matched" another zeroed array at offset 3.
+    grid = np.zeros(8, np.float32)
+    grid[5] = 2.0
+    table = np.zeros(8, np.float32)
+    table[1] = -384.0
+    stats = output_stats({"grid": grid, "table": np.zeros(8, np.float32)}, {"table": table}, ["table"])
+    assert stats[0].degenerate == "two_valued" and stats[0].index_shift is None

@@ -62,6 +62,11 @@ def add_validation_arguments(p: argparse._ActionsContainer, with_workers: bool =
         "marked timeout (default: 120)",
     )
     p.add_argument("--no-gpu", action="store_true", help="skip GPU execution even when a CUDA device is present")
+    p.add_argument(
+        "--no-standalone",
+        action="store_true",
+        help="skip the standalone programs stage (nvcc / g++ compile of each row's programs, CPU twin run)",
+    )
 
 
 def validation_options(args: argparse.Namespace) -> PassOptions:
@@ -73,6 +78,7 @@ def validation_options(args: argparse.Namespace) -> PassOptions:
         chunk_size=args.chunk_size,
         stage_timeout_s=args.stage_timeout,
         use_gpu=not args.no_gpu,
+        standalone=not args.no_standalone,
     )
 
 

@@ -169,6 +169,33 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
 # A row that did not go through the capture (synthetic rows, builds without `--capture`).
 NO_CAPTURE: dict[str, object] = {"launch_record": None, "launch_replay": None, "launch_replay_detail": None}
 
+# ---- standalone programs (standalone branch, #16) ----------------------------------------------------
+# Written at build time (`warp_cuda_ir/standalone/`): each row as programs that build with nvcc / a C++
+# compiler and run without Python or Warp's runtime library (Warp's headers only).
+STANDALONE_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
+    (
+        "cuda_program",
+        string,
+        "Standalone CUDA program (`program.cu`): Warp's `aot.h`, the row's whole generated CUDA module (helpers, "
+        "forward, backward) and a host `main()` that fills every argument with the row's inputs (embedded), "
+        "launches the forward then the backward kernel (seeded output adjoints) and prints a digest line per "
+        "output and per input adjoint. Rows without a launch record: compiles, prints why it does not run.",
+    ),
+    (
+        "cpu_program",
+        string,
+        "The same program over the row's generated CPU module (`program.cpp`), for a host C++ compiler.",
+    ),
+    (
+        "makefile",
+        string,
+        "Makefile building `program.cu` (nvcc) and `program.cpp` (g++) with `-isystem <warp>/native`, the warp "
+        "path from the installed warp-lang or `WARP_PATH=`; `make run-cpu`, `make run-cuda`. Same for every row.",
+    ),
+)
+COLUMNS = COLUMNS + STANDALONE_COLUMNS
+# ---- end standalone programs ---------------------------------------------------------------------------
+
 # ---- validation columns (statuses branch, #14 parts 3-6) -------------------------------------------
 # Written by the validation pass (`scripts/validate.py`, `warp_cuda_ir/validation/`). A build that was
 # not validated holds UNVALIDATED: every status `skipped`, every skip reason "not validated", the rest null.
@@ -313,6 +340,57 @@ VALIDATION_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
     ("validation_driver_version", string, "CUDA driver version the row was validated with (null without a driver)."),
     ("validation_warp_version", string, "warp-lang version that ran the validation; null when not validated."),
 )
+# ---- standalone program validation (standalone branch, #16) -------------------------------------------
+# Stages `standalone_nvcc`, `standalone_cpu_compile`, `standalone_cpu_run`, `standalone_gpu_run`, each with
+# `<stage>_status` (`ok` | `error` | `timeout` | `skipped`), `<stage>_error` and `<stage>_skip_reason`.
+STANDALONE_STAGES: tuple[str, ...] = (
+    "standalone_nvcc",
+    "standalone_cpu_compile",
+    "standalone_cpu_run",
+    "standalone_gpu_run",
+)
+_STANDALONE_STAGE_TEXT = {
+    "standalone_nvcc": "`nvcc` compile of `cuda_program` (the row's Makefile flags)",
+    "standalone_cpu_compile": "C++ compile of `cpu_program` (g++, the row's Makefile flags)",
+    "standalone_cpu_run": "Run of the compiled CPU twin (its digest lines compared with Warp's own CPU launch)",
+    "standalone_gpu_run": "Run of the compiled CUDA program on a GPU (compared with the CPU reference)",
+}
+VALIDATION_COLUMNS = (
+    VALIDATION_COLUMNS
+    + tuple(
+        column
+        for stage in STANDALONE_STAGES
+        for column in (
+            (f"{stage}_status", string, f"{_STANDALONE_STAGE_TEXT[stage]}: `ok`, `error`, `timeout` or `skipped`."),
+            (
+                f"{stage}_error",
+                string,
+                "What failed (compiler log, exit status, stderr) or hung; null unless `error` or `timeout`.",
+            ),
+            (f"{stage}_skip_reason", string, "Why the stage was skipped (a value of `SKIP_REASONS`); null otherwise."),
+        )
+    )
+    + (
+        (
+            "standalone_reference_digest",
+            string,
+            "The digest lines Warp's own CPU launch of the kernel gives (forward outputs, then input adjoints), "
+            "which `cpu_program` must print; null without a launch record.",
+        ),
+        (
+            "standalone_cpu_matches_warp",
+            boolean,
+            "True when the CPU twin printed exactly `standalone_reference_digest`; null when it did not run.",
+        ),
+        (
+            "standalone_gpu_matches_reference",
+            boolean,
+            "True when the CUDA program's digests equal the CPU reference within the GPU run's tolerance; null "
+            "when it did not run.",
+        ),
+    )
+)
+# ---- end standalone program validation ----------------------------------------------------------------
 # 1.3 removed `cpu_kernel_ms`/`gpu_kernel_ms`: they timed one launch of 16-256 threads, i.e. Warp's launch
 # overhead (median 25 us whatever the size, rank correlation 0.21 between two runs in the #14 audit).
 # A figure that tracks the work needs launches far larger than the row's record, which changes what many
@@ -326,6 +404,24 @@ UNVALIDATED: dict[str, object] = {name: None for name in VALIDATION_COLUMN_NAMES
     for field, value in ((f"{stage}_status", "skipped"), (f"{stage}_skip_reason", NOT_VALIDATED))
 }
 # ---- end of validation columns ----------------------------------------------------------------------
+
+# ---- standalone skip reasons and unvalidated values (standalone branch, #16) ----
+NVCC_NOT_FOUND = "nvcc not found"
+CXX_NOT_FOUND = "C++ compiler not found"
+STANDALONE_DISABLED = "standalone stage disabled (--no-standalone)"
+DID_NOT_COMPILE = "the program did not compile"
+SKIP_REASONS = (
+    *SKIP_REASONS,
+    *(r for r in (NVCC_NOT_FOUND, CXX_NOT_FOUND) if r not in SKIP_REASONS),
+    STANDALONE_DISABLED,  # the pass ran with --no-standalone
+    DID_NOT_COMPILE,  # a standalone program's run needs its compile, which failed or hung
+)
+UNVALIDATED |= {
+    field: value
+    for stage in STANDALONE_STAGES
+    for field, value in ((f"{stage}_status", "skipped"), (f"{stage}_skip_reason", NOT_VALIDATED))
+}
+# ---- end standalone skip reasons ----
 
 COLUMN_NAMES: tuple[str, ...] = tuple(name for name, _, _ in COLUMNS)
 ARROW_SCHEMA = pa.schema([(name, type_) for name, type_, _ in COLUMNS])
@@ -360,6 +456,16 @@ CONFIGS: tuple[ConfigSpec, ...] = (
     ConfigSpec("cpu_backward", "Python kernel -> CPU adjoint kernel.", (*_KEY, "cpu_helpers", "cpu_backward")),
     ConfigSpec(
         "cuda_ptx", "Python kernel -> PTX of the forward kernel (filled by the validation pass).", (*_KEY, "ptx")
+    ),
+)
+# standalone branch (#16): the programs config.
+CONFIGS = (
+    *CONFIGS,
+    ConfigSpec(
+        "cuda_standalone",
+        "Python kernel -> standalone CUDA program and its CPU twin, with the Makefile that builds them and the "
+        "digest lines a correct run prints (filled by the validation pass).",
+        (*_KEY, "cuda_program", "cpu_program", "makefile", "standalone_reference_digest"),
     ),
 )
 CONFIGS_BY_NAME: dict[str, ConfigSpec] = {c.name: c for c in CONFIGS}

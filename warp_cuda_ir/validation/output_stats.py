@@ -13,7 +13,8 @@ An output is degenerate when a reader would say the kernel computed nothing new 
   (an `inout` array the kernel left alone), compared as float64 over the flattened elements;
 - `shifted_copy`: an input plus one non-zero constant (`out = in + c`: `value_shift` holds c), or an
   input displaced by a non-zero number of elements (`out[i] = in[i + k]` wherever `i + k` is in range,
-  over at least half the elements: `index_shift` holds k). Both move data without computing on it.
+  over at least half the elements, which hold at least 3 distinct values: `index_shift` holds k).
+  Both move data without computing on it.
   A scaled copy (`out = 2 * in`) is not flagged: a multiply by a non-trivial factor is the smallest real
   computation a kernel does (saxpy), and flagging it would flag most elementwise kernels;
 - `permuted_copy`: the same multiset of values as an input, in another order (a gather or reversal);
@@ -36,6 +37,7 @@ import numpy as np
 DEGENERATE_KINDS = ("all_zero", "constant", "copy", "shifted_copy", "permuted_copy", "two_valued")
 MIN_TWO_VALUED = 4  # an output of 2 or 3 elements takes two values too easily to mean anything
 MAX_SHIFT_CANDIDATES = 8  # index offsets tried per direction (positions matching the first element)
+MIN_SHIFT_DISTINCT = 3
 
 
 @dataclass(frozen=True)
@@ -94,9 +96,12 @@ def _index_shift(out: np.ndarray, source: np.ndarray) -> int | None:
     for k in candidates:
         if abs(k) > n // 2:
             continue
-        if k > 0 and np.array_equal(out[: n - k], source[k:]):
-            return k
-        if k < 0 and np.array_equal(out[-k:], source[: n + k]):
+        overlap = out[: n - k] if k > 0 else out[-k:]
+        # Mostly-zero arrays (an atomic into one slot) match each other at any offset: the overlap must
+        # carry at least 3 distinct values to count as moved data (seen in a 128-row build).
+        if np.unique(overlap).size < MIN_SHIFT_DISTINCT:
+            continue
+        if np.array_equal(overlap, source[k:] if k > 0 else source[: n + k]):
             return k
     return None
 

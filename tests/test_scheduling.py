@@ -195,7 +195,7 @@ def test_only_the_running_row_is_blamed_and_the_rest_is_requeued(monkeypatch: py
     chunk = Chunk(rows(3), ["f"] * 3, compile=False, cuda=list(compiled))
     queue, marked = blame(FakeSlot(chunk, 1, next_row=1, row_stage="gradcheck"), monkeypatch)
     assert list(marked) == ["r1"]
-    assert marked["r1"]["gradcheck_status"] == "error" and "timeout" in marked["r1"]["gradcheck_detail"]
+    assert marked["r1"]["gradcheck_status"] == "timeout" and "timed out" in marked["r1"]["gradcheck_detail"]
     assert marked["r1"]["tag"] == 1, "the row keeps its CUDA compile result"
     (rest,) = queue
     assert [r["id"] for r in rest.rows] == ["r2"] and not rest.compile and rest.cuda == [compiled[2]]

@@ -105,7 +105,8 @@ def test_flags_are_not_raised_by_the_safe_twins_of_each_construct() -> None:
         "    r = wp.randf(s)\n    v = wp.noise(s, a[i] * 3.0)\n",
     )
     additive = kernel("    wp.atomic_add(b, 0, a[i])\n    b[i] += a[i]\n")
-    for source in (static_loop, used_in_loop_only, draw_then_noise, additive):
+    integers = kernel("    wp.atomic_max(c, 0, c[i])\n", "c: wp.array(dtype=wp.int32)")  # no gradient to be wrong
+    for source in (static_loop, used_in_loop_only, draw_then_noise, additive, integers):
         assert adjoint_hazards.adjoint_hazards(source) == [], source
     # A loop is dynamic when Warp does not unroll it: a runtime bound, while, break/continue, > max_unroll trips.
     long_loop = DYNAMIC_LOOP.replace("range(n)", "range(40)")

@@ -15,7 +15,7 @@ written at build time for every row. Each flag names the construct:
   is marked `MISSINGADJOINT`, except where the header says the gradient is zero almost everywhere
   (floor, sign, step ...: an empty adjoint is then the right one). Read from `warp/native/*.h` of
   the installed Warp, once per process.
-- `inplace_overwrite:<array>`: an array parameter the kernel overwrites (`a[i] = ...`, `a[i] *= ...`,
+- `inplace_overwrite:<array>`: a float array parameter the kernel overwrites (`a[i] = ...`, `a[i] *= ...`,
   `atomic_min/max/exch/cas`) and whose earlier values it also reads: Warp's tape keeps array adjoints
   accumulating in place, so the gradient with respect to the overwritten values is wrong (only
   additive updates, `+=`, `-=`, `atomic_add/sub`, differentiate correctly in place).
@@ -165,8 +165,21 @@ def _loop_hazards(function: ast.FunctionDef, max_unroll: int) -> set[str]:
 _OVERWRITING_ATOMICS = frozenset({"atomic_min", "atomic_max", "atomic_exch", "atomic_cas"})
 
 
+def _float_arrays(function: ast.FunctionDef) -> set[str]:
+    """Array parameters whose elements are not integers or booleans (integer data has no gradient)."""
+    return {
+        a.arg
+        for a in function.args.args
+        if a.annotation is not None
+        and "array" in (text := ast.unparse(a.annotation))
+        and not re.search(
+            r"dtype\s*=\s*(?:wp\.)?(?:bool|int|u?int(?:8|16|32|64)|vec[234](?:i|ui|b|ub|s|us|l|ul))\b", text
+        )
+    }
+
+
 def _inplace_hazards(function: ast.FunctionDef) -> set[str]:
-    arrays = _array_params(function)
+    arrays = _float_arrays(function)
     read: set[str] = set()
     overwritten: set[str] = set()
     for node in ast.walk(function):

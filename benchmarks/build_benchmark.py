@@ -107,7 +107,7 @@ def timed_build(out: Path, target_mb: float, workers: int) -> dict[str, Any]:
 def stage_rates(out: Path, sample: int) -> dict[str, dict[str, float]]:
     """Each stage alone, in this process, on `sample` rows spread evenly over the build in `out`
     (later seeds are not cheaper or dearer on average, but a prefix would be a biased sample)."""
-    table = pq.read_table(sorted((out / writing.DATA_DIR).glob("*.parquet"))).sort_by("seed")
+    table = pq.read_table(writing.all_data_files(out)).sort_by("seed")
     built = table.take(list(range(0, table.num_rows, math.ceil(table.num_rows / sample)))).to_pylist()
     # The build's own Python sources: bare codegen, first, nothing else.
     rates = {

@@ -19,8 +19,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 from warp_cuda_ir.cli import add_validation_arguments, default_workers, fail, positive_float, positive_int
 
 
+def _real_targets(text: str) -> tuple[str, ...]:
+    names = tuple(dict.fromkeys(n.strip() for n in text.split(",") if n.strip()))
+    if names in ((), ("none",)):
+        return ()
+    if "none" in names:
+        raise argparse.ArgumentTypeError("'none' cannot be combined with other targets")
+    return names
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     from warp_cuda_ir.engines import ENGINES
+    from warp_cuda_ir.harvest import DEFAULT_PACKAGES
     from warp_cuda_ir.shards import BuildSpec
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -31,6 +41,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--out",
         default="dist/warp_cuda_ir",
         help="dataset folder, or an fsspec URL such as s3://bucket/prefix (default: dist/warp_cuda_ir)",
+    )
+    p.add_argument(
+        "--real",
+        type=_real_targets,
+        default=",".join(DEFAULT_PACKAGES),
+        metavar="PKG_OR_FOLDER[,...]",
+        help="installed packages or folders of Warp code whose kernels become real rows, in full (harvesting "
+        f"imports, i.e. runs, their code); 'none' for generated rows only (default: {','.join(DEFAULT_PACKAGES)})",
     )
     p.add_argument("--seed", type=int, default=0, help="first seed; shards cover consecutive seeds (default: 0)")
     p.add_argument(
@@ -135,6 +153,16 @@ def _build(args: argparse.Namespace, bars: list[Any]) -> int:
         bars[0].update(min(stats.nbytes / 1e6, bars[0].total - bars[0].n))
         bars[0].set_postfix(rows=stats.rows, refresh=False)
 
+    def on_harvest(target: str, done: int, total: int) -> None:
+        bar = harvest_bars.get(target)
+        if bar is None:
+            bar = harvest_bars[target] = tqdm(total=total, unit="file", desc=f"harvesting {target}")
+            bars.append(bar)
+        bar.update(done - bar.n)
+        if done >= total:
+            bar.close()
+
+    harvest_bars: dict[str, Any] = {}
     options = BuildOptions(
         out=args.out,
         spec=spec,
@@ -145,8 +173,9 @@ def _build(args: argparse.Namespace, bars: list[Any]) -> int:
         engine=args.engine,
         ray_address=args.ray_address,
         staging=args.staging,
+        real=args.real,
     )
-    result = run_build(options, on_shard)
+    result = run_build(options, on_shard, on_harvest, lambda line: print(f"warning: {line}", file=sys.stderr))
     for bar in bars:
         bar.close()
 
@@ -155,6 +184,13 @@ def _build(args: argparse.Namespace, bars: list[Any]) -> int:
     print(f"wrote {args.out}: {rows:,} rows, {mb:.1f} MB in {result.num_shards} shards{resumed}")
     print("  splits:     " + ", ".join(f"{s} {n:,}" for s, n in result.rows_per_split.items()))
     print("  categories: " + ", ".join(f"{c} {n:,}" for c, n in result.categories.items()))
+    if result.real is not None:
+        real = result.real
+        per_package = ", ".join(f"{p.package} {p.rows:,}" for p in real.packages)
+        print(f'  real rows:  {real.rows:,} ({per_package}); load them: load_dataset("{args.out}", "real")')
+        skipped = sum(v["count"] for v in real.reasons.values())
+        if skipped:
+            print(f"  harvest:    {skipped:,} kernels or files left out, with reasons, in build.json")
     for split in [s for s, n in result.rows_per_split.items() if not n]:
         print(f"  note: split {split!r} has no rows at this size; it is left out (raise --target-mb)")
     if result.failures:

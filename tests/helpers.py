@@ -14,6 +14,7 @@ from typing import Any
 
 import datasets
 import pyarrow.parquet as pq
+import pytest
 
 from warp_cuda_ir import card, hub, schema, writing
 from warp_cuda_ir.build import BuildResult, run_build
@@ -75,10 +76,17 @@ def assert_publishable(folder: Path) -> None:
     on_disk = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
     on_disk = {p for p in on_disk if not p.startswith(writing.WORK_DIR + "/")}
     assert on_disk == record.owned(), f"files differ from the record: {sorted(on_disk ^ record.owned())}"
-    counted = {
-        split: sum(pq.read_metadata(p).num_rows for p in sorted((folder / writing.DATA_DIR).glob(f"{split}-*")))
-        for split in schema.SPLITS
+    per_source = {
+        source: {
+            split: sum(
+                pq.read_metadata(p).num_rows for p in sorted((folder / writing.source_dir(source)).glob(f"{split}-*"))
+            )
+            for split in schema.SPLITS
+        }
+        for source in schema.SOURCES
     }
+    per_source = {source: {split: n for split, n in by.items() if n} for source, by in per_source.items()}
+    counted = {split: sum(by.get(split, 0) for by in per_source.values()) for split in schema.SPLITS}
     counted = {split: n for split, n in counted.items() if n}
     text = (folder / writing.CARD).read_text()
     assert f"**{sum(counted.values()):,} rows**" in text
@@ -86,8 +94,15 @@ def assert_publishable(folder: Path) -> None:
     with tempfile.TemporaryDirectory(prefix="contract_") as cache:
         full: dict[str, datasets.Dataset] = {}
         for config in schema.CONFIGS:
+            expected = counted if config.source is None else per_source[config.source]
+            if not expected:  # e.g. `real` in a build without real rows: the card lists no such config
+                with pytest.raises(ValueError):
+                    datasets.load_dataset(str(folder), config.name, cache_dir=cache)
+                continue
             ds = datasets.load_dataset(str(folder), config.name, cache_dir=cache)
-            assert {split: ds[split].num_rows for split in ds} == counted, config.name
+            assert {split: ds[split].num_rows for split in ds} == expected, config.name
+            if config.source is not None:
+                assert all(set(ds[split]["source"]) == {config.source} for split in ds), config.name
             for split in ds:
                 assert ds[split].column_names == list(config.columns), config.name
                 assert ds[split].features == config.features(), config.name

@@ -31,7 +31,7 @@ KILL_TARGET_MB = 1.0
 
 def data_tables(out: Path) -> dict[str, pa.Table]:
     """Every Parquet file of a build by name: equal dicts mean the same files with the same rows."""
-    return {p.name: pq.read_table(p) for p in sorted((out / writing.DATA_DIR).glob("*.parquet"))}
+    return {p.relative_to(out).as_posix(): pq.read_table(p) for p in writing.all_data_files(out)}
 
 
 def assert_same_data(a: dict[str, pa.Table], b: dict[str, pa.Table]) -> None:

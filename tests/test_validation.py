@@ -59,7 +59,7 @@ ZEROS = {"dist": "zeros"}
 
 
 def digest_files(out: Path) -> dict[str, str]:
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted((out / "data").glob("*.parquet"))}
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted((out / "data").rglob("*.parquet"))}
 
 
 @pytest.fixture(scope="module")
@@ -103,7 +103,7 @@ def test_interrupted_pass_leaves_data_untouched_and_resumes(interrupted_then_res
 @pytest.mark.slow
 def test_pass_annotates_every_row_end_to_end_on_cpu(interrupted_then_resumed: dict) -> None:
     out: Path = interrupted_then_resumed["out"]
-    table = pq.read_table(sorted((out / "data").glob("*.parquet")))
+    table = pq.read_table(sorted((out / "data").rglob("*.parquet")))
     assert table.schema.equals(schema.FEATURES.arrow_schema, check_metadata=False)
     rows = table.to_pylist()
     assert len(rows) == interrupted_then_resumed["result"].rows >= 10
@@ -144,7 +144,7 @@ def test_pass_annotates_every_row_end_to_end_on_cpu(interrupted_then_resumed: di
 
 
 def test_broken_cuda_source_is_reported_with_its_compiler_log(tiny_build: Path, tmp_path: Path) -> None:
-    rows = pq.read_table(sorted((tiny_build / "data").glob("*.parquet"))).to_pylist()[:4]
+    rows = pq.read_table(sorted((tiny_build / "data").rglob("*.parquet"))).to_pylist()[:4]
     broken = dict(rows[1], cuda_forward=rows[1]["cuda_forward"].replace("{", "{ undeclared_thing_42 = 1;", 1))
     results = compile_cuda.compile_rows([rows[0], broken, rows[2], rows[3]], 90, tmp_path)
     assert [r.status for r in results] == ["ok", "error", "ok", "ok"]
@@ -245,7 +245,7 @@ def test_truncated_parquet_and_foreign_schema_are_refused(
 ) -> None:
     out = tmp_path / "copy"
     shutil.copytree(tiny_build, out)
-    data = sorted((out / "data").glob("*.parquet"))[0]
+    data = sorted((out / "data").rglob("*.parquet"))[0]
     original = data.read_bytes()
     data.write_bytes(original[: len(original) // 2])
     expect_refusal([str(out)], capsys, "not a readable Parquet file")

@@ -96,6 +96,8 @@ def _is_dynamic(loop: ast.For | ast.While, max_unroll: int) -> bool:
     it = loop.iter
     if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"):
         return False  # iterating a vector, matrix or tile: Warp unrolls it
+    if not it.args or it.keywords:
+        return True  # not a plain range(...) Warp could unroll
     bounds = []
     for arg in it.args:
         value = arg.operand.value if isinstance(arg, ast.UnaryOp) and isinstance(arg.op, ast.USub) else None

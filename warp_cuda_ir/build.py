@@ -17,11 +17,14 @@ import datasets
 import pyarrow as pa
 
 import warp_cuda_ir
-from warp_cuda_ir import card, destination, writing
+from warp_cuda_ir import card, destination, real, schema, writing
 from warp_cuda_ir.engines import get_engine
+from warp_cuda_ir.errors import RealTargetError
 from warp_cuda_ir.feed import ShardFeed
+from warp_cuda_ir.harvest import TargetError, cached_harvest, write_notices
+from warp_cuda_ir.harvest.discover import resolve
 from warp_cuda_ir.readback import read_back
-from warp_cuda_ir.record import BuildOptions, BuildRecord, owned_paths
+from warp_cuda_ir.record import BuildOptions, BuildRecord, RealPackage, RealRecord, owned_paths
 from warp_cuda_ir.shards import ShardCache, ShardStats
 
 DATASET_NAME = "warp_cuda_ir"
@@ -37,12 +40,39 @@ class BuildResult:
     failures: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0
     resumed: bool = False
+    real: RealRecord | None = None
 
 
-def run_build(options: BuildOptions, on_shard: Callable[[ShardStats], None] = lambda _: None) -> BuildResult:
+HarvestProgress = Callable[[str, int, int], None]  # (target as named, files done, files in all)
+
+
+def check_real_targets(targets: tuple[str, ...]) -> list[str]:
+    """One line per `--real` name that names nothing harvestable (cheap: lists files, imports nothing).
+
+    Raises RealTargetError when none of them does.
+    """
+    errors = []
+    for spec in targets:
+        try:
+            resolve(spec, 0)
+        except TargetError as e:
+            errors.append(str(e))
+    if targets and len(errors) == len(targets):
+        raise RealTargetError(errors[0] + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""))
+    return errors
+
+
+def run_build(
+    options: BuildOptions,
+    on_shard: Callable[[ShardStats], None] = lambda _: None,
+    on_harvest: HarvestProgress | None = None,
+    on_warning: Callable[[str], None] = lambda _: None,
+) -> BuildResult:
     """Build into `options.out`: a local folder, or an fsspec URL (built in a staging folder, then copied).
 
-    Everything that can refuse (the output, the engine) is checked before any shard is generated.
+    Everything that can refuse (the output, the engine, `--real` names) is checked before any shard is
+    generated. Real rows (`options.real`) are harvested first (cached in the work folder) and written in
+    full; the size target applies to the synthetic rows, which leave out any program a real row has.
     """
     started = time.time()
     identity = options.identity()
@@ -53,13 +83,29 @@ def run_build(options: BuildOptions, on_shard: Callable[[ShardStats], None] = la
     else:
         out = Path(str(options.out).removeprefix("file://"))
     run = get_engine(options.engine, options.workers, options.ray_address)  # before the folder is touched
+    warned = check_real_targets(options.real)
+    for line in warned:
+        on_warning(line)
     previous = BuildRecord.load(out)
     resumed = writing.prepare_output(out, identity, owned_paths(previous), options.overwrite or url is not None)
     work = out / writing.WORK_DIR
+    harvested = _harvest(options, work, on_harvest)
+    for line in harvested["target_errors"] if harvested else ():
+        if line not in warned:  # the harvest repeats the lines of names that resolve to nothing
+            on_warning(line)
+    rows = real.real_rows(harvested["records"]) if harvested else None
     cache_root = str(work / "shards")
     ShardCache(cache_root).remove_partial()
     target_bytes = int(options.target_mb * 1e6)
-    shards = ShardFeed(options.spec, cache_root, run, options.workers, target_bytes=target_bytes, on_shard=on_shard)
+    shards = ShardFeed(
+        options.spec,
+        cache_root,
+        run,
+        options.workers,
+        target_bytes=target_bytes,
+        on_shard=on_shard,
+        exclude_ids=[r["id"] for r in rows.rows] if rows else (),
+    )
 
     prepared = work / "prepared"
     # A killed run may leave a half-written `prepared` or, mid-write, datasets' `prepared.incomplete`
@@ -86,6 +132,20 @@ def run_build(options: BuildOptions, on_shard: Callable[[ShardStats], None] = la
         (out / rel).unlink(missing_ok=True)
     files = writing.publish_parquet(out, prepared, DATASET_NAME)
     shutil.rmtree(prepared, ignore_errors=True)
+    real_record = None
+    if rows is not None and harvested is not None:
+        staged = work / "real_prepared"
+        shutil.rmtree(staged, ignore_errors=True)
+        for split in schema.SPLITS:
+            keep = [r for r, s in zip(rows.rows, rows.splits, strict=True) if s == split]
+            if keep:
+                table = pa.Table.from_pylist(keep, schema=schema.ARROW_SCHEMA)
+                writing.write_split_files(staged, DATASET_NAME, split, table, options.max_shard_mb * 10**6)
+        files += writing.publish_parquet(out, staged, DATASET_NAME, real.SOURCE)
+        shutil.rmtree(staged, ignore_errors=True)
+        licenses = write_notices(harvested["targets"], out)
+        files += licenses
+        real_record = _real_record(harvested, rows, shards.excluded, licenses)
     failures = Counter(f["error"].split(":")[0] for f in ShardCache(cache_root).failures(range(num_shards)))
     record = BuildRecord(
         identity=identity,
@@ -98,6 +158,7 @@ def run_build(options: BuildOptions, on_shard: Callable[[ShardStats], None] = la
         },
         codegen_failures=dict(failures),
         files=(*files, writing.CARD),
+        real=real_record,
     )
     record.save(out)
     readback = read_back(out)
@@ -114,4 +175,54 @@ def run_build(options: BuildOptions, on_shard: Callable[[ShardStats], None] = la
         failures,
         time.time() - started,
         resumed,
+        real_record,
+    )
+
+
+def _harvest(options: BuildOptions, work: Path, on_harvest: HarvestProgress | None) -> dict | None:
+    """The build's harvest, cached per target in the work folder (a killed build keeps finished targets)."""
+    if not options.real:
+        return None
+    harvested = cached_harvest(
+        options.real, work / "harvest", workers=options.workers, arch=options.spec.arch, progress=on_harvest
+    )
+    if not harvested["records"]:
+        lines = harvested["target_errors"] or [f"--real {','.join(options.real)}: no kernel passed its check"]
+        raise RealTargetError(lines[0] + (f" (and {len(lines) - 1} more)" if len(lines) > 1 else ""))
+    return harvested
+
+
+def _real_record(harvested: dict, rows: real.RealRows, synthetic_dropped: int, licenses: list[str]) -> RealRecord:
+    from warp_cuda_ir.harvest.reasons import summarise
+
+    per_package = rows.per_package()
+    packages = []
+    for target in harvested["targets"]:
+        for package, d in target["summary"].items():
+            packages.append(
+                RealPackage(
+                    package=package,
+                    spec=target["spec"],
+                    version=d.get("version"),
+                    license=d.get("license"),
+                    discovered=int(d["discovered"]),
+                    generated_by_warp=int(d["generated_by_warp"]),
+                    records=int(d["records"]),
+                    check_failed=int(d["check_failed"]),
+                    rows=per_package.get(package, 0),
+                    reasons=dict(sorted(d["reasons"].items())),
+                )
+            )
+    return RealRecord(
+        packages=tuple(packages),
+        reasons=summarise(harvested["reasons"]),
+        target_errors=tuple(harvested["target_errors"]),
+        rows=len(rows.rows),
+        rows_per_split={s: rows.splits.count(s) for s in schema.SPLITS},
+        duplicates_dropped=sum(rows.duplicates.values()),
+        synthetic_dropped=synthetic_dropped,
+        near_duplicate_pairs=rows.near_duplicate_pairs,
+        near_duplicate_rate=round(rows.near_duplicate_rate, 4),
+        near_duplicate_threshold=rows.threshold,
+        licenses=tuple(licenses),
     )

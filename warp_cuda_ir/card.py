@@ -18,10 +18,10 @@ from datasets.info import DatasetInfo, DatasetInfosDict
 from datasets.splits import SplitDict, SplitInfo
 from huggingface_hub import DatasetCard, DatasetCardData
 
-from warp_cuda_ir import extraction, schema
+from warp_cuda_ir import extraction, schema, writing
 from warp_cuda_ir.readback import STATUS_COLUMNS, Readback, read_back
 from warp_cuda_ir.record import BuildRecord
-from warp_cuda_ir.writing import CARD, DATA_DIR
+from warp_cuda_ir.writing import CARD
 
 TEMPLATE = Path(__file__).resolve().parent.parent / "dataset_card.md"
 DEFAULT_REPO_ID = "warp-cuda-ir/warp_cuda_ir"
@@ -33,18 +33,33 @@ NOT_VALIDATED = (
 )
 
 
-def configs_yaml(splits: list[str]) -> list[dict[str, Any]]:
-    """The `configs:` entries: every config reads the same files; all but `full` project columns."""
-    files = [{"split": split, "path": f"{DATA_DIR}/{split}-*"} for split in splits]
+def configs_yaml(files_per_source: dict[str, dict[str, list[Path]]]) -> list[dict[str, Any]]:
+    """The `configs:` entries: every config reads the files of its sources (`real`/`synthetic`: one; the
+    others: both) per split, only patterns that match files; all but `full` project columns."""
     entries: list[dict[str, Any]] = []
     for config in schema.CONFIGS:
-        entry: dict[str, Any] = {"config_name": config.name, "data_files": [dict(f) for f in files]}  # no YAML anchors
+        sources = schema.SOURCES if config.source is None else (config.source,)
+        data_files = []
+        for split in schema.SPLITS:
+            paths = [writing.split_pattern(split, s) for s in sources if files_per_source.get(s, {}).get(split)]
+            if paths:
+                data_files.append({"split": split, "path": paths if len(paths) > 1 else paths[0]})
+        if not data_files:
+            continue  # e.g. `real` in a build without real rows: load_dataset refuses a config without files
+        entry: dict[str, Any] = {"config_name": config.name, "data_files": data_files}
         if config.name == schema.DEFAULT_CONFIG:
             entry["default"] = True
-        else:
+        elif config.columns != schema.COLUMN_NAMES:
             entry["columns"] = list(config.columns)
         entries.append(entry)
     return entries
+
+
+def _sizes(readback: Readback, config: schema.ConfigSpec) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
+    """Rows per split and column bytes per split of the files `config` reads."""
+    if config.source is None:
+        return readback.rows_per_split, readback.column_bytes
+    return readback.rows_per_source[config.source], readback.column_bytes_per_source[config.source]
 
 
 def dataset_infos(readback: Readback) -> DatasetInfosDict:
@@ -58,12 +73,15 @@ def dataset_infos(readback: Readback) -> DatasetInfosDict:
     features = datasets.Features.from_arrow_schema(readback.arrow_schema)
     infos = DatasetInfosDict()
     for config in schema.CONFIGS:
-        # `full` has no `columns:` projection in the YAML: it loads whatever the files hold.
-        columns = list(features) if config.name == schema.DEFAULT_CONFIG else config.columns
+        rows, column_bytes = _sizes(readback, config)
+        if not column_bytes:
+            continue  # no files: the config is not listed either
+        # A config without a `columns:` projection in the YAML loads whatever the files hold.
+        columns = list(features) if config.columns == schema.COLUMN_NAMES else config.columns
         splits = SplitDict()
-        for split, sizes in readback.column_bytes.items():
+        for split, sizes in column_bytes.items():
             nbytes = sum(sizes.get(c, 0) for c in columns)
-            splits.add(SplitInfo(name=split, num_bytes=nbytes, num_examples=readback.rows_per_split[split]))
+            splits.add(SplitInfo(name=split, num_bytes=nbytes, num_examples=rows[split]))
         infos[config.name] = DatasetInfo(
             features=datasets.Features({c: features[c] for c in columns if c in features}),
             splits=splits,
@@ -89,7 +107,7 @@ def metadata(readback: Readback) -> DatasetCardData:
         tags=["code", "cuda", "gpu", "nvidia-warp", "compiler", "automatic-differentiation", "synthetic"],
         task_categories=["text-generation"],
         size_categories=[size_category(readback.num_rows)],
-        configs=configs_yaml(readback.splits_with_rows),
+        configs=configs_yaml(readback.files_per_source),
     )
     dataset_infos(readback).to_dataset_card_data(data)  # datasets' own serialisation of `dataset_info`
     return data
@@ -131,6 +149,7 @@ def render(record: BuildRecord, readback: Readback, repo_id: str = DEFAULT_REPO_
         "validation_section": validation_markdown(readback),
         "gradient_section": gradient_markdown(readback),
         "variety_section": variety_markdown(readback, with_categories=False),
+        "real_section": real_markdown(record, readback),
     }
     return Template(TEMPLATE.read_text()).substitute(values)
 
@@ -168,6 +187,53 @@ def _split_difference(card: dict[str, Any], files: dict[str, Any]) -> str:
         if said.get(split, 0) != found.get(split, 0):
             return f" ({split}: card {said.get(split, 0):,} rows, files {found.get(split, 0):,})"
     return ""
+
+
+HARVEST_RUNS_CODE = (
+    "Harvesting imports every module of the packages and folders it is given, i.e. runs their code: "
+    "harvest only code you trust."
+)
+
+
+def real_markdown(record: BuildRecord, readback: Readback) -> str:
+    """The real-kernels section: each package with version, license and rows; near-duplicates; provenance."""
+    real_rows = sum(readback.rows_per_source.get("real", {}).values())
+    if not real_rows:
+        return (
+            "This build holds no real kernels (built with `--real none`): every row is generated (`source` = "
+            "`synthetic`).\n"
+        )
+    lines = [
+        f"{real_rows:,} rows are real kernels (`source` = `real`, config `real`): `@wp.kernel`s of the "
+        "packages below, each written as one self-contained module (the kernel and the functions, structs and "
+        "constants it reaches) whose generated code was checked to equal Warp's code for the kernel in its own "
+        "package; `build.json` lists every kernel found that did not become a row, with its reason. "
+        "Column `provenance` gives each row's package, version, file, line, "
+        "license and the kernel as written upstream; `seed`, `launch_dim` and argument recipes are null (no "
+        "launch record), so validation compiles real rows but does not run them. The upstream license files "
+        "are in `LICENSES/`.",
+        "",
+        f"| package | version | license | {' | '.join(schema.SPLITS)} | rows |",
+        "|---|---|---|" + "---:|" * (len(schema.SPLITS) + 1),
+    ]
+    for name, p in readback.packages.items():
+        cells = " | ".join(f"{p.rows_per_split[s]:,}" for s in schema.SPLITS)
+        lines.append(f"| {name} | {', '.join(p.versions)} | {', '.join(p.licenses)} | {cells} | {p.rows:,} |")
+    lines.append("")
+    lines.append(
+        "Real rows are split by a hash of their (package, file), so the kernels of one file never straddle "
+        "splits; files joined by a near-duplicate pair take one split."
+    )
+    real = record.real
+    if real is not None:
+        lines.append(
+            f"Near-duplicates (MinHash/LSH, estimated Jaccard similarity of token 5-shingles >= "
+            f"{real.near_duplicate_threshold:g}): {real.near_duplicate_rate:.1%} of real rows have one "
+            f"({real.near_duplicate_pairs:,} pairs), none across splits. {real.synthetic_dropped:,} generated "
+            "programs equal to a real one were left out."
+        )
+    lines += ["", HARVEST_RUNS_CODE]
+    return "\n".join(lines) + "\n"
 
 
 def validation_markdown(readback: Readback) -> str:

@@ -44,6 +44,10 @@ class WorkerStartError(WarpCudaIRError):
     """A worker process could not start."""
 
 
+class RealTargetError(WarpCudaIRError):
+    """No `--real` target named anything harvestable (not installed, no Python files, no kernels)."""
+
+
 def one_line(error: BaseException | str, limit: int = 1000) -> str:
     """`error`'s message on one line: its lines joined, blank ones dropped, cut to `limit` characters.
 

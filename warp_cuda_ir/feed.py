@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 
 from warp_cuda_ir.engines import RunShards
 from warp_cuda_ir.shards import BuildSpec, ShardCache, ShardStats
@@ -38,6 +38,7 @@ class ShardFeed:
         num_shards: int | None = None,
         target_bytes: int | None = None,
         on_shard: Callable[[ShardStats], None] = lambda _: None,
+        exclude_ids: Collection[str] = (),
     ) -> None:
         if (num_shards is None) == (target_bytes is None):
             raise ValueError("give exactly one of num_shards and target_bytes")
@@ -46,7 +47,10 @@ class ShardFeed:
         self.target_bytes = target_bytes
         self.on_shard = on_shard
         self.dropped: set[int] = set()
-        self._first_seen: set[str] = set()
+        # Ids already taken by rows written elsewhere (the build's real rows win over synthetic ones).
+        self._exclude = frozenset(exclude_ids)
+        self.excluded = 0  # seeds dropped because a real row has their program
+        self._first_seen: set[str] = set(self._exclude)
         self._sizes: dict[int, int] = {}  # Parquet bytes of each finished shard
         self._finished = 0  # shards 0.._finished-1 are finished and handed out
         self._handed_bytes = 0  # their bytes
@@ -101,5 +105,6 @@ class ShardFeed:
         for rid, seed in zip(table.column("id").to_pylist(), table.column("seed").to_pylist(), strict=True):
             if rid in self._first_seen:
                 self.dropped.add(seed)
+                self.excluded += rid in self._exclude
             else:
                 self._first_seen.add(rid)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import fnmatch
 import tempfile
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -62,6 +62,7 @@ class Upload:
     card: bytes  # README.md as uploaded: the folder's card, its load examples naming `repo_id`
     left_out: tuple[str, ...]  # what the folder holds that is not part of the dataset
     rows_per_split: dict[str, int]  # splits with rows
+    rows_per_source: dict[str, dict[str, int]] = field(default_factory=dict)  # source -> splits with rows
 
     @property
     def num_rows(self) -> int:
@@ -132,13 +133,17 @@ def plan(folder: Path, repo_id: str) -> Upload:
         p.name + ("/" if p.is_dir() else "") for p in folder.iterdir() if p.name not in {f.split("/")[0] for f in files}
     )
     rows = {split: n for split, n in readback.rows_per_split.items() if n}
-    return Upload(repo_id, folder, tuple(files), rendered, tuple(left_out), rows)
+    per_source = {s: {split: n for split, n in by.items() if n} for s, by in readback.rows_per_source.items()}
+    return Upload(repo_id, folder, tuple(files), rendered, tuple(left_out), rows, per_source)
 
 
-def check_loads(folder: Path, expected: dict[str, int]) -> dict[str, dict[str, int]]:
+def check_loads(
+    folder: Path, expected: dict[str, int], per_source: dict[str, dict[str, int]] | None = None
+) -> dict[str, dict[str, int]]:
     """Load every config with `load_dataset` (as a Hub user would); return rows per config and split.
 
-    `expected`: rows per split the files hold (splits without rows left out). Loading enforces the
+    `expected`: rows per split the files hold (splits without rows left out); `per_source`: the same per
+    source, for the `real`/`synthetic` configs (a source without rows has no config in the card). Loading enforces the
     card's `dataset_info` (features, split sizes), so a stale card fails here too.
     """
     loaded: dict[str, dict[str, int]] = {}
@@ -147,10 +152,13 @@ def check_loads(folder: Path, expected: dict[str, int]) -> dict[str, dict[str, i
     with tempfile.TemporaryDirectory(prefix="warp_cuda_ir_check_") as cache:
         try:
             for config in schema.CONFIGS:
+                want = expected if config.source is None else (per_source or {}).get(config.source, {})
+                if not want:  # e.g. `real` in a build without real rows: the card does not list it
+                    continue
                 loaded[config.name] = _load_rows(folder, config.name, cache)
-                if loaded[config.name] != expected:
+                if loaded[config.name] != want:
                     raise PublishError(
-                        f"config {config.name!r} loads {loaded[config.name]} rows, the files hold {expected}"
+                        f"config {config.name!r} loads {loaded[config.name]} rows, the files hold {want}"
                     )
         finally:
             if bars_were_on:
@@ -173,7 +181,8 @@ def stale_files(remote: Iterable[str], upload: Upload) -> list[str]:
 
     They are left over from an earlier, differently sharded push; kept, they would add rows.
     """
-    patterns = [f"{writing.DATA_DIR}/{split}-*" for split in schema.SPLITS]
+    patterns = [writing.split_pattern(split, source) for split in schema.SPLITS for source in schema.SOURCES]
+    patterns += [f"{writing.DATA_DIR}/{split}-*" for split in schema.SPLITS]  # shards of the layout before 1.3
     return sorted(p for p in remote if p not in upload.files and any(fnmatch.fnmatchcase(p, pat) for pat in patterns))
 
 
@@ -253,7 +262,7 @@ def publish(
     check_repo_id(repo_id)
     token = require_token() if api is None and not dry_run else None
     upload = plan(folder, repo_id)
-    loaded = check_loads(folder, upload.rows_per_split)
+    loaded = check_loads(folder, upload.rows_per_split, upload.rows_per_source)
     say(f"checked {folder}: loads with every config ({', '.join(loaded)}); the card matches the files")
     if dry_run:
         for line in describe(upload, private, revision, commit_message):

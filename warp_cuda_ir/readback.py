@@ -168,11 +168,28 @@ class ValidationCounts:
 
 
 @dataclass
+class PackageRows:
+    """The real rows of one harvested package, as its rows' provenance says."""
+
+    versions: list[str]
+    licenses: list[str]
+    rows_per_split: dict[str, int]
+
+    @property
+    def rows(self) -> int:
+        return sum(self.rows_per_split.values())
+
+
+@dataclass
 class Readback:
     """One pass over a folder's data files."""
 
     folder: Path
-    files: dict[str, list[Path]]  # split -> its data files
+    files: dict[str, list[Path]]  # split -> its data files (every source)
+    files_per_source: dict[str, dict[str, list[Path]]]  # source -> split -> its data files
+    rows_per_source: dict[str, dict[str, int]]  # source -> split -> rows
+    column_bytes_per_source: dict[str, dict[str, dict[str, int]]]  # source -> split -> column -> Arrow bytes
+    packages: dict[str, PackageRows]  # real rows per harvested package
     rows_per_split: dict[str, int]
     categories_per_split: dict[str, dict[str, int]]  # category -> split -> rows
     column_bytes: dict[str, dict[str, int]]  # split -> column -> Arrow bytes (splits with files only)
@@ -215,6 +232,8 @@ class Readback:
             "rows": self.num_rows,
             "rows_per_split": self.rows_per_split,
             "rows_per_category": dict(sorted(self.categories.items())),
+            "rows_per_source": {s: sum(n.values()) for s, n in self.rows_per_source.items()},
+            "real_rows_per_package": {name: p.rows for name, p in self.packages.items()},
             "bytes": self.bytes,
             "variety": variety,
             "validation": self.validation.to_dict(),
@@ -230,6 +249,10 @@ def read_back(folder: Path) -> Readback:
     """Read every data file of `folder` once. Raises DatasetFolderError for an unreadable file."""
     folder = Path(folder)
     files = writing.data_files(folder)
+    files_per_source = {source: writing.data_files(folder, source) for source in schema.SOURCES}
+    rows_per_source = {source: dict.fromkeys(schema.SPLITS, 0) for source in schema.SOURCES}
+    column_bytes_per_source: dict[str, dict[str, dict[str, int]]] = {source: {} for source in schema.SOURCES}
+    packages: dict[str, dict[str, Any]] = {}
     rows_per_split: dict[str, int] = {}
     per_category: dict[str, Counter[str]] = {}
     column_bytes: dict[str, dict[str, int]] = {}
@@ -242,35 +265,43 @@ def read_back(folder: Path) -> Readback:
     python_chars: list[int] = []
     cuda_chars: list[int] = []
     counts = _ValidationTally()
-    for split, paths in files.items():
+    for split in schema.SPLITS:
         rows_per_split[split] = 0
-        if not paths:
-            continue
         split_bytes: Counter[str] = Counter()
-        for path in paths:
-            try:
-                parquet = pq.ParquetFile(path)
-                nbytes += path.stat().st_size
-                if arrow_schema is None:
-                    arrow_schema = parquet.schema_arrow
-                for i in range(parquet.num_row_groups):
-                    group = parquet.read_row_group(i)
-                    split_bytes.update({name: group.column(name).nbytes for name in group.column_names})
-                    rows_per_split[split] += group.num_rows
-                    for category in group.column("category").to_pylist():
-                        per_category.setdefault(category, Counter())[split] += 1
-                    if module_options is None and group.num_rows:
-                        module_options = json.loads(group.column("module_options")[0].as_py())
-                    if set(_VARIETY_COLUMNS) <= set(group.column_names):
-                        builtins.update(_value_counts(pc.list_flatten(group.column("warp_builtins"))))
-                        dtypes.update(_value_counts(pc.struct_field(pc.list_flatten(group["arguments"]), "dtype")))
-                        shapes.update(group.column("program_shape").to_pylist())
-                        python_chars += pc.utf8_length(group.column("python_source")).to_pylist()
-                        cuda_chars += pc.utf8_length(group.column("cuda_forward")).to_pylist()
-                    counts.add(group)
-            except (OSError, pa.ArrowException) as e:
-                raise DatasetFolderError(f"{path} is not a readable Parquet file ({one_line(e)})") from None
-        column_bytes[split] = dict(split_bytes)
+        for source in schema.SOURCES:
+            paths = files_per_source[source][split]
+            source_bytes: Counter[str] = Counter()
+            for path in paths:
+                try:
+                    parquet = pq.ParquetFile(path)
+                    nbytes += path.stat().st_size
+                    if arrow_schema is None:
+                        arrow_schema = parquet.schema_arrow
+                    for i in range(parquet.num_row_groups):
+                        group = parquet.read_row_group(i)
+                        source_bytes.update({name: group.column(name).nbytes for name in group.column_names})
+                        rows_per_split[split] += group.num_rows
+                        rows_per_source[source][split] += group.num_rows
+                        for category in group.column("category").to_pylist():
+                            per_category.setdefault(category, Counter())[split] += 1
+                        if module_options is None and group.num_rows:
+                            module_options = json.loads(group.column("module_options")[0].as_py())
+                        if set(_VARIETY_COLUMNS) <= set(group.column_names):
+                            builtins.update(_value_counts(pc.list_flatten(group.column("warp_builtins"))))
+                            dtypes.update(_value_counts(pc.struct_field(pc.list_flatten(group["arguments"]), "dtype")))
+                            shapes.update(group.column("program_shape").to_pylist())
+                            python_chars += pc.utf8_length(group.column("python_source")).to_pylist()
+                            cuda_chars += pc.utf8_length(group.column("cuda_forward")).to_pylist()
+                        if source == "real" and "provenance" in group.column_names:
+                            _count_packages(group, split, packages)
+                        counts.add(group)
+                except (OSError, pa.ArrowException) as e:
+                    raise DatasetFolderError(f"{path} is not a readable Parquet file ({one_line(e)})") from None
+            if paths:
+                column_bytes_per_source[source][split] = dict(source_bytes)
+            split_bytes.update(source_bytes)
+        if files[split]:
+            column_bytes[split] = dict(split_bytes)
     num_rows = sum(rows_per_split.values())
     variety = None
     if python_chars:
@@ -288,6 +319,13 @@ def read_back(folder: Path) -> Readback:
     return Readback(
         folder=folder,
         files=files,
+        files_per_source=files_per_source,
+        rows_per_source=rows_per_source,
+        column_bytes_per_source=column_bytes_per_source,
+        packages={
+            name: PackageRows(sorted(p["versions"]), sorted(p["licenses"]), {s: p["splits"][s] for s in schema.SPLITS})
+            for name, p in sorted(packages.items())
+        },
         rows_per_split=rows_per_split,
         categories_per_split=categories,
         column_bytes=column_bytes,
@@ -297,6 +335,14 @@ def read_back(folder: Path) -> Readback:
         validation=counts.result(),
         module_options=module_options,
     )
+
+
+def _count_packages(group: pa.Table, split: str, packages: dict[str, dict[str, Any]]) -> None:
+    for p in group.column("provenance").to_pylist():
+        entry = packages.setdefault(p["package"], {"versions": set(), "licenses": set(), "splits": Counter()})
+        entry["versions"].add(p["package_version"] or "unknown")
+        entry["licenses"].add(p["license"] or "unknown")
+        entry["splits"][split] += 1
 
 
 def _value_counts(values: pa.Array | pa.ChunkedArray) -> Counter[str]:

@@ -93,6 +93,8 @@ def _shape(
         "warp_version": wp.config.version,
         "generator_version": GENERATOR_VERSION,
         "module_options": json.dumps({"cuda": texts.cuda_options, "cpu": texts.cpu_options}, sort_keys=True),
+        "source": "synthetic",
+        "provenance": None,
         **schema.UNVALIDATED,  # filled in by the validation pass
     }
     assert row.keys() == set(schema.COLUMN_NAMES), "rows.make_row and schema.COLUMNS disagree"

@@ -2,7 +2,9 @@
 
     <out>/README.md        card with YAML `configs:` (rendered last: its presence means complete)
     <out>/build.json       the run record (`record.BuildRecord`): identity, versions, files we wrote
-    <out>/data/<split>-NNNNN-of-MMMMM.parquet
+    <out>/data/synthetic/<split>-NNNNN-of-MMMMM.parquet   generated rows
+    <out>/data/real/<split>-NNNNN-of-MMMMM.parquet        harvested real kernels (when the build has any)
+    <out>/LICENSES/<package>/...                          upstream license files of the real rows
     <out>/.build/          shard cache and staging (resume state; never uploaded)
 
 We only ever delete files that build.json says we wrote.
@@ -11,12 +13,14 @@ We only ever delete files that build.json says we wrote.
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from warp_cuda_ir import schema
@@ -29,9 +33,29 @@ CARD = "README.md"
 ARGS_FILE = "args.json"  # in WORK_DIR: the identity of the build it holds
 
 
-def data_files(out: Path) -> dict[str, list[Path]]:
-    """The folder's Parquet data files per split, in name order (splits without files: empty lists)."""
-    return {split: sorted((Path(out) / DATA_DIR).glob(f"{split}-*.parquet")) for split in schema.SPLITS}
+LICENSES_DIR = "LICENSES"
+
+
+def source_dir(source: str) -> str:
+    """The folder (relative to `out`) holding one source's data files (`schema.SOURCES`)."""
+    return f"{DATA_DIR}/{source}"
+
+
+def split_pattern(split: str, source: str) -> str:
+    """The `data_files` pattern of one split of one source, as the card's configs write it."""
+    return f"{source_dir(source)}/{split}-*"
+
+
+def data_files(out: Path, source: str | None = None) -> dict[str, list[Path]]:
+    """The folder's Parquet data files per split (synthetic, then real; each in name order).
+
+    `source`: only that source's files (`schema.SOURCES`); None: all. Splits without files: empty lists.
+    """
+    sources = schema.SOURCES if source is None else (source,)
+    return {
+        split: [path for s in sources for path in sorted((Path(out) / source_dir(s)).glob(f"{split}-*.parquet"))]
+        for split in schema.SPLITS
+    }
 
 
 def all_data_files(out: Path) -> list[Path]:
@@ -53,10 +77,16 @@ def prepare_output(out: Path, identity: dict[str, Any], owned: Collection[str], 
     if earlier == identity:
         return True
     ours = set(owned) | ({WORK_DIR} if state.exists() else set())
-    entries = [p.name for p in out.iterdir() if p.name != DATA_DIR] if out.is_dir() else []
-    entries += [f"{DATA_DIR}/{p.name}" for p in (out / DATA_DIR).glob("*")]
+    entries = [p.name for p in out.iterdir() if p.name not in (DATA_DIR, LICENSES_DIR)] if out.is_dir() else []
+    entries += [
+        p.relative_to(out).as_posix() for d in (DATA_DIR, LICENSES_DIR) for p in (out / d).rglob("*") if p.is_file()
+    ]
     foreign = [name for name in entries if name not in ours]
-    clashing = [name for name in foreign if name in (CARD, MANIFEST, WORK_DIR) or name.startswith(f"{DATA_DIR}/")]
+    clashing = [
+        name
+        for name in foreign
+        if name in (CARD, MANIFEST, WORK_DIR) or name.startswith((f"{DATA_DIR}/", f"{LICENSES_DIR}/"))
+    ]
     if clashing:
         raise OutputFolderError(
             f"--out {out} holds files this tool did not write ({clashing[0]}); choose another folder"
@@ -86,25 +116,50 @@ def remove_build(out: Path, owned: Collection[str]) -> None:
         (out / rel).unlink(missing_ok=True)
     if (out / WORK_DIR / ARGS_FILE).exists():  # only a work folder we made
         shutil.rmtree(out / WORK_DIR)
-    if (out / DATA_DIR).is_dir() and not any((out / DATA_DIR).iterdir()):
-        (out / DATA_DIR).rmdir()
+    _remove_empty_dirs(out, (*(source_dir(s) for s in schema.SOURCES), DATA_DIR, LICENSES_DIR))
 
 
-def publish_parquet(out: Path, prepared: Path, dataset_name: str) -> list[str]:
-    """Move the builder's Parquet files into `data/` with Hub-style names; return their paths.
+def _remove_empty_dirs(out: Path, rels: Collection[str]) -> None:
+    """Remove these folders (deepest listed first) and their empty subfolders, where nothing is left in them."""
+    for rel in rels:
+        top = out / rel
+        if not top.is_dir():
+            continue
+        for d in sorted((p for p in top.rglob("*") if p.is_dir()), key=lambda p: -len(p.parts)):
+            if not any(d.iterdir()):
+                d.rmdir()
+        if not any(top.iterdir()):
+            top.rmdir()
+
+
+def publish_parquet(out: Path, prepared: Path, dataset_name: str, source: str = "synthetic") -> list[str]:
+    """Move the builder's Parquet files into `data/<source>/` with Hub-style names; return their paths.
 
     Files without rows are dropped: `load_dataset` refuses a split that has no data.
     """
     moved: list[str] = []
-    (out / DATA_DIR).mkdir(exist_ok=True)
+    folder = out / source_dir(source)
+    folder.mkdir(parents=True, exist_ok=True)
     for src in sorted(prepared.glob(f"{dataset_name}-*.parquet")):
         if pq.read_metadata(src).num_rows == 0:
             continue
         stem = src.name[len(dataset_name) + 1 : -len(".parquet")]  # "train" or "train-00000-of-00002"
         name = stem if "-of-" in stem else f"{stem}-00000-of-00001"
-        os.replace(src, out / DATA_DIR / f"{name}.parquet")
-        moved.append(f"{DATA_DIR}/{name}.parquet")
+        os.replace(src, folder / f"{name}.parquet")
+        moved.append(f"{source_dir(source)}/{name}.parquet")
     return moved
+
+
+def write_split_files(folder: Path, dataset_name: str, split: str, table: pa.Table, max_bytes: int) -> None:
+    """One split's rows as `<dataset_name>-<split>-NNNNN-of-MMMMM.parquet` files of at most ~`max_bytes`
+    (uncompressed Arrow bytes, as the builder counts them), named the way `publish_parquet` expects."""
+    folder.mkdir(parents=True, exist_ok=True)
+    count = max(1, math.ceil(table.nbytes / max_bytes))  # equal row counts per file: sizes close enough
+    step = math.ceil(table.num_rows / count)
+    parts = [table.slice(i, step) for i in range(0, table.num_rows, step)] or [table]
+    features = schema.datasets_features().arrow_schema  # with datasets' feature metadata, as the builder writes
+    for n, part in enumerate(parts):
+        pq.write_table(part.cast(features), folder / f"{dataset_name}-{split}-{n:05d}-of-{len(parts):05d}.parquet")
 
 
 def write_text_atomic(path: Path, text: str) -> None:

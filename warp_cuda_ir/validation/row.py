@@ -12,7 +12,7 @@ from warp_cuda_ir import schema, warp_session
 from warp_cuda_ir.errors import ExtractionError
 from warp_cuda_ir.validation import gradients
 from warp_cuda_ir.validation.compile_cuda import CudaCompile
-from warp_cuda_ir.validation.execute import CpuRun, run_cpu
+from warp_cuda_ir.validation.execute import CpuRun, load_module, run_cpu
 from warp_cuda_ir.validation.gpu import GpuRun, run_gpu
 
 
@@ -76,6 +76,8 @@ def execution_columns(
         "validation_driver_version": environment.get("driver_version"),
         "validation_warp_version": wp.config.version,
     }
+    if row.get("launch_dim") is None:  # a real row: nothing to launch it with (#13)
+        return columns | compile_only_columns(row)
     columns |= _gpu_columns(GpuRun("skipped", gpu_skip_reason))
     seconds: dict[str, float] = {}
     clock = time.perf_counter()
@@ -102,6 +104,24 @@ def execution_columns(
         grad = gradients.skipped("the kernel did not run on the CPU")
     seconds["gradcheck"] = time.perf_counter() - clock
     return columns | grad.columns() | {"_seconds": seconds}  # stage timings for the pass's report; not a column
+
+
+def compile_only_columns(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A row without a launch record (real rows): CPU compile only; run, GPU and gradient check skipped."""
+    clock = time.perf_counter()
+    why = schema.NO_LAUNCH_RECORD
+    try:
+        with warp_session.loaded_kernel(row["python_source"], row.get("kernel_name")) as (kernel, _):
+            error = load_module(kernel, "cpu", row)
+    except ExtractionError as e:
+        error = str(e)
+    cpu = CpuRun("error" if error else "ok", "skipped", error or why)
+    return (
+        _cpu_columns(cpu)
+        | _gpu_columns(GpuRun("skipped", why))
+        | gradients.skipped(why).columns()
+        | {"_seconds": {"cpu": time.perf_counter() - clock}}
+    )
 
 
 def skipped_gpu(reason: str | None) -> dict[str, Any]:

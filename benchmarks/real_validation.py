@@ -1,0 +1,101 @@
+#!/usr/bin/env python
+"""Validate a sample of a build's real rows: NVRTC compile (with PTX) and CPU compile, as the validation pass.
+
+    python benchmarks/real_validation.py /tmp/realbuild --sample 500 --workers 2
+
+The sample is every k-th real row (in file order, all splits) so it spreads over packages and files.
+Each worker compiles its share with `validation.compile_cuda.compile_rows` (batched, bisected on failure)
+and `validation.row.compile_only_columns` (Warp's Clang): the very functions the pass calls for rows
+without a launch record. Prints the figures and the failures; nothing in the folder is changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def _validate(rows: list[dict[str, Any]], arch: int) -> list[dict[str, Any]]:
+    from warp_cuda_ir import warp_session
+    from warp_cuda_ir.validation import compile_cuda, row
+
+    warp_session.init_warp()
+    out = []
+    with tempfile.TemporaryDirectory(prefix="real_validation_") as scratch:
+        for start in range(0, len(rows), 16):  # batches as the pass's chunks
+            batch = rows[start : start + 16]
+            cuda = compile_cuda.compile_rows(batch, arch, Path(scratch) / "nvrtc")
+            for r, c in zip(batch, cuda, strict=True):
+                cpu = row.compile_only_columns(r)
+                out.append(
+                    {
+                        "package": r["provenance"]["package"],
+                        "file": r["provenance"]["file"],
+                        "kernel": r["kernel_name"],
+                        "cuda": c.status,
+                        "ptx": bool(c.ptx),
+                        "cuda_log": (c.log or "")[-300:],
+                        "cpu": cpu["cpu_compile_status"],
+                        "cpu_error": (cpu["cpu_error"] or "")[-300:],
+                        "run": cpu["cpu_run_status"],
+                        "gradcheck_detail": cpu["gradcheck_detail"],
+                    }
+                )
+    return out
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("folder", type=Path)
+    p.add_argument("--sample", type=int, default=500)
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--arch", type=int, default=90)
+    args = p.parse_args()
+
+    import pyarrow.parquet as pq
+
+    from warp_cuda_ir import writing
+
+    files = [path for paths in writing.data_files(args.folder, "real").values() for path in paths]
+    table = pq.read_table(files)
+    step = max(1, table.num_rows // args.sample)
+    rows = table.take(list(range(0, table.num_rows, step))[: args.sample]).to_pylist()
+    started = time.time()
+    shares = [rows[i :: args.workers] for i in range(args.workers)]
+    with ProcessPoolExecutor(args.workers) as pool:
+        results = [r for part in pool.map(_validate, shares, [args.arch] * len(shares)) for r in part]
+    seconds = time.time() - started
+    n = len(results)
+    both = sum(1 for r in results if r["cuda"] == "ok" and r["cpu"] == "ok")
+    summary = {
+        "real_rows": table.num_rows,
+        "sample": n,
+        "every_kth": step,
+        "cuda_ok": sum(r["cuda"] == "ok" for r in results),
+        "ptx": sum(r["ptx"] for r in results),
+        "cpu_compile_ok": sum(r["cpu"] == "ok" for r in results),
+        "both_ok": both,
+        "both_ok_rate": round(both / n, 4) if n else None,
+        "cpu_run_status": dict(Counter(r["run"] for r in results)),
+        "gradcheck_detail": dict(Counter(r["gradcheck_detail"] for r in results)),
+        "per_package": dict(Counter(r["package"] for r in results)),
+        "seconds": round(seconds, 1),
+    }
+    print(json.dumps(summary, indent=1))
+    for r in results:
+        if r["cuda"] != "ok" or r["cpu"] != "ok":
+            print(json.dumps(r))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

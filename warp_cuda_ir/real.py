@@ -1,0 +1,182 @@
+"""Real rows: harvested kernels (`harvest` records) shaped as rows of the schema, each with its split.
+
+A harvest record already holds the self-contained source and the code Warp generated for it (checked
+against the kernel in its own package); here it becomes a row: id and source facts like a synthetic
+row, `source` = "real", its provenance, and the arguments read off the kernel's signature. There is no
+launch record, so `seed`, `launch_dim` and the argument recipes are null.
+
+Splits: a hash of (package, file), joined over near-duplicate pairs (`harvest.assign_splits`), so the
+kernels of one file, and near-copies across files, never straddle train and test.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import warp as wp
+
+from warp_cuda_ir import adjoint_hazards, schema, source_facts
+from warp_cuda_ir.harvest import assign_splits, near_duplicates
+
+SOURCE = "real"
+# Warp's array annotations (`wp.array(dtype=...)`, `wp.array2d(...)`, indexed and fabric arrays).
+_ARRAY_TYPES = {
+    f"{prefix}array{suffix}"
+    for prefix in ("", "indexed", "fabric", "indexedfabric")
+    for suffix in ("", "1d", "2d", "3d", "4d")
+}
+
+
+@dataclass
+class RealRows:
+    """The rows of one harvest, in a stable order, and what was left out on the way."""
+
+    rows: list[dict[str, Any]]  # schema columns, plus nothing else
+    splits: list[str]  # the split of each row
+    near_duplicate_pairs: int  # pairs of rows estimated >= threshold similar (MinHash/LSH)
+    with_near_duplicate: int  # rows having at least one near-duplicate among the real rows
+    threshold: float
+    duplicates: dict[str, int] = field(default_factory=dict)  # package -> records whose normalized source repeated
+
+    @property
+    def near_duplicate_rate(self) -> float:
+        return self.with_near_duplicate / len(self.rows) if self.rows else 0.0
+
+    def per_package(self) -> dict[str, int]:
+        return dict(sorted(Counter(r["category"] for r in self.rows).items()))
+
+
+def real_rows(records: Iterable[dict[str, Any]]) -> RealRows:
+    """Rows for harvest records (in the harvest's order); a normalized source seen before is dropped."""
+    rows: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    duplicates: Counter[str] = Counter()
+    for record in records:
+        row = row_for_record(record)
+        if row["id"] in seen:  # same AST as an earlier record (e.g. texts differing in comments only)
+            duplicates[record["package"]] += 1
+            continue
+        seen.add(row["id"])
+        rows.append(row)
+    near = near_duplicates([r["python_source"] for r in rows])
+    keys = [(r["provenance"]["package"], r["provenance"]["file"]) for r in rows]
+    return RealRows(
+        rows=rows,
+        splits=assign_splits(keys, near.pairs),
+        near_duplicate_pairs=len(near.pairs),
+        with_near_duplicate=near.with_partner,
+        threshold=near.threshold,
+        duplicates=dict(sorted(duplicates.items())),
+    )
+
+
+def row_for_record(record: dict[str, Any]) -> dict[str, Any]:
+    """One harvest record (see `harvest.worker`) as a row of the schema (validation columns unset)."""
+    texts = record["texts"]
+    source = record["source"]
+    facts = source_facts.analyse(source)
+    row = {
+        "id": facts.identity,
+        "seed": None,
+        "category": record["package"],
+        "kernel_name": texts["kernel_name"],
+        "kernel_symbol": texts["kernel_symbol"],
+        "python_source": source,
+        "cuda_forward": texts["cuda_forward"],
+        "cuda_backward": texts["cuda_backward"],
+        "cuda_helpers": texts["cuda_helpers"],
+        "cpu_forward": texts["cpu_forward"],
+        "cpu_backward": texts["cpu_backward"],
+        "cpu_helpers": texts["cpu_helpers"],
+        "launch_dim": None,
+        "block_dim": int(texts.get("block_dim") or record["block_dim"]),
+        "launch_tiled": None,
+        "arguments": signature_arguments(source, texts["kernel_name"]),
+        "warp_builtins": list(facts.builtins),
+        "program_shape": facts.shape,
+        "adjoint_hazards": adjoint_hazards.adjoint_hazards(source),
+        "warp_version": wp.config.version,  # the harvest's cache key includes it
+        "generator_version": None,
+        "module_options": json.dumps({"cuda": texts["cuda_options"], "cpu": texts["cpu_options"]}, sort_keys=True),
+        "source": SOURCE,
+        "provenance": {
+            "package": record["package"],
+            "package_version": record.get("package_version"),
+            "file": record["file"],
+            "line": int(record["line"]),
+            "license": record.get("license"),
+            "upstream_source": record["upstream_source"],
+        },
+        **schema.UNVALIDATED,
+    }
+    assert row.keys() == set(schema.COLUMN_NAMES), "real.row_for_record and schema.COLUMNS disagree"
+    return row
+
+
+def signature_arguments(source: str, kernel_name: str) -> list[dict[str, Any]]:
+    """The kernel's arguments as annotated in `source`: name, kind (array/struct/scalar) and dtype.
+
+    dtype follows the synthetic rows' convention: the element type of an array, the type of a scalar,
+    the struct's name, written without the `wp.` prefix. Role, shape and input recipe need a launch
+    record: role and init are null, shape is [].
+    """
+    tree = ast.parse(source)
+    structs = {node.name for node in tree.body if isinstance(node, ast.ClassDef) and _is_struct(node)}
+    kernel = _kernel_def(tree, kernel_name)
+    if kernel is None:
+        return []
+    out = []
+    for arg in [*kernel.args.posonlyargs, *kernel.args.args]:
+        kind, dtype = _classify(arg.annotation, structs)
+        out.append({"name": arg.arg, "kind": kind, "dtype": dtype, "shape": [], "role": None, "init": None})
+    return out
+
+
+def _kernel_def(tree: ast.Module, name: str) -> ast.FunctionDef | None:
+    """The last top-level `def name` (an overload's concrete definition follows the generic one)."""
+    found = None
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            found = node
+    return found
+
+
+def _is_struct(node: ast.ClassDef) -> bool:
+    return any(_head(d.func if isinstance(d, ast.Call) else d) == "struct" for d in node.decorator_list)
+
+
+def _head(node: ast.expr) -> str | None:
+    """The last name of `wp.array`, `array`, `wp.types.array`; None for anything else."""
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Name):
+        return node.id
+    return None
+
+
+def _text(node: ast.expr) -> str:
+    return ast.unparse(node).removeprefix("wp.").removeprefix("warp.")
+
+
+def _classify(annotation: ast.expr | None, structs: Sequence[str] | set[str]) -> tuple[str, str | None]:
+    if annotation is None:
+        return "scalar", None
+    call = annotation.func if isinstance(annotation, ast.Call) else None
+    base = annotation.value if isinstance(annotation, ast.Subscript) else None
+    head = _head(call or base or annotation)
+    if head in _ARRAY_TYPES:
+        dtype_node: ast.expr | None = None
+        if isinstance(annotation, ast.Call):
+            keywords = {k.arg: k.value for k in annotation.keywords}
+            dtype_node = keywords.get("dtype") or (annotation.args[0] if annotation.args else None)
+        elif isinstance(annotation, ast.Subscript):
+            dtype_node = annotation.slice
+        return "array", _text(dtype_node) if dtype_node is not None else _text(annotation)
+    if head in structs:
+        return "struct", head
+    return "scalar", _text(annotation)

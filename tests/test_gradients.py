@@ -207,6 +207,16 @@ def test_gradient_columns_match_the_schema() -> None:
     columns = gradients.check(make_row(FRAC, "k", IN_OUT)).columns()
     assert set(columns) <= set(schema.VALIDATION_COLUMN_NAMES)
     assert gradients.skipped("no adjoint code").columns()["gradcheck_dtype"] is None
+    # No float input: nothing was checked, so no precision either.
+    no_float_input = kernel("    b[i] = float(c[i]) * 2.0\n", "c: wp.array(dtype=int), b: wp.array(dtype=float)")
+    result = gradients.check(
+        make_row(
+            no_float_input,
+            "k",
+            arrays(("c", "int32", "in", {"dist": "randint", "low": 0, "high": 5}), ("b", "float32", "out", ZEROS)),
+        )
+    )
+    assert result.status == "not_applicable" and result.columns()["gradcheck_dtype"] is None
 
 
 def test_agreement_counts_flags_and_verdicts() -> None:

@@ -5,8 +5,8 @@
 
 The sample is every k-th real row (in file order, all splits) so it spreads over packages and files.
 Each worker compiles its share with `validation.compile_cuda.compile_rows` (batched, bisected on failure)
-and `validation.row.compile_only_columns` (Warp's Clang): the very functions the pass calls for rows
-without a launch record. Prints the figures and the failures; nothing in the folder is changed.
+and `validation.row.execution_columns` (Warp's Clang; rows without a launch record stop after the
+compile): the very functions the pass calls. Prints the figures and the failures; nothing in the folder is changed.
 """
 
 from __future__ import annotations
@@ -25,29 +25,32 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
 def _validate(rows: list[dict[str, Any]], arch: int) -> list[dict[str, Any]]:
-    from warp_cuda_ir import warp_session
+    from warp_cuda_ir import schema, warp_session
     from warp_cuda_ir.validation import compile_cuda, row
 
     warp_session.init_warp()
+    toolkit = warp_session.toolkit_version()
     out = []
     with tempfile.TemporaryDirectory(prefix="real_validation_") as scratch:
         for start in range(0, len(rows), 16):  # batches as the pass's chunks
             batch = rows[start : start + 16]
-            cuda = compile_cuda.compile_rows(batch, arch, Path(scratch) / "nvrtc")
-            for r, c in zip(batch, cuda, strict=True):
-                cpu = row.compile_only_columns(r)
+            compiled = compile_cuda.compile_rows(batch, arch, Path(scratch) / "nvrtc")
+            for r, c in zip(batch, compiled, strict=True):
+                cuda = row.cuda_columns(c, arch, toolkit)
+                cpu = row.execution_columns(r, schema.NO_GPU, {})
                 out.append(
                     {
                         "package": r["provenance"]["package"],
                         "file": r["provenance"]["file"],
                         "kernel": r["kernel_name"],
-                        "cuda": c.status,
-                        "ptx": bool(c.ptx),
-                        "cuda_log": (c.log or "")[-300:],
+                        "cuda": cuda["cuda_compile_status"],
+                        "ptx": bool(cuda["ptx"]),
+                        "cuda_error": (cuda["cuda_compile_error"] or "")[-300:],
                         "cpu": cpu["cpu_compile_status"],
-                        "cpu_error": (cpu["cpu_error"] or "")[-300:],
+                        "cpu_error": (cpu["cpu_compile_error"] or "")[-300:],
                         "run": cpu["cpu_run_status"],
-                        "gradcheck_detail": cpu["gradcheck_detail"],
+                        "run_skip_reason": cpu["cpu_run_skip_reason"],
+                        "gradcheck_skip_reason": cpu["gradcheck_skip_reason"],
                     }
                 )
     return out
@@ -86,7 +89,8 @@ def main() -> int:
         "both_ok": both,
         "both_ok_rate": round(both / n, 4) if n else None,
         "cpu_run_status": dict(Counter(r["run"] for r in results)),
-        "gradcheck_detail": dict(Counter(r["gradcheck_detail"] for r in results)),
+        "cpu_run_skip_reason": dict(Counter(r["run_skip_reason"] for r in results)),
+        "gradcheck_skip_reason": dict(Counter(r["gradcheck_skip_reason"] for r in results)),
         "per_package": dict(Counter(r["package"] for r in results)),
         "seconds": round(seconds, 1),
     }

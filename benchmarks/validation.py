@@ -2,6 +2,13 @@
 """Validation pass throughput: CUDA compile vs `wp.compile_aot_module` per kernel, and kernels/s per stage.
 
     python benchmarks/validation.py --rows 64 --workers 2
+    python benchmarks/validation.py --side-by-side OLD_CHECKOUT [--rounds 2]   # whole pass, old vs new
+
+`--side-by-side` measures the whole pass (`scripts/validate.py --no-gpu`) in rows/s on a 128-seed
+build, for an older checkout of this repository (e.g. `git archive <commit> | tar -x -C OLD`) and for
+this one, both passes running at the same time (each with --workers processes) so both see the same
+machine load; each side validates a fresh copy of a folder built by its own code (same seeds). Prints
+each run and the median per side. Do not change either checkout while it runs.
 
 Both compile routes run on the same N generated rows in one run and produce PTX for --arch:
   baseline  each kernel alone through Warp's public AOT route (`wp.compile_aot_module`, one process)
@@ -108,6 +115,62 @@ def stage_rates(sample: list[dict[str, Any]]) -> dict[str, float]:
     return {"cpu compile + launch": len(sample) / cpu, "gradient check": len(sample) / grad}
 
 
+def _build_side(checkout: Path, root: Path, seed: int, workers: int) -> dict[str, Any]:
+    """Per side: build the folder once, then a list of validation runs (each on a fresh copy)."""
+    import subprocess
+
+    env = dict(os.environ, PYTHONPATH=str(checkout))
+    built = root / f"built_{checkout.name}" / "warp_cuda_ir"
+    build = [sys.executable, str(checkout / "scripts" / "build.py"), "--out", str(built), "--target-mb", "0.01"]
+    build += ["--seeds-per-shard", "128", "--seed", str(seed), "--workers", str(workers)]
+    subprocess.run(build, env=env, check=True, capture_output=True)
+    return {"checkout": checkout, "built": built, "env": env, "runs": []}
+
+
+def _start_validation(side: dict[str, Any], root: Path, workers: int) -> tuple[Any, Path]:
+    import subprocess
+
+    copy = root / f"run_{side['checkout'].name}_{len(side['runs'])}" / "warp_cuda_ir"
+    shutil.copytree(side["built"], copy)
+    command = [sys.executable, str(side["checkout"] / "scripts" / "validate.py"), str(copy), "--no-gpu"]
+    command += ["--workers", str(workers)]
+    proc = subprocess.Popen(command, env=side["env"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return proc, copy
+
+
+def _rate(proc: Any, copy: Path, side: dict[str, Any]) -> float:
+    import re
+
+    stdout, stderr = proc.communicate()
+    found = re.search(r"validated .*: ([\d,]+) rows \(([\d,]+) now, ([\d.]+) rows/s\)", stdout)
+    if proc.returncode != 0 or found is None:
+        raise RuntimeError(f"{side['checkout']}: validate.py failed: {(stderr or stdout)[-800:]}")
+    rate = float(found.group(3))
+    side["runs"].append(rate)
+    shutil.rmtree(copy.parent, ignore_errors=True)
+    return rate
+
+
+def side_by_side(old: Path, seed: int, workers: int, rounds: int) -> None:
+    """Both sides' passes run at the same time (each with `workers` processes), so they share the load."""
+    import statistics
+
+    root = Path(tempfile.mkdtemp(prefix="warp_cuda_ir_sbs_"))
+    try:
+        sides = {
+            "old": _build_side(old.resolve(), root, seed, workers),
+            "new": _build_side(Path(__file__).resolve().parent.parent, root, seed, workers),
+        }
+        for r in range(rounds):
+            running = {name: _start_validation(side, root, workers) for name, side in sides.items()}
+            for name, (proc, copy) in running.items():
+                print(f"  round {r + 1} {name}: {_rate(proc, copy, sides[name]):.2f} rows/s", flush=True)
+        for name, side in sides.items():
+            print(f"{name} ({side['checkout']}): median {statistics.median(side['runs']):.2f} rows/s over {rounds}")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--rows", type=int, default=64)
@@ -116,7 +179,12 @@ def main() -> int:
     p.add_argument("--workers", type=int, default=default_workers())
     p.add_argument("--chunk-size", type=int, default=16)
     p.add_argument("--stage-rows", type=int, default=16, help="rows for the CPU stage rates (default: 16)")
+    p.add_argument("--side-by-side", type=Path, default=None, help="older checkout: whole pass, old vs this one")
+    p.add_argument("--rounds", type=int, default=2, help="validation runs per side with --side-by-side")
     args = p.parse_args()
+    if args.side_by_side is not None:
+        side_by_side(args.side_by_side, args.seed, args.workers, args.rounds)
+        return 0
 
     root = Path(tempfile.mkdtemp(prefix="warp_cuda_ir_bench_"))
     import warp as wp

@@ -4,8 +4,9 @@
     python scripts/validate.py dist/warp_cuda_ir [--arch 90] [--workers N]
 
 Each row gets its CUDA compile (NVRTC, no GPU needed), CPU compile and launch with its seeded
-inputs, output digest and trivial-output flag, gradient check, and GPU launch compared with the
-CPU reference when a CUDA device is present. The Parquet files are replaced atomically at the
+inputs, output digest and output statistics (degenerate outputs), gradient check, and GPU launch
+compared with the CPU reference when a CUDA device is present; each stage its own status, error
+and skip reason. The Parquet files are replaced atomically at the
 end and README.md is rendered again. Rerun the same command after an interruption to resume.
 `scripts/build.py --validate` runs the same pass with the same options after a build.
 """

@@ -128,3 +128,93 @@ def test_an_unvalidated_build_says_so(small_build: BuildResult) -> None:
 @pytest.mark.parametrize(("rows", "label"), [(0, "n<1K"), (999, "n<1K"), (1_000, "1K<n<10K"), (250_000, "100K<n<1M")])
 def test_size_category_follows_the_hub_buckets(rows: int, label: str) -> None:
     assert card.size_category(rows) == label
+
+
+def planted_annotations(ids: list[str]) -> dict[str, dict]:
+    """Validation columns with a known pattern of statuses, skips and degenerate outputs, row by row."""
+    out: dict[str, dict] = {}
+    for i, row_id in enumerate(ids):
+        columns = {f"{stage}_status": "ok" for stage in schema.STAGES} | {"validation_warp_version": "1.19.0"}
+        columns |= {"gpu_run_status": "skipped", "gpu_run_skip_reason": schema.NO_GPU}
+        if i % 4 == 0:
+            columns |= {"gradcheck_status": "skipped", "gradcheck_skip_reason": schema.NOTHING_TO_DIFFERENTIATE}
+        elif i % 4 == 1:
+            columns |= {"gradcheck_status": "mismatch", "gradcheck_dtype": "float64"}
+        if i % 5 == 0:
+            columns |= {"cpu_run_status": "timeout", "cpu_run_error": "worker timed out after 120 s"}
+            columns |= {"gradcheck_status": "skipped", "gradcheck_skip_reason": schema.DID_NOT_RUN_CPU}
+        else:
+            kinds = ["all_zero", None] if i % 3 else ["copy", "two_valued"]
+            stats = [{"name": f"o{k}", "degenerate": kind, "elements": 4} for k, kind in enumerate(kinds)]
+            columns |= {
+                "output_stats": stats,
+                "degenerate_output": all(kinds),
+                "degenerate_output_count": 2 - (None in kinds),
+            }
+        out[row_id] = columns
+    return out
+
+
+def test_validation_section_counts_skips_apart_and_states_the_files(small_build: BuildResult, tmp_path: Path) -> None:
+    from warp_cuda_ir.validation import dataset
+
+    out = copy_build(small_build.out, tmp_path / "annotated")
+    files = writing.all_data_files(out)
+    rows = pa.concat_tables(pq.read_table(f, columns=["id", "category"]) for f in files).to_pylist()
+    planted = planted_annotations([r["id"] for r in rows])
+    for path in files:
+        dataset.rewrite(path, planted)
+    text = card.validation_markdown(read_back(out))
+    # Counted here, from the planted pattern, not by the read-back.
+    n = len(rows)
+    grad = Counter(planted[r["id"]]["gradcheck_status"] for r in rows)
+    ran = n - grad["skipped"]
+    assert f"| `gradcheck` | {ran:,} | {grad['ok']:,} | 0 | 0 | `mismatch` {grad['mismatch']:,} |" in text
+    assert f"| {100.0 * grad['ok'] / ran:.2f}% | {grad['skipped']:,} |" in text
+    timeouts = sum(1 for r in rows if planted[r["id"]]["cpu_run_status"] == "timeout")
+    assert f"| `cpu_run` | {n:,} | {n - timeouts:,} | 0 | {timeouts:,} | - |" in text
+    assert f"| `gpu_run` | 0 | 0 | 0 | 0 | - | n/a | {n:,} |" in text  # no GPU: nothing failed, nothing ran
+    reasons = Counter(planted[r["id"]].get("gradcheck_skip_reason") for r in rows)
+    for reason in (schema.NOTHING_TO_DIFFERENTIATE, schema.DID_NOT_RUN_CPU):
+        assert f"| `gradcheck` | {reason} | {reasons[reason]:,} |" in text
+    # Per category: skipped rows are not failures.
+    for category in {r["category"] for r in rows}:
+        mine = [planted[r["id"]] for r in rows if r["category"] == category]
+        applied = [c for c in mine if c["gradcheck_status"] != "skipped"]
+        ok = sum(1 for c in applied if c["gradcheck_status"] == "ok")
+        rate = f"{100.0 * ok / len(applied):.2f}%" if applied else "n/a"
+        line = next(line for line in text.splitlines() if line.startswith(f"| {category} | {len(mine):,} |"))
+        assert line.endswith(f"| {rate} of {len(applied):,} |"), line
+    described = [planted[r["id"]] for r in rows if "output_stats" in planted[r["id"]]]
+    every = sum(1 for c in described if c["degenerate_output"])
+    kinds = Counter(o["degenerate"] for c in described for o in c["output_stats"] if o["degenerate"])
+    assert f"{every:,} of the {len(described):,} rows that ran on the CPU" in text
+    assert f"{sum(kinds.values()):,} of {2 * len(described):,} outputs" in text
+    for kind, count in kinds.items():
+        assert f"`{kind}` {count:,}" in text
+
+
+def test_card_measures_comment_echo_and_near_duplicate_leakage(small_build: BuildResult) -> None:
+    import re
+
+    text = (small_build.out / "README.md").read_text()
+    cuda = pa.concat_tables(split_tables(small_build.out, ["cuda_forward"]).values()).column("cuda_forward").to_pylist()
+    # Counted line by line here: a comment line that ends in Warp's `<L n>` marker.
+    echo = sum(len(line) + 1 for t in cuda for line in t.split("\n")[:-1] if re.fullmatch(r"\s*//.*<L \d+>\s*", line))
+    total = sum(len(t) for t in cuda)
+    assert f"({echo:,} of {total:,})" in text and f"**{echo / total:.1%} of the characters of `cuda_forward`**" in text
+    recipe = re.search(r'ECHO = re.compile\(r"(.*)"\)', text)
+    assert recipe and all("<L " not in line for line in re.sub(recipe.group(1), "", cuda[0]).splitlines())
+    assert "no program leaks across splits" not in text
+    assert "validation and test rows" in text or "Only one split holds rows" in text
+
+
+def test_leakage_counts_held_out_rows_with_a_train_twin() -> None:
+    from warp_cuda_ir.readback import _leakage
+
+    body = "\n".join(f"    b[i] = a[i] * {k}.0 + wp.sin(a[i]) * c[i] - d[i]" for k in range(12))
+    kernel = "import warp as wp\n\n@wp.kernel\ndef k(a: wp.array(dtype=float)):\n    i = wp.tid()\n" + body
+    other = "import numpy as np\n\ndef unrelated(x):\n    return np.fft.fft(x).real.sum() / len(x) + 17\n"
+    sample = [("train", kernel), ("test", kernel.replace("12", "13")), ("validation", other), ("train", other + "\n")]
+    leak = _leakage(sample, 4)
+    assert leak is not None and (leak.held_out, leak.held_out_with_train_twin, leak.cross_split_pairs) == (2, 2, 2)

@@ -144,10 +144,10 @@ def test_feed_refuses_an_engine_that_stops_early(tmp_path: Path) -> None:
 class FakeSlot:
     """A worker slot as `runner._fail` sees it, stopped without a process."""
 
-    def __init__(self, chunk: Chunk | None, stage: str | int | None, next_row: int = 0, row_stage: str = "cpu"):
+    def __init__(self, chunk: Chunk | None, stage: str | int | None, next_row: int = 0, row_stage: str = "cpu_compile"):
         self.index, self.chunk, self.stage, self.next_row, self.row_stage = 0, chunk, stage, next_row, row_stage
         self.so_far: dict[str, Any] = {}
-        self.config = runner.WorkerConfig(90, "", "no GPU here", {})
+        self.config = runner.WorkerConfig(90, "", "no GPU", {})
         self.stopped: list[bool] = []
 
     def stop(self, kill: bool) -> None:
@@ -186,8 +186,8 @@ def test_a_row_that_fails_its_compile_alone_is_marked_and_still_runs(monkeypatch
     queue, marked = blame(FakeSlot(Chunk(rows(1), ["f"]), "compile"), monkeypatch)
     assert marked == {} and len(queue) == 1 and not queue[0].compile
     cuda = queue[0].cuda[0]
-    assert cuda is not None and cuda["cuda_compile_status"] == "error"
-    assert cuda["cuda_compile_log"] == "NVRTC timeout: timed out after 9 s"
+    assert cuda is not None
+    assert (cuda["cuda_compile_status"], cuda["cuda_compile_error"]) == ("timeout", "NVRTC timed out after 9 s")
 
 
 def test_only_the_running_row_is_blamed_and_the_rest_is_requeued(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -195,7 +195,7 @@ def test_only_the_running_row_is_blamed_and_the_rest_is_requeued(monkeypatch: py
     chunk = Chunk(rows(3), ["f"] * 3, compile=False, cuda=list(compiled))
     queue, marked = blame(FakeSlot(chunk, 1, next_row=1, row_stage="gradcheck"), monkeypatch)
     assert list(marked) == ["r1"]
-    assert marked["r1"]["gradcheck_status"] == "timeout" and "timed out" in marked["r1"]["gradcheck_detail"]
+    assert marked["r1"]["gradcheck_status"] == "timeout" and "timed out" in marked["r1"]["gradcheck_error"]
     assert marked["r1"]["tag"] == 1, "the row keeps its CUDA compile result"
     (rest,) = queue
     assert [r["id"] for r in rest.rows] == ["r2"] and not rest.compile and rest.cuda == [compiled[2]]

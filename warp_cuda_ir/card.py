@@ -19,7 +19,7 @@ from datasets.splits import SplitDict, SplitInfo
 from huggingface_hub import DatasetCard, DatasetCardData
 
 from warp_cuda_ir import extraction, schema, writing
-from warp_cuda_ir.readback import STATUS_COLUMNS, Readback, read_back
+from warp_cuda_ir.readback import COMMENT_ECHO, Readback, read_back
 from warp_cuda_ir.record import BuildRecord
 from warp_cuda_ir.writing import CARD
 
@@ -148,6 +148,8 @@ def render(record: BuildRecord, readback: Readback, repo_id: str = DEFAULT_REPO_
         "split_rule": "|".join("---:" for _ in schema.SPLITS),
         "validation_section": validation_markdown(readback),
         "gradient_section": gradient_markdown(readback),
+        "leakage": leakage_markdown(readback),
+        "comment_echo": comment_echo_markdown(readback),
         "variety_section": variety_markdown(readback, with_categories=False),
         "real_section": real_markdown(record, readback),
     }
@@ -236,33 +238,54 @@ def real_markdown(record: BuildRecord, readback: Readback) -> str:
     return "\n".join(lines) + "\n"
 
 
+_MAIN_STATUSES = ("ok", "error", "timeout")
+
+
 def validation_markdown(readback: Readback) -> str:
-    """The validation section: status counts per stage and per category."""
+    """The validation section: per stage, rates over the rows where it ran, skipped rows apart by reason."""
     v = readback.validation
-    total = v.rows
     if not v.validated:
         return NOT_VALIDATED + "\n"
+    stages = list(v.status)
     lines = [
-        "| stage | ok | error | timeout | skipped | mismatch | ok rate |",
-        "|---|---|---|---|---|---|---|",
+        f"{v.validated:,} of {v.rows:,} rows went through the validation pass. Each stage's rate is over the rows "
+        "where the stage ran (status other than `skipped`); skipped rows are not failures and are counted apart, "
+        "by reason (`<stage>_skip_reason`, one of a fixed list).",
+        "",
+        "| stage | ran | ok | error | timeout | other verdicts | ok, of ran | skipped |",
+        "|---|---:|---:|---:|---:|---|---:|---:|",
     ]
-    for column in STATUS_COLUMNS:
-        n = v.status[column]
-        cells = [str(n.get(k, 0)) for k in ("ok", "error", "timeout", "skipped", "mismatch")]
-        lines.append(f"| `{column}` | {' | '.join(cells)} | {percent(n.get('ok', 0), total)} |")
-    lines.append("")
+    for stage in stages:
+        n = v.status[stage]
+        ran = v.applied(stage)
+        other = ", ".join(f"`{k}` {c:,}" for k, c in n.items() if k not in (*_MAIN_STATUSES, "skipped")) or "-"
+        cells = " | ".join(f"{n.get(k, 0):,}" for k in _MAIN_STATUSES)
+        lines.append(
+            f"| `{stage}` | {ran:,} | {cells} | {other} | {percent(n.get('ok', 0), ran)} | {n.get('skipped', 0):,} |"
+        )
+    skips = [(stage, reason, n) for stage, reasons in v.skip_reasons.items() for reason, n in reasons.items()]
+    if skips:
+        lines += ["", "Skipped rows, by stage and reason:", "", "| stage | reason | rows |", "|---|---|---:|"]
+        lines += [f"| `{stage}` | {reason} | {n:,} |" for stage, reason, n in skips]
+    lines += ["", *_degenerate_lines(readback), ""]
     lines.append(
-        f"{v.trivial_output:,} of {total:,} rows have trivial outputs (`trivial_output`), "
-        f"{v.nonfinite_output:,} have NaN or Inf outputs (`nonfinite_output`); "
+        f"{v.nonfinite_output:,} rows have NaN or Inf outputs (`nonfinite_output`); "
         f"{v.gpu_matches_reference:,} match the CPU reference on GPU ({', '.join(v.gpus) or 'no GPU used'}); "
         f"CUDA arch {', '.join(f'sm_{a}' for a in v.cuda_archs) or 'n/a'}."
     )
-    stages = [c.removesuffix("_status") for c in STATUS_COLUMNS]
-    lines += ["", "Rows whose stage passed, per category:", "", f"| category | rows | {' | '.join(stages)} |"]
-    lines.append("|---|---|" + "---|" * len(stages))
-    for category, ok in v.ok_per_category.items():
-        cells = " | ".join(percent(ok.get(c, 0), ok["rows"]) for c in STATUS_COLUMNS)
-        lines.append(f"| {category} | {ok['rows']:,} | {cells} |")
+    lines += [
+        "",
+        "Per category, the share of rows that passed each stage among those where it ran (`n/a`: it ran on none):",
+        "",
+        f"| category | rows | {' | '.join(stages)} |",
+        "|---|---:|" + "---:|" * len(stages),
+    ]
+    for category, per_stage in v.per_category.items():
+        cells = []
+        for stage in stages:
+            ran = v.applied(stage, category)
+            cells.append(f"{percent(per_stage.get(stage, {}).get('ok', 0), ran)} of {ran:,}")
+        lines.append(f"| {category} | {v.category_rows.get(category, 0):,} | {' | '.join(cells)} |")
     return "\n".join(lines) + "\n"
 
 
@@ -302,6 +325,63 @@ def gradient_markdown(readback: Readback) -> str:
 
 
 # ---- end gradients block ----
+
+
+def _degenerate_lines(readback: Readback) -> list[str]:
+    v = readback.validation
+    if not v.rows_with_outputs:
+        return ["No row ran on the CPU, so no output was described (`output_stats`)."]
+    degenerate = sum(v.degenerate_outputs.values())
+    kinds = ", ".join(f"`{k}` {n:,}" for k, n in v.degenerate_outputs.items()) or "none"
+    return [
+        f"Degenerate outputs (`output_stats`: outputs that carry no information of their own): "
+        f"{v.degenerate_rows:,} of the {v.rows_with_outputs:,} rows that ran on the CPU "
+        f"({percent(v.degenerate_rows, v.rows_with_outputs)}) have every output degenerate (`degenerate_output`), "
+        f"{v.rows_with_degenerate:,} ({percent(v.rows_with_degenerate, v.rows_with_outputs)}) at least one "
+        f"(`degenerate_output_count`); {degenerate:,} of {v.outputs:,} outputs ({percent(degenerate, v.outputs)}) "
+        f"are degenerate: {kinds}. Filter with `degenerate_output == False` to train or evaluate only on "
+        "kernels whose outputs carry information."
+    ]
+
+
+def leakage_markdown(readback: Readback) -> str:
+    """The Splits section's sentence on near-duplicates across splits, as measured."""
+    leak = readback.leakage
+    exact = (
+        "No two rows anywhere in the build have the same normalized Python source (formatting and comments "
+        "ignored), so no program is repeated exactly across splits."
+    )
+    if leak is None:
+        return exact + " Only one split holds rows, so there is nothing to leak across."
+    sampled = (
+        ""
+        if leak.rows_compared == leak.rows
+        else f" (a hashed sample of {leak.rows_compared:,} of {leak.rows:,} rows, so the count is a lower bound)"
+    )
+    return (
+        f"{exact} Near-duplicates are another matter: comparing every row's Python source{sampled} with "
+        f"MinHash/LSH over 5-token shingles (estimated Jaccard similarity >= {leak.threshold}), "
+        f"**{leak.held_out_with_train_twin:,} of {leak.held_out:,} validation and test rows "
+        f"({percent(leak.held_out_with_train_twin, leak.held_out)}) have a near-duplicate in train** "
+        f"({leak.cross_split_pairs:,} near-duplicate pairs straddle splits). Generated programs share templates; "
+        "evaluate on the held-out rows without a train twin for a stricter test."
+    )
+
+
+def comment_echo_markdown(readback: Readback) -> str:
+    """How much of `cuda_forward` is Warp's comments echoing the Python lines, and how to strip them."""
+    echo = readback.comment_echo
+    if echo is None:
+        return ""
+    return (
+        f"Warp's generated code repeats each Python line as a comment before its C++ "
+        f"(`// x = a[i]   <L 12>`): **{echo.share:.1%} of the characters of `cuda_forward`** "
+        f"({echo.echo_chars:,} of {echo.chars:,}) are such comments (the backward and CPU texts carry them too). "
+        "A model trained on them can copy the Python instead of translating it. To strip them:\n\n"
+        "```python\nimport re\n\n"
+        f'ECHO = re.compile(r"{COMMENT_ECHO}")\n'
+        'ds = ds.map(lambda r: {"cuda_forward": ECHO.sub("", r["cuda_forward"])})\n```'
+    )
 
 
 def variety_markdown(readback: Readback, with_categories: bool = True) -> str:

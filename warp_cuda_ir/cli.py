@@ -53,12 +53,20 @@ def add_validation_arguments(p: argparse._ActionsContainer, with_workers: bool =
         )
     p.add_argument("--chunk-size", type=positive_int, default=16, help="rows per NVRTC batch (default: 16)")
     p.add_argument(
+        "--stage-timeout",
         "--row-timeout",
+        dest="stage_timeout",
         type=positive_float,
         default=120.0,
-        help="seconds one row may run before it is marked timeout (default: 120)",
+        help="seconds each stage of a row (CPU compile, CPU run, GPU run, gradient check) may run before it is "
+        "marked timeout (default: 120)",
     )
     p.add_argument("--no-gpu", action="store_true", help="skip GPU execution even when a CUDA device is present")
+    p.add_argument(
+        "--no-standalone",
+        action="store_true",
+        help="skip the standalone programs stage (nvcc / g++ compile of each row's programs, CPU twin run)",
+    )
 
 
 def validation_options(args: argparse.Namespace) -> PassOptions:
@@ -68,8 +76,9 @@ def validation_options(args: argparse.Namespace) -> PassOptions:
         arch=args.arch,
         workers=args.workers,
         chunk_size=args.chunk_size,
-        row_timeout_s=args.row_timeout,
+        stage_timeout_s=args.stage_timeout,
         use_gpu=not args.no_gpu,
+        standalone=not args.no_standalone,
     )
 
 

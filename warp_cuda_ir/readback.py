@@ -24,7 +24,11 @@ from warp_cuda_ir import schema, writing
 from warp_cuda_ir.errors import DatasetFolderError, one_line
 from warp_cuda_ir.synthesis.catalogue import offered_builtins
 
-STATUS_COLUMNS = ("cuda_compile_status", "cpu_compile_status", "cpu_run_status", "gpu_run_status", "gradcheck_status")
+# Warp's comment echoing a Python line in generated C++: `        // x = a[i]     <L 12>` (RE2 and Python `re`).
+COMMENT_ECHO = r"(?m)^[ \t]*//[^\n]*<L \d+>[ \t]*\n"
+# Largest number of rows whose sources are compared for near-duplicates: `harvest.near_duplicates` took
+# 16 s for 300 generated sources on this (heavily shared) 2-core machine, so larger builds use a sample.
+LEAKAGE_SAMPLE = 5_000
 
 
 @dataclass
@@ -135,12 +139,18 @@ class _GradientTally:
 
 @dataclass
 class ValidationCounts:
-    """Status counts of the validation columns over every row of the folder."""
+    """What the validation columns say over every row of the folder (one pass, `_ValidationTally`)."""
 
     rows: int = 0
-    status: dict[str, dict[str, int]] = field(default_factory=dict)  # status column -> value -> rows
-    ok_per_category: dict[str, dict[str, int]] = field(default_factory=dict)  # category -> {"rows", column: ok}
-    trivial_output: int = 0
+    status: dict[str, dict[str, int]] = field(default_factory=dict)  # stage -> status -> rows
+    skip_reasons: dict[str, dict[str, int]] = field(default_factory=dict)  # stage -> skip reason -> rows
+    per_category: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)  # category -> stage -> status
+    category_rows: dict[str, int] = field(default_factory=dict)
+    degenerate_rows: int = 0  # rows whose every output is degenerate (`degenerate_output`)
+    rows_with_degenerate: int = 0  # rows with at least one degenerate output
+    rows_with_outputs: int = 0  # rows with output statistics (the CPU launch ran)
+    outputs: int = 0  # outputs described
+    degenerate_outputs: dict[str, int] = field(default_factory=dict)  # kind -> outputs
     nonfinite_output: int = 0
     gpu_matches_reference: int = 0
     cuda_archs: list[int] = field(default_factory=list)
@@ -149,15 +159,26 @@ class ValidationCounts:
 
     @property
     def validated(self) -> int:
-        """Rows the pass has annotated (a row not validated has every status `skipped`)."""
-        return self.rows - self.status.get("cpu_run_status", {}).get("skipped", 0) if self.rows else 0
+        """Rows the pass has annotated (a row not validated has every stage skipped as "not validated")."""
+        return self.rows - self.skip_reasons.get("cpu_compile", {}).get(schema.NOT_VALIDATED, 0)
+
+    def applied(self, stage: str, category: str | None = None) -> int:
+        """Rows where `stage` ran (any status but `skipped`), overall or in one category."""
+        counts = self.status.get(stage, {}) if category is None else self.per_category[category].get(stage, {})
+        return sum(n for status, n in counts.items() if status != "skipped")
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "rows": self.rows,
             "status": self.status,
-            "ok_per_category": self.ok_per_category,
-            "trivial_output": self.trivial_output,
+            "skip_reasons": self.skip_reasons,
+            "per_category": self.per_category,
+            "category_rows": self.category_rows,
+            "degenerate_rows": self.degenerate_rows,
+            "rows_with_degenerate": self.rows_with_degenerate,
+            "rows_with_outputs": self.rows_with_outputs,
+            "outputs": self.outputs,
+            "degenerate_outputs": self.degenerate_outputs,
             "nonfinite_output": self.nonfinite_output,
             "gpu_matches_reference": self.gpu_matches_reference,
             "cuda_archs": self.cuda_archs,
@@ -181,6 +202,30 @@ class PackageRows:
 
 
 @dataclass
+class Leakage:
+    """Near-duplicate programs across splits: MinHash/LSH over token shingles (`harvest.near_duplicates`)."""
+
+    threshold: float  # estimated Jaccard similarity of the shingle sets
+    rows_compared: int  # rows whose sources went in (a hashed sample of large builds)
+    rows: int  # rows of the build
+    held_out: int  # validation + test rows compared
+    held_out_with_train_twin: int  # of those, rows with a near-duplicate in train
+    cross_split_pairs: int  # near-duplicate pairs whose rows are in different splits
+
+
+@dataclass
+class CommentEcho:
+    """How much of `cuda_forward` is Warp's comments repeating the Python lines (`// x = a[i]   <L 12>`)."""
+
+    chars: int  # characters of cuda_forward, all rows
+    echo_chars: int  # of those, in echo comment lines (the newline included)
+
+    @property
+    def share(self) -> float:
+        return self.echo_chars / self.chars if self.chars else 0.0
+
+
+@dataclass
 class Readback:
     """One pass over a folder's data files."""
 
@@ -198,6 +243,8 @@ class Readback:
     variety: Variety | None  # None without rows
     validation: ValidationCounts
     module_options: dict[str, Any] | None  # the first row's, JSON-decoded
+    leakage: Leakage | None = None  # None without rows in two splits
+    comment_echo: CommentEcho | None = None  # None without rows
 
     @property
     def num_rows(self) -> int:
@@ -237,12 +284,24 @@ class Readback:
             "bytes": self.bytes,
             "variety": variety,
             "validation": self.validation.to_dict(),
+            "leakage": vars(self.leakage) if self.leakage else None,
+            "comment_echo": (
+                {**vars(self.comment_echo), "share": self.comment_echo.share} if self.comment_echo else None
+            ),
         }
         return json.dumps(data, indent=2)
 
 
 _VARIETY_COLUMNS = ("warp_builtins", "program_shape", "python_source", "cuda_forward", "arguments")
-_VALIDATION_EXTRA = ("trivial_output", "nonfinite_output", "gpu_matches_reference", "cuda_arch", "validation_gpu_name")
+_VALIDATION_EXTRA = (
+    "output_stats",
+    "degenerate_output",
+    "degenerate_output_count",
+    "nonfinite_output",
+    "gpu_matches_reference",
+    "cuda_arch",
+    "validation_gpu_name",
+)
 
 
 def read_back(folder: Path) -> Readback:
@@ -265,6 +324,9 @@ def read_back(folder: Path) -> Readback:
     python_chars: list[int] = []
     cuda_chars: list[int] = []
     counts = _ValidationTally()
+    cuda_total = cuda_echo = 0
+    sample: list[tuple[str, str]] = []  # (split, python_source) of the rows compared for leakage
+    keep = _sample_fraction([p for paths in files.values() for p in paths])
     for split in schema.SPLITS:
         rows_per_split[split] = 0
         split_bytes: Counter[str] = Counter()
@@ -292,6 +354,14 @@ def read_back(folder: Path) -> Readback:
                             shapes.update(group.column("program_shape").to_pylist())
                             python_chars += pc.utf8_length(group.column("python_source")).to_pylist()
                             cuda_chars += pc.utf8_length(group.column("cuda_forward")).to_pylist()
+                            cuda = group.column("cuda_forward")
+                            stripped = pc.replace_substring_regex(cuda, COMMENT_ECHO, "")
+                            total = pc.sum(pc.utf8_length(cuda)).as_py() or 0
+                            cuda_total += total
+                            cuda_echo += total - (pc.sum(pc.utf8_length(stripped)).as_py() or 0)
+                            ids = group.column("id").to_pylist()
+                            sources = group.column("python_source").to_pylist()
+                            sample += [(split, t) for i, t in zip(ids, sources, strict=True) if _sampled(i, keep)]
                         if source == "real" and "provenance" in group.column_names:
                             _count_packages(group, split, packages)
                         counts.add(group)
@@ -334,6 +404,44 @@ def read_back(folder: Path) -> Readback:
         variety=variety,
         validation=counts.result(),
         module_options=module_options,
+        leakage=_leakage(sample, num_rows),
+        comment_echo=CommentEcho(cuda_total, cuda_echo) if python_chars else None,
+    )
+
+
+def _sample_fraction(paths: list[Path]) -> float:
+    """Share of rows compared for leakage: all of them up to LEAKAGE_SAMPLE rows."""
+    total = 0
+    for path in paths:
+        try:
+            total += pq.read_metadata(path).num_rows
+        except (OSError, pa.ArrowException) as e:
+            raise DatasetFolderError(f"{path} is not a readable Parquet file ({one_line(e)})") from None
+    return min(1.0, LEAKAGE_SAMPLE / total) if total else 1.0
+
+
+def _sampled(row_id: str, fraction: float) -> bool:
+    """A stable hashed sample: the row id is already a hash (16 hex digits)."""
+    return fraction >= 1.0 or int(row_id[:8], 16) < fraction * 2**32
+
+
+def _leakage(sample: list[tuple[str, str]], rows: int) -> Leakage | None:
+    """Held-out rows with a near-duplicate in train, measured with the harvest's MinHash/LSH."""
+    if len({split for split, _ in sample}) < 2:
+        return None
+    from warp_cuda_ir.harvest.splitting import DEFAULT_THRESHOLD, near_duplicates
+
+    found = near_duplicates([source for _, source in sample], DEFAULT_THRESHOLD)
+    splits = [split for split, _ in sample]
+    cross = [(i, j) for i, j in found.pairs if splits[i] != splits[j]]
+    twins = {j if splits[i] == "train" else i for i, j in cross if "train" in (splits[i], splits[j])}
+    return Leakage(
+        threshold=DEFAULT_THRESHOLD,
+        rows_compared=len(sample),
+        rows=rows,
+        held_out=sum(1 for s in splits if s != "train"),
+        held_out_with_train_twin=len(twins),
+        cross_split_pairs=len(cross),
     )
 
 
@@ -354,9 +462,13 @@ class _ValidationTally:
 
     def __init__(self) -> None:
         self.rows = 0
-        self.status: dict[str, Counter[str]] = {c: Counter() for c in STATUS_COLUMNS}
-        self.per_category: dict[str, Counter[str]] = {}
-        self.trivial = self.nonfinite = self.matches = 0
+        self.status: dict[str, Counter[str]] = {stage: Counter() for stage in schema.STAGES}
+        self.skips: dict[str, Counter[str]] = {stage: Counter() for stage in schema.STAGES}
+        self.per_category: dict[str, dict[str, Counter[str]]] = {}
+        self.category_rows: Counter[str] = Counter()
+        self.degenerate_rows = self.rows_with_degenerate = self.rows_with_outputs = self.outputs = 0
+        self.kinds: Counter[str] = Counter()
+        self.nonfinite = self.matches = 0
         self.archs: set[int] = set()
         self.gpus: set[str] = set()
         self.gradients = _GradientTally()
@@ -364,30 +476,56 @@ class _ValidationTally:
     def add(self, group: pa.Table) -> None:
         self.rows += group.num_rows
         self.gradients.add(group)
-        if not {*STATUS_COLUMNS, *_VALIDATION_EXTRA} <= set(group.column_names):
-            # A file written before the validation columns existed: nothing was validated.
-            for c in STATUS_COLUMNS:
-                self.status[c]["skipped"] += group.num_rows
+        categories = group.column("category").to_pylist()
+        self.category_rows.update(categories)
+        stages = [s for s in schema.STAGES if f"{s}_status" in group.column_names]
+        if not {*_VALIDATION_EXTRA, *(f"{s}_skip_reason" for s in stages)} <= set(group.column_names) or not stages:
+            # A file written before these validation columns existed: nothing was validated.
+            for stage in schema.STAGES:
+                self.status[stage]["skipped"] += group.num_rows
+                self.skips[stage][schema.NOT_VALIDATED] += group.num_rows
+                for category in categories:
+                    self.per_category.setdefault(category, {}).setdefault(stage, Counter())["skipped"] += 1
             return
-        table = group.select([*STATUS_COLUMNS, "category", *_VALIDATION_EXTRA]).to_pydict()
-        for c in STATUS_COLUMNS:
-            self.status[c].update(table[c])
-        for i, category in enumerate(table["category"]):
-            ok = self.per_category.setdefault(category, Counter())
-            ok["rows"] += 1
-            ok.update(c for c in STATUS_COLUMNS if table[c][i] == "ok")
-        self.trivial += sum(1 for v in table["trivial_output"] if v)
+        names = [*(f"{s}_status" for s in stages), *(f"{s}_skip_reason" for s in stages), *_VALIDATION_EXTRA]
+        table = group.select(names).to_pydict()
+        for stage in stages:
+            statuses = table[f"{stage}_status"]
+            self.status[stage].update(statuses)
+            self.skips[stage].update(r for r in table[f"{stage}_skip_reason"] if r is not None)
+            for category, status in zip(categories, statuses, strict=True):
+                self.per_category.setdefault(category, {}).setdefault(stage, Counter())[status] += 1
+        for flag, count, stats in zip(
+            table["degenerate_output"], table["degenerate_output_count"], table["output_stats"], strict=True
+        ):
+            if stats is None:
+                continue
+            self.rows_with_outputs += 1
+            self.degenerate_rows += bool(flag)
+            self.rows_with_degenerate += bool(count)
+            self.outputs += len(stats)
+            self.kinds.update(o["degenerate"] for o in stats if o["degenerate"])
         self.nonfinite += sum(1 for v in table["nonfinite_output"] if v)
         self.matches += sum(1 for v in table["gpu_matches_reference"] if v)
         self.archs.update(a for a in table["cuda_arch"] if a is not None)
         self.gpus.update(g for g in table["validation_gpu_name"] if g)
 
     def result(self) -> ValidationCounts:
+        present = [s for s in schema.STAGES if self.status[s]]
         return ValidationCounts(
             rows=self.rows,
-            status={c: dict(sorted(n.items())) for c, n in self.status.items()},
-            ok_per_category={k: dict(v) for k, v in sorted(self.per_category.items())},
-            trivial_output=self.trivial,
+            status={s: dict(sorted(self.status[s].items())) for s in present},
+            skip_reasons={s: dict(self.skips[s].most_common()) for s in present if self.skips[s]},
+            per_category={
+                c: {s: dict(sorted(n.items())) for s, n in stages.items()}
+                for c, stages in sorted(self.per_category.items())
+            },
+            category_rows=dict(sorted(self.category_rows.items())),
+            degenerate_rows=self.degenerate_rows,
+            rows_with_degenerate=self.rows_with_degenerate,
+            rows_with_outputs=self.rows_with_outputs,
+            outputs=self.outputs,
+            degenerate_outputs=dict(self.kinds.most_common()),
             nonfinite_output=self.nonfinite,
             gpu_matches_reference=self.matches,
             cuda_archs=sorted(self.archs),

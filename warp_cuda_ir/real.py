@@ -20,7 +20,7 @@ from typing import Any
 
 import warp as wp
 
-from warp_cuda_ir import adjoint_hazards, schema, source_facts
+from warp_cuda_ir import adjoint_hazards, schema, source_facts, standalone
 from warp_cuda_ir.harvest import assign_splits, near_duplicates
 
 SOURCE = "real"
@@ -114,6 +114,7 @@ def row_for_record(record: dict[str, Any]) -> dict[str, Any]:
         },
         **schema.UNVALIDATED,
     }
+    row |= standalone.program_columns(row)  # standalone programs (#16): no launch record, so compile-only
     assert row.keys() == set(schema.COLUMN_NAMES), "real.row_for_record and schema.COLUMNS disagree"
     return row
 
@@ -122,28 +123,60 @@ def signature_arguments(source: str, kernel_name: str) -> list[dict[str, Any]]:
     """The kernel's arguments as annotated in `source`: name, kind (array/struct/scalar) and dtype.
 
     dtype follows the synthetic rows' convention: the element type of an array, the type of a scalar,
-    the struct's name, written without the `wp.` prefix. Role, shape and input recipe need a launch
+    the struct's name, written without the `wp.` prefix; a generic kernel's row (one overload) gives the
+    overload's types. Role, shape and input recipe need a launch
     record: role and init are null, shape is [].
     """
     tree = ast.parse(source)
     structs = {node.name for node in tree.body if isinstance(node, ast.ClassDef) and _is_struct(node)}
     kernel = _kernel_def(tree, kernel_name)
-    if kernel is None:
+    if kernel is None:  # not written as a def in the source (none seen in the fixtures or packages)
         return []
+    args = [*kernel.args.posonlyargs, *kernel.args.args]
+    annotations = {a.arg: a.annotation for a in args} | _overload_types(tree, kernel.name, [a.arg for a in args])
     out = []
-    for arg in [*kernel.args.posonlyargs, *kernel.args.args]:
-        kind, dtype = _classify(arg.annotation, structs)
+    for arg in args:
+        kind, dtype = _classify(annotations[arg.arg], structs)
         out.append({"name": arg.arg, "kind": kind, "dtype": dtype, "shape": [], "role": None, "init": None})
     return out
 
 
 def _kernel_def(tree: ast.Module, name: str) -> ast.FunctionDef | None:
-    """The last top-level `def name` (an overload's concrete definition follows the generic one)."""
-    found = None
+    """The kernel's top-level `def`: named `name`, or decorated `@wp.kernel(name="name")` (Warp's key)."""
     for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name == name:
-            found = node
-    return found
+        if isinstance(node, ast.FunctionDef) and (node.name == name or name in _decorator_names(node)):
+            return node
+    return None
+
+
+def _decorator_names(node: ast.FunctionDef) -> set[str]:
+    return {
+        k.value.value
+        for d in node.decorator_list
+        if isinstance(d, ast.Call)
+        for k in d.keywords
+        if k.arg == "name" and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)
+    }
+
+
+def _overload_types(tree: ast.Module, name: str, arg_names: list[str]) -> dict[str, ast.expr]:
+    """A generic kernel's row is one overload: the types of `wp.overload(name, [...] or {...})` by argument."""
+    for node in tree.body:
+        call = node.value if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) else None
+        if call is None or _head(call.func) != "overload" or len(call.args) < 2:
+            continue
+        if not (isinstance(call.args[0], ast.Name) and call.args[0].id == name):
+            continue
+        types = call.args[1]
+        if isinstance(types, (ast.List, ast.Tuple)):
+            return dict(zip(arg_names, types.elts, strict=False))
+        if isinstance(types, ast.Dict):
+            return {
+                k.value: v
+                for k, v in zip(types.keys, types.values, strict=True)
+                if isinstance(k, ast.Constant) and isinstance(k.value, str)
+            }
+    return {}
 
 
 def _is_struct(node: ast.ClassDef) -> bool:

@@ -9,7 +9,7 @@ from typing import Any
 
 import warp as wp
 
-from warp_cuda_ir import adjoint_hazards, extraction, schema, source_facts
+from warp_cuda_ir import adjoint_hazards, extraction, schema, source_facts, standalone
 from warp_cuda_ir.errors import ExtractionError
 from warp_cuda_ir.synthesis import GENERATOR_VERSION, KernelProgram, synthesize
 
@@ -97,5 +97,6 @@ def _shape(
         "provenance": None,
         **schema.UNVALIDATED,  # filled in by the validation pass
     }
+    row |= standalone.program_columns(row)  # standalone programs (#16): text from the columns above
     assert row.keys() == set(schema.COLUMN_NAMES), "rows.make_row and schema.COLUMNS disagree"
     return row

@@ -155,55 +155,178 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
     ),
 )
 
-# Written by the validation pass (`scripts/validate.py`, `warp_cuda_ir/validation/`). A build that was
-# not validated holds UNVALIDATED: every status `skipped`, reasons "not validated", the rest null.
-VALIDATION_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
+# ---- standalone programs (standalone branch, #16) ----------------------------------------------------
+# Written at build time (`warp_cuda_ir/standalone/`): each row as programs that build with nvcc / a C++
+# compiler and run without Python or Warp's runtime library (Warp's headers only).
+STANDALONE_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
     (
-        "cuda_compile_status",
+        "cuda_program",
         string,
-        "NVRTC compile of the row's CUDA module (forward + adjoint): `ok`, `error` or `skipped`.",
+        "Standalone CUDA program (`program.cu`): Warp's `aot.h`, the row's whole generated CUDA module (helpers, "
+        "forward, backward) and a host `main()` that fills every argument with the row's inputs (embedded), "
+        "launches the forward then the backward kernel (seeded output adjoints) and prints a digest line per "
+        "output and per input adjoint. Rows without a launch record: compiles, prints why it does not run.",
     ),
-    ("cuda_compile_log", string, "NVRTC's compiler log when the compile failed; null otherwise."),
-    ("cuda_arch", int64, "Target architecture of the CUDA compile (e.g. 90 for sm_90)."),
-    ("cuda_toolkit_version", string, "CUDA toolkit version of the NVRTC that compiled the row."),
+    (
+        "cpu_program",
+        string,
+        "The same program over the row's generated CPU module (`program.cpp`), for a host C++ compiler.",
+    ),
+    (
+        "makefile",
+        string,
+        "Makefile building `program.cu` (nvcc) and `program.cpp` (g++) with `-isystem <warp>/native`, the warp "
+        "path from the installed warp-lang or `WARP_PATH=`; `make run-cpu`, `make run-cuda`. Same for every row.",
+    ),
+)
+COLUMNS = COLUMNS + STANDALONE_COLUMNS
+# ---- end standalone programs ---------------------------------------------------------------------------
+
+# ---- validation columns (statuses branch, #14 parts 3-6) -------------------------------------------
+# Written by the validation pass (`scripts/validate.py`, `warp_cuda_ir/validation/`). A build that was
+# not validated holds UNVALIDATED: every status `skipped`, every skip reason "not validated", the rest null.
+#
+# Stages, in the order a row goes through them. Each has `<stage>_status` (`ok` | `error` | `timeout` |
+# `skipped`, plus the gradient check's own verdicts), `<stage>_error` (what failed or hung, null otherwise)
+# and `<stage>_skip_reason` (a value of SKIP_REASONS when skipped, null otherwise). A failure is marked on
+# the stage that failed: a CPU compile that hangs is `cpu_compile_status` `timeout`, the stages after it
+# `skipped` for the reason that it did not finish. 1.3 replaced 1.2's `cuda_compile_log`, `cpu_error`,
+# `gpu_error` and free-text skip reasons with these per-stage columns, `trivial_output`/`trivial_reason`
+# with `output_stats`/`degenerate_output`/`degenerate_output_count`, and dropped the timing columns.
+STAGES: tuple[str, ...] = ("cuda_compile", "cpu_compile", "cpu_run", "gpu_run", "gradcheck")
+STAGE_STATUSES: tuple[str, ...] = ("ok", "error", "timeout", "skipped")
+
+NOT_VALIDATED = "not validated"
+NO_LAUNCH_RECORD = "no launch record"
+NO_GPU = "no GPU"
+GPU_DISABLED = "GPU disabled (--no-gpu)"
+SOURCE_DOES_NOT_LOAD = "source does not load"
+DID_NOT_COMPILE_CPU = "did not compile for the CPU"
+DID_NOT_RUN_CPU = "did not run on the CPU"
+NO_BACKWARD = "no backward code"
+NOTHING_TO_DIFFERENTIATE = "nothing to differentiate"
+NOT_REACHED = "an earlier stage hung or crashed"
+# Why a stage was skipped: the only values the `<stage>_skip_reason` columns take. Other branches add
+# theirs here (merges take the union); `tests/test_validation.py` checks every written value is listed.
+SKIP_REASONS: tuple[str, ...] = (
+    NOT_VALIDATED,  # the validation pass has not run on this row
+    NO_LAUNCH_RECORD,  # the row has no launch record (launch_dim/arguments): nothing can run it
+    NO_GPU,  # no CUDA device or driver on the validating machine
+    GPU_DISABLED,  # the pass was told not to use the GPU
+    SOURCE_DOES_NOT_LOAD,  # the Python source does not load as a Warp module (the CPU compile's error)
+    DID_NOT_COMPILE_CPU,  # the CPU launch needs the CPU compile, which failed or hung
+    DID_NOT_RUN_CPU,  # the gradient check needs the CPU launch, which failed, hung or was skipped
+    NO_BACKWARD,  # the row has no adjoint code (generated with enable_backward=False)
+    NOTHING_TO_DIFFERENTIATE,  # no float input reaches a float output
+    NOT_REACHED,  # the worker hung or died in an earlier stage of the row; this one never started
+    "nvcc not found",  # standalone programs: no CUDA compiler on the validating machine
+    "C++ compiler not found",  # standalone programs: no host C++ compiler
+)
+
+
+def _stage_columns(stage: str, what: str, error: str) -> tuple[tuple[str, pa.DataType, str], ...]:
+    return (
+        (f"{stage}_status", string, f"{what}: `ok`, `error`, `timeout` (hung past its time limit) or `skipped`."),
+        (f"{stage}_error", string, f"{error}; null unless the status is `error` or `timeout`."),
+        (
+            f"{stage}_skip_reason",
+            string,
+            "Why the stage was skipped, one of `schema.SKIP_REASONS` (see the card); null unless `skipped`.",
+        ),
+    )
+
+
+OUTPUT_STATS = pa.struct(
+    [
+        ("name", string),  # the output argument
+        ("dtype", string),  # numpy type of its scalar components
+        ("elements", int64),  # scalar components (a vec3 array of 16 has 48)
+        ("degenerate", string),  # all_zero | constant | copy | shifted_copy | permuted_copy | two_valued | null
+        ("input", string),  # the array a copy, shifted or permuted copy comes from (itself: left unchanged)
+        ("value_shift", float64),  # c of `out = in + c`
+        ("index_shift", int64),  # k of `out[i] = in[i + k]`
+        ("min", float64),  # over finite elements
+        ("max", float64),
+        ("std", float64),
+        ("distinct", int64),  # distinct element values
+    ]
+)
+
+VALIDATION_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
+    *_stage_columns(
+        "cuda_compile",
+        "NVRTC compile of the row's CUDA module (forward + adjoint)",
+        "NVRTC's compiler log, or how long it hung",
+    ),
+    ("cuda_arch", int64, "Target architecture of the CUDA compile (e.g. 90 for sm_90); null when skipped."),
+    ("cuda_toolkit_version", string, "CUDA toolkit version of the NVRTC that compiled the row; null when skipped."),
     ("ptx", string, "PTX of the forward kernel (`.entry`, with the module's PTX header) emitted by NVRTC."),
-    ("cpu_compile_status", string, "Compile of the CPU module with Warp's Clang: `ok`, `error` or `skipped`."),
-    ("cpu_run_status", string, "CPU launch with the row's seeded inputs: `ok`, `error`, `timeout` or `skipped`."),
-    ("cpu_error", string, "Why the CPU compile or launch failed or was skipped; null when it ran."),
+    *_stage_columns(
+        "cpu_compile",
+        "Loading the Python source as a Warp module and compiling it for the CPU with Warp's Clang",
+        "The Python or Clang error, or how long it hung",
+    ),
+    *_stage_columns(
+        "cpu_run",
+        "CPU launch with the row's seeded inputs (the reference the other stages compare with)",
+        "The exception or crash of the launch, or how long it hung",
+    ),
     ("output_digest", string, "SHA-256 of every array argument after the CPU launch (names, dtypes, shapes, bytes)."),
     (
-        "trivial_output",
-        boolean,
-        "True when every output is all zero, constant, or equal to an input (a do-nothing kernel).",
+        "output_stats",
+        pa.list_(OUTPUT_STATS),
+        "One entry per output array after the CPU launch: `degenerate` (`all_zero`; `constant`; `copy`: equal to "
+        "an input or to its own value before the launch; `shifted_copy`: an input plus a constant `value_shift`, or "
+        "an input displaced by `index_shift` elements; `permuted_copy`: an input's values in another order; "
+        "`two_valued`: 4+ elements, 2 distinct values; null: carries information), the `input` copied, and "
+        "`min`, `max`, `std` (finite elements), `distinct` values. Null when the CPU launch did not run. "
+        "Replaces 1.2's `trivial_output`/`trivial_reason`.",
     ),
     (
-        "trivial_reason",
-        string,
-        "Which trivial pattern each output matched, e.g. `out: all_zero`; null when not trivial.",
+        "degenerate_output",
+        boolean,
+        "True when every output is degenerate (see `output_stats`): the kernel computes nothing new. "
+        "Null when the CPU launch did not run.",
+    ),
+    (
+        "degenerate_output_count",
+        int64,
+        "How many of the row's outputs are degenerate (0 to all). Null when the CPU launch did not run.",
     ),
     (
         "nonfinite_output",
         boolean,
         "True when an output holds NaN or Inf after the CPU launch; null when the kernel did not run.",
     ),
-    ("gpu_run_status", string, "GPU launch with the same inputs: `ok`, `error`, `timeout` or `skipped`."),
-    ("gpu_error", string, "Why the GPU launch failed or was skipped (e.g. no CUDA device); null when it ran."),
-    ("gpu_matches_reference", boolean, "GPU outputs equal the CPU reference within the per-dtype tolerance."),
-    ("gpu_max_abs_diff", float64, "Largest absolute difference between GPU and CPU outputs."),
-    ("gpu_max_rel_diff", float64, "Largest relative difference between GPU and CPU outputs."),
+    *_stage_columns(
+        "gpu_run",
+        "GPU launch with the same inputs, compared with the CPU reference",
+        "The exception or crash of the launch, or how long it hung",
+    ),
+    (
+        "gpu_matches_reference",
+        boolean,
+        "GPU outputs equal the CPU reference within the per-dtype tolerance; null without both runs.",
+    ),
+    ("gpu_max_abs_diff", float64, "Largest absolute difference between GPU and CPU outputs; null without both runs."),
+    ("gpu_max_rel_diff", float64, "Largest relative difference between GPU and CPU outputs; null without both runs."),
     # ---- gradients branch (#14 part 1): the gradient check over the whole adjoint ----
+    # `gradcheck_detail` and `gradcheck_max_error` are retired: the numbers are in the columns below, and what
+    # failed or why it was skipped in `gradcheck_error` / `gradcheck_skip_reason`.
     (
         "gradcheck_status",
         string,
-        "`wp.Tape` adjoint on the CPU vs central finite differences along random directions over every element "
-        "of every differentiable input (float arrays read or updated, float scalar parameters, float struct "
-        "fields), loss sum(w * out) with random weights, 3 steps, 3 input sets: `ok` (agrees), `wrong_adjoint` "
-        "(disagrees on >= 2 input sets where the finite differences are stable across steps: the backward code "
-        "is wrong), `zero_adjoint` (the same with an adjoint identically zero: wrong), `inconclusive` (finite "
-        "differences unstable across steps, or a disagreement on one input set only: a kink, branch or "
-        "discontinuity), `nothing_to_check` (neither the loss nor the adjoint moves), `not_applicable` (no float "
-        "input or no float output), `error`, `timeout`, `skipped` (reason in `gradcheck_detail`).",
+        "`wp.Tape` adjoint on the CPU vs central finite differences along random directions over every element of "
+        "every differentiable input (float arrays read or updated, float scalar parameters, float struct fields), "
+        "loss sum(w * out) with random weights, 3 steps, 3 input sets: `ok` (agrees), `wrong_adjoint` (disagrees "
+        "on >= 2 input sets where the finite differences are stable across steps: the backward code is wrong), "
+        "`zero_adjoint` (the same with an adjoint identically zero), `inconclusive` (finite differences unstable "
+        "across steps, or a disagreement on one input set only: a kink, branch or discontinuity), "
+        "`nothing_to_check` (neither the loss nor the adjoint moves), `not_applicable` (no float input or no float "
+        "output), `error`, `timeout` (hung past its time limit) or `skipped`.",
     ),
+    *_stage_columns("gradcheck", "", "The exception or crash of the check, or how long it hung")[1:],
+    # ---- gradients branch (#14 part 1): the gradient check over the whole adjoint ----
     (
         "gradcheck_dtype",
         string,
@@ -241,36 +364,93 @@ VALIDATION_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         "no check ran.",
     ),
     ("gradcheck_worst_input", string, "Input of the worst pair (see `gradcheck_rel_error`); null when none."),
-    (
-        "gradcheck_detail",
-        string,
-        "Why the gradient check errored, timed out or was skipped (for `skipped`, one of the fixed skip reasons); "
-        "null when it ran: its numbers are in the `gradcheck_*` columns, no longer in this text.",
-    ),
     # ---- end gradients block ----
-    ("cpu_kernel_ms", float64, "Median CPU launch time in milliseconds over several launches with the row's inputs."),
-    ("gpu_kernel_ms", float64, "Median GPU launch time in milliseconds (null without a GPU)."),
     ("validation_gpu_name", string, "GPU the row was validated on (null without a GPU)."),
     ("validation_driver_version", string, "CUDA driver version the row was validated with (null without a driver)."),
-    ("validation_warp_version", string, "warp-lang version that ran the validation."),
+    ("validation_warp_version", string, "warp-lang version that ran the validation; null when not validated."),
 )
+# ---- standalone program validation (standalone branch, #16) -------------------------------------------
+# Stages `standalone_nvcc`, `standalone_cpu_compile`, `standalone_cpu_run`, `standalone_gpu_run`, each with
+# `<stage>_status` (`ok` | `error` | `timeout` | `skipped`), `<stage>_error` and `<stage>_skip_reason`.
+STANDALONE_STAGES: tuple[str, ...] = (
+    "standalone_nvcc",
+    "standalone_cpu_compile",
+    "standalone_cpu_run",
+    "standalone_gpu_run",
+)
+_STANDALONE_STAGE_TEXT = {
+    "standalone_nvcc": "`nvcc` compile of `cuda_program` (the row's Makefile flags)",
+    "standalone_cpu_compile": "C++ compile of `cpu_program` (g++, the row's Makefile flags)",
+    "standalone_cpu_run": "Run of the compiled CPU twin (its digest lines compared with Warp's own CPU launch)",
+    "standalone_gpu_run": "Run of the compiled CUDA program on a GPU (compared with the CPU reference)",
+}
+VALIDATION_COLUMNS = (
+    VALIDATION_COLUMNS
+    + tuple(
+        column
+        for stage in STANDALONE_STAGES
+        for column in (
+            (f"{stage}_status", string, f"{_STANDALONE_STAGE_TEXT[stage]}: `ok`, `error`, `timeout` or `skipped`."),
+            (
+                f"{stage}_error",
+                string,
+                "What failed (compiler log, exit status, stderr) or hung; null unless `error` or `timeout`.",
+            ),
+            (f"{stage}_skip_reason", string, "Why the stage was skipped (a value of `SKIP_REASONS`); null otherwise."),
+        )
+    )
+    + (
+        (
+            "standalone_reference_digest",
+            string,
+            "The digest lines Warp's own CPU launch of the kernel gives (forward outputs, then input adjoints), "
+            "which `cpu_program` must print; null without a launch record.",
+        ),
+        (
+            "standalone_cpu_matches_warp",
+            boolean,
+            "True when the CPU twin printed exactly `standalone_reference_digest`; null when it did not run.",
+        ),
+        (
+            "standalone_gpu_matches_reference",
+            boolean,
+            "True when the CUDA program's digests equal the CPU reference within the GPU run's tolerance; null "
+            "when it did not run.",
+        ),
+    )
+)
+# ---- end standalone program validation ----------------------------------------------------------------
+# 1.3 removed `cpu_kernel_ms`/`gpu_kernel_ms`: they timed one launch of 16-256 threads, i.e. Warp's launch
+# overhead (median 25 us whatever the size, rank correlation 0.21 between two runs in the #14 audit).
+# A figure that tracks the work needs launches far larger than the row's record, which changes what many
+# kernels compute (indices derived from tid and fixed shapes), so no timing column is kept.
 VALIDATION_COLUMN_NAMES: tuple[str, ...] = tuple(name for name, _, _ in VALIDATION_COLUMNS)
 COLUMNS = COLUMNS + VALIDATION_COLUMNS
 
-NOT_VALIDATED = "not validated"
-NO_LAUNCH_RECORD = "no launch record"  # real rows: compiled, never launched (nothing to launch them with)
-# Why a `skipped` status was skipped: the fixed list every branch adds its reasons to.
-SKIP_REASONS: tuple[str, ...] = (
-    NOT_VALIDATED,
-    NO_LAUNCH_RECORD,
-    # ---- gradients branch ----
-    "no adjoint code",  # built with enable_backward=False: nothing to check against
-    "the kernel did not run on the CPU",
-    # ---- end gradients branch ----
+UNVALIDATED: dict[str, object] = {name: None for name in VALIDATION_COLUMN_NAMES} | {
+    field: value
+    for stage in STAGES
+    for field, value in ((f"{stage}_status", "skipped"), (f"{stage}_skip_reason", NOT_VALIDATED))
+}
+# ---- end of validation columns ----------------------------------------------------------------------
+
+# ---- standalone skip reasons and unvalidated values (standalone branch, #16) ----
+NVCC_NOT_FOUND = "nvcc not found"
+CXX_NOT_FOUND = "C++ compiler not found"
+STANDALONE_DISABLED = "standalone stage disabled (--no-standalone)"
+DID_NOT_COMPILE = "the program did not compile"
+SKIP_REASONS = (
+    *SKIP_REASONS,
+    *(r for r in (NVCC_NOT_FOUND, CXX_NOT_FOUND) if r not in SKIP_REASONS),
+    STANDALONE_DISABLED,  # the pass ran with --no-standalone
+    DID_NOT_COMPILE,  # a standalone program's run needs its compile, which failed or hung
 )
-UNVALIDATED: dict[str, object] = {
-    name: ("skipped" if name.endswith("_status") else None) for name in VALIDATION_COLUMN_NAMES
-} | {"cpu_error": NOT_VALIDATED, "gpu_error": NOT_VALIDATED, "gradcheck_detail": NOT_VALIDATED}
+UNVALIDATED |= {
+    field: value
+    for stage in STANDALONE_STAGES
+    for field, value in ((f"{stage}_status", "skipped"), (f"{stage}_skip_reason", NOT_VALIDATED))
+}
+# ---- end standalone skip reasons ----
 
 COLUMN_NAMES: tuple[str, ...] = tuple(name for name, _, _ in COLUMNS)
 ARROW_SCHEMA = pa.schema([(name, type_) for name, type_, _ in COLUMNS])
@@ -305,6 +485,16 @@ CONFIGS: tuple[ConfigSpec, ...] = (
     ConfigSpec("cpu_backward", "Python kernel -> CPU adjoint kernel.", (*_KEY, "cpu_helpers", "cpu_backward")),
     ConfigSpec(
         "cuda_ptx", "Python kernel -> PTX of the forward kernel (filled by the validation pass).", (*_KEY, "ptx")
+    ),
+)
+# standalone branch (#16): the programs config.
+CONFIGS = (
+    *CONFIGS,
+    ConfigSpec(
+        "cuda_standalone",
+        "Python kernel -> standalone CUDA program and its CPU twin, with the Makefile that builds them and the "
+        "digest lines a correct run prints (filled by the validation pass).",
+        (*_KEY, "cuda_program", "cpu_program", "makefile", "standalone_reference_digest"),
     ),
 )
 CONFIGS_BY_NAME: dict[str, ConfigSpec] = {c.name: c for c in CONFIGS}

@@ -468,9 +468,7 @@ def live_kernels() -> list[Any]:
     return out
 
 
-def original_module_sources(
-    kernel: Any, arch: int, block_dim: int
-) -> tuple[str, str, str, list[str]]:
+def original_module_sources(kernel: Any, arch: int, block_dim: int) -> tuple[str, str, str, list[str]]:
     """(CUDA source, CPU source, mangled symbol, helper names): Warp's codegen of `kernel` in its own module.
 
     The builder is restricted to this kernel (its hasher lists only it), so the source holds what the

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from warp_cuda_ir.card import NOT_VALIDATED, percent
-from warp_cuda_ir.readback import STATUS_COLUMNS, ValidationCounts
+from warp_cuda_ir.readback import ValidationCounts
 from warp_cuda_ir.validation.pipeline import validate_dataset
 from warp_cuda_ir.validation.runner import PassOptions
 
@@ -45,15 +45,19 @@ def validate_and_report(folder: Path, options: PassOptions) -> None:
 
 
 def describe(counts: ValidationCounts) -> list[str]:
-    """Short lines for the command line."""
-    total = counts.rows
+    """Short lines for the command line: per stage, ok among the rows where it ran; skips by reason."""
     if not counts.validated:
         return [NOT_VALIDATED]
     lines = []
-    for column in STATUS_COLUMNS:
-        n = counts.status[column]
-        detail = ", ".join(f"{k} {v:,}" for k, v in n.items())
-        lines.append(f"  {column:<20} {percent(n.get('ok', 0), total):>8} ok  ({detail})")
-    lines.append(f"  trivial_output       {counts.trivial_output:,} rows")
-    lines.append(f"  nonfinite_output     {counts.nonfinite_output:,} rows")
+    for stage, n in counts.status.items():
+        ran = counts.applied(stage)
+        detail = ", ".join(f"{k} {v:,}" for k, v in n.items() if k != "skipped")
+        skipped = ", ".join(f"{r} {v:,}" for r, v in counts.skip_reasons.get(stage, {}).items())
+        line = f"  {stage:<13} {percent(n.get('ok', 0), ran):>8} ok of {ran:,} run ({detail or 'none'})"
+        lines.append(line + (f"; skipped: {skipped}" if skipped else ""))
+    lines.append(
+        f"  degenerate_output  {counts.degenerate_rows:,} rows (every output), "
+        f"{counts.rows_with_degenerate:,} with at least one, of {counts.rows_with_outputs:,} that ran"
+    )
+    lines.append(f"  nonfinite_output   {counts.nonfinite_output:,} rows")
     return lines

@@ -22,6 +22,14 @@ def data_files(out: Path) -> list[Path]:
     record = BuildRecord.load(out)
     if record is None:
         raise DatasetFolderError(f"{out} is not a dataset built by warp-cuda-ir (no valid {writing.MANIFEST})")
+    # A folder of an older schema is refused whole, before anything is written: its rows lack columns
+    # this version fills (and hold some it no longer has), so annotating it would mix two schemas.
+    version = record.identity.get("shards", {}).get("schema")
+    if version != schema.SCHEMA_VERSION:
+        raise DatasetFolderError(
+            f"{out} was built with schema {version}, this warp-cuda-ir reads {schema.SCHEMA_VERSION}: "
+            "build it again with scripts/build.py (nothing was changed)"
+        )
     listed = {out / rel for rel in record.files if rel.endswith(".parquet")}
     # The folder's data files as the configs read them (writing.data_files), each one listed by the build.
     files = [path for path in writing.all_data_files(out) if path in listed]
@@ -70,7 +78,8 @@ def rewrite(path: Path, annotations: Mapping[str, Mapping[str, Any]]) -> None:
     expected = schema.FEATURES.arrow_schema
     columns = {n: table.column(n) for n in table.column_names if n not in schema.VALIDATION_COLUMN_NAMES}
     for name in schema.VALIDATION_COLUMN_NAMES:
-        values = [annotations.get(i, schema.UNVALIDATED).get(name, schema.UNVALIDATED[name]) for i in ids]
+        # An annotated row's missing column is null (it did not apply), never "not validated".
+        values = [annotations[i].get(name) if i in annotations else schema.UNVALIDATED[name] for i in ids]
         columns[name] = pa.array(values, type=expected.field(name).type)
     new = pa.Table.from_arrays([columns[n] for n in expected.names], schema=expected)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")

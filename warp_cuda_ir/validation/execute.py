@@ -1,47 +1,43 @@
-"""CPU compile and launch of a row (the reference), its output digest and launch time."""
+"""CPU compile and launch of a row (the reference): its output digest and output statistics.
+
+The two steps are separate stages with their own status (`cpu_compile_status`, `cpu_run_status`):
+`run_cpu` reports which one it is entering, so whoever watches a worker that then hangs or dies
+blames the right one. There is no timing column: see `schema.py` (1.3) for why it was removed.
+"""
 
 from __future__ import annotations
 
-import statistics
-import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import warp as wp
 
-from warp_cuda_ir import launch, warp_session
+from warp_cuda_ir import launch, schema, warp_session
 from warp_cuda_ir.errors import ExtractionError, one_line
 from warp_cuda_ir.validation import outputs
 from warp_cuda_ir.validation.compile_cuda import LOG_LIMIT
+from warp_cuda_ir.validation.output_stats import OutputStats, output_stats
 from warp_cuda_ir.warp_session import captured_stderr
-
-TIMING_LAUNCHES = 5
 
 
 @dataclass
 class CpuRun:
     compile_status: str  # "ok" | "error" | "skipped"
     run_status: str  # "ok" | "error" | "skipped"
-    error: str | None = None
+    error: str | None = None  # of the stage that failed (compile or run)
     digest: str | None = None
-    trivial: str | None = None  # reason, when the outputs are trivial
+    output_stats: list[OutputStats] = field(default_factory=list)
     nonfinite: bool | None = None  # an output holds NaN/Inf
-    kernel_ms: float | None = None
     inputs: dict[str, np.ndarray] = field(default_factory=dict)  # arrays before the launch
     results: dict[str, np.ndarray] = field(default_factory=dict)  # arrays after the launch
+    run_skip_reason: str | None = None  # a value of schema.SKIP_REASONS when the launch was skipped
 
 
-def median_launch_ms(prepared: launch.Launch, device: str, repeats: int = TIMING_LAUNCHES) -> float:
-    """Median wall time of `wp.launch` + synchronize (includes Warp's launch overhead, ~10 us)."""
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        launch.start(prepared, device)
-        wp.synchronize_device(device)
-        times.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(times)
+def has_launch_record(row: Mapping[str, Any]) -> bool:
+    """Whether the row says how to launch its kernel (real rows may not)."""
+    return bool(row.get("launch_dim")) and row.get("arguments") is not None
 
 
 def load_module(kernel: Any, device: str, row: Mapping[str, Any] | None = None) -> str | None:
@@ -59,11 +55,23 @@ def load_module(kernel: Any, device: str, row: Mapping[str, Any] | None = None) 
     return None
 
 
-def run_cpu(row: Mapping[str, Any], kernel: Any, namespace: Mapping[str, Any], timing: bool = True) -> CpuRun:
-    """Compile the loaded kernel for the CPU, launch it with the row's inputs, describe the outputs."""
+def run_cpu(
+    row: Mapping[str, Any],
+    kernel: Any,
+    namespace: Mapping[str, Any],
+    on_stage: Callable[[str], None] = lambda stage: None,
+) -> CpuRun:
+    """Compile the loaded kernel for the CPU, launch it with the row's inputs, describe the outputs.
+
+    `on_stage("cpu_compile")` and `on_stage("cpu_run")` are called as each step starts.
+    """
+    on_stage("cpu_compile")
     error = load_module(kernel, "cpu", row)
     if error is not None:
-        return CpuRun("error", "skipped", error)
+        return CpuRun("error", "skipped", error, run_skip_reason=schema.DID_NOT_COMPILE_CPU)
+    if not has_launch_record(row):
+        return CpuRun("ok", "skipped", run_skip_reason=schema.NO_LAUNCH_RECORD)
+    on_stage("cpu_run")
     try:
         prepared = launch.prepare(row, kernel, namespace, "cpu")
         before = {name: a.numpy().copy() for name, a in prepared.arrays().items()}
@@ -71,9 +79,8 @@ def run_cpu(row: Mapping[str, Any], kernel: Any, namespace: Mapping[str, Any], t
     except Exception as e:
         return CpuRun("ok", "error", f"{type(e).__name__}: {one_line(e)}")
     names = outputs.output_names(prepared.arguments)
-    trivial, nonfinite = outputs.trivial_reason(before, after, names), outputs.nonfinite(after, names)
-    kernel_ms = median_launch_ms(prepared, "cpu") if timing else None
-    return CpuRun("ok", "ok", None, outputs.digest(after), trivial, nonfinite, kernel_ms, before, after)
+    stats = output_stats(before, after, names)
+    return CpuRun("ok", "ok", None, outputs.digest(after), stats, outputs.nonfinite(after, names), before, after)
 
 
 def validate_cpu(row: Mapping[str, Any]) -> CpuRun:
@@ -82,4 +89,4 @@ def validate_cpu(row: Mapping[str, Any]) -> CpuRun:
         with warp_session.loaded_kernel(row["python_source"], row.get("kernel_name")) as (kernel, namespace):
             return run_cpu(row, kernel, namespace)
     except ExtractionError as e:
-        return CpuRun("error", "skipped", str(e))
+        return CpuRun("error", "skipped", str(e), run_skip_reason=schema.SOURCE_DOES_NOT_LOAD)

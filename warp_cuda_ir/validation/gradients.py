@@ -99,12 +99,13 @@ class GradientCheck:
     steps: list[float] | None = None
     inputs: list[str] = field(default_factory=list)
     worst_input: str | None = None
-    detail: str | None = None  # why it errored or was skipped; null otherwise
+    error: str | None = None  # what failed (status `error`)
+    skip_reason: str | None = None  # one of schema.SKIP_REASONS (status `skipped`)
 
-    def columns(self) -> dict[str, Any]:
+    def numbers(self) -> dict[str, Any]:
+        """The check's own columns (all but the stage's status, error and skip reason): null when no check ran."""
         ran = self.status not in ("error", "skipped", "timeout", "not_applicable")
         return {
-            "gradcheck_status": self.status,
             "gradcheck_dtype": self.dtype if ran else None,
             "gradcheck_rel_error": self.rel_error,
             "gradcheck_fd_spread": self.fd_spread,
@@ -113,13 +114,13 @@ class GradientCheck:
             "gradcheck_steps": self.steps,
             "gradcheck_inputs": self.inputs or None,
             "gradcheck_worst_input": self.worst_input,
-            "gradcheck_detail": self.detail,
         }
 
 
 def skipped(reason: str) -> GradientCheck:
-    assert reason in schema.SKIP_REASONS, reason
-    return GradientCheck("skipped", detail=reason)
+    if reason not in schema.SKIP_REASONS:
+        raise ValueError(f"skip reason {reason!r} is not in schema.SKIP_REASONS")
+    return GradientCheck("skipped", skip_reason=reason)
 
 
 # ---- source transforms -------------------------------------------------------------------------
@@ -284,7 +285,7 @@ def _fallback_precision(row: Mapping[str, Any]) -> str:
 def check(row: Mapping[str, Any]) -> GradientCheck:
     """Gradient check of the row's kernel on the CPU, float64 if the kernel allows."""
     if not row.get("cuda_backward") and not row.get("cpu_backward"):
-        return skipped("no adjoint code")
+        return skipped(schema.NO_BACKWARD)
     try:
         # Clang prints its errors for a source that does not widen; they are expected, not news.
         with captured_stderr():
@@ -295,7 +296,7 @@ def check(row: Mapping[str, Any]) -> GradientCheck:
     try:
         return _check(row, precision)
     except Exception as e:
-        return GradientCheck("error", detail=f"{type(e).__name__}: {one_line(e)}")
+        return GradientCheck("error", error=f"{type(e).__name__}: {one_line(e)}")
 
 
 @dataclass

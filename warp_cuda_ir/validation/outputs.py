@@ -1,4 +1,4 @@
-"""What a launch produced: a digest of the arrays, and whether the outputs are trivial."""
+"""What a launch produced: a digest of the arrays, which of them are outputs, NaN/Inf (statistics: `output_stats`)."""
 
 from __future__ import annotations
 
@@ -28,22 +28,3 @@ def output_names(arguments: Sequence[Mapping[str, Any]]) -> list[str]:
 def nonfinite(after: Mapping[str, np.ndarray], outputs: Sequence[str]) -> bool:
     """Whether any output element is NaN or Inf (integer outputs never are)."""
     return any(after[n].dtype.kind in "fc" and not np.all(np.isfinite(after[n])) for n in outputs)
-
-
-def trivial_reason(
-    before: Mapping[str, np.ndarray], after: Mapping[str, np.ndarray], outputs: Sequence[str]
-) -> str | None:
-    """'name: pattern; ...' when every output is all zero, constant, or equal to an input; else None."""
-    reasons = []
-    for name in outputs:
-        values = after[name]
-        if values.size and not np.any(values):
-            reasons.append(f"{name}: all_zero")
-        elif values.size > 1 and np.all(values == values.reshape(-1)[0]):  # one element is no pattern
-            reasons.append(f"{name}: constant")
-        else:
-            same = [n for n, v in before.items() if v.shape == values.shape and np.array_equal(v, values)]
-            if not same:
-                return None
-            reasons.append(f"{name}: equal_to_input {same[0]}")
-    return "; ".join(reasons) if reasons else None

@@ -22,6 +22,7 @@ from warp_cuda_ir.readback import Readback, read_back
 from warp_cuda_ir.record import BuildRecord, ValidationRecord
 from warp_cuda_ir.validation import compile_cuda, dataset, gpu
 from warp_cuda_ir.validation.runner import Chunk, PassOptions, Progress, StageTimes, chunked, run_pass
+from warp_cuda_ir.validation.standalone_phase import standalone_phase
 from warp_cuda_ir.validation.worker import WorkerConfig
 
 VALIDATION_DIR = "validation"
@@ -84,13 +85,17 @@ def validate_dataset(
 
     times = StageTimes()
 
+    # The row's skip reason is one of schema.SKIP_REASONS; the full text goes to build.json and the console.
+    gpu_skip = None if gpu_reason is None else (schema.GPU_DISABLED if not options.use_gpu else schema.NO_GPU)
+
     def make_config(scratch: str) -> WorkerConfig:
-        return WorkerConfig(options.arch, scratch, gpu_reason, environment)
+        return WorkerConfig(options.arch, scratch, gpu_skip, environment, options.standalone)
 
     chunks: list[Chunk] = list(chunked(todo, options.chunk_size))
     try:
         if chunks:
             run_pass(chunks, options, make_config, work / "workers", add, times)
+        standalone_phase(files, done, options, gpu_skip, work / "standalone", progress)  # #16
     finally:
         progress.close()
         shutil.rmtree(work / "workers", ignore_errors=True)

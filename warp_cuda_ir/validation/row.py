@@ -1,7 +1,14 @@
-"""One row's annotations: every stage's result folded into the schema's validation columns."""
+"""One row's annotations: every stage's result folded into the schema's validation columns.
+
+Each stage (`schema.STAGES`) gets its own status, error and skip reason. A failure is written on the
+stage that failed; the stages that needed it are `skipped` with a reason from `schema.SKIP_REASONS`;
+columns that do not apply to what ran are null. Messages are plain text: numpy scalar reprs
+(`np.int64(196)`) are printed as their value.
+"""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -12,21 +19,42 @@ from warp_cuda_ir import schema, warp_session
 from warp_cuda_ir.errors import ExtractionError
 from warp_cuda_ir.validation import gradients
 from warp_cuda_ir.validation.compile_cuda import CudaCompile
-from warp_cuda_ir.validation.execute import CpuRun, load_module, run_cpu
+from warp_cuda_ir.validation.execute import CpuRun, has_launch_record, run_cpu
 from warp_cuda_ir.validation.gpu import GpuRun, run_gpu
+from warp_cuda_ir.validation.output_stats import degenerate_count
+
+# The CPU stages, then the GPU run and the gradient check: the order a worker goes through them.
+ROW_STAGES = ("cpu_compile", "cpu_run", "gpu_run", "gradcheck")
+
+_NUMPY_SCALAR = re.compile(r"\bnp\.(?:u?int\d*|float\d*|bool_?|str_|complex\d*)\(([^()]*)\)")
+_NUMPY_BOOL = re.compile(r"\bnp\.(True|False)_")
 
 
-def cuda_columns(result: CudaCompile | None, arch: int, toolkit: str, why: str | None = None) -> dict[str, Any]:
-    if result is None:
-        return {
-            "cuda_compile_status": "error",
-            "cuda_compile_log": why,
-            "cuda_arch": arch,
-            "cuda_toolkit_version": toolkit,
-        }
+def plain(text: str | None) -> str | None:
+    """`text` with numpy scalar reprs replaced by their value: `a[np.int64(3)]` -> `a[3]`."""
+    return None if text is None else _NUMPY_BOOL.sub(r"\1", _NUMPY_SCALAR.sub(r"\1", text))
+
+
+def stage(name: str, status: str, error: str | None = None, skip_reason: str | None = None) -> dict[str, Any]:
+    """The three columns of stage `name`; `skip_reason` only when skipped, `error` only when failed."""
+    if status == "skipped":
+        if skip_reason not in schema.SKIP_REASONS:
+            raise ValueError(f"skip reason {skip_reason!r} is not in schema.SKIP_REASONS")
+        return {f"{name}_status": status, f"{name}_error": None, f"{name}_skip_reason": skip_reason}
     return {
-        "cuda_compile_status": result.status,
-        "cuda_compile_log": result.log,
+        f"{name}_status": status,
+        f"{name}_error": plain(error) if status in ("error", "timeout") else None,
+        f"{name}_skip_reason": None,
+    }
+
+
+def cuda_columns(
+    result: CudaCompile | None, arch: int, toolkit: str | None, status: str = "error", why: str | None = None
+) -> dict[str, Any]:
+    """CUDA compile columns; `result` None: the compile batch failed as a whole (`status`, `why`)."""
+    if result is None:
+        return stage("cuda_compile", status, why) | {"cuda_arch": arch, "cuda_toolkit_version": toolkit, "ptx": None}
+    return stage("cuda_compile", result.status, result.log) | {
         "cuda_arch": arch,
         "cuda_toolkit_version": toolkit,
         "ptx": result.ptx,
@@ -37,27 +65,36 @@ Stage = Callable[[str, dict[str, Any]], None]
 
 
 def _cpu_columns(cpu: CpuRun) -> dict[str, Any]:
+    ran = cpu.run_status == "ok"
+    stats = [s.to_row() for s in cpu.output_stats] if ran else None
+    compile_skip = schema.SOURCE_DOES_NOT_LOAD if cpu.compile_status == "skipped" else None
     return {
-        "cpu_compile_status": cpu.compile_status,
-        "cpu_run_status": cpu.run_status,
-        "cpu_error": cpu.error,
-        "output_digest": cpu.digest,
-        "trivial_output": None if cpu.run_status != "ok" else cpu.trivial is not None,
-        "trivial_reason": cpu.trivial,
-        "nonfinite_output": cpu.nonfinite if cpu.run_status == "ok" else None,
-        "cpu_kernel_ms": cpu.kernel_ms,
+        **stage("cpu_compile", cpu.compile_status, cpu.error, compile_skip),
+        **stage("cpu_run", cpu.run_status, cpu.error, cpu.run_skip_reason),
+        "output_digest": cpu.digest if ran else None,
+        "output_stats": stats,
+        "degenerate_output": (bool(stats) and degenerate_count(cpu.output_stats) == len(stats)) if ran else None,
+        "degenerate_output_count": degenerate_count(cpu.output_stats) if ran else None,
+        "nonfinite_output": cpu.nonfinite if ran else None,
     }
 
 
 def _gpu_columns(gpu: GpuRun) -> dict[str, Any]:
     return {
-        "gpu_run_status": gpu.status,
-        "gpu_error": gpu.error,
+        **stage("gpu_run", gpu.status, gpu.error, gpu.skip_reason),
         "gpu_matches_reference": gpu.matches,
         "gpu_max_abs_diff": gpu.max_abs,
         "gpu_max_rel_diff": gpu.max_rel,
-        "gpu_kernel_ms": gpu.kernel_ms,
     }
+
+
+def gradcheck_columns(grad: gradients.GradientCheck) -> dict[str, Any]:
+    """The gradient check's result as columns: the stage's three, then the check's numbers (null if none)."""
+    return stage("gradcheck", grad.status, grad.error, grad.skip_reason) | grad.numbers()
+
+
+def skipped_gradcheck(reason: str) -> dict[str, Any]:
+    return gradcheck_columns(gradients.skipped(reason))
 
 
 def execution_columns(
@@ -66,85 +103,83 @@ def execution_columns(
     environment: Mapping[str, str | None],
     on_stage: Stage = lambda stage, so_far: None,
 ) -> dict[str, Any]:
-    """CPU run, GPU run (unless skipped) and gradient check of one row, as columns.
+    """CPU compile, CPU run, GPU run (unless skipped) and gradient check of one row, as columns.
 
-    `on_stage(stage, columns so far)` is called before the GPU run and the gradient check, so
-    whoever watches a worker that then hangs or dies knows which stage to blame and what held.
+    `on_stage(stage, columns so far)` is called as each stage starts, so whoever watches a worker
+    that then hangs or dies knows which stage to blame and what held.
     """
     columns: dict[str, Any] = {
         "validation_gpu_name": environment.get("gpu_name"),
         "validation_driver_version": environment.get("driver_version"),
         "validation_warp_version": wp.config.version,
     }
-    if row.get("launch_dim") is None:  # a real row: nothing to launch it with (#13)
-        return columns | compile_only_columns(row)
-    columns |= _gpu_columns(GpuRun("skipped", gpu_skip_reason))
+    columns |= skipped_gpu(gpu_skip_reason or schema.NOT_REACHED)
     seconds: dict[str, float] = {}
     clock = time.perf_counter()
     try:
         with warp_session.loaded_kernel(row["python_source"], row.get("kernel_name")) as (kernel, namespace):
-            cpu = run_cpu(row, kernel, namespace)
+            # Entering the launch means the compile finished: what the parent keeps if the launch hangs.
+            compiled = stage("cpu_compile", "ok")
+            cpu = run_cpu(
+                row, kernel, namespace, lambda name: on_stage(name, columns | (compiled if name == "cpu_run" else {}))
+            )
             columns |= _cpu_columns(cpu)
             seconds["cpu"] = time.perf_counter() - clock
             if gpu_skip_reason is None:
-                on_stage("gpu", columns)
-                gpu = run_gpu(row, kernel, namespace, cpu.results if cpu.run_status == "ok" else None)
-                columns |= _gpu_columns(gpu)
-                seconds["gpu"] = time.perf_counter() - clock - seconds["cpu"]
-    except ExtractionError as e:
-        cpu = CpuRun("error", "skipped", str(e))
+                if not has_launch_record(row):
+                    columns |= skipped_gpu(schema.NO_LAUNCH_RECORD)
+                else:
+                    on_stage("gpu_run", dict(columns))
+                    gpu = run_gpu(row, kernel, namespace, cpu.results if cpu.run_status == "ok" else None)
+                    columns |= _gpu_columns(gpu)
+                    seconds["gpu"] = time.perf_counter() - clock - seconds["cpu"]
+    except ExtractionError as e:  # the source does not load: the CPU compile's first step failed
+        cpu = CpuRun("error", "skipped", str(e), run_skip_reason=schema.SOURCE_DOES_NOT_LOAD)
         columns |= _cpu_columns(cpu)
         if gpu_skip_reason is None:
-            columns |= _gpu_columns(GpuRun("skipped", "the source does not load"))
+            columns |= skipped_gpu(schema.SOURCE_DOES_NOT_LOAD)
     clock = time.perf_counter()
     if cpu.run_status == "ok":
-        on_stage("gradcheck", columns)
-        grad = gradients.check(row)
+        on_stage("gradcheck", dict(columns))
+        columns |= gradcheck_columns(gradients.check(row))
     else:
-        grad = gradients.skipped("the kernel did not run on the CPU")
+        passed_on = (schema.NO_LAUNCH_RECORD, schema.SOURCE_DOES_NOT_LOAD)  # the rest: "did not run on the CPU"
+        upstream = cpu.run_skip_reason if cpu.run_skip_reason in passed_on else None
+        columns |= skipped_gradcheck(upstream or schema.DID_NOT_RUN_CPU)
     seconds["gradcheck"] = time.perf_counter() - clock
-    return columns | grad.columns() | {"_seconds": seconds}  # stage timings for the pass's report; not a column
+    return columns | {"_seconds": seconds}  # stage timings for the pass's report; not a column
 
 
-def compile_only_columns(row: Mapping[str, Any]) -> dict[str, Any]:
-    """A row without a launch record (real rows): CPU compile only; run, GPU and gradient check skipped."""
-    clock = time.perf_counter()
-    why = schema.NO_LAUNCH_RECORD
-    try:
-        with warp_session.loaded_kernel(row["python_source"], row.get("kernel_name")) as (kernel, _):
-            error = load_module(kernel, "cpu", row)
-    except ExtractionError as e:
-        error = str(e)
-    cpu = CpuRun("error" if error else "ok", "skipped", error or why)
-    return (
-        _cpu_columns(cpu)
-        | _gpu_columns(GpuRun("skipped", why))
-        | gradients.skipped(why).columns()
-        | {"_seconds": {"cpu": time.perf_counter() - clock}}
-    )
+def skipped_gpu(reason: str) -> dict[str, Any]:
+    """GPU columns of a row not run on the GPU."""
+    return _gpu_columns(GpuRun("skipped", skip_reason=reason))
 
 
-def skipped_gpu(reason: str | None) -> dict[str, Any]:
-    """GPU columns of a row not run on the GPU (`reason` None: a GPU is present, not reached yet)."""
-    return _gpu_columns(GpuRun("skipped", reason))
+def failed_execution(status: str, why: str, failed: str, so_far: Mapping[str, Any]) -> dict[str, Any]:
+    """Columns for a row whose worker hung (`timeout`) or died (`error`) in stage `failed` (of ROW_STAGES).
 
-
-def failed_execution(status: str, why: str, stage: str, so_far: Mapping[str, Any]) -> dict[str, Any]:
-    """Columns for a row whose worker hung or died in `stage` ("cpu", "gpu" or "gradcheck").
-
-    What finished before that stage is kept; the stage gets `status` and `why`; later stages
-    are `skipped`. In the CPU stage compile and launch are not told apart, so both are marked.
+    What finished before that stage is kept; the stage gets `status` and `why`; the stages after it
+    are skipped: for the reason that they needed it, or NOT_REACHED. A GPU run skipped for want of a
+    GPU keeps that reason.
     """
     columns = {k: v for k, v in schema.UNVALIDATED.items() if not k.startswith("cuda_") and k != "ptx"}
-    columns |= {"validation_warp_version": wp.config.version, "gradcheck_detail": f"not reached: {stage} {status}"}
-    columns |= dict(so_far)
-    if stage == "cpu":
-        columns |= {"cpu_compile_status": "error", "cpu_run_status": status, "cpu_error": why}
-        if columns.get("gpu_error") is None:  # a GPU is present; the row never got to it
-            columns["gpu_error"] = f"not reached: cpu {status}"
-    elif stage == "gpu":
-        columns |= {"gpu_run_status": status, "gpu_error": why}
-    else:
-        # gradients branch: a hang in the gradient check is that stage's `timeout`, not an `error`
-        columns |= {"gradcheck_status": status, "gradcheck_detail": why}
+    columns |= {"validation_warp_version": wp.config.version} | dict(so_far)
+    columns |= stage(failed, status, why)
+    after = ROW_STAGES[ROW_STAGES.index(failed) + 1 :]
+    gpu_reason = so_far.get("gpu_run_skip_reason")
+    for later in after:
+        if later == "cpu_run":
+            reason = schema.DID_NOT_COMPILE_CPU
+        elif later == "gradcheck" and failed in ("cpu_compile", "cpu_run"):
+            reason = schema.DID_NOT_RUN_CPU
+        elif later == "gpu_run" and gpu_reason not in (None, schema.NOT_REACHED):
+            reason = gpu_reason  # no GPU here: that stays the reason
+        else:
+            reason = schema.NOT_REACHED
+        columns |= skipped_gradcheck(reason) if later == "gradcheck" else stage(later, "skipped", skip_reason=reason)
+    if failed in ("cpu_compile", "cpu_run"):  # nothing of the launch holds
+        columns |= {"output_digest": None, "output_stats": None, "degenerate_output": None}
+        columns |= {"degenerate_output_count": None, "nonfinite_output": None}
+    if failed == "gradcheck":
+        columns |= gradients.GradientCheck(status).numbers()  # gradients branch: nothing of the check holds
     return columns

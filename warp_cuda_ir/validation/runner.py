@@ -1,8 +1,10 @@
 """The validation pass: rows go to worker processes in chunks; results are kept as they arrive.
 
 Isolation: a worker that exceeds its deadline is killed and one that dies is noticed at once
-(its pipe closes); either way only the row it was on is marked (`timeout` / `error`), the rest
-of its chunk goes back in the queue, and a fresh worker takes over. Resume: every finished
+(its pipe closes); either way only the row it was on is marked, on the stage it was in (the
+worker reports each stage as it starts: `cpu_compile`, `cpu_run`, `gpu_run`, `gradcheck`; each has
+its own time limit), as `timeout` / `error`; the rest of its chunk goes back in the queue, and a
+fresh worker takes over. Resume: every finished
 row is appended to `<out>/.build/validation/progress/<data file>.jsonl` at once, so a rerun
 validates only what is missing (a torn last line is ignored).
 """
@@ -21,7 +23,7 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
-from warp_cuda_ir import writing
+from warp_cuda_ir import schema, writing
 from warp_cuda_ir.errors import WorkerStartError
 from warp_cuda_ir.validation import row as row_columns
 from warp_cuda_ir.validation.worker import WorkerConfig
@@ -35,9 +37,10 @@ class PassOptions:
     arch: int = 90
     workers: int = 1
     chunk_size: int = 16  # rows per NVRTC batch
-    row_timeout_s: float = 120.0  # CPU compile + launch + GPU + gradient check of one row
+    stage_timeout_s: float = 120.0  # each of a row's stages (CPU compile, CPU run, GPU run, gradient check)
     compile_timeout_s: float = 60.0  # plus 10 s per row in the batch
     use_gpu: bool = True
+    standalone: bool = True  # standalone programs (#16): compile with nvcc / g++, run the CPU twin
 
 
 @dataclass
@@ -113,20 +116,20 @@ class _Slot:
         self.chunk: Chunk | None = None
         self.stage: str | int | None = "startup"  # "startup" | "compile" | row index | None (idle)
         self.next_row = 0
-        self.row_stage = "cpu"  # within a row: "cpu" | "gpu" | "gradcheck"
+        self.row_stage = "cpu_compile"  # within a row: one of row_columns.ROW_STAGES
         self.so_far: dict[str, Any] = {}  # the row's columns finished before row_stage
         self.deadline = time.monotonic() + STARTUP_TIMEOUT_S
         self.started = time.monotonic()
 
     def assign(self, chunk: Chunk, options: PassOptions) -> None:
-        self.chunk, self.next_row, self.row_stage, self.so_far = chunk, 0, "cpu", {}
+        self.chunk, self.next_row, self.row_stage, self.so_far = chunk, 0, "cpu_compile", {}
         self.conn.send((chunk.rows, chunk.compile))
         self.started = time.monotonic()
         if chunk.compile:
             self.stage = "compile"
             self.deadline = self.started + options.compile_timeout_s + 10.0 * len(chunk.rows)
         else:
-            self.stage, self.deadline = -1, self.started + options.row_timeout_s
+            self.stage, self.deadline = -1, self.started + options.stage_timeout_s
 
     def stop(self, kill: bool) -> None:
         if kill:
@@ -215,23 +218,24 @@ def _handle(
         chunk.compile = False
         times.cuda_compile += now - slot.started
         times.cuda_rows += len(chunk.rows)
-        slot.stage, slot.deadline = -1, now + options.row_timeout_s
+        slot.stage, slot.deadline = -1, now + options.stage_timeout_s
     elif kind == "start":
-        slot.stage, slot.started, slot.deadline = message[1], now, now + options.row_timeout_s
-        slot.row_stage, slot.so_far = "cpu", {}
-    elif kind == "stage":  # the row goes on to its GPU run or gradient check; the same deadline holds
+        slot.stage, slot.started, slot.deadline = message[1], now, now + options.stage_timeout_s
+        slot.row_stage, slot.so_far = "cpu_compile", {}
+    elif kind == "stage":  # the row goes on to its next stage, which gets its own time limit
         slot.row_stage, slot.so_far = message[2], message[3]
+        slot.started, slot.deadline = now, now + options.stage_timeout_s
     elif kind == "done":
         index, columns = message[1], message[2]
         for stage, seconds in columns.pop("_seconds", {}).items():
             times.execution[stage] = times.execution.get(stage, 0.0) + seconds
         times.rows += 1
         on_row(chunk.files[index], chunk.rows[index]["id"], (chunk.cuda[index] or {}) | columns)
-        slot.next_row, slot.row_stage, slot.so_far = index + 1, "cpu", {}
+        slot.next_row, slot.row_stage, slot.so_far = index + 1, "cpu_compile", {}
         if slot.next_row == len(chunk.rows):
             slot.chunk, slot.stage = None, None
         else:
-            slot.deadline = now + options.row_timeout_s
+            slot.deadline = now + options.stage_timeout_s
 
 
 def _fail(
@@ -255,11 +259,11 @@ def _fail(
             for i in reversed(range(len(chunk.rows))):
                 queue.appendleft(Chunk([chunk.rows[i]], [chunk.files[i]]))
         else:
-            cuda = row_columns.cuda_columns(None, options.arch, "", f"NVRTC {status}: {why}")
+            cuda = row_columns.cuda_columns(None, options.arch, None, status, f"NVRTC {why}")
             queue.appendleft(Chunk(chunk.rows, chunk.files, compile=False, cuda=[cuda]))
     else:
         index = slot.next_row
-        so_far = slot.so_far or row_columns.skipped_gpu(slot.config.gpu_skip_reason)
+        so_far = slot.so_far or row_columns.skipped_gpu(slot.config.gpu_skip_reason or schema.NOT_REACHED)
         columns = row_columns.failed_execution(status, f"worker {why}", slot.row_stage, so_far)
         on_row(chunk.files[index], chunk.rows[index]["id"], (chunk.cuda[index] or {}) | columns)
         rest = slice(index + 1, None)

@@ -21,8 +21,9 @@ from typing import Any
 class WorkerConfig:
     arch: int
     scratch: str  # this worker's own folder
-    gpu_skip_reason: str | None  # None: run on the GPU too
+    gpu_skip_reason: str | None  # a value of schema.SKIP_REASONS; None: run on the GPU too
     environment: dict[str, str | None]
+    standalone: bool = True  # standalone programs (#16): Warp's CPU digests for the CPU twin to match
 
 
 def main(conn: Connection, config: WorkerConfig) -> None:
@@ -34,7 +35,7 @@ def main(conn: Connection, config: WorkerConfig) -> None:
     import warp as wp
 
     wp.config.kernel_cache_dir = str(scratch / "kernel_cache")
-    from warp_cuda_ir import warp_session
+    from warp_cuda_ir import standalone, warp_session
     from warp_cuda_ir.validation import compile_cuda, row
 
     warp_session.init_warp()
@@ -56,6 +57,8 @@ def main(conn: Connection, config: WorkerConfig) -> None:
                 conn.send(("stage", i, stage, so_far))
 
             columns = row.execution_columns(r, config.gpu_skip_reason, config.environment, on_stage)
+            if config.standalone and columns.get("cpu_run_status") == "ok":  # standalone programs (#16)
+                columns |= standalone.reference_columns(r)
             _forget_compiled(scratch / "kernel_cache", warp_session.MODULE_NAME)
             conn.send(("done", i, columns))
 

@@ -1,0 +1,203 @@
+"""Standalone programs (#16): the digest both sides print, the CPU twin against Warp, nvcc, bad input."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from warp_cuda_ir import rows, schema, synthesis, warp_session
+from warp_cuda_ir.standalone import batch, program, program_columns, stage
+from warp_cuda_ir.standalone.digest import CPP_DIGEST, digest_line
+from warp_cuda_ir.standalone.reference import reference_run
+
+CXX = shutil.which("g++")
+NVCC = shutil.which("nvcc")
+needs_cxx = pytest.mark.skipif(CXX is None, reason="no g++ on this machine")
+needs_nvcc = pytest.mark.skipif(NVCC is None, reason="nvcc not on PATH (the nvidia-cuda-nvcc wheel provides it)")
+
+# Seeds whose rows cover plain, multi-dimensional, struct, tile and random-number kernels.
+TWIN_SEEDS = (3, 5, 8, 17)
+
+
+def _row(seed: int) -> dict:
+    return rows.make_row(seed, list(synthesis.CATEGORIES))
+
+
+def _tools(nvcc: str | None = NVCC, cxx: str | None = CXX) -> stage.Tools:
+    return stage.Tools(nvcc, cxx, program.warp_native_dir())
+
+
+# The C++ digest over arrays chosen for the edge cases: -0.0 first, NaN, infinities, float16
+# subnormals, integers, bools, an empty array.
+DIGEST_CASES = {
+    "negzero": np.array([-0.0], dtype=np.float32),
+    "f32": np.array([-0.0, 1.5, -2.25, 3.0e-8, 7.0], dtype=np.float32),
+    "nan": np.array([1.0, np.nan, -np.inf, 2.0], dtype=np.float32),
+    "inf": np.array([np.inf, 1.0], dtype=np.float64),
+    "f64": np.random.default_rng(0).normal(size=37),
+    "f16": np.array([0.0, 6.0e-8, -1.0e-5, 65504.0, -0.0], dtype=np.float16),
+    "i32": np.array([-3, 0, 2**31 - 1, -(2**31)], dtype=np.int32),
+    "i64": np.array([2**40, -7], dtype=np.int64),
+    "u8": np.array([0, 1, 1, 0, 1], dtype=np.bool_),
+    "empty": np.zeros(0, dtype=np.float32),
+}
+C_TYPES = {"f4": "float", "f8": "double", "f2": "wp_half_bits", "i4": "int32_t", "i8": "int64_t", "b1": "uint8_t"}
+
+
+@needs_cxx
+def test_cpp_digest_prints_what_python_computes(tmp_path: Path) -> None:
+    """Both sides of the digest definition, compared on edge cases (quick: no Warp header)."""
+    lines = [
+        "#include <cmath>",
+        "#include <cstdint>",
+        "#include <cstdio>",
+        "#include <cstring>",
+        CPP_DIGEST,
+        "int main() {",
+    ]
+    for name, values in DIGEST_CASES.items():
+        c_type = C_TYPES[values.dtype.str[1:]]
+        raw = ", ".join(str(b) for b in values.tobytes()) or "0"
+        lines.append(f"    static const unsigned char {name}[] = {{{raw}}};")
+        lines.append(f'    wp_digest<{c_type}>("output", "{name}", {name}, {values.size});')
+    lines.append("    return 0;\n}")
+    source = tmp_path / "digest.cpp"
+    source.write_text("\n".join(lines))
+    subprocess.run([CXX, "-std=c++17", "-O0", "-o", str(tmp_path / "digest"), str(source)], check=True)
+    printed = subprocess.run([str(tmp_path / "digest")], capture_output=True, text=True, check=True).stdout
+    expected = [digest_line("output", name, values) for name, values in DIGEST_CASES.items()]
+    assert printed.splitlines() == expected
+    assert expected[0].split()[4:] == ["-0", "0", "0"]  # the sum keeps -0.0, |x| does not
+    assert "nan" in expected[2] and "inf" in expected[3]
+
+
+def test_missing_compilers_skip_their_stages_with_one_reason(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv(stage.NVCC_ENV, str(tmp_path / "no-such-nvcc"))
+    monkeypatch.setenv(stage.CXX_ENV, str(tmp_path / "no-such-g++"))
+    tools = stage.find_tools()
+    assert tools.nvcc is None and tools.cxx is None
+    row = {"kernel_symbol": "k", "launch_dim": [4], "arguments": [], "cuda_program": "", "cpu_program": ""}
+    seen: list = []
+    out = stage.run_stage([("a", row, None)], tmp_path / "work", tools, "no GPU", on_row=lambda k, c: seen.append(k))
+    columns = out["a"]
+    assert seen == ["a"]
+    assert columns["standalone_nvcc_status"] == "skipped"
+    assert columns["standalone_nvcc_skip_reason"] == schema.NVCC_NOT_FOUND
+    assert columns["standalone_gpu_run_skip_reason"] == schema.NVCC_NOT_FOUND
+    assert columns["standalone_cpu_compile_skip_reason"] == schema.CXX_NOT_FOUND
+    assert columns["standalone_cpu_run_skip_reason"] == schema.CXX_NOT_FOUND
+    for name in schema.STANDALONE_STAGES:
+        assert columns[f"{name}_skip_reason"] in schema.SKIP_REASONS
+
+
+def test_batch_refuses_text_it_did_not_write() -> None:
+    with pytest.raises(ValueError):
+        batch.batch_from_programs(["int main() { return 0; }"], "cpu")
+
+
+def test_rows_without_a_launch_record_get_programs_that_say_so() -> None:
+    row = dict(_row(3), launch_dim=None, arguments=None)
+    columns = program_columns(row)
+    assert 'printf("not run: no launch record\\n")' in columns["cpu_program"]
+    assert row["kernel_symbol"] + "_cuda_kernel_forward" in columns["cuda_program"]
+    assert columns["makefile"] == program.MAKEFILE
+
+
+def _twin_lines(row: dict, folder: Path) -> list[str]:
+    folder.mkdir()
+    (folder / "program.cpp").write_text(row["cpu_program"])
+    (folder / "program.cu").write_text(row["cuda_program"])
+    (folder / "Makefile").write_text(row["makefile"])
+    subprocess.run(["make", "-s", "cpu"], cwd=folder, check=True, capture_output=True)
+    return subprocess.run(["./program_cpu"], cwd=folder, capture_output=True, text=True, check=True).stdout.splitlines()
+
+
+@pytest.mark.slow
+@needs_cxx
+@pytest.mark.parametrize("seed", TWIN_SEEDS)
+def test_cpu_twin_built_by_its_makefile_prints_warps_cpu_digests(seed: int, tmp_path: Path) -> None:
+    """The row's columns copied out, `make cpu`, run: the lines of Warp's own CPU launch, forward and adjoint."""
+    row = _row(seed)
+    with warp_session.loaded_kernel(row["python_source"], row["kernel_name"]) as (kernel, namespace):
+        _, expected = reference_run(row, kernel, namespace)
+    assert any(line.startswith("output ") for line in expected)
+    assert _twin_lines(row, tmp_path / "row") == expected
+
+
+@pytest.mark.slow
+@needs_nvcc
+@pytest.mark.parametrize(
+    "seed",
+    [
+        5,  # a plain 2-D kernel
+        pytest.param(
+            17,
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="Warp 1.19's tile_reduce.h leaves tile_sum & co. unannotated: device code only under NVRTC's "
+                "--device-as-default-execution-space, which nvcc lacks",
+            ),
+        ),
+    ],
+)
+def test_cuda_program_compiles_with_nvcc(seed: int, tmp_path: Path) -> None:
+    row = _row(seed)
+    (tmp_path / "program.cu").write_text(row["cuda_program"])
+    (tmp_path / "Makefile").write_text(row["makefile"])
+    done = subprocess.run(["make", "-s", "cuda"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert (tmp_path / "program_cuda").exists()
+
+
+@pytest.mark.slow
+@needs_cxx
+def test_a_failing_program_marks_only_its_own_row(tmp_path: Path) -> None:
+    """One row does not compile, one crashes, one is fine: the batch is split and each row keeps its verdict."""
+    good, broken, crashing = _row(3), _row(8), _row(12)
+    broken["cpu_program"] = broken["cpu_program"].replace("int main() {", "int main() {\n    this is not C++;", 1)
+    crashing["cpu_program"] = crashing["cpu_program"].replace("int main() {", "int main() {\n    __builtin_trap();", 1)
+    items = []
+    for key, row in (("good", good), ("broken", broken), ("crashing", crashing)):
+        with warp_session.loaded_kernel(row["python_source"], row["kernel_name"]) as (kernel, namespace):
+            items.append((key, row, reference_run(row, kernel, namespace)[1]))
+    out = stage.run_stage(items, tmp_path / "work", _tools(nvcc=None), "no GPU")
+    assert out["good"]["standalone_cpu_compile_status"] == "ok"
+    assert out["good"]["standalone_cpu_run_status"] == "ok"
+    assert out["good"]["standalone_cpu_matches_warp"] is True
+    assert out["broken"]["standalone_cpu_compile_status"] == "error"
+    assert "this is not C++" in out["broken"]["standalone_cpu_compile_error"]
+    assert out["broken"]["standalone_cpu_run_skip_reason"] == schema.DID_NOT_COMPILE
+    assert out["crashing"]["standalone_cpu_compile_status"] == "ok"
+    assert out["crashing"]["standalone_cpu_run_status"] == "error"
+    assert out["crashing"]["standalone_cpu_matches_warp"] is None
+    assert out["good"]["standalone_nvcc_skip_reason"] == schema.NVCC_NOT_FOUND
+
+
+def test_no_standalone_marks_the_stage_skipped_and_keeps_the_rest(tmp_path: Path) -> None:
+    """`--no-standalone`: the option reaches the pass, which skips only its own columns, with that reason."""
+    import argparse
+
+    from warp_cuda_ir.cli import add_validation_arguments, validation_options
+    from warp_cuda_ir.validation.runner import Progress
+    from warp_cuda_ir.validation.standalone_phase import standalone_phase
+
+    parser = argparse.ArgumentParser()
+    add_validation_arguments(parser)
+    options = validation_options(parser.parse_args(["--no-standalone"]))
+    assert options.standalone is False and validation_options(parser.parse_args([])).standalone is True
+    done = {"train.parquet": {"a": {"cpu_run_status": "ok"}}}
+    progress = Progress(tmp_path, {"test": 1})
+    try:
+        standalone_phase([], done, options, schema.NO_GPU, tmp_path / "work", progress)
+    finally:
+        progress.close()
+    columns = done["train.parquet"]["a"]
+    assert columns["cpu_run_status"] == "ok"
+    for name in schema.STANDALONE_STAGES:
+        assert columns[f"{name}_status"] == "skipped"
+        assert columns[f"{name}_skip_reason"] == schema.STANDALONE_DISABLED
+    assert Progress(tmp_path, {"test": 1}).load("train.parquet")["a"] == columns  # resumable

@@ -1,0 +1,54 @@
+"""Standalone programs: every row as a CUDA program (nvcc) and a CPU twin (C++ compiler) that run without Python."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from warp_cuda_ir import launch, warp_session
+from warp_cuda_ir.errors import WarpCudaIRError, one_line
+from warp_cuda_ir.standalone.program import MAKEFILE, cpu_program, cuda_program, has_launch_record
+from warp_cuda_ir.standalone.values import ArgumentValue, argument_values
+
+NO_LAUNCH_RECORD = "no launch record"
+
+
+def program_columns(row: Mapping[str, Any], values: list[ArgumentValue] | None = None) -> dict[str, str]:
+    """The row's `cuda_program`, `cpu_program` and `makefile` columns (pure text from the row).
+
+    Inputs come from `launch.prepare` on the CPU, as the validation pass makes them; `values` saves
+    loading the kernel again when the caller has them. A row without a launch record, or whose inputs
+    cannot be made, gets programs that compile the kernel and print why they launch nothing.
+    """
+    reason = None
+    if values is None and has_launch_record(row):
+        try:
+            with warp_session.loaded_kernel(row["python_source"], row.get("kernel_name")) as (kernel, namespace):
+                values = argument_values(launch.prepare(row, kernel, namespace, "cpu"), row)
+        except WarpCudaIRError as e:
+            reason = f"inputs could not be made: {one_line(e)}"
+    elif values is None:
+        reason = NO_LAUNCH_RECORD
+    return {
+        "cuda_program": cuda_program(row, values, reason),
+        "cpu_program": cpu_program(row, values, reason),
+        "makefile": MAKEFILE,
+    }
+
+
+def reference_columns(row: Mapping[str, Any]) -> dict[str, Any]:
+    """`standalone_reference_digest`: Warp's own CPU launch of the row, forward then backward, as digest lines.
+
+    Run by the validation pass's worker right after the row's CPU stage, while the compiled CPU module is in
+    Warp's kernel cache. Null when the row has no launch record or the launch fails (the CPU stage says why).
+    """
+    from warp_cuda_ir.standalone.reference import reference_run
+
+    if not has_launch_record(row):
+        return {"standalone_reference_digest": None}
+    try:
+        with warp_session.loaded_kernel(row["python_source"], row.get("kernel_name")) as (kernel, namespace):
+            _, lines = reference_run(row, kernel, namespace)
+    except Exception:  # the CPU stage reports launch failures; this digest is then simply absent
+        return {"standalone_reference_digest": None}
+    return {"standalone_reference_digest": "\n".join(lines)}

@@ -1,0 +1,411 @@
+"""Text of a row's standalone programs: Warp's generated code plus a host `main()`, and the Makefile.
+
+The CUDA program is `#include "aot.h"` (Warp's header for C++ programs that include generated code),
+the row's whole CUDA module (helpers, forward, backward: `extraction.translation_unit`), the row's
+input values as C arrays, and a `main()` that allocates every argument, launches the forward kernel,
+prints a digest of every output, launches the backward kernel with seeded output adjoints and prints
+a digest of every input adjoint (`digest.py` defines the lines). The CPU twin is the same over the
+row's CPU module, built with the system C++ compiler: it defines the two symbols Warp's runtime
+library would otherwise provide (`_wp_assert`, `wp_cpu_run_block`) and calls the CPU entry points.
+
+Argument types are never spelled out here: the CUDA program takes them from the kernel's own
+signature (`decltype`), the CPU one from Warp's argument struct, so structs, vectors and matrices
+need no mapping from Python types to C++ ones. Values travel as bytes of their storage type, checked
+against the C++ type's size at compile time.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from warp_cuda_ir import extraction
+from warp_cuda_ir.standalone.digest import CPP_DIGEST
+from warp_cuda_ir.standalone.values import ArgumentValue
+
+CUDA_FILE = "program.cu"
+CPU_FILE = "program.cpp"
+# Compiler flags, in the Makefile and in the validation pass. The CPU twin is built without optimisation:
+# measured, it compiles in ~1.1 CPU-s instead of ~2.2 at -O2, and g++ -O2 changed one row's results of the
+# first 40 (seed 10: its `state` output differs from Warp's CPU launch, while -O0 and -O1 agree with it).
+# nvcc: what Warp's own NVRTC compile implies for this code. Warp compiles with
+# --device-as-default-execution-space, under which the constexpr lambdas of tile kernels are device code;
+# nvcc needs --expt-relaxed-constexpr for them (without it, every tile row failed). NDEBUG as in Warp's
+# release builds; 177/550 are the "declared/set but never used" warnings Warp silences too.
+NVCCFLAGS: tuple[str, ...] = (
+    "-std=c++17",
+    "-arch=sm_$(ARCH)",
+    "--expt-relaxed-constexpr",
+    "-DNDEBUG",
+    "--diag-suppress=177,550",
+)
+CXXFLAGS: tuple[str, ...] = ("-std=c++17", "-O0")
+
+
+def warp_native_dir() -> str:
+    """Warp's native headers, found as the Makefile finds them (the installed warp-lang package)."""
+    import warp
+
+    return os.path.join(os.path.dirname(warp.__file__), "native")
+
+
+MAKEFILE = """\
+# Builds a warp-cuda-ir row's standalone programs: `make` (both), `make run-cpu`, `make run-cuda`.
+# Warp's native headers are found the way Warp's own C++ examples find them (warp/examples/cpp):
+# from the installed warp-lang package, or set WARP_PATH=/path/to/warp (the folder holding native/).
+PYTHON ?= python3
+WARP_PATH ?= $(shell $(PYTHON) -c "import warp, os; print(os.path.dirname(warp.__file__))")
+NVCC ?= nvcc
+CXX ?= g++
+ARCH ?= 90
+NVCCFLAGS ?= {nvccflags}
+CXXFLAGS ?= {cxxflags}
+
+all: program_cuda program_cpu
+cuda: program_cuda
+cpu: program_cpu
+
+program_cuda: program.cu
+\t$(NVCC) $(NVCCFLAGS) -isystem $(WARP_PATH)/native -o $@ $<
+
+program_cpu: program.cpp
+\t$(CXX) $(CXXFLAGS) -isystem $(WARP_PATH)/native -o $@ $<
+
+run-cuda: program_cuda
+\t./program_cuda
+
+run-cpu: program_cpu
+\t./program_cpu
+
+clean:
+\trm -f program_cuda program_cpu
+
+.PHONY: all cuda cpu run-cuda run-cpu clean
+""".format(nvccflags=" ".join(NVCCFLAGS), cxxflags=" ".join(CXXFLAGS))
+
+COMMON = r"""
+// Element type of a Warp array argument.
+template <class P> struct wp_pointee;
+template <class T> struct wp_pointee<T*> { using type = T; };
+template <class A> using wp_elem = typename wp_pointee<decltype(A::data)>::type;
+"""
+
+CPU_RUNTIME = r"""
+// What Warp's runtime library provides to its JIT-compiled CPU code, for a program without it.
+extern "C" void _wp_assert(const char* message, const char* file, unsigned int line) {
+    printf("assertion failed: %s (%s:%u)\n", message, file, line);
+    __builtin_trap();
+}
+extern "C" int _wp_isfinite(double x) { return __builtin_isfinite(x); }
+extern "C" int _wp_isnan(double x) { return __builtin_isnan(x); }
+extern "C" int _wp_isinf(double x) { return __builtin_isinf(x) != 0; }
+// float -> float16 bits the way Warp's runtime rounds: clear the 12 low mantissa bits, scale by 2^-112
+// in float arithmetic (the FPU rounds to nearest even), then shift; Inf stays Inf, NaN becomes a quiet NaN.
+extern "C" uint16_t wp_float_to_half_bits(float x) {
+    unsigned int u = wp_float_to_bits(x);
+    const unsigned int sign = u & 0x80000000u;
+    u ^= sign;
+    unsigned int h;
+    if (u >= (255u << 23)) {
+        h = u > (255u << 23) ? 0x7e00u : 0x7c00u;
+    } else {
+        u &= ~0xfffu;
+        u = wp_float_to_bits(wp_bits_to_float(u) * wp_bits_to_float(15u << 23)) + 0x1000u;
+        if (u > (31u << 23)) u = 31u << 23;
+        h = u >> 13;
+    }
+    return (uint16_t)(h | (sign >> 16));
+}
+extern "C" float wp_half_bits_to_float(uint16_t u) { return wp_half_to_float_exact(u); }
+#ifndef WP_NO_BFLOAT16
+extern "C" uint16_t wp_float_to_bfloat16_bits(float x) { return wp::wp_float_to_bfloat16_bits_sw(x); }
+extern "C" float wp_bfloat16_bits_to_float(uint16_t u) { return wp::wp_bfloat16_bits_to_float_sw(u); }
+#endif
+typedef void (*wp_cpu_block_lane_fn)(void* dim, size_t block_id, int lane, void* args);
+extern "C" int wp_cpu_run_block(int block_dim, int active_count, wp_cpu_block_lane_fn kernel_fn, void* dim,
+                                size_t block_id, void* args) {
+    // CPU launches use one thread per block (block_dim 1), so lanes run one after the other.
+    for (int lane = 0; lane < active_count; ++lane) kernel_fn(dim, block_id, lane, args);
+    return 1;
+}
+"""
+
+CUDA_SUPPORT = r"""
+// The kernel's parameter types, taken from its signature: (launch bounds, arguments...).
+template <class F> struct wp_kernel_params;
+template <int N, class... A> struct wp_kernel_params<void (*)(wp::launch_bounds_t<N>, A...)> {
+    using type = std::tuple<A...>;
+};
+"""
+
+_BOUNDS = re.compile(r"launch_bounds_t<(\d)>")
+_C_KEYWORDS_SAFE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def has_launch_record(row: Mapping[str, Any]) -> bool:
+    return bool(row.get("launch_dim")) and row.get("arguments") is not None
+
+
+def launch_bounds(row: Mapping[str, Any], target: str) -> tuple[int, list[int], int, int]:
+    """(N of launch_bounds_t<N>, shape, size, coord_mult) as Warp's launch fills them."""
+    match = _BOUNDS.search(row[f"{target}_forward"])
+    ndim = int(match.group(1)) if match else 1
+    dim = [int(d) for d in row["launch_dim"]]
+    if row.get("launch_tiled"):
+        dim.append(int(row.get("block_dim") or extraction.CUDA_BLOCK_DIM) if target == "cuda" else 1)
+    padded = dim + [1] * max(0, ndim - len(dim))
+    kept, extras = padded[:ndim], padded[ndim:]
+    coord_mult = math.prod(extras) if extras else 1
+    return ndim, kept, math.prod(kept) * coord_mult, coord_mult
+
+
+def _literal(values: np.ndarray) -> str:
+    """Components as a C initializer list, exact (float32 with 9 significant digits, float64 with 17)."""
+    flat = values.reshape(-1)
+    key = values.dtype.str[1:]
+    if key == "f2":
+        items = [f"{{0x{b:04x}}}" for b in flat.view(np.uint16).tolist()]
+    elif key in ("f4", "f8"):
+        suffix, form = ("f", "%.9g") if key == "f4" else ("", "%.17g")
+        items = []
+        for x in flat.tolist():
+            if math.isnan(x):
+                items.append("NAN")
+            elif math.isinf(x):
+                items.append("INFINITY" if x > 0 else "-INFINITY")
+            else:
+                text = form % x
+                items.append(text + suffix if ("." in text or "e" in text or suffix == "") else text + ".0f")
+    elif key == "b1":
+        items = [str(int(x)) for x in flat.tolist()]
+    else:
+        suffix = {"i8": "LL", "u8": "ULL"}.get(key, "")
+        items = [f"{x}{suffix}" for x in flat.tolist()]
+    lines = [", ".join(items[i : i + 8]) for i in range(0, len(items), 8)]
+    return "{\n    " + ",\n    ".join(lines) + "\n}" if lines else "{}"
+
+
+def _data(values: Sequence[ArgumentValue]) -> str:
+    """The inputs (and output adjoint seeds) as static arrays; all-zero arrays get none (zero-filled)."""
+    parts: list[str] = []
+    for v in values:
+        if _has_data(v):
+            parts.append(f"static const {v.storage} wp_in_{v.name}[{v.values.size}] = {_literal(v.values)};")
+        if v.adjoint_seed is not None:
+            parts.append(f"static const {v.storage} wp_seed_{v.name}[{v.values.size}] = {_literal(v.adjoint_seed)};")
+    return "\n".join(parts)
+
+
+def _has_data(v: ArgumentValue) -> bool:
+    return bool(v.values.size) and bool(np.any(v.values.view(np.uint8) != 0))
+
+
+def _bounds_code(row: Mapping[str, Any], target: str) -> tuple[int, str]:
+    ndim, shape, size, coord_mult = launch_bounds(row, target)
+    lines = [f"    wp::launch_bounds_t<{ndim}> dim = {{}};"]
+    lines += [f"    dim.shape[{i}] = {d};" for i, d in enumerate(shape)]
+    lines += [f"    dim.size = {size};", f"    dim.coord_mult = {coord_mult};"]
+    return size, "\n".join(lines)
+
+
+def _array_ctor(expr_type: str, pointer: str, shape: Sequence[int]) -> str:
+    dims = ", ".join(str(d) for d in shape)
+    return f"{expr_type}((wp_elem<{expr_type}>*){pointer}, {dims})"
+
+
+def _header(row: Mapping[str, Any], target: str) -> str:
+    what = "CUDA program (nvcc)" if target == "cuda" else "CPU twin (C++ compiler)"
+    return (
+        f"// Standalone {what} for the Warp kernel `{row['kernel_name']}` (warp-cuda-ir row {row['id']}, "
+        f"seed {row['seed']}).\n"
+        "// Warp's generated code for the kernel, then a main() that fills its arguments with the row's inputs,\n"
+        "// runs the forward kernel, prints a digest of each output, runs the backward kernel with seeded output\n"
+        "// adjoints and prints a digest of each input adjoint. Build: see the row's `makefile`.\n"
+    )
+
+
+def _c_string(text: str) -> str:
+    return "".join(c if c.isprintable() and c not in '"\\' else f"\\x{ord(c):02x}" for c in text)
+
+
+def _no_record_main(reason: str) -> str:
+    return f'int main() {{\n    printf("not run: {_c_string(reason)}\\n");\n    return 0;\n}}\n'
+
+
+CPU_INCLUDES = "// No system header: the generated code defines WP_NO_CRT and declares the C library it uses itself.\n"
+CUDA_INCLUDES = "#include <cmath>\n#include <cstdint>\n#include <cstdio>\n#include <cstring>\n#include <tuple>\n"
+
+
+def support(target: str) -> str:
+    """What every program of `target` defines after Warp's headers: digest, runtime stand-ins, type traits."""
+    if target == "cpu":
+        return "\n".join([COMMON, CPP_DIGEST, CPU_RUNTIME])
+    return "\n".join([CUDA_SUPPORT, COMMON, CPP_DIGEST])
+
+
+def program(
+    row: Mapping[str, Any], values: Sequence[ArgumentValue] | None, target: str, reason: str | None = None
+) -> str:
+    """The whole program for `target` ("cuda" or "cpu"): `values` None compiles the kernel, prints `reason`."""
+    if target == "cuda":
+        block_dim = int(row.get("block_dim") or extraction.CUDA_BLOCK_DIM)
+        prefix = f'{CUDA_INCLUDES}#define WP_TILE_BLOCK_DIM {block_dim}\n#include "aot.h"\n'
+    else:
+        prefix = CPU_INCLUDES
+    return "\n".join(
+        [
+            _header(row, target),
+            prefix,
+            extraction.translation_unit(row, target),
+            support(target),
+            *row_part(row, values, target, reason),
+        ]
+    )
+
+
+def row_part(
+    row: Mapping[str, Any], values: Sequence[ArgumentValue] | None, target: str, reason: str | None = None
+) -> list[str]:
+    """The row's data and `main()` (what follows Warp's code and the support code)."""
+    if values is None:
+        return [_no_record_main(reason or "no launch record")]
+    main = _cuda_main(row, values) if target == "cuda" else _cpu_main(row, values)
+    return [_data(values), main]
+
+
+def cpu_program(row: Mapping[str, Any], values: Sequence[ArgumentValue] | None, reason: str | None = None) -> str:
+    return program(row, values, "cpu", reason)
+
+
+def cuda_program(row: Mapping[str, Any], values: Sequence[ArgumentValue] | None, reason: str | None = None) -> str:
+    return program(row, values, "cuda", reason)
+
+
+def _cpu_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
+    symbol = row["kernel_symbol"]
+    _, bounds = _bounds_code(row, "cpu")
+    body = [
+        "int main() {",
+        bounds,
+        f"    wp_args_{symbol} args{{}};",
+        f"    wp_args_{symbol} adj{{}};",
+    ]
+    for v in values:
+        n, nbytes = v.name, v.values.nbytes
+        if v.kind == "array":
+            body.append(f"    using T_{n} = decltype(args.{n});")
+            body.append(f"    void* p_{n} = calloc({max(nbytes, 1)}, 1);")
+            body.append(f"    void* g_{n} = calloc({max(nbytes, 1)}, 1);")
+            if _has_data(v):
+                body.append(f"    memcpy(p_{n}, wp_in_{n}, {nbytes});")
+            if v.adjoint_seed is not None:
+                body.append(f"    memcpy(g_{n}, wp_seed_{n}, {nbytes});")
+            count = math.prod(v.shape)
+            body.append(f'    static_assert(sizeof(wp_elem<T_{n}>) * {count} == {nbytes}, "{n}: element size");')
+            body.append(f"    args.{n} = {_array_ctor(f'T_{n}', f'p_{n}', v.shape)};")
+            body.append(f"    adj.{n} = {_array_ctor(f'T_{n}', f'g_{n}', v.shape)};")
+        else:
+            body.append(f'    static_assert(sizeof(args.{n}) == {nbytes}, "{n}: size");')
+            if _has_data(v):
+                body.append(f"    memcpy((void*)&args.{n}, wp_in_{n}, {nbytes});")
+    body.append(f"    {symbol}_cpu_forward(&dim, &args);")
+    body += _print_lines(values, "output", "p")
+    body.append(f"    {symbol}_cpu_backward(&dim, &args, &adj);")
+    body += _print_lines(values, "adjoint", "g")
+    body += ["    return 0;", "}", ""]
+    return "\n".join(body)
+
+
+def _print_lines(values: Sequence[ArgumentValue], kind: str, prefix: str) -> list[str]:
+    """Digest calls: outputs are arrays the kernel writes, adjoints those of arrays it reads."""
+    lines = []
+    for v in printed(values, kind):
+        lines.append(f'    wp_digest<{v.storage}>("{kind}", "{v.name}", {prefix}_{v.name}, {v.values.size});')
+    return lines
+
+
+def printed(values: Sequence[ArgumentValue], kind: str) -> list[ArgumentValue]:
+    """Arrays a program prints a `kind` line for, in argument order."""
+    arrays = [v for v in values if v.kind == "array"]
+    if kind == "output":
+        return [v for v in arrays if v.role in ("out", "inout")]
+    return [v for v in arrays if v.role in ("in", "inout") and v.differentiable]
+
+
+def _cuda_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
+    symbol = row["kernel_symbol"]
+    block_dim = int(row.get("block_dim") or extraction.CUDA_BLOCK_DIM)
+    size, bounds = _bounds_code(row, "cuda")
+    body = [
+        "int main() {",
+        bounds,
+        f"    using P = wp_kernel_params<decltype(&{symbol}_cuda_kernel_forward)>::type;",
+    ]
+    args, adjs = [], []
+    for i, v in enumerate(values):
+        n, nbytes = v.name, v.values.nbytes
+        body.append(f"    using T_{n} = std::tuple_element_t<{i}, P>;")
+        if v.kind == "array":
+            body.append(f"    void* p_{n} = calloc({max(nbytes, 1)}, 1);")
+            body.append(f"    void* g_{n} = calloc({max(nbytes, 1)}, 1);")
+            body.append(f"    void *d_{n} = nullptr, *dg_{n} = nullptr;")
+            body.append(f"    CHECK_CUDA(cudaMalloc(&d_{n}, {max(nbytes, 1)}));")
+            body.append(f"    CHECK_CUDA(cudaMalloc(&dg_{n}, {max(nbytes, 1)}));")
+            if _has_data(v):
+                body.append(f"    memcpy(p_{n}, wp_in_{n}, {nbytes});")
+            if v.adjoint_seed is not None:
+                body.append(f"    memcpy(g_{n}, wp_seed_{n}, {nbytes});")
+            body.append(f"    CHECK_CUDA(cudaMemcpy(d_{n}, p_{n}, {max(nbytes, 1)}, cudaMemcpyHostToDevice));")
+            body.append(f"    CHECK_CUDA(cudaMemcpy(dg_{n}, g_{n}, {max(nbytes, 1)}, cudaMemcpyHostToDevice));")
+            count = math.prod(v.shape)
+            body.append(f'    static_assert(sizeof(wp_elem<T_{n}>) * {count} == {nbytes}, "{n}: element size");')
+            body.append(f"    T_{n} a_{n} = {_array_ctor(f'T_{n}', f'd_{n}', v.shape)};")
+            body.append(f"    T_{n} j_{n} = {_array_ctor(f'T_{n}', f'dg_{n}', v.shape)};")
+        else:
+            body.append(f'    static_assert(sizeof(T_{n}) == {nbytes}, "{n}: size");')
+            body.append(f"    T_{n} a_{n}{{}};")
+            body.append(f"    T_{n} j_{n}{{}};")
+            if _has_data(v):
+                body.append(f"    memcpy((void*)&a_{n}, wp_in_{n}, {nbytes});")
+        args.append(f"a_{n}")
+        adjs.append(f"j_{n}")
+    grid = max(1, -(-size // block_dim))
+    launch_ok = "    CHECK_CUDA(cudaGetLastError());\n    CHECK_CUDA(cudaDeviceSynchronize());"
+    forward_args = ", ".join(["dim", *args])
+    backward_args = ", ".join(["dim", *args, *adjs])
+    smem = "0"
+    if row.get("launch_tiled"):
+        # Tiles live in dynamic shared memory, sized by Warp at launch from its adjoint analysis, which the
+        # row does not record: offer each kernel all the device allows beside its static shared memory.
+        smem = "wp_smem"
+        body.append("    int wp_optin = 0;")
+        body.append("    CHECK_CUDA(cudaDeviceGetAttribute(&wp_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));")
+        body.append("    size_t wp_smem = 0;")
+        for direction in ("forward", "backward"):
+            kernel = f"{symbol}_cuda_kernel_{direction}"
+            body.append(f"    {{ cudaFuncAttributes a{{}}; CHECK_CUDA(cudaFuncGetAttributes(&a, {kernel}));")
+            body.append("      size_t free_bytes = (size_t)wp_optin - a.sharedSizeBytes;")
+            body.append("      wp_smem = wp_smem == 0 || free_bytes < wp_smem ? free_bytes : wp_smem; }")
+        for direction in ("forward", "backward"):
+            kernel = f"{symbol}_cuda_kernel_{direction}"
+            body.append(
+                f"    CHECK_CUDA(cudaFuncSetAttribute({kernel}, cudaFuncAttributeMaxDynamicSharedMemorySize, "
+                "(int)wp_smem));"
+            )
+    body.append(f"    {symbol}_cuda_kernel_forward<<<{grid}, {block_dim}, {smem}>>>({forward_args});")
+    body.append(launch_ok)
+    for v in printed(values, "output"):
+        body.append(f"    CHECK_CUDA(cudaMemcpy(p_{v.name}, d_{v.name}, {v.values.nbytes}, cudaMemcpyDeviceToHost));")
+    body += _print_lines(values, "output", "p")
+    body.append(f"    {symbol}_cuda_kernel_backward<<<{grid}, {block_dim}, {smem}>>>({backward_args});")
+    body.append(launch_ok)
+    for v in printed(values, "adjoint"):
+        body.append(f"    CHECK_CUDA(cudaMemcpy(g_{v.name}, dg_{v.name}, {v.values.nbytes}, cudaMemcpyDeviceToHost));")
+    body += _print_lines(values, "adjoint", "g")
+    body += ["    return 0;", "}", ""]
+    return "\n".join(body)

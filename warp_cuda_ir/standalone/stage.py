@@ -1,0 +1,255 @@
+"""The standalone stage of the validation pass: compile every row's programs, run the CPU twin, compare.
+
+Programs are compiled in batches (`batch.py`: one translation unit per batch, Warp's headers parsed
+once) by the tools the row's Makefile uses, with its flags; a batch that fails is split in halves until
+the failing programs stand alone, and those are compiled exactly as their column holds them, so the
+error log is the program's own. The CPU batch binary runs one row per process (`./batch <k>`), under a
+time limit: a program that crashes or hangs marks only its row. Its lines are compared with the digest
+lines of Warp's own CPU launch (`standalone_reference_digest`, written by the pass's worker).
+
+Tools: `nvcc` and `g++` from PATH, or the paths in WARP_CUDA_IR_NVCC / WARP_CUDA_IR_CXX. A tool that is
+not there skips its stages with one reason ("nvcc not found", "C++ compiler not found"); the rest goes on.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from warp_cuda_ir import extraction, schema
+from warp_cuda_ir.errors import one_line
+from warp_cuda_ir.standalone import batch
+from warp_cuda_ir.standalone.digest import parse_line
+from warp_cuda_ir.standalone.program import CXXFLAGS, NVCCFLAGS, has_launch_record, warp_native_dir
+
+NVCC_ENV = "WARP_CUDA_IR_NVCC"
+CXX_ENV = "WARP_CUDA_IR_CXX"
+BATCH_ROWS = 16  # programs per compiler invocation
+COMPILE_TIMEOUT_S = 120.0  # per batch, plus COMPILE_TIMEOUT_PER_ROW_S per program in it
+COMPILE_TIMEOUT_PER_ROW_S = 20.0
+RUN_TIMEOUT_S = 20.0  # one program run
+LOG_LIMIT = 4000  # characters of a compiler log kept in a column
+GPU_TOLERANCE = (1e-3, 1e-3)  # (rtol, atol per component) for the sums of a GPU run's digest
+
+
+@dataclass(frozen=True)
+class Tools:
+    nvcc: str | None
+    cxx: str | None
+    warp_native: str
+    arch: int = 90
+
+
+def _tool(env: str, default: str) -> str | None:
+    name = os.environ.get(env) or default
+    return shutil.which(name)
+
+
+def find_tools(arch: int = 90) -> Tools:
+    return Tools(_tool(NVCC_ENV, "nvcc"), _tool(CXX_ENV, "g++"), warp_native_dir(), arch)
+
+
+@dataclass
+class _Item:
+    key: Any
+    row: Mapping[str, Any]
+    reference: list[str] | None
+    columns: dict[str, Any] = field(default_factory=dict)
+
+
+def _stage(columns: dict[str, Any], stage: str, status: str, error: str | None = None, skip: str | None = None):
+    columns[f"{stage}_status"] = status
+    columns[f"{stage}_error"] = error
+    columns[f"{stage}_skip_reason"] = skip
+
+
+def skipped_columns(reason: str) -> dict[str, Any]:
+    """Every standalone stage skipped for `reason` (e.g. --no-standalone)."""
+    columns: dict[str, Any] = {}
+    for stage in schema.STANDALONE_STAGES:
+        _stage(columns, stage, "skipped", skip=reason)
+    return columns | {"standalone_cpu_matches_warp": None, "standalone_gpu_matches_reference": None}
+
+
+def _compile_command(tools: Tools, target: str, source: Path, output: Path) -> list[str]:
+    if target == "cuda":
+        flags = [f.replace("$(ARCH)", str(tools.arch)) for f in NVCCFLAGS]
+        return [str(tools.nvcc), *flags, "-isystem", tools.warp_native, "-o", str(output), str(source)]
+    return [str(tools.cxx), *CXXFLAGS, "-isystem", tools.warp_native, "-o", str(output), str(source)]
+
+
+def _compile(tools: Tools, target: str, text: str, folder: Path, name: str, rows: int) -> tuple[str, str | None]:
+    """(status, log) of compiling `text` into `folder/name`."""
+    source = folder / (name + (".cu" if target == "cuda" else ".cpp"))
+    source.write_text(text)
+    timeout = COMPILE_TIMEOUT_S + COMPILE_TIMEOUT_PER_ROW_S * rows
+    try:
+        done = subprocess.run(
+            _compile_command(tools, target, source, folder / name), capture_output=True, text=True, timeout=timeout
+        )
+    except subprocess.TimeoutExpired:
+        return "timeout", f"compile did not finish in {timeout:.0f} s"
+    if done.returncode != 0:
+        log = (done.stderr + done.stdout).strip()
+        return "error", log[-LOG_LIMIT:] or f"exit status {done.returncode}"
+    return "ok", None
+
+
+def _compile_items(
+    tools: Tools, target: str, items: Sequence[_Item], folder: Path, name: str
+) -> list[tuple[str, str | None, Path | None, int]]:
+    """Per item: (status, log, binary, index in the binary); a failed batch is split until programs stand alone."""
+    column = "cuda_program" if target == "cuda" else "cpu_program"
+    if len(items) == 1:
+        status, log = _compile(tools, target, items[0].row[column], folder, name, 1)
+        return [(status, log, folder / name if status == "ok" else None, -1)]
+    try:
+        text = batch.batch_from_programs([i.row[column] for i in items], target)
+    except ValueError:
+        text = None  # a program not in the shape `program.program` writes: compile each alone
+    if text is not None:
+        status, _ = _compile(tools, target, text, folder, name, len(items))
+        if status == "ok":
+            return [("ok", None, folder / name, k) for k in range(len(items))]
+    half = len(items) // 2
+    return _compile_items(tools, target, items[:half], folder, name + "a") + _compile_items(
+        tools, target, items[half:], folder, name + "b"
+    )
+
+
+def _run(binary: Path, index: int) -> tuple[str, str | None, list[str]]:
+    command = [str(binary)] + ([str(index)] if index >= 0 else [])
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        return "timeout", f"did not finish in {RUN_TIMEOUT_S:.0f} s", []
+    if done.returncode != 0:
+        tail = one_line((done.stderr or done.stdout).strip()[-500:]) if (done.stderr or done.stdout) else ""
+        return "error", f"exit status {done.returncode}" + (f": {tail}" if tail else ""), []
+    return "ok", None, done.stdout.splitlines()
+
+
+def digests_agree(reference: Sequence[str], actual: Sequence[str], tolerance=GPU_TOLERANCE) -> bool:
+    """Same arrays and counts, and each line's sums equal within `tolerance` (exact hashes need not match)."""
+    if len(reference) != len(actual):
+        return False
+    rtol, atol = tolerance
+    for want, got in zip(reference, actual, strict=True):
+        w, g = parse_line(want), parse_line(got)
+        if w[:3] != g[:3]:
+            return False
+        if w[3] == g[3]:
+            continue
+        scale = atol * max(1, w[2])
+        if not np.allclose(g[4:], w[4:], rtol=rtol, atol=scale, equal_nan=True):
+            return False
+    return True
+
+
+def _group_batches(items: Sequence[_Item], target: str) -> list[list[_Item]]:
+    groups: dict[int, list[_Item]] = {}
+    for item in items:
+        key = int(item.row.get("block_dim") or extraction.CUDA_BLOCK_DIM) if target == "cuda" else 0
+        groups.setdefault(key, []).append(item)
+    return [g[i : i + BATCH_ROWS] for g in groups.values() for i in range(0, len(g), BATCH_ROWS)]
+
+
+def run_stage(
+    rows: Sequence[tuple[Any, Mapping[str, Any], list[str] | None]],
+    work: Path,
+    tools: Tools,
+    gpu_skip_reason: str | None,
+    workers: int = 1,
+    on_row: Callable[[Any, dict[str, Any]], None] = lambda key, columns: None,
+) -> dict[Any, dict[str, Any]]:
+    """Standalone columns for each (key, row, reference digest lines or None); `on_row` as each is finished."""
+    items = [_Item(key, row, reference) for key, row, reference in rows]
+    for item in items:
+        item.columns = skipped_columns(schema.NOT_VALIDATED)
+    work.mkdir(parents=True, exist_ok=True)
+    nvcc_missing = tools.nvcc is None
+    cxx_missing = tools.cxx is None
+
+    def cpu_job(group: list[_Item], folder: Path) -> None:
+        for item, (status, log, binary, index) in zip(
+            group, _compile_items(tools, "cpu", group, folder, "cpu"), strict=True
+        ):
+            c = item.columns
+            _stage(c, "standalone_cpu_compile", status, log)
+            if status != "ok":
+                _stage(c, "standalone_cpu_run", "skipped", skip=schema.DID_NOT_COMPILE)
+            elif not has_launch_record(item.row):
+                _stage(c, "standalone_cpu_run", "skipped", skip=schema.NO_LAUNCH_RECORD)
+            else:
+                run_status, error, lines = _run(binary, index)
+                _stage(c, "standalone_cpu_run", run_status, error)
+                if run_status == "ok" and item.reference is not None:
+                    c["standalone_cpu_matches_warp"] = lines == item.reference
+
+    def cuda_job(group: list[_Item], folder: Path) -> None:
+        for item, (status, log, binary, index) in zip(
+            group, _compile_items(tools, "cuda", group, folder, "cuda"), strict=True
+        ):
+            c = item.columns
+            _stage(c, "standalone_nvcc", status, log)
+            if status != "ok":
+                _stage(c, "standalone_gpu_run", "skipped", skip=schema.DID_NOT_COMPILE)
+            elif gpu_skip_reason is not None:
+                reason = gpu_skip_reason if gpu_skip_reason in schema.SKIP_REASONS else schema.NO_GPU
+                _stage(c, "standalone_gpu_run", "skipped", skip=reason)
+            elif not has_launch_record(item.row):
+                _stage(c, "standalone_gpu_run", "skipped", skip=schema.NO_LAUNCH_RECORD)
+            else:
+                run_status, error, lines = _run(binary, index)
+                _stage(c, "standalone_gpu_run", run_status, error)
+                if run_status == "ok" and item.reference is not None:
+                    c["standalone_gpu_matches_reference"] = digests_agree(item.reference, lines)
+
+    jobs: list[tuple[Callable[[list[_Item], Path], None], list[_Item]]] = []
+    for item in items:
+        c = item.columns
+        if cxx_missing:
+            _stage(c, "standalone_cpu_compile", "skipped", skip=schema.CXX_NOT_FOUND)
+            _stage(c, "standalone_cpu_run", "skipped", skip=schema.CXX_NOT_FOUND)
+        if nvcc_missing:
+            _stage(c, "standalone_nvcc", "skipped", skip=schema.NVCC_NOT_FOUND)
+            _stage(c, "standalone_gpu_run", "skipped", skip=schema.NVCC_NOT_FOUND)
+    if not cxx_missing:
+        jobs += [(cpu_job, g) for g in _group_batches(items, "cpu")]
+    if not nvcc_missing:
+        jobs += [(cuda_job, g) for g in _group_batches(items, "cuda")]
+    pending = {id(item): sum(item in g for _, g in jobs) for item in items}
+
+    def run_job(job: Callable[[list[_Item], Path], None], group: list[_Item]) -> None:
+        folder = Path(tempfile.mkdtemp(dir=work, prefix="batch_"))
+        try:
+            job(group, folder)
+        except Exception as e:  # an unexpected failure marks the batch's rows, never the pass
+            for item in group:
+                for stage in schema.STANDALONE_STAGES:
+                    if item.columns[f"{stage}_skip_reason"] == schema.NOT_VALIDATED:
+                        _stage(item.columns, stage, "error", f"{type(e).__name__}: {one_line(e)}")
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        futures = {pool.submit(run_job, job, group): group for job, group in jobs}
+        for future, group in futures.items():
+            future.result()
+            for item in group:
+                pending[id(item)] -= 1
+                if pending[id(item)] == 0:
+                    on_row(item.key, item.columns)
+    for item in items:
+        if not any(item in g for _, g in jobs):
+            on_row(item.key, item.columns)
+    return {item.key: item.columns for item in items}

@@ -20,7 +20,7 @@ from typing import Any
 
 import warp as wp
 
-from warp_cuda_ir import schema, source_facts, standalone
+from warp_cuda_ir import adjoint_hazards, schema, source_facts, standalone
 from warp_cuda_ir.harvest import assign_splits, near_duplicates
 
 SOURCE = "real"
@@ -106,6 +106,7 @@ def row_for_record(record: dict[str, Any]) -> dict[str, Any]:
         "arguments": signature_arguments(source, texts["kernel_name"]),
         "warp_builtins": list(facts.builtins),
         "program_shape": facts.shape,
+        "adjoint_hazards": adjoint_hazards.adjoint_hazards(source),
         "warp_version": wp.config.version,  # the harvest's cache key includes it
         "generator_version": None,
         "module_options": json.dumps({"cuda": texts["cuda_options"], "cpu": texts["cpu_options"]}, sort_keys=True),

@@ -14,20 +14,22 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import pickle
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from warp_cuda_ir.capture import capture_packages, columns, keys
+from warp_cuda_ir.capture import Captured, capture_packages, columns, jobs, keys
 from warp_cuda_ir.harvest import DEFAULT_PACKAGES, cached_harvest
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--real", default=",".join(DEFAULT_PACKAGES), help="packages or folders, comma-separated")
-    parser.add_argument("--cache", type=Path, required=True, help="capture cache folder (one file per job)")
+    parser.add_argument("--cache", type=Path, required=True, nargs="+",
+                        help="capture cache folder (one file per job); with --read-only several, the first preferred")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--time-limit", type=float, default=90.0, help="seconds per script")
     parser.add_argument("--budget", type=float, default=None, help="stop starting jobs after this many seconds")
@@ -35,6 +37,8 @@ def main() -> None:
     parser.add_argument("--replay-sample", type=int, default=None,
                         help="replay at most this many records per package (a fixed sample: by key hash)")
     parser.add_argument("--replay-cache", type=Path, help="cache replay verdicts here (reruns replay only new records)")
+    parser.add_argument("--read-only", action="store_true",
+                        help="run nothing: measure every job already in --cache (whatever its job list)")
     parser.add_argument("--measure", help="packages to measure against the harvest (default: all of --real)")
     parser.add_argument("--json", type=Path, help="write the figures here")
     args = parser.parse_args()
@@ -45,8 +49,12 @@ def main() -> None:
               f"{len(result.launches)} launches; {result.detail}", flush=True)
 
     started = time.monotonic()
-    captured = capture_packages(specs, args.cache, workers=args.workers, time_limit=args.time_limit,
-                                budget_s=args.budget, progress=progress)
+    if args.read_only:
+        results = [pickle.loads(p.read_bytes()) for c in args.cache for p in sorted(c.glob("*.capture"))]
+        captured = Captured(jobs.best_records(results), results, [], 0.0)
+    else:
+        captured = capture_packages(specs, args.cache[0], workers=args.workers, time_limit=args.time_limit,
+                                    budget_s=args.budget, progress=progress)
     figures = {"capture": captured.summary(), "capture_wall_s": round(time.monotonic() - started, 1)}
     print(json.dumps(figures["capture"], indent=1)[:20000])
     if args.harvest_cache:
@@ -77,6 +85,10 @@ def main() -> None:
                 continue
             fidelity = replays.verdict(record["source"], record["kernel_name"], data)
             d["verdicts"][fidelity.verdict] = d["verdicts"].get(fidelity.verdict, 0) + 1
+            if fidelity.verdict == "differs" and not meta.get("changed"):
+                # The launch changed nothing when captured: the signature of a launch deferred by a CPU graph
+                # capture (recorded before ef6de48 skipped those).
+                d["differs_nothing_changed"] = d.get("differs_nothing_changed", 0) + 1
             if fidelity.verdict in ("differs", "error"):
                 d["differs"].append(f"{keys.record_key(record)}: {fidelity.verdict}: {fidelity.detail}"[:300])
         figures["replay"] = per

@@ -143,8 +143,16 @@ def test_values_that_cannot_be_stored(value, reason) -> None:
 
 
 def test_record_key_matches_harvest_ident() -> None:
-    harvest_record = {"package": "newton", "ident": "2|newton/_src/a.py|10|k|a1f4_a1f4|-"}
+    harvest_record = {"package": "newton", "ident": "2|newton/_src/a.py|10|k|a1f4_a1f4|-", "kernel_name": "k"}
     assert keys.record_key(harvest_record) == "newton|newton/_src/a.py|10|k|a1f4_a1f4|-"
+    # A factory's kernels that differ only by `name=` share a kernel key: the Warp key tells them apart.
+    base = "p|t.py|15|make.<locals>.k||-"
+    records = {f"{base}|k_int32": "int32 launch", f"{base}|k_float64": "float64 launch"}
+    first = {"package": "p", "ident": "0|t.py|15|make.<locals>.k||-", "kernel_name": "k_float64"}
+    second = {"package": "p", "ident": "0|t.py|15|make.<locals>.k||-#2", "kernel_name": "k_int32"}
+    assert keys.match(records, first) == "float64 launch" and keys.match(records, second) == "int32 launch"
+    assert keys.match(records, dict(first, kernel_name="renamed")) is None  # ambiguous: no record
+    assert keys.match({f"{base}|k": "only"}, dict(first, kernel_name="renamed")) == "only"
 
 
 def test_example_arguments_follow_the_parser() -> None:
@@ -183,7 +191,7 @@ def test_capture_jobs_harvest_and_replay(tmp_path: Path) -> None:
     harvested = harvest([str(FIXTURE)], workers=1)
     verdicts = {}
     for rec_ in harvested.records:
-        meta, data = best[keys.record_key(rec_)]  # every fixture kernel was launched and found by its key
+        meta, data = keys.match(best, rec_)  # every fixture kernel was launched and found by its key
         name = rec_["qualname"] + (f"[{rec_['overload']}]" if rec_["overload"] else "")
         verdicts[name] = replay.replay(rec_["source"], rec_["kernel_name"], data).verdict if data else meta["reason"]
     assert verdicts == {
@@ -214,7 +222,7 @@ class _Captured:
         self.records = records
 
     def record_for(self, harvest_record):
-        return self.records.get(keys.record_key(harvest_record))
+        return keys.match(self.records, harvest_record)
 
 
 def test_launch_columns_and_validation_hook(tmp_path: Path) -> None:
@@ -223,8 +231,10 @@ def test_launch_columns_and_validation_hook(tmp_path: Path) -> None:
     data = _capture(SOURCE, _step_args)
     meta = record.unpack(data).meta
     records = {
-        "p|a.py|1|step||-": (meta, data),
-        "p|a.py|9|refused||-": ({"kernel": "p|a.py|9|refused||-", "reason": "argument 'm': uint64 value"}, None),
+        "p|a.py|1|step||-|step": (meta, data),
+        "p|a.py|9|refused||-|refused": (
+            {"kernel": "p|a.py|9|refused||-", "reason": "argument 'm': uint64 value"}, None
+        ),
     }
     base = {"package": "p", "source": SOURCE, "kernel_name": "step"}
     cache = columns.ReplayCache(tmp_path / "replays")
@@ -297,3 +307,17 @@ def test_build_with_capture_validates_replayable_real_rows(tmp_path: Path) -> No
     # Not a reference: validated as compile-only, like a real row without a launch.
     assert rows["shift"]["launch_dim"] is None and rows["shift"]["cpu_run_status"] == "skipped"
     assert all(r["launch_record"] is None or len(r["launch_record"]) <= record.MAX_RECORD_BYTES for r in rows.values())
+
+
+def test_launches_deferred_by_a_cpu_graph_capture_are_not_recorded(tmp_path: Path) -> None:
+    from warp_cuda_ir.capture.hook import Capture
+
+    with warp_session.loaded_kernel(SHIFT) as (kernel, _):
+        capture = Capture([], tmp_path)
+        capture._key = lambda k: "k"  # any kernel counts (this source lives in no package)
+        src = wp.zeros(4, dtype=float, device="cpu")
+        dst = wp.zeros(4, dtype=float, device="cpu")
+        token = capture.before(kernel, 4, [src, dst], "cpu", None)
+        assert token is not None  # an ordinary CPU launch is recorded
+        with wp.ScopedCapture(device="cpu"):
+            assert capture.before(kernel, 4, [src, dst], "cpu", None) is None

@@ -295,11 +295,15 @@ def _atomic_pickle(path: Path, value: Any) -> None:
 
 
 def best_records(results: Iterable[JobResult]) -> dict[str, tuple[dict[str, Any], bytes | None]]:
-    """Kernel key -> (meta, bytes) of its first replayable launch, else its first refusal (bytes None)."""
+    """(kernel key, Warp key) -> (meta, bytes) of its first replayable launch, else its first refusal (bytes None).
+
+    The dict's keys are `keys.record_key`-style keys followed by `|` and the kernel's Warp key: kernels one
+    factory made that differ only in annotations (no closure cell to tell them apart) share a kernel key.
+    """
     best: dict[str, tuple[dict[str, Any], bytes | None]] = {}
     for result in results:
         for meta, data in result.launches:
-            key = meta["kernel"]
+            key = f"{meta['kernel']}|{meta['warp_key']}"
             have = best.get(key)
             if have is None or (have[1] is None and data is not None):
                 best[key] = (meta, data)

@@ -9,6 +9,7 @@ generic kernel's overload that actually ran (Warp resolves it from the arguments
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,8 +20,25 @@ from warp_cuda_ir.harvest.worker import _closure_digest
 
 
 def record_key(record: dict[str, Any]) -> str:
-    """The key of a harvest record (`harvest(...).records` item or a row's provenance with `ident`)."""
-    return record["package"] + "|" + record["ident"].split("|", 1)[1]
+    """The key of a harvest record (`harvest(...).records` item or a row's provenance with `ident`).
+
+    The harvest appends `#2`, `#3`, ... to kernels whose idents collide; that suffix is not part of the key.
+    """
+    return record["package"] + "|" + re.sub(r"#\d+$", "", record["ident"].split("|", 1)[1])
+
+
+def match(records: dict[str, Any], harvest_record: dict[str, Any]) -> Any | None:
+    """The entry of `records` (keyed `<kernel key>|<Warp key>`) for a harvest record.
+
+    The Warp key decides between kernels that share a kernel key (a factory's kernels told apart by
+    `name=` only); when it matches none of them, a kernel key with a single captured kernel still matches.
+    """
+    base = record_key(harvest_record)
+    exact = records.get(f"{base}|{harvest_record['kernel_name']}")
+    if exact is not None:
+        return exact
+    candidates = [v for k, v in records.items() if k.rsplit("|", 1)[0] == base]
+    return candidates[0] if len(candidates) == 1 else None
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from warp_cuda_ir.capture import keys
 
 @dataclass
 class Captured:
-    records: dict[str, tuple[dict[str, Any], bytes | None]]  # kernel key -> (meta, bytes or None)
+    records: dict[str, tuple[dict[str, Any], bytes | None]]  # `<kernel key>|<Warp key>` -> (meta, bytes | None)
     results: list[jobs_mod.JobResult]
     targets: list[keys.Target]
     seconds: float
@@ -31,7 +31,7 @@ class Captured:
         return {"packages": per, "seconds": round(self.seconds, 1)}
 
     def record_for(self, harvest_record: dict[str, Any]) -> tuple[dict[str, Any], bytes | None] | None:
-        return self.records.get(keys.record_key(harvest_record))
+        return keys.match(self.records, harvest_record)
 
 
 def capture_packages(

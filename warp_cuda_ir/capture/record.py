@@ -81,6 +81,8 @@ def value_type_spec(t: Any) -> dict[str, Any]:
     if scalar is None:
         raise NotStorable(f"value of type {getattr(t, '__name__', type(t).__name__)}")
     s = scalar.__name__
+    if _SCALARS.get(s) is not scalar:  # e.g. bfloat16: numpy has no such type to store it
+        raise NotStorable(f"value of type {t.__name__} ({s} components)")
     if wpt.type_is_quaternion(t):
         return {"t": "quaternion", "s": s}
     if wpt.type_is_transformation(t):

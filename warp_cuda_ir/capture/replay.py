@@ -128,9 +128,12 @@ def compare(r: rec.LaunchRecord, arrays: dict[str, Any]) -> Fidelity:
         differing.append(f"{_name(r, path)} ({n} of {want.size} elements)")
     if not differing:
         return Fidelity("equal" if exact else "close", "", None if exact else worst)
-    why = "overlapping arguments " + str(r.meta["overlaps"]) if r.meta.get("overlaps") else (
-        "memory the record did not hold (reads past an array's end or outside the arguments)"
-    )
+    if r.meta.get("overlaps"):
+        why = "overlapping arguments " + str(r.meta["overlaps"])
+    elif not r.meta.get("changed"):
+        why = "the captured launch changed nothing (it did not run when launched, e.g. deferred by a graph capture)"
+    else:
+        why = "memory the record did not hold (reads past an array's end or outside the arguments)"
     return Fidelity("differs", f"{', '.join(differing[:4])}; likely cause: {why}", worst)
 
 

@@ -37,7 +37,7 @@ from warp_cuda_ir import rows, warp_session
 from warp_cuda_ir.cli import default_workers
 from warp_cuda_ir.errors import ExtractionError
 from warp_cuda_ir.synthesis import CATEGORIES
-from warp_cuda_ir.validation import compile_cuda, execute, gradcheck
+from warp_cuda_ir.validation import compile_cuda, execute, gradients
 
 _scratch: Path | None = None
 
@@ -110,7 +110,7 @@ def stage_rates(sample: list[dict[str, Any]]) -> dict[str, float]:
     cpu = time.perf_counter() - start
     start = time.perf_counter()
     for row in sample:
-        gradcheck.check(row)
+        gradients.check(row)
     grad = time.perf_counter() - start
     return {"cpu compile + launch": len(sample) / cpu, "gradient check": len(sample) / grad}
 
@@ -123,6 +123,8 @@ def _build_side(checkout: Path, root: Path, seed: int, workers: int) -> dict[str
     built = root / f"built_{checkout.name}" / "warp_cuda_ir"
     build = [sys.executable, str(checkout / "scripts" / "build.py"), "--out", str(built), "--target-mb", "0.01"]
     build += ["--seeds-per-shard", "128", "--seed", str(seed), "--workers", str(workers)]
+    if "--real" in (checkout / "scripts" / "build.py").read_text():
+        build += ["--real", "none"]  # generated rows only, as older checkouts build
     subprocess.run(build, env=env, check=True, capture_output=True)
     return {"checkout": checkout, "built": built, "env": env, "runs": []}
 

@@ -69,8 +69,8 @@ def unread_arguments(source: str) -> list[str]:
 
 def uncalled_helpers(source: str) -> list[str]:
     kernel, helpers = _functions(source)
-    called = {n.func.id for f in [kernel, *helpers] for n in ast.walk(f) if isinstance(n, ast.Call)
-              and isinstance(n.func, ast.Name)}  # fmt: skip
+    # called, or passed as a function (`wp.tile_map(fn, t)`): any read of the name
+    called = {n.id for f in [kernel, *helpers] for n in ast.walk(f) if isinstance(n, ast.Name)}
     return [h.name for h in helpers if h.name not in called]
 
 

@@ -24,7 +24,7 @@ from warp_cuda_ir.card import validation_markdown
 from warp_cuda_ir.readback import read_back
 from warp_cuda_ir.record import BuildRecord
 from warp_cuda_ir.shards import BuildSpec
-from warp_cuda_ir.validation import compile_cuda, execute, gpu, gradcheck, outputs
+from warp_cuda_ir.validation import compile_cuda, execute, gpu, outputs
 from warp_cuda_ir.validation import row as row_columns
 from warp_cuda_ir.validation.pipeline import ValidationResult, validate_dataset
 from warp_cuda_ir.validation.runner import Chunk, PassOptions, StageTimes, run_pass
@@ -112,10 +112,10 @@ def test_pass_annotates_every_row_end_to_end_on_cpu(interrupted_then_resumed: di
         assert f".entry {row['kernel_symbol']}_cuda_kernel_forward(" in row["ptx"] and ".target sm_90" in row["ptx"]
         assert (row["cpu_compile_status"], row["cpu_run_status"]) == ("ok", "ok"), row["cpu_run_error"]
         assert row["nonfinite_output"] is False, row["seed"]
-        # A mismatch is tolerated only where Warp generated no derivative at all (adjoint exactly 0): built-ins
-        # Warp 1.19 does not differentiate, e.g. `wp.randf(state, lo, hi)` in its bounds or `wp.tile_reduce`.
-        no_adjoint = row["gradcheck_status"] == "mismatch" and ": adjoint 0, fd" in row["gradcheck_detail"]
-        assert row["gradcheck_status"] in ("ok", "skipped") or no_adjoint, row["gradcheck_detail"]
+        # The gradient check ran on every row; a wrong adjoint is tolerated only on a row flagged at build time.
+        assert row["gradcheck_status"] not in ("error", "timeout", "skipped"), row["gradcheck_error"]
+        if row["gradcheck_status"] in ("wrong_adjoint", "zero_adjoint"):
+            assert row["adjoint_hazards"], row["seed"]
         assert row["validation_warp_version"] == "1.19.0"
         if GPU_MISSING:
             assert row["gpu_run_status"] == "skipped" and row["gpu_run_skip_reason"] == schema.NO_GPU
@@ -184,36 +184,6 @@ def test_nan_and_inf_outputs_are_flagged() -> None:
         row_for(SCALES, "idle", [("a", "float32", "in", UNIFORM), ("b", "float32", "out", ZEROS)])
     )
     assert scales.nonfinite is False
-
-
-PLANTED = """import warp as wp
-
-@wp.func
-def square(x: float):
-    return x * x
-
-@wp.func_grad(square)
-def adj_square(x: float, adj_ret: float):
-    wp.adjoint[x] += FACTOR * x * adj_ret
-
-@wp.kernel
-def energy(a: wp.array(dtype=float), b: wp.array(dtype=float)):
-    i = wp.tid()
-    b[i] = square(a[i]) * 1.5 + wp.sin(a[i])
-"""
-
-
-@pytest.mark.parametrize(("factor", "status"), [("2.0", "ok"), ("3.0", "mismatch")])
-def test_gradient_check_catches_a_planted_wrong_adjoint(factor: str, status: str) -> None:
-    row = row_for(
-        PLANTED.replace("FACTOR", factor), "energy", [("a", "float32", "in", UNIFORM), ("b", "float32", "out", ZEROS)]
-    )
-    result = gradcheck.check(row)
-    assert (result.status, result.dtype) == (status, "float64"), result.detail
-    if status == "mismatch":
-        assert result.max_error > 0.05 and "adjoint" in result.detail
-    else:
-        assert result.max_error < 1e-6
 
 
 HANGS = WRITES_NOTHING.replace("    x = a[i] * 2.0", "    while a[i] > 0.0:\n        b[i] = b[i] + 1.0")
@@ -307,6 +277,9 @@ def test_messages_print_values_not_numpy_reprs() -> None:
         row_columns.stage("gpu_run", "skipped", skip_reason="no CUDA device on the validating machine")
 
 
+GRADIENT_VERDICTS = ("wrong_adjoint", "zero_adjoint", "inconclusive", "nothing_to_check", "not_applicable")
+
+
 def assert_stage_columns_consistent(columns: dict) -> None:
     """Every stage: a status from the shared vocabulary; a skip reason from the fixed list iff skipped;
     an error iff `error`/`timeout`; no numpy repr in any message."""
@@ -314,13 +287,12 @@ def assert_stage_columns_consistent(columns: dict) -> None:
         if f"{stage}_status" not in columns:
             continue
         status, error, reason = (columns[f"{stage}_{k}"] for k in ("status", "error", "skip_reason"))
-        assert status in (*schema.STAGE_STATUSES, "mismatch"), (stage, status)
+        assert status in (*schema.STAGE_STATUSES, *GRADIENT_VERDICTS), (stage, status)
         assert (reason is not None) == (status == "skipped") and (reason is None or reason in schema.SKIP_REASONS)
         assert (error is not None) == (status in ("error", "timeout")), (stage, status, error)
         assert error is None or "np." not in error
-    if columns.get("gradcheck_status") == "skipped":
-        assert columns["gradcheck_dtype"] is None and columns["gradcheck_max_error"] is None
-    assert "np." not in (columns.get("gradcheck_detail") or "")
+    if columns.get("gradcheck_status") in ("skipped", "error", "timeout", "not_applicable"):
+        assert columns["gradcheck_dtype"] is None and columns["gradcheck_rel_error"] is None
 
 
 def assert_card_states_the_rows(card_text: str, rows: list[dict]) -> None:

@@ -147,6 +147,7 @@ def render(record: BuildRecord, readback: Readback, repo_id: str = DEFAULT_REPO_
         "split_header": " | ".join(schema.SPLITS),
         "split_rule": "|".join("---:" for _ in schema.SPLITS),
         "validation_section": validation_markdown(readback),
+        "gradient_section": gradient_markdown(readback),
         "leakage": leakage_markdown(readback),
         "comment_echo": comment_echo_markdown(readback),
         "variety_section": variety_markdown(readback, with_categories=False),
@@ -287,6 +288,44 @@ def validation_markdown(readback: Readback) -> str:
             cells.append(f"{percent(per_stage.get(stage, {}).get('ok', 0), ran)} of {ran:,}")
         lines.append(f"| {category} | {v.category_rows.get(category, 0):,} | {' | '.join(cells)} |")
     return "\n".join(lines) + "\n"
+
+
+# ---- gradients branch (#14 parts 2-3) ----
+def gradient_markdown(readback: Readback) -> str:
+    """Known-wrong backward code (build-time flags) and how the gradient check's verdicts agree with it."""
+    g = readback.validation.gradients
+    total = readback.num_rows
+    lines = [
+        f"{g.flagged_rows:,} of {total:,} rows ({percent(g.flagged_rows, total)}) contain a construct for which "
+        "Warp 1.19's backward code is known to be wrong or missing (column `adjoint_hazards`, found by reading the "
+        "Python source at build time; the list of built-ins without an adjoint is read from Warp's own headers):",
+        "",
+        "| construct | rows |",
+        "|---|---|",
+        *(f"| `{kind}` | {n:,} |" for kind, n in g.flags.items()),
+        "",
+    ]
+    if readback.validation.validated:
+        explained = "n/a" if g.explained is None else f"{100 * g.explained:.1f}%"
+        lines += [
+            f"The gradient check (`gradcheck_status`) found the adjoint wrong on {g.disagreeing:,} rows "
+            f"(`wrong_adjoint` or `zero_adjoint`), {g.disagreeing_flagged:,} of which carry a flag, and could not "
+            f"decide on {g.inconclusive:,} (`inconclusive`: finite differences unstable at a kink, branch or "
+            f"discontinuity). Of the rows where adjoint and finite differences disagree, {explained} carry a flag "
+            f"or are inconclusive. {g.ok_flagged:,} flagged rows passed the check (the construct did not change "
+            f"the gradient for those inputs); {g.ok_zero_adjoint:,} rows pass with an adjoint identically zero.",
+            "",
+        ]
+    lines.append(
+        "For training or evaluating on backward code: the `cuda_backward`/`cpu_backward` texts are what Warp "
+        "generates, not necessarily a correct gradient. To learn correct adjoints, keep rows with "
+        '`gradcheck_status == "ok"` and an empty `adjoint_hazards`; rows with a flag or a `wrong_adjoint`/'
+        "`zero_adjoint` verdict are faithful examples of Warp's output but teach its known errors."
+    )
+    return "\n".join(lines) + "\n"
+
+
+# ---- end gradients block ----
 
 
 def _degenerate_lines(readback: Readback) -> list[str]:

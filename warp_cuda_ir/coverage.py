@@ -77,7 +77,7 @@ def _degenerate(name: str, after: np.ndarray, before: Mapping[str, np.ndarray], 
     if a.size and not np.any(a):
         return f"{name}: all zero"
     flat = a.reshape(a.shape[0], -1) if a.ndim else a.reshape(1, -1)
-    if a.size > 1 and np.all(flat == flat[:1]):
+    if a.ndim and a.shape[0] > 1 and np.all(flat == flat[:1]):  # one element (a single atomic bin) is no pattern
         return f"{name}: constant"
     for other, b in before.items():
         if b.shape != after.shape:

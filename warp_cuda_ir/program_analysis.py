@@ -168,7 +168,7 @@ def analyse(source: str, category: str | None = None) -> ProgramFacts:
     while todo:
         f = todo.pop()
         for n in ast.walk(f):
-            c = dataflow.call_name(n)
+            c = dataflow.referenced_name(n)  # called, or passed as a function (`wp.tile_map(fn, t)`)
             if c in helpers and c not in called:
                 called.add(c)
                 todo.append(functions[c])

@@ -64,6 +64,79 @@ class Variety:
         return len(self.builtin_counts)
 
 
+# ---- gradients branch (#14 part 3): gradient verdicts against the build-time adjoint hazard flags ----
+DISAGREEING = ("wrong_adjoint", "zero_adjoint")  # the check found the adjoint wrong
+
+
+@dataclass
+class GradientAgreement:
+    """How the gradient check's verdicts and the `adjoint_hazards` flags agree, over every row."""
+
+    flagged_rows: int = 0  # rows with at least one adjoint hazard flag
+    flags: dict[str, int] = field(default_factory=dict)  # flag kind (`dynamic_loop_mutation` ...) -> rows
+    disagreeing: int = 0  # rows judged wrong_adjoint or zero_adjoint
+    disagreeing_flagged: int = 0  # ... of which carry a flag
+    inconclusive: int = 0
+    inconclusive_flagged: int = 0
+    ok_flagged: int = 0  # rows judged ok that carry a flag (the flag's construct did not bite there)
+    ok_zero_adjoint: int = 0  # rows judged ok with an adjoint identically zero (must be 0)
+
+    @property
+    def explained(self) -> float | None:
+        """Share of rows whose adjoint disagreed with finite differences (wrong, zero or inconclusive) that
+        carry a flag or are inconclusive: the ones a user filtering on flags and verdicts is warned about."""
+        total = self.disagreeing + self.inconclusive
+        return (self.disagreeing_flagged + self.inconclusive) / total if total else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "flagged_rows": self.flagged_rows,
+            "flags": self.flags,
+            "disagreeing": self.disagreeing,
+            "disagreeing_flagged": self.disagreeing_flagged,
+            "inconclusive": self.inconclusive,
+            "inconclusive_flagged": self.inconclusive_flagged,
+            "ok_flagged": self.ok_flagged,
+            "ok_zero_adjoint": self.ok_zero_adjoint,
+            "explained": self.explained,
+        }
+
+
+class _GradientTally:
+    def __init__(self) -> None:
+        self.result = GradientAgreement()
+        self.flags: Counter[str] = Counter()
+
+    def add(self, group: pa.Table) -> None:
+        if "adjoint_hazards" not in group.column_names:
+            return  # written before the column existed
+        hazards = group.column("adjoint_hazards").to_pylist()
+        has = {"gradcheck_status", "gradcheck_adjoint_norm"} <= set(group.column_names)
+        statuses = group.column("gradcheck_status").to_pylist() if has else [None] * len(hazards)
+        norms = group.column("gradcheck_adjoint_norm").to_pylist() if has else [None] * len(hazards)
+        r = self.result
+        for flags, status, norm in zip(hazards, statuses, norms, strict=True):
+            flagged = bool(flags)
+            r.flagged_rows += flagged
+            self.flags.update({f.split(":", 1)[0] for f in flags or ()})
+            if status in DISAGREEING:
+                r.disagreeing += 1
+                r.disagreeing_flagged += flagged
+            elif status == "inconclusive":
+                r.inconclusive += 1
+                r.inconclusive_flagged += flagged
+            elif status == "ok":
+                r.ok_flagged += flagged
+                r.ok_zero_adjoint += norm == 0.0
+
+    def done(self) -> GradientAgreement:
+        self.result.flags = dict(self.flags.most_common())
+        return self.result
+
+
+# ---- end gradients block ----
+
+
 @dataclass
 class ValidationCounts:
     """What the validation columns say over every row of the folder (one pass, `_ValidationTally`)."""
@@ -82,6 +155,7 @@ class ValidationCounts:
     gpu_matches_reference: int = 0
     cuda_archs: list[int] = field(default_factory=list)
     gpus: list[str] = field(default_factory=list)
+    gradients: GradientAgreement = field(default_factory=lambda: GradientAgreement())
 
     @property
     def validated(self) -> int:
@@ -110,6 +184,7 @@ class ValidationCounts:
             "cuda_archs": self.cuda_archs,
             "gpus": self.gpus,
             "validated": self.validated,
+            "gradients": self.gradients.to_dict(),
         }
 
 
@@ -405,9 +480,11 @@ class _ValidationTally:
         self.nonfinite = self.matches = 0
         self.archs: set[int] = set()
         self.gpus: set[str] = set()
+        self.gradients = _GradientTally()
 
     def add(self, group: pa.Table) -> None:
         self.rows += group.num_rows
+        self.gradients.add(group)
         categories = group.column("category").to_pylist()
         self.category_rows.update(categories)
         stages = [s for s in schema.STAGES if f"{s}_status" in group.column_names]
@@ -462,4 +539,5 @@ class _ValidationTally:
             gpu_matches_reference=self.matches,
             cuda_archs=sorted(self.archs),
             gpus=sorted(self.gpus),
+            gradients=self.gradients.done(),
         )

@@ -20,7 +20,7 @@ from typing import Any
 
 import warp as wp
 
-from warp_cuda_ir import schema, source_facts, standalone
+from warp_cuda_ir import adjoint_hazards, schema, source_facts, standalone
 from warp_cuda_ir.harvest import assign_splits, near_duplicates
 
 SOURCE = "real"
@@ -106,6 +106,7 @@ def row_for_record(record: dict[str, Any]) -> dict[str, Any]:
         "arguments": signature_arguments(source, texts["kernel_name"]),
         "warp_builtins": list(facts.builtins),
         "program_shape": facts.shape,
+        "adjoint_hazards": adjoint_hazards.adjoint_hazards(source),
         "warp_version": wp.config.version,  # the harvest's cache key includes it
         "generator_version": None,
         "module_options": json.dumps({"cuda": texts["cuda_options"], "cpu": texts["cpu_options"]}, sort_keys=True),
@@ -149,11 +150,21 @@ def signature_arguments(source: str, kernel_name: str) -> list[dict[str, Any]]:
 
 
 def _kernel_def(tree: ast.Module, name: str) -> ast.FunctionDef | None:
-    """The kernel's top-level `def`: named `name`, or decorated `@wp.kernel(name="name")` (Warp's key)."""
+    """The kernel's top-level `def`: named `name`, decorated `@wp.kernel(name="name")` (Warp's key), or
+    the function a `wp.kernel(f, name="name")` call (or `name = wp.kernel(f, ...)`) makes the kernel of."""
+    defs = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
     for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and (node.name == name or name in _decorator_names(node)):
+        if isinstance(node, ast.FunctionDef) and name in _decorator_names(node):
             return node
-    return None
+    for node in tree.body:
+        call = node.value if isinstance(node, (ast.Assign, ast.Expr)) else None
+        if not (isinstance(call, ast.Call) and _head(call.func) == "kernel" and call.args):
+            continue
+        targets = [t.id for t in node.targets if isinstance(t, ast.Name)] if isinstance(node, ast.Assign) else []
+        keys = [k.value.value for k in call.keywords if k.arg == "name" and isinstance(k.value, ast.Constant)]
+        if (name in keys or (not keys and name in targets)) and isinstance(call.args[0], ast.Name):
+            return defs.get(call.args[0].id)
+    return defs.get(name)
 
 
 def _decorator_names(node: ast.FunctionDef) -> set[str]:

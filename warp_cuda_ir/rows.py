@@ -9,7 +9,7 @@ from typing import Any
 
 import warp as wp
 
-from warp_cuda_ir import extraction, schema, source_facts, standalone
+from warp_cuda_ir import adjoint_hazards, extraction, schema, source_facts, standalone
 from warp_cuda_ir.errors import ExtractionError
 from warp_cuda_ir.synthesis import GENERATOR_VERSION, KernelProgram, synthesize
 
@@ -89,6 +89,7 @@ def _shape(
         "arguments": [a.to_row() for a in program.arguments],
         "warp_builtins": list(facts.builtins),
         "program_shape": facts.shape,
+        "adjoint_hazards": adjoint_hazards.adjoint_hazards(program.source),
         "warp_version": wp.config.version,
         "generator_version": GENERATOR_VERSION,
         "module_options": json.dumps({"cuda": texts.cuda_options, "cpu": texts.cpu_options}, sort_keys=True),

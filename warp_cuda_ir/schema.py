@@ -119,6 +119,19 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         string,
         "Hash of the Python AST with identifiers and literals erased: equal values differ only in names and constants.",
     ),
+    # ---- gradients branch (#14 parts 1-2): known-wrong backward code, flagged at build time ----
+    (
+        "adjoint_hazards",
+        pa.list_(string),
+        "Constructs in the Python source for which Warp 1.19's backward code is known to be wrong or missing, "
+        "sorted: `dynamic_loop_mutation:<var>` (assigned in a `while`, runtime-`range` or break/continue loop and "
+        "read after it: the backward replay skips the loop body), `noise_after_draw:<state>` (noise whose adjoint "
+        "reads an RNG state a later draw advanced), `missing_adjoint:<builtin>` (adjoint marked MISSINGADJOINT in "
+        "Warp's native headers), `inplace_overwrite:<array>` (an array read and overwritten in place: the "
+        "tape's gradient for its earlier values is wrong), `zero_adjoint:randf_bounds` (randf bounds get no "
+        "adjoint). Empty: none found.",
+    ),
+    # ---- end gradients block ----
     ("warp_version", string, "warp-lang version that generated the C++ (for real rows: that harvested them)."),
     ("generator_version", string, "Version of this project's kernel generator; null for real rows."),
     (
@@ -324,18 +337,61 @@ VALIDATION_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
     ),
     ("gpu_max_abs_diff", float64, "Largest absolute difference between GPU and CPU outputs; null without both runs."),
     ("gpu_max_rel_diff", float64, "Largest relative difference between GPU and CPU outputs; null without both runs."),
-    *_stage_columns(
-        "gradcheck",
-        "`wp.Tape` adjoint vs finite differences (`mismatch`: they disagree)",
-        "The exception or crash of the check, or how long it hung",
+    # ---- gradients branch (#14 part 1): the gradient check over the whole adjoint ----
+    # `gradcheck_detail` and `gradcheck_max_error` are retired: the numbers are in the columns below, and what
+    # failed or why it was skipped in `gradcheck_error` / `gradcheck_skip_reason`.
+    (
+        "gradcheck_status",
+        string,
+        "`wp.Tape` adjoint on the CPU vs central finite differences along random directions over every element of "
+        "every differentiable input (float arrays read or updated, float scalar parameters, float struct fields), "
+        "loss sum(w * out) with random weights, 3 steps, 3 input sets: `ok` (agrees), `wrong_adjoint` (disagrees "
+        "on >= 2 input sets where the finite differences are stable across steps: the backward code is wrong), "
+        "`zero_adjoint` (the same with an adjoint identically zero), `inconclusive` (finite differences unstable "
+        "across steps, or a disagreement on one input set only: a kink, branch or discontinuity), "
+        "`nothing_to_check` (neither the loss nor the adjoint moves), `not_applicable` (no float input or no float "
+        "output), `error`, `timeout` (hung past its time limit) or `skipped`.",
     ),
-    ("gradcheck_max_error", float64, "Largest error of the adjoint against finite differences (relative, floor 1)."),
+    *_stage_columns("gradcheck", "", "The exception or crash of the check, or how long it hung")[1:],
+    # ---- gradients branch (#14 part 1): the gradient check over the whole adjoint ----
     (
         "gradcheck_dtype",
         string,
-        "Precision of the gradient check: `float64` where the kernel allows, else `float32`; null when not checked.",
+        "Precision the check ran in: `float64` when the kernel compiles widened to float64, else the row's own "
+        "(`float32`, or `float16` with float16 steps); null when no check ran.",
     ),
-    ("gradcheck_detail", string, "Where the largest error of the check is (argument, index, both values); else null."),
+    (
+        "gradcheck_rel_error",
+        float64,
+        "Worst (input, input set) pair's relative error of the adjoint's predicted loss change g.(x+ - x-) against "
+        "the finite-difference change, at the step where they agree best; null when nothing moved or no check ran.",
+    ),
+    (
+        "gradcheck_fd_spread",
+        float64,
+        "Largest spread of the finite-difference slopes across the step sizes (range / largest slope) over the "
+        "pairs whose loss moved: large means a kink or discontinuity; null when nothing moved or no check ran.",
+    ),
+    (
+        "gradcheck_adjoint_norm",
+        float64,
+        "Largest Euclidean norm of the adjoint over all differentiated inputs, across input sets (0: identically "
+        "zero); null when no check ran.",
+    ),
+    ("gradcheck_input_sets", int64, "Number of input sets (seeds) the check ran on; null when no check ran."),
+    (
+        "gradcheck_steps",
+        pa.list_(float64),
+        "Finite-difference step sizes used (relative to max(1, |x|) per element); null when no check ran.",
+    ),
+    (
+        "gradcheck_inputs",
+        pa.list_(string),
+        "Inputs differentiated: array names, scalar parameter names, `param.field` for struct fields; null when "
+        "no check ran.",
+    ),
+    ("gradcheck_worst_input", string, "Input of the worst pair (see `gradcheck_rel_error`); null when none."),
+    # ---- end gradients block ----
     ("validation_gpu_name", string, "GPU the row was validated on (null without a GPU)."),
     ("validation_driver_version", string, "CUDA driver version the row was validated with (null without a driver)."),
     ("validation_warp_version", string, "warp-lang version that ran the validation; null when not validated."),

@@ -54,6 +54,13 @@ def call_name(node: ast.AST) -> str | None:
     return None
 
 
+def referenced_name(node: ast.AST) -> str | None:
+    """The name a call calls, or a bare name read (a helper passed as a function)."""
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+        return node.id
+    return call_name(node)
+
+
 def reads(node: ast.AST | None) -> set[str]:
     """Names an expression reads."""
     if node is None:
@@ -137,11 +144,52 @@ class Liveness:
         return used
 
 
+class Index:
+    """Names read and effect calls made under every node of a tree, computed in one post-order pass
+    (the analysis asks for them again and again: loops are revisited, expressions nest)."""
+
+    def __init__(self, root: ast.AST) -> None:
+        self.names: dict[int, frozenset[str]] = {}
+        self.effects: dict[int, bool] = {}
+        self._visit(root)
+
+    def _visit(self, node: ast.AST) -> tuple[frozenset[str], bool]:
+        found: set[str] = set()
+        effect = False
+        for child in ast.iter_child_nodes(node):
+            r, e = self._visit(child)
+            found |= r
+            effect = effect or e
+        if type(node) is ast.Name and type(node.ctx) is ast.Load:
+            found.add(node.id)
+        elif type(node) is ast.Call:
+            name = call_name(node)
+            effect = effect or (name is not None and name.startswith(_EFFECT_PREFIXES))
+        result = frozenset(found)
+        self.names[id(node)] = result
+        self.effects[id(node)] = effect
+        return result, effect
+
+    def reads(self, node: ast.AST | None) -> set[str]:
+        if node is None:
+            return set()
+        found = self.names.get(id(node))
+        return set(found) if found is not None else reads(node)
+
+    def has_effect(self, node: ast.AST) -> bool:
+        found = self.effects.get(id(node))
+        return found if found is not None else has_effect_call(node)
+
+
 class _Analyser:
-    def __init__(self, result: Liveness, helper: bool) -> None:
+    def __init__(self, result: Liveness, helper: bool, index: Index | None = None) -> None:
         self.r = result
         self.helper = helper
+        self.index = index or Index(result.function)
         self.loops: list[tuple[set[str], set[str], bool]] = []  # (live at exit, live at head, loop is live)
+
+    def reads(self, node: ast.AST | None) -> set[str]:
+        return self.index.reads(node)
 
     def mark(self, s: ast.stmt, live: bool) -> None:
         self.r.kept[id(s)] = live
@@ -162,12 +210,12 @@ class _Analyser:
             after_else, kept_else = self.block(s.orelse, set(live))
             kept = kept_body or kept_else
             self.mark(s, kept)
-            return ((after_body | after_else | reads(s.test)) if kept else live), kept
+            return ((after_body | after_else | self.reads(s.test)) if kept else live), kept
         if isinstance(s, (ast.For, ast.While)):
             return self.loop(s, live)
         if isinstance(s, ast.Return):
             self.mark(s, True)
-            return reads(s.value), True
+            return set(self.reads(s.value)), True
         if isinstance(s, (ast.Break, ast.Continue)):
             if not self.loops or not self.loops[-1][2]:
                 self.mark(s, False)
@@ -177,7 +225,7 @@ class _Analyser:
             return set(exit_live if isinstance(s, ast.Break) else head_live), True
         if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call):
             self.mark(s, True)
-            return live | reads(s.value), True
+            return live | self.reads(s.value), True
         self.mark(s, False)  # pass, docstrings, bare expressions
         return live, False
 
@@ -190,31 +238,31 @@ class _Analyser:
         )
         if stores_array:
             self.mark(s, True)
-            needed = reads(value)
+            needed = set(self.reads(value))
             for e in elements:
-                needed |= reads(e) - {root_name(e) or ""}
+                needed |= self.reads(e) - {root_name(e) or ""}
             return live | needed, True
         self.r.seen[id(s)] = s
         names = {root_name(e) for e in elements} - {None}
         partial = any(isinstance(e, (ast.Subscript, ast.Attribute)) for e in elements)
         is_live = bool(names & live)
-        effect = value is not None and has_effect_call(value)
+        effect = value is not None and self.index.has_effect(value)
         if not is_live and not effect:
             self.mark(s, False)
             return live, False
         self.mark(s, is_live)  # an atomic whose result is unused: the call lives, the assignment does not
         whole = {root_name(e) for e in elements if isinstance(e, ast.Name)}
         out = set(live) - whole if not isinstance(s, ast.AugAssign) else set(live)
-        out |= reads(value)
+        out |= self.reads(value)
         if partial or isinstance(s, ast.AugAssign):
             out |= {n for n in names if n is not None}
             for e in elements:
-                out |= reads(e)
+                out |= self.reads(e)
         return out, True
 
     def loop(self, s: ast.For | ast.While, live: set[str]) -> tuple[set[str], bool]:
         counter = {root_name(e) for e in _target_names(s.target)} - {None} if isinstance(s, ast.For) else set()
-        bounds = reads(s.iter) if isinstance(s, ast.For) else reads(s.test)
+        bounds = self.reads(s.iter) if isinstance(s, ast.For) else self.reads(s.test)
         loop_live = False
         for phase in (0, 1):
             head = set(live)
@@ -235,11 +283,12 @@ class _Analyser:
         return (head - counter) | bounds, True
 
 
-def analyse_function(function: ast.FunctionDef, arrays: Iterable[str]) -> Liveness:
-    """Liveness of one kernel or helper. `arrays`: names whose element stores are effects."""
+def analyse_function(function: ast.FunctionDef, arrays: Iterable[str], index: Index | None = None) -> Liveness:
+    """Liveness of one kernel or helper. `arrays`: names whose element stores are effects. `index`: of a
+    tree holding `function`, when the caller has one (statements removed since do not matter)."""
     result = Liveness(function, frozenset(arrays))
     helper = not is_decorated(function, "kernel")
-    _Analyser(result, helper).block(function.body, set())
+    _Analyser(result, helper, index).block(function.body, set())
     return result
 
 
@@ -464,58 +513,64 @@ _MATRIX |= {"eig3", "svd2", "skew", "mat22", "mat33", "mat44", "mat33d", "mat22d
 _MATRIX |= {"matrix_from_rows", "ddot", "get_diag", "inverse_approx", "transform_to_matrix", "quat_to_matrix"}
 
 
-def constructs(tree: ast.Module, kernel: ast.FunctionDef) -> set[str]:
-    """The constructs categories promise, as found in the program."""
+def constructs(tree: ast.Module, kernel: ast.FunctionDef, need: Iterable[str] | None = None) -> set[str]:
+    """The constructs categories promise, as found in the program (one walk over the kernel)."""
     found: set[str] = set()
     helpers = {n.name for n in tree.body if isinstance(n, ast.FunctionDef) and is_decorated(n, "func")}
-    calls = {call_name(n) for n in ast.walk(kernel)}
-    if calls & helpers:
-        found.add("helper_call")
+    structs = {n.name for n in tree.body if isinstance(n, ast.ClassDef) and is_decorated(n, "struct")}
+    struct_args = {a.arg for a in kernel.args.args if isinstance(a.annotation, ast.Name) and a.annotation.id in structs}
+    calls: set[str] = set()
+    names: set[str] = set()
+    loops: list[ast.AST] = []
     for n in ast.walk(kernel):
+        if isinstance(n, ast.Call):
+            c = call_name(n)
+            if c is not None:
+                calls.add(c)
+        elif isinstance(n, ast.Name):
+            names.add(n.id)
+        elif isinstance(n, (ast.BinOp, ast.AugAssign)) and type(n.op) in _OPERATOR_NAMES:
+            calls.add(_OPERATOR_NAMES[type(n.op)])
+        elif isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in struct_args:
+            found.add("struct_field")
+        elif isinstance(n, ast.Return):
+            found.add("early_return")
+        elif isinstance(n, ast.Assign) and call_name(n.value) == "tid" and isinstance(n.targets[0], ast.Tuple):
+            found.add("multi_dim")
         if isinstance(n, ast.If):
             found.add("if")
             if n.orelse and isinstance(n.orelse[0], ast.If):
                 found.add("elif")
-        if isinstance(n, (ast.For, ast.While)):
-            found.add("loop")
-            if any(isinstance(m, (ast.For, ast.While)) for s in n.body for m in ast.walk(s)):
-                found.add("nested_loop")
         if isinstance(n, (ast.If, ast.While)) and isinstance(n.test, ast.BoolOp):
             found.add("compound_condition")
-        if isinstance(n, ast.Return):
-            found.add("early_return")
-    if any(c and c.startswith("atomic_") for c in calls):
+        if isinstance(n, (ast.For, ast.While)):
+            found.add("loop")
+            loops.append(n)
+    if len(loops) > 1 and any(m is not n and m in set(ast.walk(n)) for n in loops for m in loops):
+        found.add("nested_loop")
+    if (calls | names) & helpers:
+        found.add("helper_call")
+    if any(c.startswith("atomic_") for c in calls):
         found.add("atomic")
     if "rand_init" in calls and calls & (RANDOM_DRAWS - {"rand_init"}):
         found.add("random")
-    structs = {n.name for n in tree.body if isinstance(n, ast.ClassDef) and is_decorated(n, "struct")}
-    struct_args = {a.arg for a in kernel.args.args if isinstance(a.annotation, ast.Name) and a.annotation.id in structs}
-    if any(isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in struct_args
-           for n in ast.walk(kernel)):  # fmt: skip
-        found.add("struct_field")
     arrays = array_arguments(kernel)
-    live = analyse_function(kernel, arrays).live_reads()
-    if any(a.arg not in arrays and a.arg not in struct_args and a.arg in live for a in kernel.args.args):
-        found.add("scalar_param")
-    for n in ast.walk(kernel):
-        if isinstance(n, ast.Assign) and call_name(n.value) == "tid" and isinstance(n.targets[0], ast.Tuple):
-            found.add("multi_dim")
-    names = {c for c in calls if c} | {
-        _OPERATOR_NAMES[type(n.op)]
-        for n in ast.walk(kernel)
-        if isinstance(n, (ast.BinOp, ast.AugAssign)) and type(n.op) in _OPERATOR_NAMES
-    }
-    if names & {"add", "sub", "mul", "div", "mod", "floordiv"}:
+    scalars = [a.arg for a in kernel.args.args if a.arg not in arrays and a.arg not in struct_args]
+    if (need is None or "scalar_param" in need) and any(a in names for a in scalars):
+        live = analyse_function(kernel, arrays).live_reads()
+        if any(a in live for a in scalars):
+            found.add("scalar_param")
+    if calls & {"add", "sub", "mul", "div", "mod", "floordiv"}:
         found.add("arithmetic")
-    if names & _TRANSCENDENTAL:
+    if calls & _TRANSCENDENTAL:
         found.add("math")
-    if names & _VECTOR or "vec" in ast.dump(kernel):
+    if calls & _VECTOR or any(c.startswith("vec") for c in calls):
         found.add("vector")
-    if names & _MATRIX:
+    if calls & _MATRIX:
         found.add("matrix")
-    if any(n.startswith(("quat", "transform")) for n in names):
+    if any(c.startswith(("quat", "transform")) for c in calls):
         found.add("quaternion_transform")
-    if any(n.startswith("tile") for n in names):
+    if any(c.startswith("tile") for c in calls):
         found.add("tile")
     return found
 
@@ -545,8 +600,11 @@ CATEGORY_CONSTRUCTS: dict[str, tuple[str, ...]] = {
 
 def category_kept(category: str, tree: ast.Module, kernel: ast.FunctionDef) -> bool:
     """Every construct `category` promises is in the program."""
-    found = constructs(tree, kernel)
-    return all(c in found for c in CATEGORY_CONSTRUCTS.get(category, ()))
+    need = CATEGORY_CONSTRUCTS.get(category, ())
+    if not need:
+        return True
+    found = constructs(tree, kernel, need)
+    return all(c in found for c in need)
 
 
 # ---- the generator's side: drop what is dead -----------------------------------------------
@@ -556,10 +614,11 @@ def prune(tree: ast.Module, kernel_name: str) -> set[str]:
     functions = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
     kernel = functions[kernel_name]
     arrays = array_arguments(kernel)
+    index = Index(tree)
     for _ in range(4):  # removing a statement can kill what fed it only through a loop: repeat
         changed = False
         for f in functions.values():
-            result = analyse_function(f, arrays if f is kernel else set())
+            result = analyse_function(f, arrays if f is kernel else set(), index)
             changed |= _drop(f.body, result) > 0
         if not changed:
             break
@@ -567,7 +626,7 @@ def prune(tree: ast.Module, kernel_name: str) -> set[str]:
     tree.body = [
         n for n in tree.body if not (isinstance(n, ast.FunctionDef) and n is not kernel and n.name not in called)
     ]
-    result = analyse_function(kernel, arrays)
+    result = analyse_function(kernel, arrays, index)
     needed = result.live_reads() | stored_arguments(kernel, arrays)
     removed = {a.arg for a in kernel.args.args if a.arg not in needed}
     kernel.args.args = [a for a in kernel.args.args if a.arg in needed]
@@ -580,7 +639,7 @@ def _called_helpers(kernel: ast.FunctionDef, functions: dict[str, ast.FunctionDe
     while todo:
         f = todo.pop()
         for n in ast.walk(f):
-            name = call_name(n)
+            name = referenced_name(n)  # a call, or a function passed along (`wp.tile_map(fn, t)`)
             if name in functions and name not in called and name != kernel.name:
                 called.add(name)
                 todo.append(functions[name])

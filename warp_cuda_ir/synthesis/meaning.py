@@ -20,8 +20,10 @@ It draws a program with the typed grammar (`grammar`, `kernels`, `categories`), 
 from __future__ import annotations
 
 import ast
+import json
 import random
 import re
+from pathlib import Path
 
 from warp_cuda_ir.synthesis import categories as typed
 from warp_cuda_ir.synthesis import dataflow, typesys
@@ -83,6 +85,8 @@ _KIND |= {"transform": "transform", "spatial_vector": "spatial_vector"}
 class MeaningBuilder(KernelBuilder):
     """A `KernelBuilder` whose names fit their values and whose branches split the inputs."""
 
+    last_split: str | None = None  # the variable the last split condition read
+
     def add_array(
         self, dtype: str, role: str, shape: tuple[int, ...] | None = None, init: dict | None = None
     ) -> ArraySpec:
@@ -134,11 +138,112 @@ class MeaningBuilder(KernelBuilder):
 
     def branch_condition(self, depth: int = 1) -> Expr:
         """Mostly an input split (some threads each way); else a grammar condition that varies."""
-        if self.rng.random() < 0.7:
+        if self.rng.random() < 0.9:
             split = self.split_condition()
             if split is not None:
                 return Expr(split, "bool", 1.0, True)
         return super().branch_condition(depth)
+
+    def split_condition(self, avoid: str | None = None) -> str | None:
+        """An input element against a threshold inside the range its recipe draws from (about half the
+        threads each way), sometimes joined with a split of another input (`and`: a quarter of them).
+        Grammar conditions are left out here: `x > t and wp.length(v) < -0.5` never holds."""
+        rng = self.rng
+        scope = self.expressions.scope
+        copies = [v for v in scope.variables if v.name in self._copies and v.name not in scope.hidden]
+        if avoid is not None and len(copies) > 1:
+            copies = [v for v in copies if v.name != avoid] or copies
+        if not copies:
+            return None
+        picked = rng.sample(copies, 2 if len(copies) > 1 and rng.random() < 0.3 else 1)
+        parts = []
+        for v in picked:
+            self.last_split = v.name
+            if v.type == "bool":
+                parts.append(v.name if rng.random() < 0.5 else f"not {v.name}")
+                continue
+            x = self.expressions.component(v)
+            if typesys.parse(x.type).kind == "int":
+                threshold: float = rng.randint(1, 3) if x.type == "uint32" else rng.randint(-2, 1)
+            else:
+                threshold = rng.uniform(-0.4, 0.4)
+            parts.append(f"{x.text} {rng.choice(['<', '>'])} {typesys.scalar_literal(x.type, threshold)}")
+        return f"{parts[0]} {rng.choice(['and', 'or'])} {parts[1]}" if len(parts) == 2 else parts[0]
+
+    def stmt_if(self) -> None:
+        """if [elif] [else]: each test splits another input where there is one, so that a later test
+        is not already decided by an earlier one on the same value."""
+        if self.depth >= 4:
+            return self.stmt_assign()
+        first = self.branch_condition(1)
+        self.emit(f"if {first.text}:")
+        self.block(self.rng.randint(1, 2))
+        if self.rng.random() < 0.3:
+            split = self.split_condition(avoid=self.last_split)
+            if split is not None:
+                self.emit(f"elif {split}:")
+                self.block(1)
+        if self.rng.random() < 0.5:
+            self.emit("else:")
+            self.block(self.rng.randint(1, 2))
+        return None
+
+
+# Built-ins whose result takes few values on the generator's inputs (|x| <= 1): a sign, a rounding, a
+# test, an index. Fine inside an expression; as the value an output holds they make it (nearly)
+# constant, so their results count as not varying and the grammar looks further.
+LOW_INFORMATION = frozenset(
+    {"sign", "step", "ceil", "floor", "rint", "round", "trunc", "bit_count", "argmax", "argmin", "isfinite"}
+    | {"isnan", "isinf", "nonzero", "int", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32"}
+    | {"uint64", "erfc", "heaviside", "frac"}
+)
+
+
+# How often real kernels use each built-in (a snapshot of `real_reference.json`'s counts, frozen with this
+# generator version so that regenerating the reference does not change its programs). Productions are
+# drawn in proportion to (count + 3) ** 0.8: arithmetic, `dot`, `length`, `clamp` as often as real code
+# has them, while the rarely used built-ins keep a chance (variety).
+_REAL_COUNTS: dict[str, int] = json.loads((Path(__file__).with_name("real_weights.json")).read_text())["builtins"]
+
+
+def _weight(name: str) -> float:
+    return (_REAL_COUNTS.get(name, 0) + 3) ** 0.8
+
+
+class MeaningExpressions(Expressions):
+    """The typed grammar drawing built-ins as often as real kernels use them."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._weights: dict[tuple[int, int], list[float]] = {}
+
+    def _draw(self, pool: list[Production]) -> Production:
+        key = (id(pool), len(pool))
+        weights = self._weights.get(key)
+        if weights is None:
+            weights = self._weights[key] = [_weight(p.name) for p in pool]
+        return self.rng.choices(pool, weights)[0]
+
+    def expr(self, type_name: str, depth: int) -> Expr:
+        rng = self.rng
+        if depth > 0 and rng.random() < 0.04:
+            return self.where(type_name, depth)
+        if depth > 0 and rng.random() < 0.6:
+            choices, focused = self._production_choices(type_name)
+            for _ in range(3):
+                if not choices:
+                    break
+                p = self._draw(focused if focused and rng.random() < 0.6 else choices)
+                e = self.apply(p, depth)
+                if e is not None:
+                    return e
+        return self.leaf(type_name)
+
+    def apply(self, p: Production, depth: int) -> Expr | None:
+        e = super().apply(p, depth)
+        if e is not None and p.name in LOW_INFORMATION and e.varies:
+            return Expr(e.text, e.type, e.mag, False)
+        return e
 
 
 # ---- making values reach an output ---------------------------------------------------------
@@ -298,7 +403,7 @@ def _draw(rng: random.Random, category: str) -> KernelProgram:
     profile = typed.PROFILES[category]
     drawn = rng.sample(profile.types, min(len(profile.types), rng.randint(1, 3)))
     types = tuple(dict.fromkeys(["float32", *profile.required, *drawn]))
-    ex = Expressions(rng, types, profile.focus)
+    ex = MeaningExpressions(rng, types, profile.focus)
     dims = rng.choice(profile.dims)
     b = MeaningBuilder(rng, ex, typed._kernel_name(rng, category), typed._launch_shape(rng, dims),
                        weights=dict(profile.weights))  # fmt: skip
@@ -387,8 +492,8 @@ def finish(program: KernelProgram) -> tuple[KernelProgram, bool]:
     source = _format(tree)
     arguments = tuple(a for a in program.arguments if a.name not in removed)
     kernel = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == program.kernel_name)
-    ok = dataflow.category_kept(program.category, tree, kernel) and not dataflow.fixed_conditions(tree, kernel)
-    ok = ok and any(a.role in ("out", "inout") for a in arguments)
+    ok = any(a.role in ("out", "inout") for a in arguments) and dataflow.category_kept(program.category, tree, kernel)
+    ok = ok and not dataflow.fixed_conditions(tree, kernel)
     return KernelProgram(program.category, program.kernel_name, source, program.launch_dim, arguments,
                          program.block_dim, program.launch_tiled), ok  # fmt: skip
 

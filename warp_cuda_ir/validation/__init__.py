@@ -4,7 +4,7 @@ gradient-checked, and annotated in the schema's validation columns.
 Modules, one job each: `compile_cuda` (batched NVRTC with bisection), `execute` (CPU run),
 `outputs` (digest, output names), `output_stats` (degenerate outputs, per output and straight from a
 generated program),
-`gradcheck` (adjoint vs finite differences), `gpu` (GPU run and comparison), `row` (one row's
+`gradients` (adjoint vs finite differences over whole inputs), `gpu` (GPU run and comparison), `row` (one row's
 columns), `worker` / `runner` (processes, timeouts, resume), `dataset` (folder checks, atomic
 rewrite), `pipeline` (the whole pass), `report` (counts for the card).
 """

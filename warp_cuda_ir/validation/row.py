@@ -17,7 +17,7 @@ import warp as wp
 
 from warp_cuda_ir import schema, warp_session
 from warp_cuda_ir.errors import ExtractionError
-from warp_cuda_ir.validation import gradcheck
+from warp_cuda_ir.validation import gradients
 from warp_cuda_ir.validation.compile_cuda import CudaCompile
 from warp_cuda_ir.validation.execute import CpuRun, has_launch_record, run_cpu
 from warp_cuda_ir.validation.gpu import GpuRun, run_gpu
@@ -88,27 +88,13 @@ def _gpu_columns(gpu: GpuRun) -> dict[str, Any]:
     }
 
 
-def gradcheck_columns(grad: gradcheck.GradCheck, row: Mapping[str, Any]) -> dict[str, Any]:
-    """The gradient check's result as columns: skipped checks get a fixed reason and null numbers."""
-    if grad.status == "skipped":
-        no_backward = not row.get("cuda_backward") and not row.get("cpu_backward")
-        reason = schema.NO_BACKWARD if no_backward else schema.NOTHING_TO_DIFFERENTIATE
-        return skipped_gradcheck(reason)
-    failed = grad.status in ("error", "timeout")
-    return {
-        **stage("gradcheck", grad.status, grad.detail),
-        "gradcheck_max_error": grad.max_error,
-        "gradcheck_dtype": grad.dtype,
-        "gradcheck_detail": None if failed else plain(grad.detail),
-    }
+def gradcheck_columns(grad: gradients.GradientCheck) -> dict[str, Any]:
+    """The gradient check's result as columns: the stage's three, then the check's numbers (null if none)."""
+    return stage("gradcheck", grad.status, grad.error, grad.skip_reason) | grad.numbers()
 
 
 def skipped_gradcheck(reason: str) -> dict[str, Any]:
-    return stage("gradcheck", "skipped", skip_reason=reason) | {
-        "gradcheck_max_error": None,
-        "gradcheck_dtype": None,
-        "gradcheck_detail": None,
-    }
+    return gradcheck_columns(gradients.skipped(reason))
 
 
 def execution_columns(
@@ -155,7 +141,7 @@ def execution_columns(
     clock = time.perf_counter()
     if cpu.run_status == "ok":
         on_stage("gradcheck", dict(columns))
-        columns |= gradcheck_columns(gradcheck.check(row), row)
+        columns |= gradcheck_columns(gradients.check(row))
     else:
         passed_on = (schema.NO_LAUNCH_RECORD, schema.SOURCE_DOES_NOT_LOAD)  # the rest: "did not run on the CPU"
         upstream = cpu.run_skip_reason if cpu.run_skip_reason in passed_on else None
@@ -195,5 +181,5 @@ def failed_execution(status: str, why: str, failed: str, so_far: Mapping[str, An
         columns |= {"output_digest": None, "output_stats": None, "degenerate_output": None}
         columns |= {"degenerate_output_count": None, "nonfinite_output": None}
     if failed == "gradcheck":
-        columns |= {"gradcheck_max_error": None, "gradcheck_dtype": None, "gradcheck_detail": None}
+        columns |= gradients.GradientCheck(status).numbers()  # gradients branch: nothing of the check holds
     return columns

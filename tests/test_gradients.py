@@ -1,0 +1,263 @@
+"""The gradient check over whole adjoints and the known-wrong backward code flags, on planted kernels.
+
+Every kernel here goes through Warp's real codegen, Clang and `wp.Tape`; each verdict asserted is one
+the earlier 4-samples-per-input check (`gradcheck.py`) could not give.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pytest
+
+from warp_cuda_ir import adjoint_hazards, extraction, schema
+from warp_cuda_ir.readback import _GradientTally
+from warp_cuda_ir.validation import gradients
+from warp_cuda_ir.validation.runner import Chunk, PassOptions, StageTimes, run_pass
+from warp_cuda_ir.validation.worker import WorkerConfig
+
+N = 16
+UNIFORM = {"dist": "uniform", "low": 0.1, "high": 1.0}
+SIGNED = {"dist": "uniform", "low": -1.0, "high": 1.0}
+ZEROS = {"dist": "zeros"}
+
+Arg = tuple[str, str, str, str, dict[str, Any]]  # name, kind, dtype, role, init
+
+
+def make_row(source: str, kernel: str, arguments: list[Arg], seed: int = 11) -> dict[str, Any]:
+    """A row with Warp's real generated code; arrays have N elements."""
+    texts = extraction.extract(source, kernel)
+    return {
+        **{k: getattr(texts, k) for k in ("kernel_symbol", "cuda_helpers", "cuda_forward", "cuda_backward")},
+        **{k: getattr(texts, k) for k in ("cpu_helpers", "cpu_forward", "cpu_backward")},
+        "id": f"planted-{kernel}-{abs(hash(source)) % 10**8}",
+        "seed": seed,
+        "kernel_name": kernel,
+        "python_source": source,
+        "launch_dim": [N],
+        "arguments": [
+            {
+                "name": name,
+                "kind": kind,
+                "dtype": dtype,
+                "shape": [N] if kind == "array" else [],
+                "role": role,
+                "init": json.dumps(init),
+            }
+            for name, kind, dtype, role, init in arguments
+        ],
+    }
+
+
+def arrays(*specs: tuple[str, str, str, dict[str, Any]]) -> list[Arg]:
+    return [(name, "array", dtype, role, init) for name, dtype, role, init in specs]
+
+
+IN_OUT = arrays(("a", "float32", "in", UNIFORM), ("b", "float32", "out", ZEROS))
+
+
+def kernel(body: str, params: str = "a: wp.array(dtype=float), b: wp.array(dtype=float)", head: str = "") -> str:
+    return f"import warp as wp\n{head}\n@wp.kernel\ndef k({params}):\n    i = wp.tid()\n{body}"
+
+
+# ---- the wrong-adjoint constructs: flagged at build time, judged wrong by the check ----
+
+DYNAMIC_LOOP = kernel(
+    "    x = a[i]\n    for j in range(n):\n        x = x * 1.5 + wp.sin(x)\n    b[i] = x * x\n",
+    "a: wp.array(dtype=float), n: int, b: wp.array(dtype=float)",
+)
+NOISE_THEN_DRAW = kernel(
+    "    s = wp.rand_init(42, i)\n    v = wp.noise(s, a[i] * 3.0)\n    r = wp.randf(s)\n    b[i] = v + r\n"
+)
+FRAC = kernel("    b[i] = wp.frac(a[i] * 3.0) + a[i]\n")
+INPLACE = kernel("    wp.atomic_max(b, 0, a[i] * 0.5)\n")
+
+
+@pytest.mark.parametrize(
+    ("source", "args", "flag"),
+    [
+        (DYNAMIC_LOOP, [IN_OUT[0], ("n", "scalar", "int32", "in", {"value": 3}), IN_OUT[1]], "dynamic_loop_mutation:x"),
+        (NOISE_THEN_DRAW, IN_OUT, "noise_after_draw:s"),
+        (FRAC, IN_OUT, "missing_adjoint:frac"),
+        (INPLACE, arrays(("a", "float32", "in", UNIFORM), ("b", "float32", "inout", SIGNED)), "inplace_overwrite:b"),
+    ],
+    ids=["dynamic_loop", "noise_after_draw", "frac", "inplace_overwrite"],
+)
+def test_each_known_wrong_construct_is_flagged_and_judged_wrong(source: str, args: list[Arg], flag: str) -> None:
+    assert flag in adjoint_hazards.adjoint_hazards(source)
+    result = gradients.check(make_row(source, "k", args))
+    assert result.status == "wrong_adjoint", result
+    assert result.rel_error is not None and result.rel_error > 0.05
+    assert result.fd_spread is not None and result.fd_spread < result.rel_error / 3
+
+
+def test_flags_are_not_raised_by_the_safe_twins_of_each_construct() -> None:
+    static_loop = DYNAMIC_LOOP.replace("range(n)", "range(3)")
+    used_in_loop_only = kernel(
+        "    x = a[i]\n    for j in range(n):\n        b[i] = x * float(j)\n",
+        "a: wp.array(dtype=float), n: int, b: wp.array(dtype=float)",
+    )
+    draw_then_noise = NOISE_THEN_DRAW.replace(
+        "    v = wp.noise(s, a[i] * 3.0)\n    r = wp.randf(s)\n",
+        "    r = wp.randf(s)\n    v = wp.noise(s, a[i] * 3.0)\n",
+    )
+    additive = kernel("    wp.atomic_add(b, 0, a[i])\n    b[i] += a[i]\n")
+    integers = kernel("    wp.atomic_max(c, 0, c[i])\n", "c: wp.array(dtype=wp.int32)")  # no gradient to be wrong
+    for source in (static_loop, used_in_loop_only, draw_then_noise, additive, integers):
+        assert adjoint_hazards.adjoint_hazards(source) == [], source
+    # A loop is dynamic when Warp does not unroll it: a runtime bound, while, break/continue, > max_unroll trips.
+    long_loop = DYNAMIC_LOOP.replace("range(n)", "range(40)")
+    assert adjoint_hazards.adjoint_hazards(long_loop, max_unroll=16) == ["dynamic_loop_mutation:x"]
+    assert adjoint_hazards.adjoint_hazards(long_loop, max_unroll=64) == []
+
+
+def test_missing_adjoints_are_read_from_warps_headers(tmp_path: Path) -> None:
+    names = adjoint_hazards.missing_adjoints()
+    # Warp 1.19's headers mark these MISSINGADJOINT; floor and sign are marked too, but their headers say the
+    # gradient is zero almost everywhere, so an empty adjoint is right for them.
+    assert {"frac", "tile_max", "tile_min", "tile_reduce", "tile_scan_inclusive"} <= names
+    assert not {"floor", "sign", "step", "sin", "mod"} & names
+
+
+# ---- verdicts the old check could not give ----
+
+KINK = kernel("    b[i] = wp.abs(a[i]) + wp.where(a[i] > 0.0, 1.0, 0.0)\n")
+
+
+def test_a_correct_kernel_at_a_kink_is_inconclusive_not_wrong() -> None:
+    # Every input sits on the kink and the jump (a = 0): central differences are stable there but say nothing.
+    row = make_row(KINK, "k", arrays(("a", "float32", "in", ZEROS), ("b", "float32", "out", ZEROS)))
+    result = gradients.check(row)
+    assert result.status == "inconclusive", result
+    assert adjoint_hazards.adjoint_hazards(KINK) == []
+
+
+HALF = kernel(
+    "    s = wp.rand_init(7, i)\n    b[i] = wp.float16(wp.noise(s, float(a[i]))) * a[i] + a[i]\n",
+    "a: wp.array(dtype=wp.float16), b: wp.array(dtype=wp.float16)",
+)
+
+
+def test_a_float16_kernel_is_checked_with_float16_steps() -> None:
+    # noise has no float64 overload, so the kernel does not widen and is checked in its own precision.
+    row = make_row(HALF, "k", arrays(("a", "float16", "in", UNIFORM), ("b", "float16", "out", ZEROS)))
+    result = gradients.check(row)
+    assert (result.status, result.dtype) == ("ok", "float16"), result
+    assert result.steps == list(gradients.SETTINGS["float16"][0])
+    assert min(result.steps) > max(gradients.SETTINGS["float32"][0])
+
+
+def test_an_adjoint_identically_zero_is_not_ok() -> None:
+    # randf is registered as not differentiable: its bounds get no adjoint though the value moves with them.
+    source = kernel("    s = wp.rand_init(3, i)\n    b[i] = wp.randf(s, a[i], a[i] + 2.0)\n")
+    result = gradients.check(make_row(source, "k", IN_OUT))
+    assert result.status == "zero_adjoint" and result.adjoint_norm == 0.0, result
+    assert "zero_adjoint:randf_bounds" in adjoint_hazards.adjoint_hazards(source)
+    constant = kernel("    b[i] = wp.floor(a[i] * 0.0) + 2.0\n")
+    assert gradients.check(make_row(constant, "k", IN_OUT)).status == "nothing_to_check"
+
+
+def test_a_correct_smooth_kernel_is_ok_in_float64() -> None:
+    source = kernel("    b[i] = wp.sin(a[i]) * a[i] + wp.exp(0.5 * a[i])\n")
+    result = gradients.check(make_row(source, "k", IN_OUT))
+    assert (result.status, result.dtype, result.input_sets) == ("ok", "float64", 3), result
+    assert result.rel_error is not None and result.rel_error < 1e-6 and result.adjoint_norm > 0
+
+
+PARAMS = """
+@wp.struct
+class Params:
+    k: float
+    c: wp.vec3
+
+@wp.func
+def scale(g: float):
+    return g * g
+
+@wp.func_grad(scale)
+def adj_scale(g: float, adj_ret: float):
+    wp.adjoint[g] += FACTOR * g * adj_ret
+"""
+WITH_PARAMS = kernel(
+    "    b[i] = scale(gain) * wp.sin(a[i]) + p.k * a[i] * a[i] + p.c[1] * a[i]\n",
+    "a: wp.array(dtype=float), gain: float, p: Params, b: wp.array(dtype=float)",
+    PARAMS,
+)
+PARAM_ARGS: list[Arg] = [
+    IN_OUT[0],
+    ("gain", "scalar", "float32", "in", {"value": 0.7}),
+    ("p", "struct", "Params", "in", {"fields": {"k": {"value": 1.3}, "c": {"value": [0.5, -2.0, 0.25]}}}),
+    IN_OUT[1],
+]
+
+
+@pytest.mark.parametrize(("factor", "status"), [("2.0", "ok"), ("3.0", "wrong_adjoint")])
+def test_scalar_parameters_and_struct_fields_are_differentiated(factor: str, status: str) -> None:
+    result = gradients.check(make_row(WITH_PARAMS.replace("FACTOR", factor), "k", PARAM_ARGS))
+    assert result.inputs == ["a", "gain", "p.k", "p.c"]
+    assert (result.status, result.dtype) == (status, "float64"), result
+    if status == "wrong_adjoint":  # the wrong custom adjoint touches only the scalar parameter
+        assert result.worst_input == "gain"
+
+
+def test_gradient_columns_match_the_schema() -> None:
+    columns = gradients.check(make_row(FRAC, "k", IN_OUT)).numbers()
+    assert set(columns) <= set(schema.VALIDATION_COLUMN_NAMES) and columns["gradcheck_dtype"] == "float64"
+    assert gradients.skipped(schema.NO_BACKWARD).numbers()["gradcheck_dtype"] is None
+    # No float input: nothing was checked, so no precision either.
+    no_float_input = kernel("    b[i] = float(c[i]) * 2.0\n", "c: wp.array(dtype=int), b: wp.array(dtype=float)")
+    result = gradients.check(
+        make_row(
+            no_float_input,
+            "k",
+            arrays(("c", "int32", "in", {"dist": "randint", "low": 0, "high": 5}), ("b", "float32", "out", ZEROS)),
+        )
+    )
+    assert result.status == "not_applicable" and result.numbers()["gradcheck_dtype"] is None
+
+
+def test_agreement_counts_flags_and_verdicts() -> None:
+    table = pa.table(
+        {
+            "adjoint_hazards": [["missing_adjoint:frac"], [], ["dynamic_loop_mutation:x"], [], ["noise_after_draw:s"]],
+            "gradcheck_status": ["wrong_adjoint", "wrong_adjoint", "inconclusive", "ok", "ok"],
+            "gradcheck_adjoint_norm": [1.0, 2.0, 1.0, 0.0, 3.0],
+        }
+    )
+    tally = _GradientTally()
+    tally.add(table)
+    g = tally.done()
+    assert (g.flagged_rows, g.disagreeing, g.disagreeing_flagged, g.inconclusive) == (3, 2, 1, 1)
+    assert (g.ok_flagged, g.ok_zero_adjoint) == (1, 1)
+    assert g.explained == pytest.approx(2 / 3)
+    assert g.flags == {"missing_adjoint": 1, "dynamic_loop_mutation": 1, "noise_after_draw": 1}
+
+
+# ---- a hang in the gradient stage marks only that stage ----
+
+# The condition reads the array on every trip: a loop on a local that never changes is undefined behaviour in
+# C++ (no side effect the compiler must keep), and Clang removes it.
+HANGS_WHEN_MOVED = kernel("    while a[i] != 0.5:\n        b[i] = b[i] + 1.0\n    b[i] = b[i] + a[i] * a[i]\n")
+
+
+@pytest.mark.slow
+def test_a_hang_in_the_gradient_check_is_that_stages_timeout(tmp_path: Path) -> None:
+    # Inputs are exactly 0.5: the CPU run ends; the first finite-difference step never does.
+    full = {"dist": "full", "value": 0.5}
+    hangs = make_row(HANGS_WHEN_MOVED, "k", arrays(("a", "float32", "in", full), ("b", "float32", "out", ZEROS)))
+    results: dict[str, dict] = {}
+    run_pass(
+        [Chunk([hangs], ["f"])],
+        PassOptions(workers=1, chunk_size=1, row_timeout_s=25.0),
+        lambda scratch: WorkerConfig(90, scratch, "test: no GPU", {}),
+        tmp_path / "workers",
+        lambda key, row_id, columns: results.setdefault(row_id, columns),
+        StageTimes(),
+    )
+    columns = results[hangs["id"]]
+    assert (columns["cpu_compile_status"], columns["cpu_run_status"]) == ("ok", "ok")
+    assert columns["gradcheck_status"] == "timeout" and "timed out" in columns["gradcheck_error"], columns
+    assert columns["cuda_compile_status"] == "ok"

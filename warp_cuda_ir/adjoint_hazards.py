@@ -1,0 +1,285 @@
+"""Constructs in a kernel's Python source for which Warp 1.19's backward code is known to be wrong.
+
+Static analysis of the source (no launch, no validation machinery): the `adjoint_hazards` column,
+written at build time for every row. Each flag names the construct:
+
+- `dynamic_loop_mutation:<var>`: `<var>` is assigned inside a dynamic loop (a `while`, a `for` over a
+  `range` whose bounds are not literal integers or whose trip count exceeds Warp's `max_unroll`, or a
+  loop with `break`/`continue`) and read after the loop. Warp's backward pass replays the forward
+  without running such a loop's body, so the value it uses after the loop is stale (its codegen logs
+  "detected mutated variable ... may not be a differentiable operation" at debug level only).
+- `noise_after_draw:<state>`: `noise`/`pnoise`/`curlnoise` on an RNG state that a later draw
+  (`randf`, `randi`, `randn`, `sample_*`, `poisson` ...) advances: the noise adjoint, run in the backward
+  pass after the whole forward replay, reads the advanced state.
+- `missing_adjoint:<builtin>`: a call of a built-in whose every adjoint in Warp's own native headers
+  is marked `MISSINGADJOINT`, except where the header says the gradient is zero almost everywhere
+  (floor, sign, step ...: an empty adjoint is then the right one). Read from `warp/native/*.h` of
+  the installed Warp, once per process.
+- `inplace_overwrite:<array>`: a float array parameter the kernel overwrites (`a[i] = ...`, `a[i] *= ...`,
+  `atomic_min/max/exch/cas`) and whose earlier values it also reads: Warp's tape keeps array adjoints
+  accumulating in place, so the gradient with respect to the overwritten values is wrong (only
+  additive updates, `+=`, `-=`, `atomic_add/sub`, differentiate correctly in place).
+- `zero_adjoint:randf_bounds`: `randf(state, low, high)`: Warp registers `randf` as not differentiable
+  (read from its built-in registry), so the bounds, which the value depends on linearly, get no adjoint.
+
+A `wp.func` is analysed like the kernel (its body runs in the kernel's backward pass too).
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import re
+from pathlib import Path
+
+import warp as wp
+
+from warp_cuda_ir import warp_session
+
+NOISE = frozenset({"noise", "pnoise", "curlnoise"})
+# Draws that advance an RNG state passed as their first argument (Warp's rand.h: `uint32& state`).
+_DRAW = re.compile(r"^(rand[a-z]*|sample_[a-z_]+|poisson)$")
+_ADJ_DEF = re.compile(r"\badj_([A-Za-z_]\w*)\s*\(")
+# Header comments that say an empty adjoint is the right one.
+_ZERO_A_E = "zero almost everywhere"
+
+
+@functools.cache
+def missing_adjoints() -> frozenset[str]:
+    """Built-ins whose every adjoint definition in Warp's native headers is marked MISSINGADJOINT.
+
+    A marker belongs to the nearest `adj_<name>(` definition above it. A name with one real adjoint
+    among its overloads (e.g. `mod`: scalars have one, vectors do not) is left out: the type of the
+    call cannot be told from the source alone.
+    """
+    native = Path(wp.__file__).parent / "native"
+    defined: dict[str, int] = {}
+    missing: dict[str, int] = {}
+    for header in sorted(native.glob("*.h")):
+        text = header.read_text(errors="replace")
+        definitions = [(m.start(), m.group(1)) for m in _ADJ_DEF.finditer(text)]
+        for _, name in definitions:
+            defined[name] = defined.get(name, 0) + 1
+        for marker in re.finditer(r"MISSINGADJOINT:?([^\n]*)", text):
+            before = [name for start, name in definitions if start < marker.start()]
+            if before and _ZERO_A_E not in marker.group(1):
+                missing[before[-1]] = missing.get(before[-1], 0) + 1
+    offered = set(warp_session.builtin_functions())
+    names = set()
+    for name, count in missing.items():
+        if count < defined[name]:
+            continue
+        # `adj_tile_reduce_axis` is the axis overload of the Python built-in `tile_reduce`.
+        python = name if name in offered else name.removesuffix("_axis")
+        if python in offered:
+            names.add(python)
+    return frozenset(names)
+
+
+@functools.cache
+def _randf_differentiable() -> bool:
+    return any(o.is_differentiable for o in warp_session.builtin_functions()["randf"].overloads)
+
+
+def _called_builtin(node: ast.Call) -> str | None:
+    func = node.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "wp":
+        return func.attr
+    return None
+
+
+def _is_dynamic(loop: ast.For | ast.While, max_unroll: int) -> bool:
+    if isinstance(loop, ast.While):
+        return True
+    if any(isinstance(n, ast.Break | ast.Continue) for n in _own_nodes(loop.body)):
+        return True
+    it = loop.iter
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"):
+        return False  # iterating a vector, matrix or tile: Warp unrolls it
+    if not it.args or it.keywords:
+        return True  # not a plain range(...) Warp could unroll
+    bounds = []
+    for arg in it.args:
+        value = arg.operand.value if isinstance(arg, ast.UnaryOp) and isinstance(arg.op, ast.USub) else None
+        if isinstance(arg, ast.Constant) and type(arg.value) is int:
+            bounds.append(arg.value)
+        elif isinstance(value, ast.Constant) and type(value.value) is int:
+            bounds.append(-value.value)
+        else:
+            return True  # a runtime bound
+    start, stop, step = (0, bounds[0], 1) if len(bounds) == 1 else (*bounds, 1)[:3]
+    trips = len(range(start, stop, step)) if step else 0
+    return trips > max_unroll
+
+
+def _own_nodes(body: list[ast.stmt]) -> list[ast.AST]:
+    """Nodes of `body` outside nested loops (a nested loop's break belongs to it)."""
+    found: list[ast.AST] = []
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        if isinstance(node, ast.For | ast.While):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _stored_names(body: list[ast.stmt], arrays: set[str]) -> set[str]:
+    """Local variables a loop body assigns, whole or in part (`v[0] = ...`, `p.x = ...`)."""
+    names: set[str] = set()
+    for node in (n for stmt in body for n in ast.walk(stmt)):
+        target = None
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            target = node.id
+        elif isinstance(node, ast.Subscript | ast.Attribute) and isinstance(node.ctx, ast.Store):
+            base = node.value
+            while isinstance(base, ast.Subscript | ast.Attribute):
+                base = base.value
+            if isinstance(base, ast.Name) and base.id not in arrays:
+                target = base.id
+        if target is not None:
+            names.add(target)
+    return names
+
+
+def _loaded_after(function: ast.FunctionDef, loop: ast.AST) -> set[str]:
+    end = loop.end_lineno or loop.lineno
+    return {
+        n.id for n in ast.walk(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.lineno > end
+    }
+
+
+def _array_params(function: ast.FunctionDef) -> set[str]:
+    return {a.arg for a in function.args.args if a.annotation is not None and "array" in ast.unparse(a.annotation)}
+
+
+def _loop_hazards(function: ast.FunctionDef, max_unroll: int) -> set[str]:
+    arrays = _array_params(function)
+    flags: set[str] = set()
+    for loop in ast.walk(function):
+        if isinstance(loop, ast.For | ast.While) and _is_dynamic(loop, max_unroll):
+            mutated = _stored_names(loop.body, arrays)
+            flags.update(f"dynamic_loop_mutation:{v}" for v in mutated & _loaded_after(function, loop))
+    return flags
+
+
+_OVERWRITING_ATOMICS = frozenset({"atomic_min", "atomic_max", "atomic_exch", "atomic_cas"})
+
+
+def _float_arrays(function: ast.FunctionDef) -> set[str]:
+    """Array parameters whose elements are not integers or booleans (integer data has no gradient)."""
+    return {
+        a.arg
+        for a in function.args.args
+        if a.annotation is not None
+        and "array" in (text := ast.unparse(a.annotation))
+        and not re.search(
+            r"dtype\s*=\s*(?:wp\.)?(?:bool|int|u?int(?:8|16|32|64)|vec[234](?:i|ui|b|ub|s|us|l|ul))\b", text
+        )
+    }
+
+
+def _inplace_hazards(function: ast.FunctionDef) -> set[str]:
+    arrays = _float_arrays(function)
+    read: set[str] = set()
+    overwritten: set[str] = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in arrays:
+            (read if isinstance(node.ctx, ast.Load) else overwritten).add(node.value.id)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Subscript):
+            base = node.target.value
+            if isinstance(base, ast.Name) and base.id in arrays:
+                read.add(base.id)  # `a[i] += v` reads a[i]; only a non-additive update overwrites it
+                if not isinstance(node.op, ast.Add | ast.Sub):
+                    overwritten.add(base.id)
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name):
+            name, target = _called_builtin(node), node.args[0].id
+            if target in arrays and name in _OVERWRITING_ATOMICS:
+                read.add(target)
+                overwritten.add(target)
+    # An AugAssign's target is a Store subscript too: `+=` alone must not count as an overwrite.
+    additive = {
+        n.target.value.id
+        for n in ast.walk(function)
+        if isinstance(n, ast.AugAssign)
+        and isinstance(n.op, ast.Add | ast.Sub)
+        and isinstance(n.target, ast.Subscript)
+        and isinstance(n.target.value, ast.Name)
+    }
+    plain_stores = {
+        t.value.id
+        for n in ast.walk(function)
+        if isinstance(n, ast.Assign)
+        for t in n.targets
+        if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)
+    }
+    overwritten -= additive - plain_stores - _atomic_targets(function)
+    return {f"inplace_overwrite:{a}" for a in overwritten & read}
+
+
+def _atomic_targets(function: ast.FunctionDef) -> set[str]:
+    return {
+        n.args[0].id
+        for n in ast.walk(function)
+        if isinstance(n, ast.Call)
+        and _called_builtin(n) in _OVERWRITING_ATOMICS
+        and n.args
+        and isinstance(n.args[0], ast.Name)
+    }
+
+
+def _rng_hazards(function: ast.FunctionDef) -> set[str]:
+    """noise on a state, then a draw on that state: later in the source or anywhere in a loop around both."""
+    calls: list[tuple[ast.Call, list[ast.AST]]] = []  # in source order, with the loops around each
+
+    def visit(node: ast.AST, loops: list[ast.AST]) -> None:
+        inner = [*loops, node] if isinstance(node, ast.For | ast.While) else loops
+        for child in ast.iter_child_nodes(node):
+            visit(child, inner)
+        if isinstance(node, ast.Call):  # after its arguments: the order they run in
+            calls.append((node, loops))
+
+    visit(function, [])
+    flags: set[str] = set()
+    for i, (call, loops) in enumerate(calls):
+        name = _called_builtin(call)
+        if name not in NOISE or not call.args or not isinstance(call.args[0], ast.Name):
+            continue
+        state = call.args[0].id
+        for j, (other, other_loops) in enumerate(calls):
+            other_name = _called_builtin(other)
+            if other_name is None or not _DRAW.match(other_name) or other_name == "rand_init":
+                continue
+            if not other.args or not isinstance(other.args[0], ast.Name) or other.args[0].id != state:
+                continue
+            shared_loop = any(loop in other_loops for loop in loops)
+            if j > i or shared_loop:
+                flags.add(f"noise_after_draw:{state}")
+    return flags
+
+
+def _builtin_hazards(tree: ast.AST) -> set[str]:
+    missing = missing_adjoints()
+    flags: set[str] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = _called_builtin(node)
+        if name in missing:
+            flags.add(f"missing_adjoint:{name}")
+        # Built-ins passed as functions (`wp.tile_reduce(wp.max, t)`) are not the hazard; the call is.
+        if name == "randf" and len(node.args) + len(node.keywords) >= 3 and not _randf_differentiable():
+            flags.add("zero_adjoint:randf_bounds")
+    return flags
+
+
+def adjoint_hazards(source: str, max_unroll: int | None = None) -> list[str]:
+    """Sorted flags for the constructs in `source` whose Warp 1.19 adjoint is known wrong or missing."""
+    limit = int(wp.config.max_unroll if max_unroll is None else max_unroll)
+    tree = ast.parse(source)
+    flags = _builtin_hazards(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef):
+            flags |= _loop_hazards(node, limit) | _rng_hazards(node) | _inplace_hazards(node)
+    return sorted(flags)

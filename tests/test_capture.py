@@ -301,7 +301,8 @@ def test_build_with_capture_validates_replayable_real_rows(tmp_path: Path) -> No
     assert rows["scale"]["launch_replay"] == "equal" and rows["scale"]["launch_dim"] == [4]
     assert rows["scale"]["cpu_run_status"] == "ok" and rows["scale"]["output_digest"]
     assert {a["name"]: a["role"] for a in rows["scale"]["arguments"]} == {"a": "in", "s": "in", "out": "inout"}
-    assert rows["scale"]["gradcheck_status"] == "ok", rows["scale"]["gradcheck_detail"]
+    scale = rows["scale"]
+    assert scale["gradcheck_status"] == "ok", (scale["gradcheck_error"], scale["gradcheck_skip_reason"])
     assert rows["gather"]["launch_replay"] == "not replayable" and rows["gather"]["launch_record"] is None
     assert rows["shift"]["launch_replay"] == "differs" and rows["shift"]["launch_record"] is not None
     # Not a reference: validated as compile-only, like a real row without a launch.
@@ -321,3 +322,19 @@ def test_launches_deferred_by_a_cpu_graph_capture_are_not_recorded(tmp_path: Pat
         assert token is not None  # an ordinary CPU launch is recorded
         with wp.ScopedCapture(device="cpu"):
             assert capture.before(kernel, 4, [src, dst], "cpu", None) is None
+
+
+def test_standalone_program_of_a_captured_row_holds_the_captured_values() -> None:
+    from dataclasses import asdict
+
+    from warp_cuda_ir import extraction, standalone
+
+    data = _capture(SHIFT, lambda ns: [wp.array(np.array([0.5, 1.5, 2.5, 3.5], dtype=np.float32), device="cpu"),
+                                       wp.zeros(4, dtype=float, device="cpu")])
+    texts = extraction.extract(SHIFT, "shift", 90, 256)
+    arguments = [{"name": n, "kind": "array", "dtype": "float32", "shape": [], "role": r, "init": None}
+                 for n, r in (("src", "in"), ("dst", "inout"))]
+    row = {**asdict(texts), "id": "r", "seed": None, "category": "p", "python_source": SHIFT, "kernel_name": "shift",
+           "launch_record": data, "launch_dim": [4], "launch_tiled": False, "block_dim": 256, "arguments": arguments}
+    program = standalone.program_columns(row)["cpu_program"]  # a real row has no seed: the record gives values
+    assert "0.5f, 1.5f, 2.5f, 3.5f" in program

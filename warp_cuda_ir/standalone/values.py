@@ -58,7 +58,7 @@ def storage_key(values: np.ndarray) -> str:
 
 
 def adjoint_seed(row: Mapping[str, Any], position: int, like: np.ndarray) -> np.ndarray:
-    rng = np.random.default_rng([int(row["seed"]), position, ADJOINT_STREAM])
+    rng = np.random.default_rng([int(row.get("seed") or 0), position, ADJOINT_STREAM])  # real rows: no seed
     return rng.uniform(-1.0, 1.0, like.shape).astype(like.dtype)
 
 

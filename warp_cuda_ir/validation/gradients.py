@@ -216,7 +216,7 @@ def expose_parameters(row: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str,
     prologue: list[ast.stmt] = []
     field_arrays: dict[tuple[str, str], str] = {}
     for arg in row["arguments"]:
-        init = json.loads(arg["init"]) if isinstance(arg["init"], str) else arg["init"]
+        init = json.loads(arg["init"]) if isinstance(arg["init"], str) else (arg["init"] or {})  # real rows: None
         name, param = arg["name"], params.get(arg["name"])
         if arg["kind"] == "scalar" and param is not None and _is_float_type(arg["dtype"]) and "value" in init:
             array = name + SUFFIX
@@ -262,7 +262,7 @@ def _materialise(row: Mapping[str, Any], namespace: Mapping[str, Any]) -> dict[s
     """One-element array recipes from `expose_parameters` as `full` recipes of the right shape."""
     arguments = []
     for arg in row["arguments"]:
-        init = json.loads(arg["init"]) if isinstance(arg["init"], str) else arg["init"]
+        init = json.loads(arg["init"]) if isinstance(arg["init"], str) else (arg["init"] or {})  # real rows: None
         if arg["kind"] == "array" and set(init) == {"value"}:
             dtype = launch.resolve_dtype(arg["dtype"], namespace)
             value = np.asarray(init["value"], dtype=np.float64).reshape(launch.component_shape(dtype)).tolist()

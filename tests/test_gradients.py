@@ -251,8 +251,8 @@ def test_a_hang_in_the_gradient_check_is_that_stages_timeout(tmp_path: Path) -> 
     results: dict[str, dict] = {}
     run_pass(
         [Chunk([hangs], ["f"])],
-        PassOptions(workers=1, chunk_size=1, row_timeout_s=25.0),
-        lambda scratch: WorkerConfig(90, scratch, "test: no GPU", {}),
+        PassOptions(workers=1, chunk_size=1, stage_timeout_s=40.0),
+        lambda scratch: WorkerConfig(90, scratch, schema.NO_GPU, {}),
         tmp_path / "workers",
         lambda key, row_id, columns: results.setdefault(row_id, columns),
         StageTimes(),

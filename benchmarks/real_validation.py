@@ -24,7 +24,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
-def _validate(rows: list[dict[str, Any]], arch: int) -> list[dict[str, Any]]:
+def _validate(rows: list[dict[str, Any]], arch: int, log: str | None = None) -> list[dict[str, Any]]:
     from warp_cuda_ir import schema, warp_session
     from warp_cuda_ir.validation import compile_cuda, row
 
@@ -53,6 +53,9 @@ def _validate(rows: list[dict[str, Any]], arch: int) -> list[dict[str, Any]]:
                         "gradcheck_skip_reason": cpu["gradcheck_skip_reason"],
                     }
                 )
+                if log:  # one line per row as it finishes: a long run can be read while it goes
+                    with open(log, "a") as f:
+                        f.write(json.dumps(out[-1]) + "\n")
     return out
 
 
@@ -62,6 +65,7 @@ def main() -> int:
     p.add_argument("--sample", type=int, default=500)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--arch", type=int, default=90)
+    p.add_argument("--log", default=None, help="append one JSON line per validated row to this file")
     args = p.parse_args()
 
     import pyarrow.parquet as pq
@@ -75,7 +79,8 @@ def main() -> int:
     started = time.time()
     shares = [rows[i :: args.workers] for i in range(args.workers)]
     with ProcessPoolExecutor(args.workers) as pool:
-        results = [r for part in pool.map(_validate, shares, [args.arch] * len(shares)) for r in part]
+        n = len(shares)
+        results = [r for part in pool.map(_validate, shares, [args.arch] * n, [args.log] * n) for r in part]
     seconds = time.time() - started
     n = len(results)
     both = sum(1 for r in results if r["cuda"] == "ok" and r["cpu"] == "ok")

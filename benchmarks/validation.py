@@ -123,6 +123,8 @@ def _build_side(checkout: Path, root: Path, seed: int, workers: int) -> dict[str
     built = root / f"built_{checkout.name}" / "warp_cuda_ir"
     build = [sys.executable, str(checkout / "scripts" / "build.py"), "--out", str(built), "--target-mb", "0.01"]
     build += ["--seeds-per-shard", "128", "--seed", str(seed), "--workers", str(workers)]
+    if "--real" in (checkout / "scripts" / "build.py").read_text():
+        build += ["--real", "none"]  # generated rows only, as older checkouts build
     subprocess.run(build, env=env, check=True, capture_output=True)
     return {"checkout": checkout, "built": built, "env": env, "runs": []}
 

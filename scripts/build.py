@@ -50,6 +50,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="installed packages or folders of Warp code whose kernels become real rows, in full (harvesting "
         f"imports, i.e. runs, their code); 'none' for generated rows only (default: {','.join(DEFAULT_PACKAGES)})",
     )
+    p.add_argument(
+        "--capture",
+        action="store_true",
+        help="record real launches of the real rows' kernels by running their packages' own examples and tests "
+        "on the CPU (runs their code; ~1 h for the default packages on 2 busy cores, cached per script in the "
+        "work folder), so replayable real rows are validated like generated ones",
+    )
     p.add_argument("--seed", type=int, default=0, help="first seed; shards cover consecutive seeds (default: 0)")
     p.add_argument(
         "--workers", type=positive_int, default=default_workers(), help="worker processes (default: all cores)"
@@ -174,6 +181,7 @@ def _build(args: argparse.Namespace, bars: list[Any]) -> int:
         ray_address=args.ray_address,
         staging=args.staging,
         real=args.real,
+        capture=args.capture,
     )
     result = run_build(options, on_shard, on_harvest, lambda line: print(f"warning: {line}", file=sys.stderr))
     for bar in bars:

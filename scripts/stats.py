@@ -20,7 +20,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("out", type=Path, help="dataset folder (holds data/*.parquet)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = p.parse_args(argv)
-    from warp_cuda_ir.card import validation_markdown, variety_markdown
+    from warp_cuda_ir.card import meaning_markdown, validation_markdown, variety_markdown
     from warp_cuda_ir.errors import WarpCudaIRError
     from warp_cuda_ir.readback import read_back
 
@@ -30,7 +30,8 @@ def main(argv: list[str] | None = None) -> int:
         return fail(str(e))
     if not readback.num_rows:
         return fail(f"no rows in the Parquet files under {args.out / 'data'}")
-    print(readback.to_json() if args.json else variety_markdown(readback) + "\n" + validation_markdown(readback))
+    markdown = "\n".join([variety_markdown(readback), validation_markdown(readback), meaning_markdown(readback)])
+    print(readback.to_json() if args.json else markdown)
     return 0
 
 

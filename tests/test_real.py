@@ -178,6 +178,17 @@ def test_arguments_come_from_the_signature():
     ]
 
 
+def test_kernels_made_by_calls_are_found_by_their_key():
+    source = (
+        "import warp as wp\n\ndef f(a: wp.array[wp.vec3], n: int):\n    pass\n\n"
+        "f = wp.kernel(f, name='f_float32', enable_backward=True)\n"
+    )
+    got = [(a["name"], a["kind"], a["dtype"]) for a in real.signature_arguments(source, "f_float32")]
+    assert got == [("a", "array", "vec3"), ("n", "scalar", "int")]
+    plain = source.replace(", name='f_float32'", "")
+    assert [a["name"] for a in real.signature_arguments(plain, "f")] == ["a", "n"]
+
+
 def test_an_overload_row_gives_the_overload_types():
     source = (
         "from typing import Any\nimport warp as wp\n\n@wp.kernel\ndef fill(a: wp.array(dtype=Any), value: Any):\n"

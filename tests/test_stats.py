@@ -67,4 +67,14 @@ def test_tile_builtins_and_functions_passed_to_them_are_counted() -> None:
     )
     used = set(source_facts.analyse(source).builtins)
     expected = {"tile_load", "tile_map", "sin", "add", "tile_ones", "tile_store", "tile_reduce", "max"}
-    assert used == expected | {"array"}  # the annotation is a call of the `array` built-in too
+    assert used == expected  # the annotation declares the argument: no use of the `array` built-in (issue 15)
+
+
+def test_annotations_and_literal_signs_are_not_builtin_uses() -> None:
+    source = (
+        "@wp.kernel\n"
+        "def k(a: wp.array(dtype=wp.float32), b: wp.array2d(dtype=float), n: wp.int64):\n"
+        "    i = wp.tid()\n"
+        "    a[i] = -1.5 + wp.float32(-2) * -a[i]\n"
+    )
+    assert source_facts.analyse(source).builtins == ("add", "float32", "mul", "neg", "tid")

@@ -152,6 +152,7 @@ def render(record: BuildRecord, readback: Readback, repo_id: str = DEFAULT_REPO_
         "comment_echo": comment_echo_markdown(readback),
         "variety_section": variety_markdown(readback, with_categories=False),
         "real_section": real_markdown(record, readback),
+        "meaning_section": meaning_markdown(readback),
     }
     return Template(TEMPLATE.read_text()).substitute(values)
 
@@ -429,3 +430,36 @@ def _type_name(feature: Any) -> str:
         inner = feature.feature
         return f"list<{'struct' if isinstance(inner, dict) else _type_name(inner)}>"
     return str(getattr(feature, "dtype", None) or type(feature).__name__).replace("|", "/")
+
+
+# ---- issue 15: what the programs mean ----------------------------------------------------------
+def meaning_markdown(readback: Readback) -> str:
+    """Dead code, idle arguments, fixed conditions, category fidelity, distance to real kernels."""
+    m = readback.meaning
+    if not m:
+        return "No rows to analyse."
+
+    def share(pair: list[int]) -> str:
+        return f"{pair[0]:,} of {pair[1]:,} ({percent(pair[0], pair[1])})" if pair[1] else "none"
+
+    lines = [
+        "Measured statically on every row's `python_source` (`warp_cuda_ir/program_analysis.py`); a value is live",
+        "when it reaches an array store, an atomic, a helper's return or a condition of live code, transitively.",
+        "",
+        "| measure | value |",
+        "|---|---|",
+        f"| local assignments whose value reaches no output, atomic or condition | {share(m['dead_assignments'])} |",
+        f"| input arguments without influence on any output | {share(m['idle_inputs'])} |",
+        f"| `@wp.func` helpers defined but never called | {share(m['uncalled_helpers'])} |",
+        f"| conditions decided before the kernel runs (literal, self-compared, contradictory) "
+        f"| {share(m['fixed_conditions'])} |",
+        f"| rows whose category's defining construct is present | {m['category_fidelity_pct']}% |",
+        f"| distinct Warp built-ins used (annotations and literal signs not counted) | {m['distinct_builtins']} |",
+    ]
+    js = m.get("js_distance")
+    if js:
+        lines.append(
+            "| Jensen-Shannon distance to real kernels (built-ins / statement kinds / expression kinds) "
+            f"| {js['builtins']} / {js['statements']} / {js['expressions']} (mean {m['js_distance_mean']}) |"
+        )
+    return "\n".join(lines)

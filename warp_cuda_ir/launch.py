@@ -28,6 +28,7 @@ import numpy as np
 import warp as wp
 
 from warp_cuda_ir import extraction, warp_session
+from warp_cuda_ir.capture import columns
 from warp_cuda_ir.errors import LaunchError
 
 
@@ -118,6 +119,8 @@ def prepare(
     float_override: Any = None,
 ) -> Launch:
     """Materialise inputs for `kernel` from the row's launch record on `device`."""
+    if row.get("launch_record") is not None and row.get("launch_dim") is not None:
+        return _prepare_captured(row, kernel, namespace, device, requires_grad)
     arguments = [
         dict(a, init=json.loads(a["init"]) if isinstance(a["init"], str) else a["init"]) for a in row["arguments"]
     ]
@@ -149,6 +152,17 @@ def prepare(
         block_dim(row, device),
         bool(row.get("launch_tiled") or False),
     )
+
+
+def _prepare_captured(
+    row: Mapping[str, Any], kernel: Any, namespace: Mapping[str, Any], device: str, requires_grad: bool
+) -> Launch:
+    """A real row whose captured launch replays faithfully (#17): its recorded grid and argument values."""
+    try:
+        captured = columns.launch_from_record(row["launch_record"], kernel, dict(namespace), device, requires_grad)
+    except Exception as e:
+        raise LaunchError(f"launch record: {type(e).__name__}: {e}") from e
+    return Launch(kernel, captured.dim, captured.inputs, captured.arguments, block_dim(row, device), False)
 
 
 def start(launch: Launch, device: str = "cpu") -> None:

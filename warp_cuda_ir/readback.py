@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from warp_cuda_ir import schema, writing
+from warp_cuda_ir import program_analysis, schema, writing
 from warp_cuda_ir.errors import DatasetFolderError, one_line
 from warp_cuda_ir.synthesis.catalogue import offered_builtins
 
@@ -245,6 +245,8 @@ class Readback:
     module_options: dict[str, Any] | None  # the first row's, JSON-decoded
     leakage: Leakage | None = None  # None without rows in two splits
     comment_echo: CommentEcho | None = None  # None without rows
+    # ---- issue 15: what the synthetic programs mean (program_analysis figures over their sources) ----
+    meaning: dict[str, Any] | None = None
 
     @property
     def num_rows(self) -> int:
@@ -288,6 +290,7 @@ class Readback:
             "comment_echo": (
                 {**vars(self.comment_echo), "share": self.comment_echo.share} if self.comment_echo else None
             ),
+            "meaning": self.meaning,
         }
         return json.dumps(data, indent=2)
 
@@ -324,6 +327,7 @@ def read_back(folder: Path) -> Readback:
     python_chars: list[int] = []
     cuda_chars: list[int] = []
     counts = _ValidationTally()
+    meaning = program_analysis.Tally()
     cuda_total = cuda_echo = 0
     sample: list[tuple[str, str]] = []  # (split, python_source) of the rows compared for leakage
     keep = _sample_fraction([p for paths in files.values() for p in paths])
@@ -362,6 +366,10 @@ def read_back(folder: Path) -> Readback:
                             ids = group.column("id").to_pylist()
                             sources = group.column("python_source").to_pylist()
                             sample += [(split, t) for i, t in zip(ids, sources, strict=True) if _sampled(i, keep)]
+                        if source == "synthetic" and {"python_source", "category"} <= set(group.column_names):
+                            programs = group.select(["python_source", "category"]).to_pydict()
+                            for text, category in zip(programs["python_source"], programs["category"], strict=True):
+                                meaning.add(program_analysis.analyse(text, category), category)
                         if source == "real" and "provenance" in group.column_names:
                             _count_packages(group, split, packages)
                         counts.add(group)
@@ -406,6 +414,7 @@ def read_back(folder: Path) -> Readback:
         module_options=module_options,
         leakage=_leakage(sample, num_rows),
         comment_echo=CommentEcho(cuda_total, cuda_echo) if python_chars else None,
+        meaning=meaning.figures() if meaning.programs else None,
     )
 
 

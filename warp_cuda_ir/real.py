@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import json
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,13 +51,20 @@ class RealRows:
         return dict(sorted(Counter(r["category"] for r in self.rows).items()))
 
 
-def real_rows(records: Iterable[dict[str, Any]]) -> RealRows:
-    """Rows for harvest records (in the harvest's order); a normalized source seen before is dropped."""
+def real_rows(
+    records: Iterable[dict[str, Any]], launch: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+) -> RealRows:
+    """Rows for harvest records (in the harvest's order); a normalized source seen before is dropped.
+
+    `launch(record)`: columns from the capture (#17, `capture.columns.launch_columns`) that replace the row's.
+    """
     rows: list[dict[str, Any]] = []
     seen: set[str] = set()
     duplicates: Counter[str] = Counter()
     for record in records:
         row = row_for_record(record)
+        if launch is not None:
+            row = with_launch(row, launch(record))
         if row["id"] in seen:  # same AST as an earlier record (e.g. texts differing in comments only)
             duplicates[record["package"]] += 1
             continue
@@ -112,6 +119,7 @@ def row_for_record(record: dict[str, Any]) -> dict[str, Any]:
             "license": record.get("license"),
             "upstream_source": record["upstream_source"],
         },
+        **schema.NO_CAPTURE,  # real rows: filled in from the capture (#17)
         **schema.UNVALIDATED,
     }
     row |= standalone.program_columns(row)  # standalone programs (#16): no launch record, so compile-only
@@ -142,11 +150,21 @@ def signature_arguments(source: str, kernel_name: str) -> list[dict[str, Any]]:
 
 
 def _kernel_def(tree: ast.Module, name: str) -> ast.FunctionDef | None:
-    """The kernel's top-level `def`: named `name`, or decorated `@wp.kernel(name="name")` (Warp's key)."""
+    """The kernel's top-level `def`: named `name`, decorated `@wp.kernel(name="name")` (Warp's key), or
+    the function a `wp.kernel(f, name="name")` call (or `name = wp.kernel(f, ...)`) makes the kernel of."""
+    defs = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
     for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and (node.name == name or name in _decorator_names(node)):
+        if isinstance(node, ast.FunctionDef) and name in _decorator_names(node):
             return node
-    return None
+    for node in tree.body:
+        call = node.value if isinstance(node, (ast.Assign, ast.Expr)) else None
+        if not (isinstance(call, ast.Call) and _head(call.func) == "kernel" and call.args):
+            continue
+        targets = [t.id for t in node.targets if isinstance(t, ast.Name)] if isinstance(node, ast.Assign) else []
+        keys = [k.value.value for k in call.keywords if k.arg == "name" and isinstance(k.value, ast.Constant)]
+        if (name in keys or (not keys and name in targets)) and isinstance(call.args[0], ast.Name):
+            return defs.get(call.args[0].id)
+    return defs.get(name)
 
 
 def _decorator_names(node: ast.FunctionDef) -> set[str]:
@@ -213,3 +231,20 @@ def _classify(annotation: ast.expr | None, structs: Sequence[str] | set[str]) ->
     if head in structs:
         return "struct", head
     return "scalar", _text(annotation)
+
+
+def with_launch(row: dict[str, Any], columns: dict[str, Any]) -> dict[str, Any]:
+    """The row with its capture columns (#17); a usable launch also gives `launch_dim` and argument roles.
+
+    Roles come from the captured launch: `inout` for the arrays it changed, `in` for the others (what the
+    validation's output statistics and gradient check read).
+    """
+    row = {**row, **columns}
+    if row.get("launch_dim") is not None and row.get("launch_record") is not None:
+        from warp_cuda_ir.capture.record import unpack
+
+        meta = unpack(row["launch_record"]).meta
+        changed = set(meta.get("changed", []))
+        roles = {name: ("inout" if str(i) in changed else "in") for i, name in enumerate(meta["params"])}
+        row["arguments"] = [dict(a, role=roles.get(a["name"], a["role"])) for a in row["arguments"]]
+    return row

@@ -36,9 +36,19 @@ class BuildOptions:
     # Installed packages or folders of Warp code whose kernels become real rows (`--real`). The library
     # default is none (tests stay fast); `scripts/build.py` defaults to `harvest.DEFAULT_PACKAGES`.
     real: tuple[str, ...] = ()
+    # Capture real launches of the real rows' kernels by running their packages' examples and tests (#17,
+    # `--capture`); cached per job in `capture_cache` (default: the build's work folder), keyed by versions.
+    capture: bool = False
+    capture_cache: Path | None = None
 
     def identity(self) -> dict[str, Any]:
-        return build_identity(self.spec, self.target_mb, self.max_shard_mb, self.real)
+        identity = build_identity(self.spec, self.target_mb, self.max_shard_mb, self.real)
+        if self.real and self.capture:
+            from warp_cuda_ir.capture.columns import REPLAY_VERSION
+            from warp_cuda_ir.capture.jobs import code_version
+
+            identity["capture"] = {"recorder": code_version(), "replay": REPLAY_VERSION}
+        return identity
 
 
 def build_identity(spec: BuildSpec, target_mb: float, max_shard_mb: int, real: tuple[str, ...] = ()) -> dict[str, Any]:

@@ -95,6 +95,7 @@ def _shape(
         "module_options": json.dumps({"cuda": texts.cuda_options, "cpu": texts.cpu_options}, sort_keys=True),
         "source": "synthetic",
         "provenance": None,
+        **schema.NO_CAPTURE,  # a generated row has its own launch record (seed + recipes)
         **schema.UNVALIDATED,  # filled in by the validation pass
     }
     row |= standalone.program_columns(row)  # standalone programs (#16): text from the columns above

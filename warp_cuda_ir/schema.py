@@ -153,7 +153,34 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         "(of its `def`), license (SPDX) and upstream_source (the kernel as written upstream). Null for synthetic "
         "rows.",
     ),
+    # --- real launches (#17): a real row's launch captured while its package's examples and tests ran ---
+    (
+        "launch_record",
+        pa.binary(),
+        "A real launch of the kernel, captured on Warp's CPU device while its package's own examples or tests "
+        "ran: a NumPy .npz archive (deflate) with `meta` (UTF-8 JSON: grid `dim`, `block_dim`, one spec per "
+        "parameter, the arrays the launch changed) and each argument's contents before (`in/<path>`) and each "
+        "changed array's contents after (`out/<path>`); `warp_cuda_ir.capture.replay.arguments` rebuilds the "
+        "launch. At most 1 MB. Null for synthetic rows and real rows without a storable launch.",
+    ),
+    (
+        "launch_replay",
+        string,
+        "Whether launching `launch_record` with `python_source` on the CPU gives the captured after-state: "
+        "`equal` (bitwise), `close` (floats within rtol 1e-5, atol 1e-6), `differs` (not used as a reference: "
+        "the row is validated as compile-only), `error`, `not replayable` (a launch was seen but an argument "
+        "could not be stored), `not launched` (no example or test launched it on the CPU). Null for synthetic "
+        "rows and builds that ran no capture.",
+    ),
+    (
+        "launch_replay_detail",
+        string,
+        "For `differs`/`error`: which arrays differ and the likely cause, or the error; for `not replayable`: "
+        "the argument that could not be stored and why. Null otherwise.",
+    ),
 )
+# A row that did not go through the capture (synthetic rows, builds without `--capture`).
+NO_CAPTURE: dict[str, object] = {"launch_record": None, "launch_replay": None, "launch_replay_detail": None}
 
 # ---- standalone programs (standalone branch, #16) ----------------------------------------------------
 # Written at build time (`warp_cuda_ir/standalone/`): each row as programs that build with nvcc / a C++

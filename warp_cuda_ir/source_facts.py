@@ -23,6 +23,10 @@ _OPERATORS = {
 }  # fmt: skip
 
 
+# Fields that declare rather than compute: argument and return annotations, decorators.
+_DECLARATIONS = frozenset({"annotation", "returns", "decorator_list"})
+
+
 @dataclass(frozen=True)
 class SourceFacts:
     builtins: tuple[str, ...]  # sorted Warp built-in names the source uses
@@ -43,10 +47,13 @@ def analyse(source: str) -> SourceFacts:
             return node.attr if node.attr in offered else None
         return None
 
-    def visit(node: ast.AST) -> None:
+    def visit(node: ast.AST, counting: bool = True) -> None:
+        """`counting` is off inside annotations and decorators: `wp.array(dtype=float)` declares, it does not call."""
         cls = type(node)
         token(cls.__name__)
-        if cls is ast.Call:
+        if not counting:
+            pass
+        elif cls is ast.Call:
             func = node.func
             if name := warp_name(func):
                 used.add(name)
@@ -56,20 +63,22 @@ def analyse(source: str) -> SourceFacts:
             elif type(func) is ast.Name and func.id in offered:
                 used.add(func.id)  # float(x), int(x), min/max/abs/range as Warp resolves them
         elif (cls is ast.BinOp or cls is ast.UnaryOp or cls is ast.AugAssign) and type(node.op) in _OPERATORS:
-            used.add(_OPERATORS[type(node.op)])
+            if not (cls is ast.UnaryOp and type(node.operand) is ast.Constant):  # `-1.0` is one literal
+                used.add(_OPERATORS[type(node.op)])
         for name in cls._fields:
             value = getattr(node, name, None)
+            inner = counting and name not in _DECLARATIONS
             if type(value) is list:
                 token("[")
                 for item in value:
                     if isinstance(item, ast.AST):
-                        visit(item)
+                        visit(item, inner)
                     else:
                         token("_")
                         value_of(repr(item))
                 token("]")
             elif isinstance(value, ast.AST):
-                visit(value)
+                visit(value, inner)
             else:  # an identifier, a literal or an absent field: erased, only its presence counts
                 token("_" if value is not None else "-")
                 value_of(repr(value))

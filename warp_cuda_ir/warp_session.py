@@ -558,3 +558,99 @@ def module_signature(module: Any) -> tuple[int, int]:
     """Changes when a module gains kernels or overloads (a later import may add them)."""
     kernels = module._get_live_kernels()
     return len(kernels), sum(len(k.overloads) for k in kernels)
+
+
+# --- Capture: recording real launches of harvested kernels (warp_cuda_ir.capture) -----------------
+#
+# Warp 1.19 has no public launch callback. The capture wraps `warp._src.context.launch` (which
+# `wp.launch_tiled` calls through its module global) and the `wp.launch` re-export; code that imported
+# `launch` by name before the wrap is not seen.
+
+
+def install_launch_hook(before: Any, after: Any) -> None:
+    """Call `before(kernel, dim, args, device, block_dim)` ahead of every forward launch, `after(token)` once done.
+
+    `args` are the inputs followed by the outputs. `before` returns a token (None: nothing to do after);
+    an exception in either callback is swallowed so the launched program behaves as without the hook.
+    Backward (`adjoint=True`) and recorded (`record_cmd=True`) launches pass straight through.
+    """
+    import inspect
+
+    context = _context()
+    original = context.launch
+    if getattr(original, "_warp_cuda_ir_hook", False):
+        return
+    signature = inspect.signature(original)
+
+    def launch(*args: Any, **kwargs: Any) -> Any:
+        token = None
+        try:
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            a = bound.arguments
+            if not a["adjoint"] and not a["record_cmd"]:
+                token = before(
+                    a["kernel"], a["dim"], [*a["inputs"], *a["outputs"]], a["device"], a["block_dim"]
+                )
+        except Exception:
+            token = None
+        result = original(*args, **kwargs)
+        if token is not None:
+            try:
+                after(token)
+            except Exception:
+                pass
+        return result
+
+    launch._warp_cuda_ir_hook = True  # type: ignore[attr-defined]
+    launch.__doc__ = original.__doc__
+    context.launch = launch
+    wp.launch = launch
+
+
+def launched_kernel(kernel: Any, args: list[Any]) -> Any:
+    """The kernel a launch of `kernel` with `args` ran: the matching overload when `kernel` is generic."""
+    if not kernel.is_generic:
+        return kernel
+    return kernel._add_normalized_overload(kernel.infer_argument_types(args))
+
+
+def kernel_origin(kernel: Any) -> tuple[Any, str]:
+    """(Python function, overload signature or "") that identify a kernel the way the harvest does."""
+    parent = getattr(kernel, "generic_parent", None)
+    if parent is not None:
+        return parent.func, kernel.sig
+    return kernel.func, ""
+
+
+def kernel_params(kernel: Any) -> list[tuple[str, Any]]:
+    """(name, declared type) of each kernel parameter, in order."""
+    return [(arg.label, arg.type) for arg in kernel.adj.args]
+
+
+def array_class(value: Any) -> str | None:
+    """'array', 'indexedarray', 'fabricarray', 'indexedfabricarray', another array class name, or None."""
+    if not _types().is_array(value):
+        return None
+    return type(value).__name__ if type(value).__name__ != "array" else "array"
+
+
+def struct_type_of(value: Any) -> Any | None:
+    """The `@wp.struct` type of a struct instance, else None."""
+    if isinstance(value, _codegen().StructInstance):
+        return value._cls
+    return None
+
+
+def struct_field_types(struct: Any) -> dict[str, Any]:
+    """Field name -> declared Warp type of a `@wp.struct` type (or of an instance's type)."""
+    return {name: var.type for name, var in struct.vars.items()}
+
+
+def new_struct_instance(struct: Any) -> Any:
+    """A zero-initialised instance of a `@wp.struct` type."""
+    return struct()
+
+
+def is_generic_type(t: Any) -> bool:
+    return bool(_types().type_is_generic(t))

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from warp_cuda_ir import launch, warp_session
-from warp_cuda_ir.errors import WarpCudaIRError, one_line
+from warp_cuda_ir.errors import one_line
 from warp_cuda_ir.standalone.program import MAKEFILE, cpu_program, cuda_program, has_launch_record
 from warp_cuda_ir.standalone.values import ArgumentValue, argument_values
 
@@ -25,8 +25,8 @@ def program_columns(row: Mapping[str, Any], values: list[ArgumentValue] | None =
         try:
             with warp_session.loaded_kernel(row["python_source"], row.get("kernel_name")) as (kernel, namespace):
                 values = argument_values(launch.prepare(row, kernel, namespace, "cpu"), row)
-        except WarpCudaIRError as e:
-            reason = f"inputs could not be made: {one_line(e)}"
+        except Exception as e:  # never fail a build over its programs: they say why they do not run
+            reason = f"inputs could not be made: {type(e).__name__}: {one_line(e)}"
     elif values is None:
         reason = NO_LAUNCH_RECORD
     return {

@@ -29,7 +29,7 @@ from warp_cuda_ir import extraction, schema
 from warp_cuda_ir.errors import one_line
 from warp_cuda_ir.standalone import batch
 from warp_cuda_ir.standalone.digest import parse_line
-from warp_cuda_ir.standalone.program import CXXFLAGS, NVCCFLAGS, has_launch_record, warp_native_dir
+from warp_cuda_ir.standalone.program import CXXFLAGS, NVCCFLAGS, launches, warp_native_dir
 
 NVCC_ENV = "WARP_CUDA_IR_NVCC"
 CXX_ENV = "WARP_CUDA_IR_CXX"
@@ -187,7 +187,7 @@ def run_stage(
             _stage(c, "standalone_cpu_compile", status, log)
             if status != "ok":
                 _stage(c, "standalone_cpu_run", "skipped", skip=schema.DID_NOT_COMPILE)
-            elif not has_launch_record(item.row):
+            elif not launches(item.row["cpu_program"]):
                 _stage(c, "standalone_cpu_run", "skipped", skip=schema.NO_LAUNCH_RECORD)
             else:
                 run_status, error, lines = _run(binary, index)
@@ -206,7 +206,7 @@ def run_stage(
             elif gpu_skip_reason is not None:
                 reason = gpu_skip_reason if gpu_skip_reason in schema.SKIP_REASONS else schema.NO_GPU
                 _stage(c, "standalone_gpu_run", "skipped", skip=reason)
-            elif not has_launch_record(item.row):
+            elif not launches(item.row["cuda_program"]):
                 _stage(c, "standalone_gpu_run", "skipped", skip=schema.NO_LAUNCH_RECORD)
             else:
                 run_status, error, lines = _run(binary, index)

@@ -17,13 +17,24 @@ from warp_cuda_ir.synthesis.program import Argument, KernelProgram
 
 # typed-3: fewer trivial outputs; typed-4: the `tile` category; typed-5: two CPU faults fixed (svd2 of
 # nearly singular matrices; a uint32 wrapped below zero converted to float16).
-GENERATOR_VERSION = "typed-5"
-# Names the seeds' random stream. A fix that leaves it alone changes only the programs it touches
-# (their rows and validation results carry over); a new stream reshuffles every seed.
-RANDOM_STREAM = "typed-4"
+# meaning-1: programs whose every statement reaches an output (see `meaning`); typed-5 stays selectable.
+GENERATOR_VERSION = "meaning-1"
+# Names each generator's random stream. A fix that leaves it alone changes only the programs it
+# touches (their rows and validation results carry over); a new stream reshuffles every seed.
+RANDOM_STREAMS = {"typed-5": "typed-4", "meaning-1": "meaning-1"}
+RANDOM_STREAM = RANDOM_STREAMS[GENERATOR_VERSION]
+GENERATORS: tuple[str, ...] = tuple(RANDOM_STREAMS)
 CATEGORIES: tuple[str, ...] = _categories.CATEGORIES
 
-__all__ = ["CATEGORIES", "GENERATOR_VERSION", "Argument", "KernelProgram", "check_categories", "synthesize"]
+__all__ = [
+    "CATEGORIES",
+    "GENERATORS",
+    "GENERATOR_VERSION",
+    "Argument",
+    "KernelProgram",
+    "check_categories",
+    "synthesize",
+]
 
 
 def check_categories(categories: Sequence[str] | None) -> tuple[str, ...]:
@@ -39,8 +50,16 @@ def check_categories(categories: Sequence[str] | None) -> tuple[str, ...]:
     return chosen
 
 
-def synthesize(seed: int, categories: Sequence[str] = CATEGORIES) -> KernelProgram:
+def synthesize(seed: int, categories: Sequence[str] = CATEGORIES, generator: str = GENERATOR_VERSION) -> KernelProgram:
     """The program for `seed`: deterministic, whatever process or machine runs it."""
     chosen = check_categories(tuple(categories))
-    rng = random.Random(f"warp_cuda_ir/{RANDOM_STREAM}/{seed}")  # str seeds hash stably
-    return _categories.generate(rng, rng.choice(chosen))
+    if generator not in RANDOM_STREAMS:
+        raise UsageError(f"unknown generator {generator!r}; choose from: {', '.join(GENERATORS)}")
+    stream = f"warp_cuda_ir/{RANDOM_STREAMS[generator]}/{seed}"
+    rng = random.Random(stream)  # str seeds hash stably
+    category = rng.choice(chosen)
+    if generator == "typed-5":
+        return _categories.generate(rng, category)
+    from warp_cuda_ir.synthesis import meaning
+
+    return meaning.generate(stream, rng, category)

@@ -133,7 +133,7 @@ def _struct(b: KernelBuilder, ex: Expressions) -> None:
 
 def _random_values(b: KernelBuilder, ex: Expressions) -> None:
     rng = b.rng
-    seed = b.add_scalar_param("int32", rng.randint(0, 10_000))
+    seed = b.add_scalar_param("int32", rng.randint(0, 10_000), role="seed")
     state = b.fresh(("state", "rng", "rs"))
     offset = " + ".join(b.tids) if len(b.tids) > 1 else b.tids[0]
     b.emit(

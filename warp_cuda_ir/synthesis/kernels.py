@@ -79,7 +79,8 @@ class KernelBuilder:
         self.arguments.append((name, annotation, Argument(name, "array", dtype, shape, role, init)))
         return spec
 
-    def add_scalar_param(self, dtype: str, value: object | None = None) -> Var:
+    def add_scalar_param(self, dtype: str, value: object | None = None, role: str = "param") -> Var:
+        """A scalar kernel parameter; `role` (param, count, seed) lets subclasses name it."""
         name = self.fresh(_WORDS)
         value = typesys.scalar_value(dtype, self.rng) if value is None else value
         self.arguments.append(
@@ -304,7 +305,7 @@ class KernelBuilder:
             header = f"for {counter} in range({trips}, 0, -1):"
         else:  # dynamic trip count from a kernel parameter
             trips = rng.randint(1, 6)
-            param = self.add_scalar_param("int32", trips)
+            param = self.add_scalar_param("int32", trips, role="count")
             header = f"for {counter} in range({param.name}):"
         if self.loop_depth >= 2:
             return self.stmt_assign()

@@ -59,4 +59,13 @@ def standalone_phase(
             f"standalone programs: {schema.NVCC_NOT_FOUND} (${stage.NVCC_ENV} or nvcc on PATH); nvcc stage skipped",
             file=sys.stderr,
         )
-    stage.run_stage(todo, work, tools, gpu_reason, options.workers, on_row=finished)
+    out = stage.run_stage(todo, work, tools, gpu_reason, options.workers, on_row=finished)
+    n = len(out)
+    nvcc = sum(c["standalone_nvcc_status"] == "ok" for c in out.values())
+    ran = sum(c["standalone_cpu_run_status"] == "ok" for c in out.values())
+    equal = sum(c["standalone_cpu_matches_warp"] is True for c in out.values())
+    print(
+        f"standalone programs: nvcc compiled {nvcc:,}/{n:,}; CPU twin ran {ran:,}/{n:,}, "
+        f"printed Warp's CPU digests {equal:,}/{n:,}",
+        file=sys.stderr,
+    )

@@ -1,0 +1,102 @@
+"""Capture real launches of the default packages (their examples and tests on the CPU), then replay them.
+
+    python benchmarks/capture.py --cache /tmp/capture/jobs                     # capture only
+    python benchmarks/capture.py --cache /tmp/capture/jobs --harvest-cache H   # + share of harvest records
+                                                                               #   with a replayable launch,
+                                                                               #   replay fidelity
+Per package: jobs by outcome (one line each that did not end cleanly), kernels with a record, replayable,
+record bytes; with `--harvest-cache` (a `harvest.cached_harvest` folder): harvest records, those with a
+replayable launch, replay verdicts (replays run in this process on the CPU), and wall times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import pickle
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from warp_cuda_ir.capture import Captured, capture_packages, columns, jobs, keys
+from warp_cuda_ir.harvest import DEFAULT_PACKAGES, cached_harvest
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--real", default=",".join(DEFAULT_PACKAGES), help="packages or folders, comma-separated")
+    parser.add_argument("--cache", type=Path, required=True, nargs="+",
+                        help="capture cache folder (one file per job); with --read-only several, the first preferred")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--time-limit", type=float, default=90.0, help="seconds per script")
+    parser.add_argument("--budget", type=float, default=None, help="stop starting jobs after this many seconds")
+    parser.add_argument("--harvest-cache", type=Path, help="harvest cache: measure coverage and replay fidelity")
+    parser.add_argument("--replay-sample", type=int, default=None,
+                        help="replay at most this many records per package (a fixed sample: by key hash)")
+    parser.add_argument("--replay-cache", type=Path, help="cache replay verdicts here (reruns replay only new records)")
+    parser.add_argument("--read-only", action="store_true",
+                        help="run nothing: measure every job already in --cache (whatever its job list)")
+    parser.add_argument("--measure", help="packages to measure against the harvest (default: all of --real)")
+    parser.add_argument("--json", type=Path, help="write the figures here")
+    args = parser.parse_args()
+    specs = [s for s in args.real.split(",") if s]
+
+    def progress(result, done, total) -> None:
+        print(f"[{done}/{total}] {result.job.name}: {result.status} {result.seconds:.0f} s, "
+              f"{len(result.launches)} launches; {result.detail}", flush=True)
+
+    started = time.monotonic()
+    if args.read_only:
+        results = [pickle.loads(p.read_bytes()) for c in args.cache for p in sorted(c.glob("*.capture"))]
+        captured = Captured(jobs.best_records(results), results, [], 0.0)
+    else:
+        captured = capture_packages(specs, args.cache[0], workers=args.workers, time_limit=args.time_limit,
+                                    budget_s=args.budget, progress=progress)
+    figures = {"capture": captured.summary(), "capture_wall_s": round(time.monotonic() - started, 1)}
+    print(json.dumps(figures["capture"], indent=1)[:20000])
+    if args.harvest_cache:
+        measured = [s for s in (args.measure or args.real).split(",") if s]
+        harvested = cached_harvest(measured, args.harvest_cache, workers=args.workers)
+        per: dict[str, dict] = {}
+        replays = columns.ReplayCache(args.replay_cache)
+        replay_started = time.monotonic()
+        ordered = sorted(harvested["records"], key=lambda r: hashlib.sha256(keys.record_key(r).encode()).digest())
+        for record in ordered:
+            d = per.setdefault(record["package"], {"records": 0, "with_launch": 0, "replayable": 0,
+                                                    "verdicts": {}, "bytes": 0, "max_bytes": 0, "differs": [],
+                                                    "not_replayable": {}})
+            d["records"] += 1
+            got = captured.record_for(record)
+            if got is None:
+                continue
+            d["with_launch"] += 1
+            meta, data = got
+            if data is None:
+                why = meta.get("reason", "").split(": ", 1)[-1].split(" (")[0]
+                d["not_replayable"][why] = d["not_replayable"].get(why, 0) + 1
+                continue
+            d["replayable"] += 1
+            d["bytes"] += len(data)
+            d["max_bytes"] = max(d["max_bytes"], len(data))
+            if args.replay_sample is not None and sum(d["verdicts"].values()) >= args.replay_sample:
+                continue
+            fidelity = replays.verdict(record["source"], record["kernel_name"], data)
+            d["verdicts"][fidelity.verdict] = d["verdicts"].get(fidelity.verdict, 0) + 1
+            if fidelity.verdict == "differs" and not meta.get("changed"):
+                # The launch changed nothing when captured: the signature of a launch deferred by a CPU graph
+                # capture (recorded before ef6de48 skipped those).
+                d["differs_nothing_changed"] = d.get("differs_nothing_changed", 0) + 1
+            if fidelity.verdict in ("differs", "error"):
+                d["differs"].append(f"{keys.record_key(record)}: {fidelity.verdict}: {fidelity.detail}"[:300])
+        figures["replay"] = per
+        figures["replay_wall_s"] = round(time.monotonic() - replay_started, 1)
+        print(json.dumps(per, indent=1)[:20000])
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,323 @@
+"""Capture -> launch record -> replay -> fidelity verdicts.
+
+Quick tests record launches of small sources in this process (the pieces the capture hook runs around a
+launch) and replay them; the slow ones run the fixture package `tests/data/capture/capfix` as capture jobs
+in subprocesses (time limit, crash, cache), harvest it, and replay every harvest record from its capture.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import warp as wp
+
+from warp_cuda_ir import warp_session
+from warp_cuda_ir.capture import jobs, keys, record, replay
+
+FIXTURE = Path(__file__).resolve().parent / "data" / "capture" / "capfix"
+
+SOURCE = '''
+import warp as wp
+
+@wp.struct
+class Body:
+    gravity: wp.vec3
+    damping: float
+    mass: wp.array(dtype=float)
+
+@wp.kernel
+def step(body: Body, x: wp.array(dtype=wp.vec3), v: wp.array(dtype=wp.vec3), q: wp.quat, m: wp.mat22,
+         n: int, dt: float, unused: wp.array(dtype=float), same: wp.array(dtype=wp.vec3)):
+    i = wp.tid()
+    v[i] = (v[i] + body.gravity * body.mass[i] * dt * m[0, 1]) * body.damping
+    x[i] = x[i] + wp.quat_rotate(q, v[i]) * dt + same[i] * float(n)
+'''
+
+SHIFT = '''
+import warp as wp
+
+@wp.kernel
+def shift(src: wp.array(dtype=float), dst: wp.array(dtype=float)):
+    i = wp.tid()
+    dst[i] = src[i] + 1.0
+'''
+
+
+def _capture(source: str, make_args) -> bytes:
+    """What the hook does around one launch: snapshot, launch, after-state, pack."""
+    with warp_session.loaded_kernel(source) as (kernel, namespace):
+        args = make_args(namespace)
+        params = warp_session.kernel_params(kernel)
+        snap = record.snapshot(params, args)
+        wp.launch(kernel, dim=len(args[1]) if len(args) > 1 else 4, inputs=args, device="cpu")
+        changed = record.after_state(snap)
+        meta = {"kernel": "t", "warp_key": kernel.key, "dim": [len(args[1])], "block_dim": None,
+                "params": [p for p, _ in params], "replayable": True, "args": snap.specs,
+                "changed": sorted(changed), "overlaps": snap.overlaps}
+        return record.pack(meta, snap.before, changed)
+
+
+def _step_args(ns):
+    rng = np.random.default_rng(1)
+    body = ns["Body"]()
+    body.gravity = wp.vec3(0.0, -9.8, 0.5)
+    body.damping = 0.9
+    body.mass = wp.array(rng.uniform(1, 2, 6).astype(np.float32), dtype=float, device="cpu")
+    x = wp.array(rng.uniform(-1, 1, (6, 3)).astype(np.float32), dtype=wp.vec3, device="cpu")
+    v = wp.array(rng.uniform(-1, 1, (6, 3)).astype(np.float32), dtype=wp.vec3, device="cpu")
+    return [body, x, v, wp.quat_rpy(0.1, 0.2, 0.3), wp.mat22(1.0, 0.25, 0.0, 1.0), 3, 0.01, None, x]
+
+
+def test_record_round_trip_replays_equal() -> None:
+    data = _capture(SOURCE, _step_args)
+    r = record.unpack(data)
+    specs = r.meta["args"]
+    assert [s["t"] for s in specs] == [
+        "struct", "array", "array", "quaternion", "matrix", "scalar", "scalar", "array", "array"
+    ]
+    assert specs[0]["fields"]["mass"]["shape"] == [6]
+    assert specs[7] == {"t": "array", "none": True}
+    assert specs[8] == {"t": "array", "same_as": "1"}  # the very array passed twice stays one array
+    assert r.meta["changed"] == ["1", "2"]  # x and v changed; body.mass did not
+    assert r.before["1"].shape == (6, 3) and r.after["1"].shape == (6, 3)
+    assert not np.array_equal(r.before["1"], r.after["1"])
+    fidelity = replay.replay(SOURCE, "step", data)
+    assert fidelity.verdict == "equal", fidelity
+
+
+def test_record_is_plain_numpy_archive() -> None:
+    data = _capture(SHIFT, lambda ns: [wp.array(np.arange(4, dtype=np.float32), device="cpu"),
+                                       wp.zeros(4, dtype=float, device="cpu")])
+    with np.load(io.BytesIO(data), allow_pickle=False) as z:
+        meta = json.loads(z["meta"].tobytes())
+        assert meta["format"] == record.FORMAT
+        np.testing.assert_array_equal(z["out/1"], [1.0, 2.0, 3.0, 4.0])
+        assert "out/0" not in z.files  # src was not changed: its after-state is its before-state
+
+
+def test_tampered_after_state_is_reported_as_differing() -> None:
+    data = _capture(SHIFT, lambda ns: [wp.array(np.arange(4, dtype=np.float32), device="cpu"),
+                                       wp.zeros(4, dtype=float, device="cpu")])
+    r = record.unpack(data)
+    out = r.after["1"].copy()
+    out[2] += 4e-6  # a few float32 ulps: within tolerance
+    close = record.pack(r.meta, r.before, {"1": out})
+    assert replay.replay(SHIFT, "shift", close).verdict == "close"
+    out[2] += 0.5
+    far = record.pack(r.meta, r.before, {"1": out})
+    fidelity = replay.replay(SHIFT, "shift", far)
+    assert fidelity.verdict == "differs" and "dst (1 of 4 elements)" in fidelity.detail
+
+
+def test_overlapping_arguments_replay_differs() -> None:
+    def args(ns):
+        ramp = wp.zeros(9, dtype=float, device="cpu")
+        return [ramp[:8], ramp[1:]]
+
+    data = _capture(SHIFT, args)
+    assert record.unpack(data).meta["overlaps"] == [["0", "1"]]
+    fidelity = replay.replay(SHIFT, "shift", data)
+    # Captured in place, each thread read its predecessor's write (a ramp 1..8); the replay's separate
+    # arrays give all ones.
+    assert fidelity.verdict == "differs" and "overlapping arguments" in fidelity.detail
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        (lambda: wp.uint64(7), "uint64 value"),
+        (lambda: wp.indexedarray(wp.zeros(4, dtype=float, device="cpu"),
+                                 [wp.array([0, 2], dtype=wp.int32, device="cpu")]), "indexedarray"),
+        (lambda: wp.zeros(600_000, dtype=wp.vec4, device="cpu"), "over the 8 MB cap"),
+    ],
+)
+def test_values_that_cannot_be_stored(value, reason) -> None:
+    declared = wp.uint64 if "uint64" in reason else wp.array(dtype=float)
+    with pytest.raises(record.NotStorable, match=reason):
+        record.snapshot([("arg", declared)], [value()])
+
+
+def test_record_key_matches_harvest_ident() -> None:
+    harvest_record = {"package": "newton", "ident": "2|newton/_src/a.py|10|k|a1f4_a1f4|-", "kernel_name": "k"}
+    assert keys.record_key(harvest_record) == "newton|newton/_src/a.py|10|k|a1f4_a1f4|-"
+    # A factory's kernels that differ only by `name=` share a kernel key: the Warp key tells them apart.
+    base = "p|t.py|15|make.<locals>.k||-"
+    records = {f"{base}|k_int32": "int32 launch", f"{base}|k_float64": "float64 launch"}
+    first = {"package": "p", "ident": "0|t.py|15|make.<locals>.k||-", "kernel_name": "k_float64"}
+    second = {"package": "p", "ident": "0|t.py|15|make.<locals>.k||-#2", "kernel_name": "k_int32"}
+    assert keys.match(records, first) == "float64 launch" and keys.match(records, second) == "int32 launch"
+    assert keys.match(records, dict(first, kernel_name="renamed")) is None  # ambiguous: no record
+    assert keys.match({f"{base}|k": "only"}, dict(first, kernel_name="renamed")) == "only"
+
+
+def test_example_arguments_follow_the_parser() -> None:
+    text = 'parser.add_argument("--device")\nparser.add_argument("--num-frames")\nparser.add_argument("--headless")'
+    assert jobs._example_args(text) == ["--device", "cpu", "--num-frames", str(jobs.EXAMPLE_FRAMES), "--headless"]
+
+
+# --- end to end: the fixture package as capture jobs --------------------------------------------------
+
+
+def _fixture_jobs(limit: float) -> list[jobs.Job]:
+    return [
+        jobs.Job("capfix", name, "path", str(FIXTURE / name), (), limit)
+        for name in ("example_run.py", "example_crash.py")
+    ]
+
+
+@pytest.mark.slow
+def test_capture_jobs_harvest_and_replay(tmp_path: Path) -> None:
+    from warp_cuda_ir.harvest import harvest
+
+    target = keys.resolve(str(FIXTURE))
+    results = jobs.cached_capture(_fixture_jobs(240), [target], tmp_path / "cache", workers=2)
+    status = {r.job.name: r.status for r in results}
+    assert status == {"example_run.py": "ok", "example_crash.py": "failed"}
+    crash = next(r for r in results if r.job.name == "example_crash.py")
+    assert "fails here on purpose" in crash.detail
+    assert len(crash.launches) == 1  # the launch before the crash completed, so it is kept
+
+    ran = []
+    again = jobs.cached_capture(_fixture_jobs(240), [target], tmp_path / "cache", workers=2,
+                                progress=lambda r, d, t: ran.append(r))
+    assert ran == [] and [len(r.launches) for r in again] == [len(r.launches) for r in results]
+
+    best = jobs.best_records(results)
+    harvested = harvest([str(FIXTURE)], workers=1)
+    verdicts = {}
+    for rec_ in harvested.records:
+        meta, data = keys.match(best, rec_)  # every fixture kernel was launched and found by its key
+        name = rec_["qualname"] + (f"[{rec_['overload']}]" if rec_["overload"] else "")
+        verdicts[name] = replay.replay(rec_["source"], rec_["kernel_name"], data).verdict if data else meta["reason"]
+    assert verdicts == {
+        "scale": "equal",
+        "integrate": "equal",
+        "apply_params": "equal",
+        "add_generic[a1f4_a1f4]": "equal",
+        "add_generic[a1v3f4_a1v3f4]": "equal",
+        "count": "equal",
+        "gather": "argument 'a': indexedarray (only plain arrays are stored)",
+        "by_id": "argument 'mesh': uint64 value (a mesh, BVH, volume or hash-grid id, or a pointer)",
+        "shift": "differs",
+    }
+
+
+@pytest.mark.slow
+def test_hanging_script_is_cut_by_its_time_limit(tmp_path: Path) -> None:
+    target = keys.resolve(str(FIXTURE))
+    job = jobs.Job("capfix", "example_hang.py", "path", str(FIXTURE.parent / "example_hang.py"), (), 15)
+    started = time.monotonic()
+    result = jobs.run_job(job, [target])
+    assert result.status == "timeout" and "15 s limit" in result.detail
+    assert time.monotonic() - started < 45
+
+
+class _Captured:
+    def __init__(self, records):
+        self.records = records
+
+    def record_for(self, harvest_record):
+        return keys.match(self.records, harvest_record)
+
+
+def test_launch_columns_and_validation_hook(tmp_path: Path) -> None:
+    from warp_cuda_ir.capture import columns
+
+    data = _capture(SOURCE, _step_args)
+    meta = record.unpack(data).meta
+    records = {
+        "p|a.py|1|step||-|step": (meta, data),
+        "p|a.py|9|refused||-|refused": (
+            {"kernel": "p|a.py|9|refused||-", "reason": "argument 'm': uint64 value"}, None
+        ),
+    }
+    base = {"package": "p", "source": SOURCE, "kernel_name": "step"}
+    cache = columns.ReplayCache(tmp_path / "replays")
+    got = columns.launch_columns({**base, "ident": "0|a.py|1|step||-"}, _Captured(records), cache)
+    assert got["launch_replay"] == "equal" and got["launch_record"] == data and got["launch_dim"] == [6]
+    assert len(list((tmp_path / "replays").glob("*.json"))) == 1  # the verdict is cached
+    assert columns.launch_columns({**base, "ident": "0|a.py|1|step||-"}, _Captured(records), cache) == got
+    refused = columns.launch_columns({**base, "ident": "0|a.py|9|refused||-"}, _Captured(records))
+    assert refused == {"launch_record": None, "launch_replay": "not replayable",
+                       "launch_replay_detail": "argument 'm': uint64 value"}
+    assert columns.launch_columns({**base, "ident": "0|b.py|1|x||-"}, _Captured(records))["launch_replay"] == (
+        "not launched"
+    )
+    assert columns.launch_columns({**base, "ident": "0|a.py|1|step||-"}, None)["launch_record"] is None
+
+    with warp_session.loaded_kernel(SOURCE, "step") as (kernel, namespace):
+        launch = columns.launch_from_record(data, kernel, namespace, "cpu", requires_grad=True)
+        assert [(a["name"], a["kind"], a["role"]) for a in launch.arguments] == [
+            ("body", "struct", "in"), ("x", "array", "inout"), ("v", "array", "inout"), ("q", "scalar", "in"),
+            ("m", "scalar", "in"), ("n", "scalar", "in"), ("dt", "scalar", "in"), ("unused", "none", "in"),
+            ("same", "array", "inout"),
+        ]
+        assert launch.inputs[1].requires_grad and launch.inputs[8] is launch.inputs[1]
+        wp.launch(kernel, dim=launch.dim, inputs=launch.inputs, device="cpu")
+        np.testing.assert_array_equal(launch.inputs[1].numpy(), record.unpack(data).after["1"])
+
+
+def test_validation_runs_a_row_from_its_launch_record() -> None:
+    from warp_cuda_ir.validation.execute import run_cpu
+
+    data = _capture(SOURCE, _step_args)
+    after = record.unpack(data).after
+    signature = [{"name": n, "kind": "array", "dtype": None, "shape": [], "role": None, "init": None}
+                 for n in ("body", "x", "v", "q", "m", "n", "dt", "unused", "same")]
+    row = {"python_source": SOURCE, "kernel_name": "step", "launch_record": data, "launch_dim": [6],
+           "block_dim": 256, "arguments": signature, "seed": None}
+    with warp_session.loaded_kernel(SOURCE, "step") as (kernel, namespace):
+        cpu = run_cpu(row, kernel, namespace)
+    assert (cpu.compile_status, cpu.run_status) == ("ok", "ok"), cpu.error
+    assert sorted(cpu.results) == ["same", "v", "x"]  # the arrays passed (`unused` was None)
+    np.testing.assert_array_equal(cpu.results["x"], after["1"])
+    np.testing.assert_array_equal(cpu.results["v"], after["2"])
+    assert cpu.digest is not None
+
+
+@pytest.mark.slow
+def test_build_with_capture_validates_replayable_real_rows(tmp_path: Path) -> None:
+    """`--real capfix --capture`: real rows carry their launch and replay verdict, and validate like generated ones."""
+    import pyarrow.parquet as pq
+
+    from warp_cuda_ir.build import run_build
+    from warp_cuda_ir.record import BuildOptions
+    from warp_cuda_ir.shards import BuildSpec
+    from warp_cuda_ir.validation.pipeline import PassOptions, validate_dataset
+
+    out = tmp_path / "out"
+    options = BuildOptions(out=out, spec=BuildSpec(seed=0, seeds_per_shard=8), target_mb=0.01, workers=2,
+                           real=(str(FIXTURE),), capture=True, capture_cache=tmp_path / "capture")
+    run_build(options)
+    validate_dataset(out, PassOptions(workers=1, use_gpu=False))
+    files = sorted((out / "data" / "real").glob("*.parquet"))
+    rows = {r["kernel_name"]: r for p in files for r in pq.read_table(p).to_pylist()}
+    # The first job with a launch of `scale` gives its record (example_crash.py: dim 4).
+    assert rows["scale"]["launch_replay"] == "equal" and rows["scale"]["launch_dim"] == [4]
+    assert rows["scale"]["cpu_run_status"] == "ok" and rows["scale"]["output_digest"]
+    assert {a["name"]: a["role"] for a in rows["scale"]["arguments"]} == {"a": "in", "s": "in", "out": "inout"}
+    assert rows["scale"]["gradcheck_status"] == "ok", rows["scale"]["gradcheck_detail"]
+    assert rows["gather"]["launch_replay"] == "not replayable" and rows["gather"]["launch_record"] is None
+    assert rows["shift"]["launch_replay"] == "differs" and rows["shift"]["launch_record"] is not None
+    # Not a reference: validated as compile-only, like a real row without a launch.
+    assert rows["shift"]["launch_dim"] is None and rows["shift"]["cpu_run_status"] == "skipped"
+    assert all(r["launch_record"] is None or len(r["launch_record"]) <= record.MAX_RECORD_BYTES for r in rows.values())
+
+
+def test_launches_deferred_by_a_cpu_graph_capture_are_not_recorded(tmp_path: Path) -> None:
+    from warp_cuda_ir.capture.hook import Capture
+
+    with warp_session.loaded_kernel(SHIFT) as (kernel, _):
+        capture = Capture([], tmp_path)
+        capture._key = lambda k: "k"  # any kernel counts (this source lives in no package)
+        src = wp.zeros(4, dtype=float, device="cpu")
+        dst = wp.zeros(4, dtype=float, device="cpu")
+        token = capture.before(kernel, 4, [src, dst], "cpu", None)
+        assert token is not None  # an ordinary CPU launch is recorded
+        with wp.ScopedCapture(device="cpu"):
+            assert capture.before(kernel, 4, [src, dst], "cpu", None) is None

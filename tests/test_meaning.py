@@ -1,0 +1,261 @@
+"""Issue 15: programs in which every statement counts (generator `meaning-1`), and the tools that measure it.
+
+The property checks over many seeds are written independently of `synthesis.dataflow` (which the
+generator prunes with): simple reads of the AST, so a bug in the dataflow cannot hide itself. Each
+fails on `typed-5` (see `test_typed5_fails_these_checks`).
+"""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from warp_cuda_ir import coverage, program_analysis
+from warp_cuda_ir.synthesis import CATEGORIES, GENERATOR_VERSION, synthesize
+
+SEEDS = range(300)
+
+
+def _functions(source: str) -> tuple[ast.FunctionDef, list[ast.FunctionDef]]:
+    tree = ast.parse(source)
+    defs = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+    kernel = next(f for f in defs if any("kernel" in ast.unparse(d) for d in f.decorator_list))
+    return kernel, [f for f in defs if f is not kernel]
+
+
+def _loads(node: ast.AST) -> list[str]:
+    return [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+
+
+def unread_locals(source: str) -> list[str]:
+    """Locals assigned in a function and read nowhere in it, except by their own updates (`x += ...`)."""
+    kernel, helpers = _functions(source)
+    bad = []
+    for f in [kernel, *helpers]:
+        reads: list[str] = []
+        assigned: set[str] = set()
+        tuples: list[set[str]] = []
+        for n in ast.walk(f):
+            if isinstance(n, ast.Assign):
+                for t in n.targets:
+                    if isinstance(t, ast.Tuple):  # `r, h = f(x)`: live when one of them is read, as in real code
+                        tuples.append({e.id for e in t.elts if isinstance(e, ast.Name)})
+                    elif isinstance(t, ast.Name):
+                        assigned.add(t.id)
+                reads += _loads(n.value)
+                reads += [x for t in n.targets if not isinstance(t, (ast.Name, ast.Tuple)) for x in _loads(t)]
+            elif isinstance(n, ast.AugAssign):
+                if isinstance(n.target, ast.Name):
+                    assigned.add(n.target.id)
+                    reads += [x for x in _loads(n.value) if x != n.target.id]
+                else:
+                    reads += _loads(n.target) + _loads(n.value)
+            elif isinstance(n, (ast.If, ast.While)):
+                reads += _loads(n.test)
+            elif isinstance(n, ast.For):
+                reads += _loads(n.iter)
+            elif isinstance(n, (ast.Return, ast.Expr)) and n.value is not None:
+                reads += _loads(n.value)
+        bad += sorted(assigned - set(reads)) + [str(sorted(t)) for t in tuples if not t & set(reads)]
+    return bad
+
+
+def unread_arguments(source: str) -> list[str]:
+    kernel, _ = _functions(source)
+    body_names = {n.id for s in kernel.body for n in ast.walk(s) if isinstance(n, ast.Name)}
+    return [a.arg for a in kernel.args.args if a.arg not in body_names]
+
+
+def uncalled_helpers(source: str) -> list[str]:
+    kernel, helpers = _functions(source)
+    # called, or passed as a function (`wp.tile_map(fn, t)`): any read of the name
+    called = {n.id for f in [kernel, *helpers] for n in ast.walk(f) if isinstance(n, ast.Name)}
+    return [h.name for h in helpers if h.name not in called]
+
+
+def literal_conditions(source: str) -> list[str]:
+    """Tests and `wp.where` selectors that read no name at all (`if False:`, `wp.where(True, ...)`, `1 < 2`)."""
+    tree = ast.parse(source)
+    tests = [n.test for n in ast.walk(tree) if isinstance(n, (ast.If, ast.While, ast.IfExp))]
+    tests += [n.args[0] for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "wp.where"]
+    return [ast.unparse(t) for t in tests if not (set(_loads(t)) - {"wp"})]
+
+
+def _has(kernel: ast.FunctionDef, kind: type) -> bool:
+    return any(isinstance(n, kind) for n in ast.walk(kernel))
+
+
+# Each category's promise, checked by hand (not with program_analysis, which shares the generator's rules).
+PROMISES = {
+    "functions": lambda k, h: any(isinstance(n, ast.Call) and ast.unparse(n.func) in {f.name for f in h}
+                                  for n in ast.walk(k)),
+    "nested_loop": lambda k, h: any(isinstance(n, (ast.For, ast.While)) and any(
+        isinstance(m, (ast.For, ast.While)) for s in n.body for m in ast.walk(s)) for n in ast.walk(k)),
+    "control_flow": lambda k, h: _has(k, ast.If),
+    "multi_condition": lambda k, h: any(isinstance(n, ast.If) and isinstance(n.test, ast.BoolOp) for n in ast.walk(k)),
+    "atomic": lambda k, h: "wp.atomic_" in ast.unparse(k),
+    "combined": lambda k, h: "wp.atomic_" in ast.unparse(k) and PROMISES["functions"](k, h),
+    "random": lambda k, h: "wp.rand_init" in ast.unparse(k),
+    "reduction": lambda k, h: "wp.atomic_" in ast.unparse(k) and (_has(k, ast.For) or _has(k, ast.While)),
+}  # fmt: skip
+
+
+def broken_promises(generator: str, seeds: range) -> list[tuple[int, str]]:
+    bad = []
+    for category, promise in PROMISES.items():
+        for seed in seeds:
+            kernel, helpers = _functions(synthesize(seed, (category,), generator).source)
+            if not promise(kernel, helpers):
+                bad.append((seed, category))
+    return bad
+
+
+@pytest.fixture(scope="module")
+def programs() -> list:
+    return [synthesize(s) for s in SEEDS]
+
+
+def test_meaning_is_the_default() -> None:
+    assert GENERATOR_VERSION == "meaning-1"
+    assert synthesize(5, CATEGORIES, "typed-5") != synthesize(5)
+
+
+def test_every_local_is_read(programs: list) -> None:
+    bad = {p.kernel_name: u for p in programs if (u := unread_locals(p.source))}
+    assert not bad
+
+
+def test_every_argument_is_read_and_every_helper_called(programs: list) -> None:
+    assert not [(p.kernel_name, u) for p in programs if (u := unread_arguments(p.source))]
+    assert not [(p.kernel_name, u) for p in programs if (u := uncalled_helpers(p.source))]
+    # the launch record still lists exactly the kernel's arguments
+    for p in programs:
+        kernel, _ = _functions(p.source)
+        assert [a.arg for a in kernel.args.args] == [a.name for a in p.arguments]
+
+
+def test_no_literal_condition(programs: list) -> None:
+    assert not [(p.kernel_name, c) for p in programs if (c := literal_conditions(p.source))]
+
+
+def test_categories_keep_their_promise() -> None:
+    assert broken_promises(GENERATOR_VERSION, range(25)) == []
+
+
+def test_typed5_fails_these_checks() -> None:
+    """The checks above can fail: on typed-5 every one of them does."""
+    typed = [synthesize(s, CATEGORIES, "typed-5") for s in SEEDS]
+    assert sum(bool(unread_locals(p.source)) for p in typed) > 100
+    assert sum(bool(unread_arguments(p.source)) for p in typed) > 10
+    assert sum(bool(uncalled_helpers(p.source)) for p in typed) > 10
+    assert sum(bool(literal_conditions(p.source)) for p in typed) > 0
+    assert len(broken_promises("typed-5", range(25))) > 10
+
+
+# ---- the analysis tools on programs whose answers are known by hand -----------------------------
+KNOWN = """import warp as wp
+
+
+@wp.func
+def unused(x: float):
+    return x * 2.0
+
+
+@wp.func
+def used(x: float):
+    y = x + 1.0
+    z = y * 3.0
+    return y
+
+
+@wp.kernel
+def k(a: wp.array(dtype=float), n: int, idle: float, out: wp.array(dtype=float)):
+    i = wp.tid()
+    x = a[i]
+    d1 = x * 2.0
+    d2 = d1 + 1.0
+    acc = float(0.0)
+    for t in range(n):
+        acc += x
+    if False:
+        x = x + 1.0
+    w = wp.where((x <= 0.5) and (x > 0.5), 1.0, 2.0)
+    out[i] = used(acc) + w
+"""
+
+
+def test_analysis_counts_what_a_reader_counts() -> None:
+    f = program_analysis.analyse(KNOWN, "functions")
+    # dead: z (helper), d1 and d2 (a chain); `x = x + 1.0` is live (x is read after), its `if False` is not
+    assert (f.dead_assignments, f.assignments) == (3, 10)
+    assert (f.idle_inputs, f.inputs) == (1, 3)  # `idle`; `a` and `n` reach `out`
+    assert (f.uncalled_helpers, f.helpers) == (1, 2)
+    assert (f.fixed_conditions, f.conditions) == (2, 2)  # `if False`, the contradictory selector
+    assert f.faithful is True and {"helper_call", "loop", "if"} <= f.constructs
+    assert program_analysis.analyse(KNOWN, "nested_loop").faithful is False
+    # honest built-ins: no `array` from annotations; `unused` is never called, so its `mul` is the kernel's
+    assert "array" not in f.builtins and f.builtins["where"] == 1 and f.builtins["mul"] == 2
+
+
+def test_js_distance_bounds() -> None:
+    assert program_analysis.js_distance({"a": 3, "b": 1}, {"a": 6, "b": 2}) == pytest.approx(0.0)
+    assert program_analysis.js_distance({"a": 1}, {"b": 1}) == pytest.approx(1.0)
+    assert 0 < program_analysis.js_distance({"a": 1, "b": 1}, {"a": 1}) < 1
+
+
+def test_real_reference_ships_with_the_package() -> None:
+    ref = program_analysis.real_reference()
+    assert set(ref) == set(program_analysis.DISTRIBUTIONS) and sum(ref["builtins"].values()) > 10_000
+
+
+COVERED = """import warp as wp
+
+
+@wp.kernel
+def k(a: wp.array(dtype=float), copy: wp.array(dtype=float), out: wp.array(dtype=float)):
+    i = wp.tid()
+    x = a[i]
+    if x > 10.0:
+        x = x * 2.0
+    elif x > 0.0:
+        x = x + 1.0
+    else:
+        x = x - 1.0
+    copy[i] = a[(i + 1) % 16]
+    out[i] = x
+"""
+
+
+@pytest.mark.slow
+def test_coverage_finds_dead_blocks_and_copies() -> None:
+    row = {
+        "seed": 1, "python_source": COVERED, "kernel_name": "k", "launch_dim": [16], "block_dim": 256,
+        "arguments": [
+            {"name": "a", "kind": "array", "dtype": "float32", "shape": [16], "role": "in",
+             "init": '{"dist": "uniform", "low": -1.0, "high": 1.0}'},
+            *({"name": name, "kind": "array", "dtype": "float32", "shape": [16], "role": "out",
+               "init": '{"dist": "zeros"}'} for name in ("copy", "out")),
+        ],
+    }  # fmt: skip
+    c = coverage.measure(row)
+    assert c.error is None and (c.never_executed, c.blocks) == (1, 3)  # `x > 10.0` never holds
+    assert c.outputs == 2 and c.degenerate == ["copy: a shifted"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("generator", "expect_good"), [(GENERATOR_VERSION, True), ("typed-5", False)])
+def test_blocks_run_and_outputs_carry_information(generator: str, expect_good: bool) -> None:
+    """One CPU launch per row on its own inputs (60 seeds): blocks never entered, degenerate outputs."""
+    blocks = never = outputs = degenerate = 0
+    for seed in range(60):
+        p = synthesize(seed, CATEGORIES, generator)
+        row = {"seed": seed, "python_source": p.source, "kernel_name": p.kernel_name,
+               "arguments": [a.to_row() for a in p.arguments], "launch_dim": list(p.launch_dim),
+               "block_dim": p.block_dim, "launch_tiled": p.launch_tiled}  # fmt: skip
+        c = coverage.measure(row)
+        assert c.error is None, (seed, c.error)
+        blocks, never = blocks + c.blocks, never + c.never_executed
+        outputs, degenerate = outputs + c.outputs, degenerate + len(c.degenerate)
+    good = never <= 0.05 * blocks and degenerate <= 0.02 * outputs
+    assert good == expect_good, (generator, never, blocks, degenerate, outputs)

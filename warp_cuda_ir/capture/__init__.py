@@ -1,0 +1,19 @@
+"""Capture: real launches of harvested kernels, recorded while their packages' own programs run.
+
+    from warp_cuda_ir.capture import capture_packages, replay
+    captured = capture_packages(["newton", "mujoco_warp", "warp"], cache_dir, workers=2)
+    captured.records[key]          # (meta, npz bytes or None) per kernel key (`keys.record_key(harvest record)`)
+    replay.replay(source, kernel_name, data)   # -> Fidelity(verdict, detail)
+
+Stages: `keys` (the harvest's kernel identity), `record` (argument values -> self-describing `.npz`
+bytes), `hook` (the wrap around Warp's launch, inside the running program), `child` (one job's process),
+`jobs` (which examples and tests, run under time limits, cached per job), `replay` (record -> launch ->
+fidelity verdict). Capturing runs the packages' examples and tests, i.e. their code.
+"""
+
+from __future__ import annotations
+
+from warp_cuda_ir.capture import jobs, keys, record, replay
+from warp_cuda_ir.capture.pipeline import Captured, capture_packages
+
+__all__ = ["Captured", "capture_packages", "jobs", "keys", "record", "replay"]

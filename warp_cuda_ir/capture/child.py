@@ -1,0 +1,61 @@
+"""One capture job's process: install the capture, then run a script, a module or pytest in it.
+
+Run by `warp_cuda_ir.capture.jobs` as `python -m warp_cuda_ir.capture.child CONFIG_JSON`, in a fresh
+working directory, with a time limit enforced (and the process group killed) by the parent. The config:
+  {"targets": [[package, version, root, base, sys_path], ...], "out": dir, "per_kernel": n,
+   "run": {"mode": "path" | "module" | "pytest", "target": ..., "args": [...]}, "no_backward": bool}
+The exit code is the program's (pytest's for tests); launches recorded before a crash stay on disk.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import runpy
+import sys
+
+from warp_cuda_ir import warp_session
+from warp_cuda_ir.capture import keys
+from warp_cuda_ir.capture.hook import Capture
+
+
+def main() -> None:
+    config = json.loads(sys.argv[1])
+    targets = [keys.Target(*t) for t in config["targets"]]
+    for t in targets:
+        if t.sys_path not in sys.path:
+            sys.path.insert(0, t.sys_path)
+    warp_session.init_warp()
+    if config.get("no_backward"):
+        # Modules the program creates from here on compile their forward code only: half the CPU compile
+        # time of a medium kernel (facts.md), and programs that never differentiate do not notice.
+        import warp as wp
+
+        wp.config.enable_backward = False
+    Capture(targets, config["out"], int(config.get("per_kernel", 2))).install()
+    run = config["run"]
+    code = 0
+    try:
+        if run["mode"] == "pytest":
+            import pytest
+
+            code = int(pytest.main(["-q", "-p", "no:cacheprovider", *run["args"], run["target"]]))
+        else:
+            sys.argv = [run["target"], *run["args"]]
+            if run["mode"] == "module":
+                runpy.run_module(run["target"], run_name="__main__", alter_sys=True)
+            else:
+                sys.path.insert(0, os.path.dirname(os.path.abspath(run["target"])))
+                runpy.run_path(run["target"], run_name="__main__")
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except BaseException as e:  # the program's own failure: report it as its exit, keep what completed
+        print(f"capture child: {type(e).__name__}: {e}", file=sys.stderr)
+        code = 1
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)  # the program may leave threads or atexit hooks behind (viewers, pools)
+
+
+if __name__ == "__main__":
+    main()

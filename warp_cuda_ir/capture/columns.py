@@ -1,0 +1,110 @@
+"""What a real row gets from the capture: its launch record, the replay verdict, and how to launch it.
+
+`launch_columns(harvest_record, captured, replays)` gives the row's capture columns (see
+`schema`'s capture block); `launch_from_record(data, kernel, namespace, device, requires_grad)` gives the
+validation pass what `launch.prepare` gives for a synthetic row: grid, argument values, and per-argument
+records (`role` is `inout` for the arrays the captured launch changed, `in` for the others), so the CPU
+run, its digest, output statistics and the gradient check treat a replayable real row like a synthetic one.
+
+Replay verdicts are cached per (source, kernel name, record bytes): one CPU compile and launch per row,
+once (`ReplayCache`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from warp_cuda_ir.capture import record as rec
+from warp_cuda_ir.capture import replay
+
+# `launch_replay` values. Rows with a usable reference launch: EQUAL, CLOSE.
+EQUAL, CLOSE, DIFFERS, ERROR = "equal", "close", "differs", "error"
+NOT_REPLAYABLE = "not replayable"  # a launch was captured, but an argument could not be stored
+NOT_LAUNCHED = "not launched"  # no example or test of the capture launched this kernel on the CPU
+REPLAY_VERDICTS: tuple[str, ...] = (EQUAL, CLOSE, DIFFERS, ERROR, NOT_REPLAYABLE, NOT_LAUNCHED)
+USABLE = (EQUAL, CLOSE)
+REPLAY_VERSION = "1"  # bump when the replay or its tolerances change: cached verdicts are then redone
+
+
+class ReplayCache:
+    """Replay verdicts, one small JSON file each, keyed by what decides them."""
+
+    def __init__(self, folder: str | os.PathLike[str] | None) -> None:
+        self.folder = None if folder is None else Path(folder)
+        if self.folder is not None:
+            self.folder.mkdir(parents=True, exist_ok=True)
+
+    def verdict(self, source: str, kernel_name: str, data: bytes) -> replay.Fidelity:
+        key = hashlib.sha256(
+            f"{REPLAY_VERSION}\0{source}\0{kernel_name}\0".encode() + data
+        ).hexdigest()[:24]
+        path = None if self.folder is None else self.folder / f"{key}.json"
+        if path is not None and path.exists():
+            return replay.Fidelity(**json.loads(path.read_text()))
+        fidelity = replay.replay(source, kernel_name, data)
+        if path is not None:
+            fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".partial")
+            with os.fdopen(fd, "w") as f:
+                json.dump(fidelity.__dict__, f)
+            os.replace(tmp, path)
+        return fidelity
+
+
+def launch_columns(
+    harvest_record: dict[str, Any], captured: Any | None, replays: ReplayCache | None = None
+) -> dict[str, Any]:
+    """The capture columns of a real row, plus `launch_dim`/`launch_tiled` when its replay is usable.
+
+    `captured`: a `Captured` (or anything with `record_for`), None when the build ran no capture (all null).
+    """
+    if captured is None:
+        return {"launch_record": None, "launch_replay": None, "launch_replay_detail": None}
+    got = captured.record_for(harvest_record)
+    if got is None:
+        return {"launch_record": None, "launch_replay": NOT_LAUNCHED, "launch_replay_detail": None}
+    meta, data = got
+    if data is None:
+        return {"launch_record": None, "launch_replay": NOT_REPLAYABLE, "launch_replay_detail": meta.get("reason")}
+    cache = replays or ReplayCache(None)
+    fidelity = cache.verdict(harvest_record["source"], harvest_record["kernel_name"], data)
+    columns: dict[str, Any] = {
+        "launch_record": data,
+        "launch_replay": fidelity.verdict,
+        "launch_replay_detail": fidelity.detail or None,
+    }
+    if fidelity.verdict in USABLE:
+        columns["launch_dim"] = list(meta["dim"])
+        columns["launch_tiled"] = False  # the recorded `dim` already holds a tiled launch's block axis
+    return columns
+
+
+@dataclass
+class RecordLaunch:
+    dim: tuple[int, ...]
+    inputs: list[Any]
+    arguments: list[dict[str, Any]]  # name, kind ("array" | "struct" | "scalar" | "none"), role
+
+
+def launch_from_record(
+    data: bytes, kernel: Any, namespace: dict[str, Any], device: str = "cpu", requires_grad: bool = False
+) -> RecordLaunch:
+    """The validation hook: a real row's launch, from its `launch_record`, on `device`."""
+    r = rec.unpack(data)
+    built = replay.arguments(r, kernel, namespace, device, requires_grad)
+    changed = set(r.meta.get("changed", []))
+    arguments = []
+    for i, (name, spec) in enumerate(zip(r.meta["params"], r.meta["args"], strict=True)):
+        kind = spec["t"]
+        if kind == "array":
+            kind = "none" if spec.get("none") else "array"
+        elif kind != "struct":
+            kind = "scalar"
+        role = "inout" if str(i) in changed or spec.get("same_as") in changed else "in"
+        arguments.append({"name": name, "kind": kind, "role": role})
+    return RecordLaunch(tuple(built.dim), built.inputs, arguments)

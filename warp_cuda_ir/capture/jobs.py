@@ -1,0 +1,324 @@
+"""Capture jobs: run packages' own examples and tests on the CPU with the capture, cached per job.
+
+A job is one script (an example with short settings, or one test file under pytest) run in its own
+process group, in a scratch working directory, under a time limit. Whatever happens to it (exit 0, an
+error, a crash, a hang cut by the limit), the launches that completed are kept and its outcome is one
+line. Each finished job is one file in the cache (`<job key>.capture`, written atomically), keyed by the
+job's command, the package and Warp versions and this capture code: a rerun reads finished jobs back
+and runs only the missing ones, so a killed capture resumes.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import hashlib
+import json
+import os
+import pickle
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import warp as wp
+
+from warp_cuda_ir.capture import keys
+from warp_cuda_ir.capture.hook import read_launch_file
+
+_CODE = Path(__file__).resolve().parent
+DEFAULT_TIME_LIMIT_S = 90.0  # newton examples: import ~20 s + CPU compiles; a few frames fit (measured)
+NEWTON_TIME_LIMIT_S = 150.0  # importing newton alone took 33 s of wall time at load 14 (5 s of CPU)
+EXAMPLE_FRAMES = 3
+
+
+@dataclass(frozen=True)
+class Job:
+    package: str  # whose kernels this job is meant for (all targets' kernels are captured anyway)
+    name: str  # e.g. "newton/examples/basic/example_basic_pendulum.py"
+    mode: str  # path | module | pytest
+    target: str
+    args: tuple[str, ...] = ()
+    time_limit: float = DEFAULT_TIME_LIMIT_S
+    no_backward: bool = False  # compile without adjoints (programs that never differentiate)
+
+    def describe(self) -> str:
+        return " ".join([self.name, *self.args])
+
+
+@dataclass
+class JobResult:
+    job: Job
+    status: str  # ok | failed | timeout
+    detail: str  # one line: exit code, last line of the error output, or the limit
+    seconds: float
+    launches: list[tuple[dict[str, Any], bytes | None]] = field(default_factory=list)
+
+
+def code_version() -> str:
+    """Hash of the code that decides what a job records (not of this scheduling module or the replay)."""
+    h = hashlib.sha256()
+    for path in sorted(_CODE / name for name in ("child.py", "hook.py", "keys.py", "record.py")):
+        h.update(path.name.encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def job_key(job: Job, targets: Sequence[keys.Target]) -> str:
+    payload = {
+        "job": [job.package, job.name, job.mode, job.target, list(job.args), job.time_limit, job.no_backward],
+        "targets": [[t.package, t.version, t.root] for t in targets],
+        "warp": wp.config.version,
+        "code": code_version(),
+    }
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:20]
+
+
+# --- which jobs ------------------------------------------------------------------------------------
+
+
+def _example_args(text: str) -> list[str]:
+    """Short, headless, CPU settings for a script, from the options its argument parser declares."""
+    args = []
+    if '"--device"' in text or "create_parser(" in text:
+        args += ["--device", "cpu"]
+    if '"--viewer"' in text or "create_parser(" in text:
+        args += ["--viewer", "null"]
+    if '"--num-frames"' in text or "create_parser(" in text:
+        args += ["--num-frames", str(EXAMPLE_FRAMES)]
+    if '"--headless"' in text:
+        args += ["--headless"]
+    if '"--stage-path"' in text:
+        args += ["--stage-path", "None"]
+    if '"--train-iters"' in text:
+        args += ["--train-iters", "2"]
+    if '"--num-steps"' in text:
+        args += ["--num-steps", "3"]
+    if '"--quiet"' in text:
+        args += ["--quiet"]
+    return args
+
+
+def default_jobs(target: keys.Target, time_limit: float = DEFAULT_TIME_LIMIT_S) -> list[Job]:
+    """Examples and tests of the default packages (newton, mujoco_warp, warp), or a folder's scripts.
+
+    A folder or unknown package: its `example*.py` scripts and `test_*.py` / `*_test.py` files.
+    """
+    root = Path(target.root)
+    base = Path(target.base)
+    jobs: list[Job] = []
+
+    def example(path: Path, limit: float = time_limit) -> None:
+        text = path.read_text(errors="replace")
+        if "__main__" not in text:
+            return
+        rel = path.relative_to(base).as_posix()
+        # Forward-only compiles unless the script differentiates (tapes, optimisers, `requires_grad`).
+        no_backward = not any(w in text for w in ("Tape", "backward", "requires_grad", "optim"))
+        jobs.append(Job(target.package, rel, "path", str(path), tuple(_example_args(text)), limit, no_backward))
+
+    def test(path: Path, no_backward: bool = False) -> None:
+        rel = path.relative_to(base).as_posix()
+        jobs.append(Job(target.package, rel, "pytest", str(path), (), time_limit, no_backward))
+
+    name = root.name
+    if name == "newton":
+        for p in sorted(root.glob("examples/*/example_*.py")):
+            example(p, NEWTON_TIME_LIMIT_S)
+    elif name == "mujoco_warp":
+        for p in sorted(root.glob("_src/*_test.py")):
+            if "jax" not in p.name:
+                test(p, no_backward="derivative" not in p.name)
+    elif name == "warp":
+        # Tests first: most of warp-lang's harvested kernels are its tests' (each test file declares and
+        # launches dozens, on small arrays), so a capture cut by its budget gets the most kernels per second.
+        for p in sorted(root.glob("tests/test_*.py")) + sorted(root.glob("tests/*/test_*.py")):
+            if not any(part in p.parts for part in ("cuda", "interop", "aot")):
+                test(p)
+        for sub in ("core", "tile", "optim", "fem", "geometry"):
+            for p in sorted(root.glob(f"examples/{sub}/example_*.py")):
+                example(p)
+    else:
+        for p in sorted(root.rglob("example*.py")):
+            example(p)
+        for p in sorted({*root.rglob("test_*.py"), *root.rglob("*_test.py")}):
+            test(p)
+    return jobs
+
+
+# --- running ---------------------------------------------------------------------------------------
+
+
+def _env() -> dict[str, str]:
+    here = str(Path(__file__).resolve().parents[2])
+    path = os.environ.get("PYTHONPATH", "")
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.update(
+        PYTHONPATH=here + (os.pathsep + path if path else ""),
+        PYTHONUNBUFFERED="1",
+        MPLBACKEND="Agg",
+        PYGLET_HEADLESS="1",
+        CUDA_VISIBLE_DEVICES="",  # the capture is of CPU launches; a GPU would take the default device
+        HF_HUB_OFFLINE="1",
+        OMP_NUM_THREADS="1",
+    )
+    return env
+
+
+def run_job(job: Job, targets: Sequence[keys.Target], per_kernel: int = 2) -> JobResult:
+    """Run one job in a fresh process group under its time limit; collect its completed launches."""
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="warp_cuda_ir_capture_") as scratch:
+        out = Path(scratch) / "launches"
+        work = Path(scratch) / "cwd"
+        work.mkdir()
+        config = {
+            "targets": [[t.package, t.version, t.root, t.base, t.sys_path] for t in targets],
+            "out": str(out),
+            "per_kernel": per_kernel,
+            "run": {"mode": job.mode, "target": job.target, "args": list(job.args)},
+            "no_backward": job.no_backward,
+        }
+        log_path = Path(scratch) / "log.txt"
+        with open(log_path, "wb") as log:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "warp_cuda_ir.capture.child", json.dumps(config)],
+                cwd=work,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=_env(),
+                start_new_session=True,  # its own process group: a timeout kills its children too
+            )
+            try:
+                code = proc.wait(timeout=job.time_limit)
+                status = "ok" if code == 0 else "failed"
+                detail = f"exit code {code}" if code else "exit code 0"
+                if code:
+                    detail += f": {_last_line(log_path)}"
+            except subprocess.TimeoutExpired:
+                _kill_group(proc)
+                status, detail = "timeout", f"cut at the {job.time_limit:g} s limit"
+            finally:
+                if proc.poll() is None:
+                    _kill_group(proc)
+        launches = []
+        if out.exists():
+            for path in sorted(out.glob("*.launch")):  # `.partial` files: launches that never completed
+                try:
+                    launches.append(read_launch_file(path))
+                except (OSError, ValueError):
+                    continue
+    return JobResult(job, status, detail[:300], time.monotonic() - started, launches)
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
+
+
+def _last_line(path: Path) -> str:
+    lines = [ln.strip() for ln in path.read_text(errors="replace").splitlines() if ln.strip()]
+    errors = [ln for ln in lines if "Error" in ln or "error" in ln]
+    return (errors or lines or [""])[-1][:200]
+
+
+def cached_capture(
+    jobs: Iterable[Job],
+    targets: Sequence[keys.Target],
+    cache_dir: str | os.PathLike[str],
+    workers: int = 2,
+    per_kernel: int = 2,
+    budget_s: float | None = None,
+    progress: Callable[[JobResult, int, int], None] | None = None,
+) -> list[JobResult]:
+    """Run every job not already in the cache (`workers` at a time); return all results, cached ones read back.
+
+    `budget_s` stops handing out new jobs after that many seconds (the rest run next time).
+    """
+    cache = Path(cache_dir)
+    cache.mkdir(parents=True, exist_ok=True)
+    jobs = list(jobs)
+    results: dict[int, JobResult] = {}
+    todo = []
+    for i, job in enumerate(jobs):
+        path = cache / f"{job_key(job, targets)}.capture"
+        if path.exists():
+            with open(path, "rb") as f:
+                results[i] = pickle.load(f)
+        else:
+            todo.append((i, job, path))
+    started = time.monotonic()
+    done = len(results)
+    with concurrent.futures.ThreadPoolExecutor(max(1, workers)) as pool:
+        pending: dict[concurrent.futures.Future, tuple[int, Path]] = {}
+        queue = list(todo)
+        while queue or pending:
+            while queue and len(pending) < max(1, workers):
+                if budget_s is not None and time.monotonic() - started > budget_s:
+                    queue.clear()
+                    break
+                i, job, path = queue.pop(0)
+                pending[pool.submit(run_job, job, targets, per_kernel)] = (i, path)
+            if not pending:
+                break
+            finished, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+            for fut in finished:
+                i, path = pending.pop(fut)
+                result = fut.result()
+                _atomic_pickle(path, result)
+                results[i] = result
+                done += 1
+                if progress is not None:
+                    progress(result, done, len(jobs))
+    return [results[i] for i in sorted(results)]
+
+
+def _atomic_pickle(path: Path, value: Any) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".partial")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+# --- from job results to one record per kernel -----------------------------------------------------
+
+
+def best_records(results: Iterable[JobResult]) -> dict[str, tuple[dict[str, Any], bytes | None]]:
+    """(kernel key, Warp key) -> (meta, bytes) of its first replayable launch, else its first refusal (bytes None).
+
+    The dict's keys are `keys.record_key`-style keys followed by `|` and the kernel's Warp key: kernels one
+    factory made that differ only in annotations (no closure cell to tell them apart) share a kernel key.
+    """
+    best: dict[str, tuple[dict[str, Any], bytes | None]] = {}
+    for result in results:
+        for meta, data in result.launches:
+            key = f"{meta['kernel']}|{meta['warp_key']}"
+            have = best.get(key)
+            if have is None or (have[1] is None and data is not None):
+                best[key] = (meta, data)
+    return best
+
+
+def summary(results: Sequence[JobResult]) -> dict[str, Any]:
+    """Per package: jobs by status, one line per job that did not end cleanly, launches, seconds."""
+    per: dict[str, Any] = {}
+    for r in results:
+        d = per.setdefault(r.job.package, {"jobs": 0, "status": {}, "launches": 0, "seconds": 0.0, "lines": []})
+        d["jobs"] += 1
+        d["status"][r.status] = d["status"].get(r.status, 0) + 1
+        d["launches"] += len(r.launches)
+        d["seconds"] = round(d["seconds"] + r.seconds, 1)
+        if r.status != "ok":
+            d["lines"].append(f"{r.job.name}: {r.status}: {r.detail}")
+    return per

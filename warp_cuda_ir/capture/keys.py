@@ -1,0 +1,76 @@
+"""Kernel identity shared with the harvest, so a captured launch finds its harvest record.
+
+The harvest names a kernel `<target>|<file>|<line>|<qualname>|<overload signature>|<closure digest>`
+(`harvest/worker.py`); the target index depends on how the harvest was called, so both sides key on the
+package name instead: `<package>|<file>|<line>|<qualname>|<signature>|<digest>`. The signature is the
+generic kernel's overload that actually ran (Warp resolves it from the arguments), "" for plain kernels.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from warp_cuda_ir import warp_session
+from warp_cuda_ir.harvest import discover
+from warp_cuda_ir.harvest.worker import _closure_digest
+
+
+def record_key(record: dict[str, Any]) -> str:
+    """The key of a harvest record (`harvest(...).records` item or a row's provenance with `ident`).
+
+    The harvest appends `#2`, `#3`, ... to kernels whose idents collide; that suffix is not part of the key.
+    """
+    return record["package"] + "|" + re.sub(r"#\d+$", "", record["ident"].split("|", 1)[1])
+
+
+def match(records: dict[str, Any], harvest_record: dict[str, Any]) -> Any | None:
+    """The entry of `records` (keyed `<kernel key>|<Warp key>`) for a harvest record.
+
+    The Warp key decides between kernels that share a kernel key (a factory's kernels told apart by
+    `name=` only); when it matches none of them, a kernel key with a single captured kernel still matches.
+    """
+    base = record_key(harvest_record)
+    exact = records.get(f"{base}|{harvest_record['kernel_name']}")
+    if exact is not None:
+        return exact
+    candidates = [v for k, v in records.items() if k.rsplit("|", 1)[0] == base]
+    return candidates[0] if len(candidates) == 1 else None
+
+
+@dataclass(frozen=True)
+class Target:
+    package: str
+    version: str
+    root: str  # the package folder
+    base: str  # what the harvest's `file` paths are relative to
+    sys_path: str  # on sys.path so the target's modules import by name
+
+    def relpath(self, path: str) -> str | None:
+        try:
+            rel = Path(os.path.realpath(path)).relative_to(self.root)
+        except ValueError:
+            return None
+        return (Path(os.path.relpath(self.root, self.base)) / rel).as_posix().removeprefix("./")
+
+
+def resolve(spec: str) -> Target:
+    """The installed package (or folder) the way the harvest resolves it."""
+    t = discover.resolve(spec, 0)
+    return Target(t.package, t.version, str(Path(t.root).resolve()), str(Path(t.base).resolve()), t.sys_path)
+
+
+def kernel_key(kernel: Any, targets: list[Target]) -> str | None:
+    """Key of a launched kernel (the overload that ran), or None when it is not in any target."""
+    func, sig = warp_session.kernel_origin(kernel)
+    code = getattr(func, "__code__", None)
+    if code is None:
+        return None
+    for t in targets:
+        rel = t.relpath(code.co_filename)
+        if rel is not None:
+            return f"{t.package}|{rel}|{code.co_firstlineno}|{func.__qualname__}|{sig}|{_closure_digest(func)}"
+    return None

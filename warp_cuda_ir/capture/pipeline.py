@@ -1,0 +1,59 @@
+"""Capture a set of packages: their jobs (cached), then one launch record per kernel key."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from warp_cuda_ir.capture import jobs as jobs_mod
+from warp_cuda_ir.capture import keys
+
+
+@dataclass
+class Captured:
+    records: dict[str, tuple[dict[str, Any], bytes | None]]  # `<kernel key>|<Warp key>` -> (meta, bytes | None)
+    results: list[jobs_mod.JobResult]
+    targets: list[keys.Target]
+    seconds: float
+
+    def summary(self) -> dict[str, Any]:
+        per = jobs_mod.summary(self.results)
+        for meta, data in self.records.values():
+            package = meta["kernel"].split("|", 1)[0]
+            d = per.setdefault(package, {"jobs": 0, "status": {}, "launches": 0, "seconds": 0.0, "lines": []})
+            d["kernels"] = d.get("kernels", 0) + 1
+            d["replayable"] = d.get("replayable", 0) + (data is not None)
+            d["record_bytes"] = d.get("record_bytes", 0) + (len(data) if data else 0)
+        return {"packages": per, "seconds": round(self.seconds, 1)}
+
+    def record_for(self, harvest_record: dict[str, Any]) -> tuple[dict[str, Any], bytes | None] | None:
+        return keys.match(self.records, harvest_record)
+
+
+def capture_packages(
+    specs: Sequence[str],
+    cache_dir: str | os.PathLike[str],
+    workers: int = 2,
+    time_limit: float = jobs_mod.DEFAULT_TIME_LIMIT_S,
+    per_kernel: int = 2,
+    budget_s: float | None = None,
+    select: Callable[[jobs_mod.Job], bool] | None = None,
+    progress: Callable[[jobs_mod.JobResult, int, int], None] | None = None,
+) -> Captured:
+    """Run the targets' examples and tests with the capture (each job cached); keep one record per kernel.
+
+    Every job captures the kernels of all `specs` (a newton example launches warp's own kernels too).
+    """
+    started = time.monotonic()
+    targets = [keys.resolve(s) for s in specs]
+    # Round-robin over the targets: a capture cut by its budget still covers every package.
+    per_target = [jobs_mod.default_jobs(t, time_limit) for t in targets]
+    all_jobs = [j for group in itertools.zip_longest(*per_target) for j in group if j is not None]
+    if select is not None:
+        all_jobs = [j for j in all_jobs if select(j)]
+    results = jobs_mod.cached_capture(all_jobs, targets, cache_dir, workers, per_kernel, budget_s, progress)
+    return Captured(jobs_mod.best_records(results), results, targets, time.monotonic() - started)

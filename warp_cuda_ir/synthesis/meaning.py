@@ -1,0 +1,511 @@
+"""The `meaning-1` generator: typed programs in which every statement counts.
+
+It draws a program with the typed grammar (`grammar`, `kernels`, `categories`), with these changes:
+
+- names fit the value's type and role (`positions: wp.array(dtype=wp.vec3)`, `dt: float`,
+  `num_iters: int`, `rot: wp.mat33`) instead of one word list;
+- values computed but not read by the end of the kernel are summed into an output (`sink`), and
+  then `dataflow.prune` removes whatever still reaches no output, atomic or condition, helpers
+  never called and arguments nothing reads;
+- branch and loop-exit conditions split the thread's own inputs (an input element against a
+  threshold inside the range its recipe draws from), so each side is taken by some threads;
+- atomics combine into buffers whose start values are inputs where the operation needs them
+  (`and`, `or`, `min`, `max` of random start values), never constants exchanged;
+- each category's defining construct is built in (a helper call in `functions`, a loop in a loop
+  in `nested_loop`, ...); a draw that still misses it, or has a condition decided before it runs,
+  is drawn again from a sub-stream of the seed (`<stream>/retry<k>`), so changing one category's
+  rules leaves other programs alone.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import random
+import re
+from pathlib import Path
+
+from warp_cuda_ir.synthesis import categories as typed
+from warp_cuda_ir.synthesis import dataflow, typesys
+from warp_cuda_ir.synthesis.catalogue import Production
+from warp_cuda_ir.synthesis.grammar import INDENT, Expr, Expressions, Var, limit
+from warp_cuda_ir.synthesis.kernels import ArraySpec, KernelBuilder
+from warp_cuda_ir.synthesis.program import Argument, KernelProgram
+
+RETRIES = 8
+
+# Array names by value type, as real kernels name their buffers.
+_ARRAY_NAMES = {
+    "vec3": ("positions", "velocities", "forces", "normals", "points", "particle_x", "particle_v", "offsets"),
+    "vec3d": ("positions", "velocities", "torques", "points", "displacements"),
+    "vec2": ("uvs", "coords", "flow", "grad", "samples2d"),
+    "vec2d": ("coords", "flow", "grad"),
+    "vec4": ("colors", "weights4", "plane", "rgba"),
+    "vec4d": ("colors", "coeffs4"),
+    "float32": ("masses", "densities", "pressure", "weights", "temperature", "sdf", "phi", "radii", "energy"),
+    "float64": ("masses", "energy", "pressure", "potential", "lengths"),
+    "float16": ("heights", "intensity", "weights_h", "mask"),
+    "int32": ("indices", "labels", "cell_ids", "counts", "flags", "neighbors"),
+    "int64": ("keys", "ids", "hashes"),
+    "uint32": ("bits", "masks", "seeds", "hash_keys"),
+    "bool": ("active", "inside", "fixed", "contact"),
+    "mat22": ("stress2d", "jacobians", "basis2"),
+    "mat33": ("rotations", "inertia", "stress", "deformation", "covariance"),
+    "mat44": ("transforms44", "projection", "model_matrices"),
+    "quat": ("orientations", "body_q_rot", "rotations_q"),
+    "transform": ("body_q", "poses", "xforms", "shape_X"),
+    "spatial_vector": ("body_qd", "twists", "wrenches"),
+}
+_OUT_PREFIX = ("out_", "new_", "result_", "")
+_PARAM_NAMES = {
+    "float32": ("dt", "gain", "scale", "stiffness", "damping", "alpha", "radius", "threshold", "kd", "ke"),
+    "float64": ("dt", "tolerance", "scale", "alpha"),
+    "float16": ("gain_h", "scale_h"),
+    "int32": ("num_items", "offset", "stride", "mode", "level"),
+    "int64": ("offset64", "base"),
+    "uint32": ("mask_bits", "salt"),
+    "bool": ("enabled", "flip"),
+}
+_ROLE_NAMES = {"count": ("num_iters", "num_steps", "substeps", "count", "n_inner"), "seed": ("seed", "rng_seed")}
+# Local names by kind of value.
+_LOCAL_NAMES = {
+    "float": ("s", "w", "r", "t", "h", "mag", "dist", "val", "e", "phi", "theta", "a", "c", "f"),
+    "int": ("idx", "n", "cell", "bin_", "k_", "off", "slot"),
+    "bool": ("inside", "active", "hit", "flag"),
+    "vec": ("d", "dir", "p", "v", "delta", "n_hat", "axis", "x", "u"),
+    "mat": ("R", "A", "M", "J", "F", "S"),
+    "quat": ("q", "rot", "qr"),
+    "transform": ("X", "tf", "pose"),
+    "spatial_vector": ("twist", "wrench", "sv"),
+}
+_KIND = {"float": "float", "int": "int", "bool": "bool", "vec": "vec", "mat": "mat", "quat": "quat"}
+_KIND |= {"transform": "transform", "spatial_vector": "spatial_vector"}
+
+
+class MeaningBuilder(KernelBuilder):
+    """A `KernelBuilder` whose names fit their values and whose branches split the inputs."""
+
+    last_split: str | None = None  # the variable the last split condition read
+
+    def add_array(
+        self, dtype: str, role: str, shape: tuple[int, ...] | None = None, init: dict | None = None
+    ) -> ArraySpec:
+        pool = _ARRAY_NAMES.get(dtype, ("values",))
+        if role == "out":
+            pool = tuple(f"{self.rng.choice(_OUT_PREFIX)}{p}" for p in pool)
+        shape = shape or self.launch_dim
+        name = self.fresh(pool)
+        if init is None:
+            init = {"dist": "zeros"} if role == "out" else typesys.input_recipe(dtype, self.rng)
+        spec = ArraySpec(name, dtype, shape, role, init)
+        annotation = typesys.array_annotation(dtype, len(shape), self.rng)
+        self.arguments.append((name, annotation, Argument(name, "array", dtype, shape, role, init)))
+        return spec
+
+    def add_scalar_param(self, dtype: str, value: object | None = None, role: str = "param") -> Var:
+        pool = _ROLE_NAMES.get(role) or _PARAM_NAMES.get(dtype) or ("param",)
+        name = self.fresh(pool)
+        value = typesys.scalar_value(dtype, self.rng) if value is None else value
+        self.arguments.append(
+            (name, typesys.parse(dtype).annotation, Argument(name, "scalar", dtype, (), "in", {"value": value}))
+        )
+        mag = max(abs(float(x)) for x in value) if isinstance(value, list) else abs(float(value))
+        return Var(name, dtype, max(mag, 1.0))
+
+    def declare(self, e: Expr, name: str | None = None) -> Var:
+        if name is None:
+            name = self.fresh(_LOCAL_NAMES[_KIND[typesys.parse(e.type).kind]])
+        return super().declare(e, name)
+
+    def fresh(self, pool: tuple[str, ...] = _LOCAL_NAMES["float"]) -> str:
+        return super().fresh(pool)
+
+    def block(self, statements: int) -> None:
+        """A branch body whose first statement updates a variable the kernel goes on with."""
+        scope = self.expressions.scope
+        outer = [v for v in scope.variables if v.name not in scope.hidden and v.varies and "(" not in v.name
+                 and typesys.parse(v.type).kind in ("float", "int", "vec")]  # fmt: skip
+        if not outer or self.loop_depth:
+            return super().block(statements)
+        before = len(scope.variables)
+        _branch_update(self, self.expressions, self.rng.choice(outer))
+        self.depth += 1
+        for _ in range(statements - 1):
+            self.statement()
+        self.depth -= 1
+        del scope.variables[before:]
+        return None
+
+    def branch_condition(self, depth: int = 1) -> Expr:
+        """Mostly an input split (some threads each way); else a grammar condition that varies."""
+        if self.rng.random() < 0.9:
+            split = self.split_condition()
+            if split is not None:
+                return Expr(split, "bool", 1.0, True)
+        return super().branch_condition(depth)
+
+    def split_condition(self, avoid: str | None = None) -> str | None:
+        """An input element against a threshold inside the range its recipe draws from (about half the
+        threads each way), sometimes joined with a split of another input (`and`: a quarter of them).
+        Grammar conditions are left out here: `x > t and wp.length(v) < -0.5` never holds."""
+        rng = self.rng
+        scope = self.expressions.scope
+        copies = [v for v in scope.variables if v.name in self._copies and v.name not in scope.hidden]
+        if avoid is not None and len(copies) > 1:
+            copies = [v for v in copies if v.name != avoid] or copies
+        if not copies:
+            return None
+        picked = rng.sample(copies, 2 if len(copies) > 1 and rng.random() < 0.3 else 1)
+        parts = []
+        for v in picked:
+            self.last_split = v.name
+            if v.type == "bool":
+                parts.append(v.name if rng.random() < 0.5 else f"not {v.name}")
+                continue
+            x = self.expressions.component(v)
+            if typesys.parse(x.type).kind == "int":
+                threshold: float = rng.randint(1, 3) if x.type == "uint32" else rng.randint(-2, 1)
+            else:
+                threshold = rng.uniform(-0.4, 0.4)
+            parts.append(f"{x.text} {rng.choice(['<', '>'])} {typesys.scalar_literal(x.type, threshold)}")
+        return f"{parts[0]} {rng.choice(['and', 'or'])} {parts[1]}" if len(parts) == 2 else parts[0]
+
+    def stmt_if(self) -> None:
+        """if [elif] [else]: each test splits another input where there is one, so that a later test
+        is not already decided by an earlier one on the same value."""
+        if self.depth >= 4:
+            return self.stmt_assign()
+        first = self.branch_condition(1)
+        self.emit(f"if {first.text}:")
+        self.block(self.rng.randint(1, 2))
+        if self.rng.random() < 0.3:
+            split = self.split_condition(avoid=self.last_split)
+            if split is not None:
+                self.emit(f"elif {split}:")
+                self.block(1)
+        if self.rng.random() < 0.5:
+            self.emit("else:")
+            self.block(self.rng.randint(1, 2))
+        return None
+
+
+# Built-ins whose result takes few values on the generator's inputs (|x| <= 1): a sign, a rounding, a
+# test, an index. Fine inside an expression; as the value an output holds they make it (nearly)
+# constant, so their results count as not varying and the grammar looks further.
+LOW_INFORMATION = frozenset(
+    {"sign", "step", "ceil", "floor", "rint", "round", "trunc", "bit_count", "argmax", "argmin", "isfinite"}
+    | {"isnan", "isinf", "nonzero", "int", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32"}
+    | {"uint64", "erfc", "heaviside", "frac"}
+)
+
+
+# How often real kernels use each built-in (a snapshot of `real_reference.json`'s counts, frozen with this
+# generator version so that regenerating the reference does not change its programs). Productions are
+# drawn in proportion to (count + 3) ** 0.8: arithmetic, `dot`, `length`, `clamp` as often as real code
+# has them, while the rarely used built-ins keep a chance (variety).
+_REAL_COUNTS: dict[str, int] = json.loads((Path(__file__).with_name("real_weights.json")).read_text())["builtins"]
+
+
+def _weight(name: str) -> float:
+    return (_REAL_COUNTS.get(name, 0) + 3) ** 0.8
+
+
+class MeaningExpressions(Expressions):
+    """The typed grammar drawing built-ins as often as real kernels use them."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._weights: dict[tuple[int, int], list[float]] = {}
+
+    def _draw(self, pool: list[Production]) -> Production:
+        key = (id(pool), len(pool))
+        weights = self._weights.get(key)
+        if weights is None:
+            weights = self._weights[key] = [_weight(p.name) for p in pool]
+        return self.rng.choices(pool, weights)[0]
+
+    def expr(self, type_name: str, depth: int) -> Expr:
+        rng = self.rng
+        if depth > 0 and rng.random() < 0.04:
+            return self.where(type_name, depth)
+        if depth > 0 and rng.random() < 0.6:
+            choices, focused = self._production_choices(type_name)
+            for _ in range(3):
+                if not choices:
+                    break
+                p = self._draw(focused if focused and rng.random() < 0.6 else choices)
+                e = self.apply(p, depth)
+                if e is not None:
+                    return e
+        return self.leaf(type_name)
+
+    def apply(self, p: Production, depth: int) -> Expr | None:
+        e = super().apply(p, depth)
+        if e is not None and p.name in LOW_INFORMATION and e.varies:
+            return Expr(e.text, e.type, e.mag, False)
+        return e
+
+
+# ---- making values reach an output ---------------------------------------------------------
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def _unread(b: KernelBuilder) -> list[Var]:
+    """Variables in scope at the top level whose last value no later line reads (written after their
+    last read, or never read): what would be dead without a `sink`."""
+    out = []
+    for v in b.expressions.scope.variables:
+        if "(" in v.name or "." in v.name or v.name in b.expressions.scope.hidden or not v.varies:
+            continue
+        name = re.escape(v.name)
+        write = re.compile(rf"^\s*{name}\s*[-+*/]?=(?!=)")
+        read = re.compile(rf"(?<![\w.]){name}(?!\w)")
+        last_write = last_read = -1
+        for n, line in enumerate(b.lines):
+            if write.match(line):
+                last_write = n
+                line = line.split("=", 1)[1]
+            if read.search(line) and (n != last_write or not re.match(r"^\s*\S+\s*[-+*/]=", b.lines[n])):
+                last_read = n
+        if last_write >= last_read:
+            out.append(v)
+    return out
+
+
+def _as_scalar(b: KernelBuilder, v: Var, scalar: str) -> Expr | None:
+    """`v` reduced to one scalar of type `scalar`: itself, a component, a norm; None for huge values."""
+    t = typesys.parse(v.type)
+    if v.mag > 1e4:
+        return None
+    if t.kind == "bool":
+        one, minus = typesys.scalar_literal(scalar, 1.0), typesys.scalar_literal(scalar, -1.0)
+        return Expr(f"wp.where({v.name}, {one}, {minus})", scalar, 1.0, True)
+    if t.kind == "vec" and b.rng.random() < 0.5:
+        e = Expr(f"wp.length({v.name})", t.scalar, v.mag * 2, True)
+    elif t.kind == "mat" and b.rng.random() < 0.5:
+        e = Expr(f"wp.trace({v.name})", t.scalar, v.mag * t.size, True)
+    else:
+        e = b.expressions.component(v)
+    if e.type == scalar:
+        return e
+    cast = typesys.parse(scalar).annotation
+    return Expr(f"{cast}({e.text})", scalar, e.mag, True)
+
+
+def sink(b: KernelBuilder, spec: ArraySpec) -> bool:
+    """Write `spec[tid]` from the values nothing reads yet (at most four). False when there are none."""
+    scalar = spec.dtype
+    terms = [e for v in _unread(b)[-4:] if (e := _as_scalar(b, v, scalar)) is not None]
+    if not terms:
+        return False
+    weights = [typesys.scalar_literal(scalar, round(b.rng.uniform(0.25, 2.0), 2)) for _ in terms]
+    parts = [e.text if k == 0 else f"{w} * {e.text}" for k, (e, w) in enumerate(zip(terms, weights, strict=True))]
+    text = " + ".join(parts)
+    if sum(e.mag for e in terms) * 2 > limit(scalar):
+        text = f"wp.tanh({text})" if scalar != "float16" else f"wp.float16(wp.tanh(float({text})))"
+    b.emit(f"{spec.name}[{b.index(spec)}] = {text}")
+    return True
+
+
+# ---- category constructs ---------------------------------------------------------------------
+def _helper_call(b: KernelBuilder, ex: Expressions) -> None:
+    """`h = helper(args)` with arguments that vary between threads: the `functions` promise."""
+    helpers = [p for p in ex.extra if p.name in ex.helper_bounds]
+    if helpers:
+        p = b.rng.choice(helpers)
+        args = [ex.varying(a) or ex.leaf(a) for a in p.args]
+        args = [_within(a, 4.0) for a in args]
+        if any(a.mag > 4.0 for a in args):
+            return
+        b.declare(Expr(f"{p.name}({', '.join(a.text for a in args)})", p.result, ex.helper_bounds[p.name], True))
+    elif b.tuple_helpers:
+        b.stmt_tuple()
+
+
+def _within(a: Expr, bound: float) -> Expr:
+    """`a` clamped to [-bound, bound] when it may exceed it (floats only)."""
+    if a.mag <= bound or typesys.parse(a.type).kind != "float":
+        return a
+    b = typesys.scalar_literal(a.type, bound)
+    return Expr(f"wp.clamp({a.text}, -{b}, {b})", a.type, bound, a.varies)
+
+
+def _nested_loop(b: KernelBuilder, ex: Expressions) -> None:
+    """`acc` summed over a loop inside a loop, reading both counters and the thread's inputs."""
+    rng = b.rng
+    scope = ex.scope
+    acc_type = rng.choice([t for t in ex.types if typesys.parse(t).kind in ("float", "vec")] or ["float32"])
+    acc = b.declare(Expr(typesys.zero(acc_type), acc_type, 0.0), b.fresh(("acc", "total", "sum_", "accum")))
+    outer, inner = b.fresh(("a", "p", "row", "it")), b.fresh(("b", "q", "col", "jt"))
+    trips_outer = rng.randint(2, 4)
+    n_inner = b.add_scalar_param("int32", rng.randint(2, 5), role="count")
+    b.emit(f"for {outer} in range({trips_outer}):")
+    b.depth += 1
+    scope.hidden.add(acc.name)
+    before = len(scope.variables)
+    scope.variables.append(Var(f"int({outer})", "int32", float(trips_outer + 4), True))
+    b.loop_depth += 1
+    if rng.random() < 0.5:
+        b.statement()
+    b.emit(f"for {inner} in range({n_inner.name}):")
+    b.depth += 1
+    scope.variables.append(Var(inner, "int32", 10.0, True))
+    term = ex.expr_reading(acc_type, 2, tries=3)
+    bound = limit(acc_type) / 40
+    if term.mag > bound or not term.varies:
+        term = ex.varying(acc_type) or ex.leaf(acc_type)
+    s = typesys.parse(acc_type).scalar
+    # the outer range is unrolled: its counter is a Warp constant, read through int() (see kernels.loop)
+    k_outer = f"float(int({outer}))" if s == "float32" else f"{typesys.parse(s).annotation}(int({outer}))"
+    k_inner = f"float({inner})" if s == "float32" else f"{typesys.parse(s).annotation}({inner})"
+    b.emit(f"{acc.name} += {term.text} * ({k_outer} + {typesys.scalar_literal(s, 1.0)}) / ({k_inner} + "
+           f"{typesys.scalar_literal(s, 2.0)})")  # fmt: skip
+    b.depth -= 2
+    b.loop_depth -= 1
+    del scope.variables[before:]
+    scope.hidden.discard(acc.name)
+    acc.mag = max(term.mag, 1.0) * trips_outer * 10
+    acc.varies = True
+
+
+def _compound_if(b: KernelBuilder, ex: Expressions) -> None:
+    """`w = ...; if <split> and/or <split>: w = ... [else: w += ...]`: the branches decide a value the
+    kernel goes on with (`sink` writes it out when nothing else reads it)."""
+    first, second = b.split_condition(), b.split_condition()
+    if first is None or second is None:
+        b.stmt_if()
+        return
+    t = b.rng.choice([x for x in ex.types if typesys.parse(x).kind in ("float", "vec")] or ["float32"])
+    w = b.declare(ex.expr_reading(t, 1))
+    b.emit(f"if ({first}) {b.rng.choice(['and', 'or'])} ({second}):")
+    _branch_update(b, ex, w)
+    if b.rng.random() < 0.6:
+        b.emit("else:")
+        _branch_update(b, ex, w)
+
+
+def _branch_update(b: KernelBuilder, ex: Expressions, w: Var) -> None:
+    b.depth += 1
+    e = ex.expr_reading(w.type, b.rng.randint(1, 2), tries=3)
+    if e.mag + w.mag > limit(w.type) or e.text == w.name:
+        e = ex.varying(w.type) or ex.leaf(w.type)
+    op = b.rng.choice(["=", "+=", "-="]) if e.text != w.name else "="
+    b.emit(f"{w.name} {op} {e.text}")
+    w.mag = w.mag + e.mag
+    w.varies = True
+    b.depth -= 1
+
+
+# ---- the whole program -----------------------------------------------------------------------
+def _draw(rng: random.Random, category: str) -> KernelProgram:
+    if category in ("idioms", "tile"):
+        return typed.generate(rng, category)
+    profile = typed.PROFILES[category]
+    drawn = rng.sample(profile.types, min(len(profile.types), rng.randint(1, 3)))
+    types = tuple(dict.fromkeys(["float32", *profile.required, *drawn]))
+    ex = MeaningExpressions(rng, types, profile.focus)
+    dims = rng.choice(profile.dims)
+    b = MeaningBuilder(rng, ex, typed._kernel_name(rng, category), typed._launch_shape(rng, dims),
+                       weights=dict(profile.weights))  # fmt: skip
+    for _ in range(profile.helpers + (1 if rng.random() < 0.15 else 0)):
+        typed._helper(b, ex, tuple_result=rng.random() < 0.4 and category != "functions")
+    b.emit(f"{', '.join(b.tids)} = wp.tid()")
+    for _ in range(rng.randint(1, 3)):
+        spec = b.add_array(rng.choice(types), "in")
+        b.read(spec, neighbour=rng.random() < 0.2)
+    for _ in range(profile.params + (1 if rng.random() < 0.2 else 0)):
+        ex.scope.variables.append(b.add_scalar_param(rng.choice(types)))
+    if profile.struct:
+        typed._struct(b, ex)
+    if profile.random or rng.random() < 0.05:
+        typed._random_values(b, ex)
+    statements = rng.randint(*profile.statements)
+    construct = {
+        "functions": _helper_call,
+        "combined": _helper_call,
+        "nested_loop": _nested_loop,
+        "multi_condition": _compound_if,
+    }.get(category)
+    at = rng.randrange(statements + 1)
+    for k in range(statements + 1):
+        if k == at and construct is not None:
+            construct(b, ex)
+        elif k < statements:
+            b.statement()
+    if category == "control_flow" and not any(line.lstrip().startswith("if ") for line in b.lines):
+        b.stmt_if()
+    for _ in range(profile.atomics + (1 if rng.random() < 0.1 else 0)):
+        _atomic(b, ex)
+    sink_type = rng.choice([t for t in types if t in ("float32", "float64")] or ["float32"])
+    for _ in range(rng.randint(1, 2)):
+        b.write(b.add_array(rng.choice(types), "out"))
+    spec = b.add_array(sink_type, "out")
+    if not sink(b, spec):
+        b.write(spec)
+    return b.program(category)
+
+
+def _atomic(b: KernelBuilder, ex: Expressions) -> None:
+    """An atomic whose result depends on the inputs: sums into zeros, min/max/bitwise into inputs."""
+    rng = b.rng
+    dtype = rng.choice(("float32", "int32", "uint32", "float64", "vec3"))
+    ops = {"float32": ("add", "sub", "min", "max"), "float64": ("add", "max", "min"), "vec3": ("add", "sub"),
+           "int32": ("add", "sub", "min", "max", "and", "or", "xor"),
+           "uint32": ("add", "max", "and", "or", "xor")}[dtype]  # fmt: skip
+    op = rng.choice(ops)
+    bins = rng.choice((1, 4, 8, 16))
+    init = {"dist": "zeros"} if op in ("add", "sub") else typesys.input_recipe(dtype, rng)
+    if op in ("and", "or", "xor"):
+        init = {"dist": "randint", "low": 0, "high": 1 << 12}
+    target = b.add_array(dtype, "inout", (bins,), init)
+    if bins == 1:
+        idx = "0"
+    else:
+        lin = b.tids[0]
+        idx = f"{lin} % {bins}" if rng.random() < 0.6 else f"wp.abs({ex.expr('int32', 1).text}) % {bins}"
+    value = ex.varying(dtype) if rng.random() < 0.3 else None
+    value = value or ex.expr_reading(dtype, 2)
+    if not value.varies:
+        value = ex.varying(dtype) or value
+    if value.mag * 4096 > 1e8 and dtype in ("float32", "float64", "vec3") and op in ("add", "sub"):
+        value = ex.varying(dtype) or ex.leaf(dtype)
+    if op in ("and", "or", "xor") and dtype == "int32":
+        value = Expr(f"wp.abs({value.text})", dtype, value.mag, value.varies)
+    b.emit(f"wp.atomic_{op}({target.name}, {idx}, {value.text})")
+
+
+def _format(tree: ast.Module) -> str:
+    parts = []
+    for node in tree.body:
+        text = ast.unparse(node)
+        parts.append(text)
+    head = [p for p in parts if p.startswith(("import", "from"))]
+    rest = [p for p in parts if not p.startswith(("import", "from"))]
+    return "\n".join(head) + "\n\n\n" + "\n\n\n".join(rest) + "\n"
+
+
+def finish(program: KernelProgram) -> tuple[KernelProgram, bool]:
+    """`program` with its dead code pruned, and whether it keeps its category's promise and decides
+    every condition at run time."""
+    tree = ast.parse(program.source)
+    removed = dataflow.prune(tree, program.kernel_name)
+    source = _format(tree)
+    arguments = tuple(a for a in program.arguments if a.name not in removed)
+    kernel = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == program.kernel_name)
+    ok = any(a.role in ("out", "inout") for a in arguments) and dataflow.category_kept(program.category, tree, kernel)
+    ok = ok and not dataflow.fixed_conditions(tree, kernel)
+    return KernelProgram(program.category, program.kernel_name, source, program.launch_dim, arguments,
+                         program.block_dim, program.launch_tiled), ok  # fmt: skip
+
+
+def generate(stream: str, rng: random.Random, category: str) -> KernelProgram:
+    """The `meaning-1` program of `category` for the seed whose stream `rng` draws from."""
+    program, ok = finish(_draw(rng, category))
+    for k in range(RETRIES):
+        if ok:
+            break
+        program, ok = finish(_draw(random.Random(f"{stream}/retry{k}"), category))
+    return program
+
+
+__all__ = ["INDENT", "MeaningBuilder", "Production", "generate"]

@@ -19,7 +19,8 @@ NVCC = shutil.which("nvcc")
 needs_cxx = pytest.mark.skipif(CXX is None, reason="no g++ on this machine")
 needs_nvcc = pytest.mark.skipif(NVCC is None, reason="nvcc not on PATH (the nvidia-cuda-nvcc wheel provides it)")
 
-# Seeds whose rows cover plain, multi-dimensional, struct, tile and random-number kernels.
+# Seeds whose rows (generator as of this commit) are a nested loop with vec3, a mat22 kernel, scalar parameters
+# with float64, and a tiled float64 kernel.
 TWIN_SEEDS = (3, 5, 8, 17)
 
 
@@ -131,21 +132,15 @@ def test_cpu_twin_built_by_its_makefile_prints_warps_cpu_digests(seed: int, tmp_
 @pytest.mark.slow
 @needs_nvcc
 @pytest.mark.parametrize(
-    "seed",
+    ("seed", "categories"),
     [
-        5,  # a plain 2-D kernel
-        pytest.param(
-            17,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="Warp 1.19's tile_reduce.h leaves tile_sum & co. unannotated: device code only under NVRTC's "
-                "--device-as-default-execution-space, which nvcc lacks",
-            ),
-        ),
+        (5, tuple(synthesis.CATEGORIES)),  # a plain kernel
+        (0, ("tile",)),  # a tile kernel (dynamic shared memory launch, tile reductions)
     ],
 )
-def test_cuda_program_compiles_with_nvcc(seed: int, tmp_path: Path) -> None:
-    row = _row(seed)
+def test_cuda_program_compiles_with_nvcc(seed: int, categories: tuple[str, ...], tmp_path: Path) -> None:
+    row = rows.make_row(seed, list(categories))
+    assert categories != ("tile",) or "wp::tile_" in row["cuda_forward"]
     (tmp_path / "program.cu").write_text(row["cuda_program"])
     (tmp_path / "Makefile").write_text(row["makefile"])
     done = subprocess.run(["make", "-s", "cuda"], cwd=tmp_path, capture_output=True, text=True)

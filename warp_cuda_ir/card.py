@@ -18,7 +18,7 @@ from datasets.info import DatasetInfo, DatasetInfosDict
 from datasets.splits import SplitDict, SplitInfo
 from huggingface_hub import DatasetCard, DatasetCardData
 
-from warp_cuda_ir import extraction, schema, writing
+from warp_cuda_ir import extraction, program_analysis, schema, writing
 from warp_cuda_ir.readback import COMMENT_ECHO, Readback, read_back
 from warp_cuda_ir.record import BuildRecord
 from warp_cuda_ir.writing import CARD
@@ -462,4 +462,16 @@ def meaning_markdown(readback: Readback) -> str:
             "| Jensen-Shannon distance to real kernels (built-ins / statement kinds / expression kinds) "
             f"| {js['builtins']} / {js['statements']} / {js['expressions']} (mean {m['js_distance_mean']}) |"
         )
+    b = program_analysis.TYPED5_BASELINE
+    lines += [
+        "",
+        "For comparison, the previous generator `typed-5` on seeds 0-999:"
+        f" dead assignments {b['dead_assignments_pct']}%,"
+        f" idle inputs {b['idle_inputs_pct']}%, uncalled helpers {b['uncalled_helpers'][0]} of"
+        f" {b['uncalled_helpers'][1]}, fixed conditions {b['fixed_conditions'][0]} of {b['fixed_conditions'][1]},"
+        f" category fidelity {b['category_fidelity_pct']}%, Jensen-Shannon distances {b['js_distance']['builtins']} /"
+        f" {b['js_distance']['statements']} / {b['js_distance']['expressions']} (mean {b['js_distance_mean']});"
+        f" on 80 of them run on the CPU, {b['never_executed_blocks_pct']}% of blocks never executed and"
+        f" {b['degenerate_outputs_pct']}% of outputs degenerate (`benchmarks/meaning.py`).",
+    ]
     return "\n".join(lines)

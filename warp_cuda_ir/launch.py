@@ -110,6 +110,11 @@ def _struct_value(recipe: Mapping[str, Any], struct_type: Any, namespace: Mappin
     return instance
 
 
+def has_launch_record(row: Mapping[str, Any]) -> bool:
+    """Whether the row says how to launch its kernel: synthetic rows always, real rows once a launch was captured."""
+    return bool(row.get("launch_dim")) and row.get("arguments") is not None
+
+
 def prepare(
     row: Mapping[str, Any],
     kernel: Any,

@@ -122,7 +122,7 @@ def row_for_record(record: dict[str, Any]) -> dict[str, Any]:
         **schema.NO_CAPTURE,  # real rows: filled in from the capture (#17)
         **schema.UNVALIDATED,
     }
-    row |= standalone.program_columns(row)  # standalone programs (#16): no launch record, so compile-only
+    row |= standalone.program_columns(row)  # standalone programs (#16): compile-only until `with_launch` gives the row a captured launch
     assert row.keys() == set(schema.COLUMN_NAMES), "real.row_for_record and schema.COLUMNS disagree"
     return row
 
@@ -247,4 +247,5 @@ def with_launch(row: dict[str, Any], columns: dict[str, Any]) -> dict[str, Any]:
         changed = set(meta.get("changed", []))
         roles = {name: ("inout" if str(i) in changed else "in") for i, name in enumerate(meta["params"])}
         row["arguments"] = [dict(a, role=roles.get(a["name"], a["role"])) for a in row["arguments"]]
+        row |= standalone.program_columns(row)  # now the programs can embed the captured launch's inputs
     return row

@@ -7,7 +7,8 @@ from typing import Any
 
 from warp_cuda_ir import launch, warp_session
 from warp_cuda_ir.errors import one_line
-from warp_cuda_ir.standalone.program import MAKEFILE, cpu_program, cuda_program, has_launch_record
+from warp_cuda_ir.launch import has_launch_record
+from warp_cuda_ir.standalone.program import MAKEFILE, cpu_program, cuda_program
 from warp_cuda_ir.standalone.values import ArgumentValue, argument_values
 
 NO_LAUNCH_RECORD = "no launch record"

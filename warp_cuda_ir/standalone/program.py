@@ -139,10 +139,6 @@ _BOUNDS = re.compile(r"launch_bounds_t<(\d)>")
 _C_KEYWORDS_SAFE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
-def has_launch_record(row: Mapping[str, Any]) -> bool:
-    return bool(row.get("launch_dim")) and row.get("arguments") is not None
-
-
 def launch_bounds(row: Mapping[str, Any], target: str) -> tuple[int, list[int], int, int]:
     """(N of launch_bounds_t<N>, shape, size, coord_mult) as Warp's launch fills them."""
     match = _BOUNDS.search(row[f"{target}_forward"])

@@ -86,6 +86,7 @@ class MeaningBuilder(KernelBuilder):
     """A `KernelBuilder` whose names fit their values and whose branches split the inputs."""
 
     last_split: str | None = None  # the variable the last split condition read
+    must_reach: tuple[str, ...] = ()  # the category construct's results: the sink writes these first
 
     def add_array(
         self, dtype: str, role: str, shape: tuple[int, ...] | None = None, init: dict | None = None
@@ -136,6 +137,29 @@ class MeaningBuilder(KernelBuilder):
         del scope.variables[before:]
         return None
 
+    def write(self, spec: ArraySpec, e: Expr | None = None) -> None:
+        """An output that carries information: a bool output is a split of the inputs (a test on
+        constants is all True or all False); any other output combines its drawn value with one or
+        two values that vary between threads (a drawn value can be nearly constant in practice:
+        `wp.isfinite(...)`, `x * (-s + s)`)."""
+        if e is not None:
+            return super().write(spec, e)
+        if spec.dtype == "bool":
+            split = None
+            for _ in range(4):  # a split on a bool input alone would copy it
+                split = self.split_condition()
+                if split is None or "<" in split or ">" in split:
+                    break
+            if split is not None and ("<" in split or ">" in split):
+                self.emit(f"{spec.name}[{self.index(spec)}] = {split}")
+                return None
+            return super().write(spec)
+        e = self.expressions.expr_reading(spec.dtype, self.rng.randint(1, 3))
+        for _ in range(2 if not e.varies or self.rng.random() < 0.5 else 1):
+            e = self.vary(e)
+        self.emit(f"{spec.name}[{self.index(spec)}] = {e.text}")
+        return None
+
     def branch_condition(self, depth: int = 1) -> Expr:
         """Mostly an input split (some threads each way); else a grammar condition that varies."""
         if self.rng.random() < 0.9:
@@ -175,12 +199,15 @@ class MeaningBuilder(KernelBuilder):
         is not already decided by an earlier one on the same value."""
         if self.depth >= 4:
             return self.stmt_assign()
+        self.last_split = None
         first = self.branch_condition(1)
+        first_var = self.last_split
         self.emit(f"if {first.text}:")
         self.block(self.rng.randint(1, 2))
         if self.rng.random() < 0.3:
-            split = self.split_condition(avoid=self.last_split)
-            if split is not None:
+            split = self.split_condition(avoid=first_var)
+            # the same input again may already be decided by the first test (`x < 0.2` ... `elif x < 0.1`)
+            if split is not None and (first_var is None or self.last_split != first_var):
                 self.emit(f"elif {split}:")
                 self.block(1)
         if self.rng.random() < 0.5:
@@ -295,7 +322,10 @@ def _as_scalar(b: KernelBuilder, v: Var, scalar: str) -> Expr | None:
 def sink(b: KernelBuilder, spec: ArraySpec) -> bool:
     """Write `spec[tid]` from the values nothing reads yet (at most four). False when there are none."""
     scalar = spec.dtype
-    terms = [e for v in _unread(b)[-4:] if (e := _as_scalar(b, v, scalar)) is not None]
+    unread = _unread(b)
+    first = [v for v in unread if v.name in getattr(b, "must_reach", ())]
+    chosen = first + [v for v in unread if v not in first][-(4 - min(len(first), 4)) :] if len(first) < 4 else first
+    terms = [e for v in chosen if (e := _as_scalar(b, v, scalar)) is not None]
     if not terms:
         return False
     weights = [typesys.scalar_literal(scalar, round(b.rng.uniform(0.25, 2.0), 2)) for _ in terms]
@@ -317,9 +347,48 @@ def _helper_call(b: KernelBuilder, ex: Expressions) -> None:
         args = [_within(a, 4.0) for a in args]
         if any(a.mag > 4.0 for a in args):
             return
-        b.declare(Expr(f"{p.name}({', '.join(a.text for a in args)})", p.result, ex.helper_bounds[p.name], True))
+        v = b.declare(Expr(f"{p.name}({', '.join(a.text for a in args)})", p.result, ex.helper_bounds[p.name], True))
+        _must_reach(b, v)
     elif b.tuple_helpers:
         b.stmt_tuple()
+
+
+def _must_reach(b: KernelBuilder, v: Var) -> None:
+    if isinstance(b, MeaningBuilder):
+        b.must_reach = (*b.must_reach, v.name)
+
+
+def _reduce_loop(b: KernelBuilder, ex: Expressions) -> None:
+    """A per-thread sum over a loop, added atomically into bins: the `reduction` promise."""
+    rng = b.rng
+    scope = ex.scope
+    t = rng.choice([x for x in ex.types if x in ("float32", "float64")] or ["float32"])
+    acc = b.declare(Expr(typesys.zero(t), t, 0.0), b.fresh(("acc", "total", "partial", "sum_")))
+    k = b.fresh(("k_", "it", "step"))
+    if rng.random() < 0.5:
+        trips = rng.randint(2, 6)
+        b.emit(f"for {k} in range({trips}):")
+        counter = Var(f"int({k})", "int32", float(trips + 4), True)
+    else:
+        trips = rng.randint(2, 6)
+        n = b.add_scalar_param("int32", trips, role="count")
+        b.emit(f"for {k} in range({n.name}):")
+        counter = Var(k, "int32", float(trips + 4), True)
+    b.depth += 1
+    before = len(scope.variables)
+    scope.hidden.add(acc.name)
+    scope.variables.append(counter)
+    term = ex.expr_reading(t, 2, tries=3)
+    if term.mag > limit(t) / 20 or not term.varies:
+        term = ex.varying(t) or ex.leaf(t)
+    b.emit(f"{acc.name} += {term.text}")
+    b.depth -= 1
+    del scope.variables[before:]
+    scope.hidden.discard(acc.name)
+    bins = rng.choice((1, 4, 8, 16))
+    target = b.add_array(t, "inout", (bins,), {"dist": "zeros"})
+    idx = "0" if bins == 1 else f"{b.tids[0]} % {bins}"
+    b.emit(f"wp.atomic_add({target.name}, {idx}, {acc.name})")
 
 
 def _within(a: Expr, bound: float) -> Expr:
@@ -366,6 +435,7 @@ def _nested_loop(b: KernelBuilder, ex: Expressions) -> None:
     scope.hidden.discard(acc.name)
     acc.mag = max(term.mag, 1.0) * trips_outer * 10
     acc.varies = True
+    _must_reach(b, acc)
 
 
 def _compound_if(b: KernelBuilder, ex: Expressions) -> None:
@@ -377,6 +447,7 @@ def _compound_if(b: KernelBuilder, ex: Expressions) -> None:
         return
     t = b.rng.choice([x for x in ex.types if typesys.parse(x).kind in ("float", "vec")] or ["float32"])
     w = b.declare(ex.expr_reading(t, 1))
+    _must_reach(b, w)
     b.emit(f"if ({first}) {b.rng.choice(['and', 'or'])} ({second}):")
     _branch_update(b, ex, w)
     if b.rng.random() < 0.6:
@@ -389,7 +460,12 @@ def _branch_update(b: KernelBuilder, ex: Expressions, w: Var) -> None:
     e = ex.expr_reading(w.type, b.rng.randint(1, 2), tries=3)
     if e.mag + w.mag > limit(w.type) or e.text == w.name:
         e = ex.varying(w.type) or ex.leaf(w.type)
-    op = b.rng.choice(["=", "+=", "-="]) if e.text != w.name else "="
+    op = b.rng.choice(["=", "+=", "-="])
+    if e.text == w.name or e.text.strip("()-") == w.name:  # `w = w`, `w -= w`: nothing, or zero
+        op, e = (
+            "=",
+            Expr(f"{w.name} * {typesys.scalar_literal(typesys.parse(w.type).scalar, 1.5)}", w.type, w.mag * 1.5),
+        )
     b.emit(f"{w.name} {op} {e.text}")
     w.mag = w.mag + e.mag
     w.varies = True
@@ -425,6 +501,7 @@ def _draw(rng: random.Random, category: str) -> KernelProgram:
         "combined": _helper_call,
         "nested_loop": _nested_loop,
         "multi_condition": _compound_if,
+        "reduction": _reduce_loop,
     }.get(category)
     at = rng.randrange(statements + 1)
     for k in range(statements + 1):
@@ -450,8 +527,9 @@ def _atomic(b: KernelBuilder, ex: Expressions) -> None:
     rng = b.rng
     dtype = rng.choice(("float32", "int32", "uint32", "float64", "vec3"))
     ops = {"float32": ("add", "sub", "min", "max"), "float64": ("add", "max", "min"), "vec3": ("add", "sub"),
-           "int32": ("add", "sub", "min", "max", "and", "or", "xor"),
-           "uint32": ("add", "max", "and", "or", "xor")}[dtype]  # fmt: skip
+           "int32": ("add", "sub", "min", "max", "or", "xor"),
+           "uint32": ("add", "max", "or", "xor")}[dtype]  # fmt: skip
+    # no `and`: AND-ing the small values the grammar makes into random bits clears them (all zero)
     op = rng.choice(ops)
     bins = rng.choice((1, 4, 8, 16))
     init = {"dist": "zeros"} if op in ("add", "sub") else typesys.input_recipe(dtype, rng)

@@ -35,11 +35,6 @@ class CpuRun:
     run_skip_reason: str | None = None  # a value of schema.SKIP_REASONS when the launch was skipped
 
 
-def has_launch_record(row: Mapping[str, Any]) -> bool:
-    """Whether the row says how to launch its kernel (real rows may not)."""
-    return bool(row.get("launch_dim")) and row.get("arguments") is not None
-
-
 def load_module(kernel: Any, device: str, row: Mapping[str, Any] | None = None) -> str | None:
     """Compile/load the kernel's module on `device` for `row`'s launch (default: Warp's default block size);
     the compiler's message on failure."""
@@ -69,7 +64,7 @@ def run_cpu(
     error = load_module(kernel, "cpu", row)
     if error is not None:
         return CpuRun("error", "skipped", error, run_skip_reason=schema.DID_NOT_COMPILE_CPU)
-    if not has_launch_record(row):
+    if not launch.has_launch_record(row):
         return CpuRun("ok", "skipped", run_skip_reason=schema.NO_LAUNCH_RECORD)
     on_stage("cpu_run")
     try:

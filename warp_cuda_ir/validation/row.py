@@ -17,9 +17,10 @@ import warp as wp
 
 from warp_cuda_ir import schema, warp_session
 from warp_cuda_ir.errors import ExtractionError
+from warp_cuda_ir.launch import has_launch_record
 from warp_cuda_ir.validation import gradients
 from warp_cuda_ir.validation.compile_cuda import CudaCompile
-from warp_cuda_ir.validation.execute import CpuRun, has_launch_record, run_cpu
+from warp_cuda_ir.validation.execute import CpuRun, run_cpu
 from warp_cuda_ir.validation.gpu import GpuRun, run_gpu
 from warp_cuda_ir.validation.output_stats import degenerate_count
 

@@ -122,7 +122,8 @@ def row_for_record(record: dict[str, Any]) -> dict[str, Any]:
         **schema.NO_CAPTURE,  # real rows: filled in from the capture (#17)
         **schema.UNVALIDATED,
     }
-    row |= standalone.program_columns(row)  # standalone programs (#16): compile-only until `with_launch` gives the row a captured launch
+    # standalone programs (#16): compile-only until `with_launch` gives the row a captured launch
+    row |= standalone.program_columns(row)
     assert row.keys() == set(schema.COLUMN_NAMES), "real.row_for_record and schema.COLUMNS disagree"
     return row
 

@@ -28,33 +28,54 @@ from warp_cuda_ir.harvest import DEFAULT_PACKAGES, cached_harvest
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--real", default=",".join(DEFAULT_PACKAGES), help="packages or folders, comma-separated")
-    parser.add_argument("--cache", type=Path, required=True, nargs="+",
-                        help="capture cache folder (one file per job); with --read-only several, the first preferred")
+    parser.add_argument(
+        "--cache",
+        type=Path,
+        required=True,
+        nargs="+",
+        help="capture cache folder (one file per job); with --read-only several, the first preferred",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--time-limit", type=float, default=90.0, help="seconds per script")
     parser.add_argument("--budget", type=float, default=None, help="stop starting jobs after this many seconds")
     parser.add_argument("--harvest-cache", type=Path, help="harvest cache: measure coverage and replay fidelity")
-    parser.add_argument("--replay-sample", type=int, default=None,
-                        help="replay at most this many records per package (a fixed sample: by key hash)")
+    parser.add_argument(
+        "--replay-sample",
+        type=int,
+        default=None,
+        help="replay at most this many records per package (a fixed sample: by key hash)",
+    )
     parser.add_argument("--replay-cache", type=Path, help="cache replay verdicts here (reruns replay only new records)")
-    parser.add_argument("--read-only", action="store_true",
-                        help="run nothing: measure every job already in --cache (whatever its job list)")
+    parser.add_argument(
+        "--read-only",
+        action="store_true",
+        help="run nothing: measure every job already in --cache (whatever its job list)",
+    )
     parser.add_argument("--measure", help="packages to measure against the harvest (default: all of --real)")
     parser.add_argument("--json", type=Path, help="write the figures here")
     args = parser.parse_args()
     specs = [s for s in args.real.split(",") if s]
 
     def progress(result, done, total) -> None:
-        print(f"[{done}/{total}] {result.job.name}: {result.status} {result.seconds:.0f} s, "
-              f"{len(result.launches)} launches; {result.detail}", flush=True)
+        print(
+            f"[{done}/{total}] {result.job.name}: {result.status} {result.seconds:.0f} s, "
+            f"{len(result.launches)} launches; {result.detail}",
+            flush=True,
+        )
 
     started = time.monotonic()
     if args.read_only:
         results = [pickle.loads(p.read_bytes()) for c in args.cache for p in sorted(c.glob("*.capture"))]
         captured = Captured(jobs.best_records(results), results, [], 0.0)
     else:
-        captured = capture_packages(specs, args.cache[0], workers=args.workers, time_limit=args.time_limit,
-                                    budget_s=args.budget, progress=progress)
+        captured = capture_packages(
+            specs,
+            args.cache[0],
+            workers=args.workers,
+            time_limit=args.time_limit,
+            budget_s=args.budget,
+            progress=progress,
+        )
     figures = {"capture": captured.summary(), "capture_wall_s": round(time.monotonic() - started, 1)}
     print(json.dumps(figures["capture"], indent=1)[:20000])
     if args.harvest_cache:
@@ -65,9 +86,19 @@ def main() -> None:
         replay_started = time.monotonic()
         ordered = sorted(harvested["records"], key=lambda r: hashlib.sha256(keys.record_key(r).encode()).digest())
         for record in ordered:
-            d = per.setdefault(record["package"], {"records": 0, "with_launch": 0, "replayable": 0,
-                                                    "verdicts": {}, "bytes": 0, "max_bytes": 0, "differs": [],
-                                                    "not_replayable": {}})
+            d = per.setdefault(
+                record["package"],
+                {
+                    "records": 0,
+                    "with_launch": 0,
+                    "replayable": 0,
+                    "verdicts": {},
+                    "bytes": 0,
+                    "max_bytes": 0,
+                    "differs": [],
+                    "not_replayable": {},
+                },
+            )
             d["records"] += 1
             got = captured.record_for(record)
             if got is None:

@@ -21,7 +21,7 @@ from warp_cuda_ir.capture import jobs, keys, record, replay
 
 FIXTURE = Path(__file__).resolve().parent / "data" / "capture" / "capfix"
 
-SOURCE = '''
+SOURCE = """
 import warp as wp
 
 @wp.struct
@@ -36,16 +36,16 @@ def step(body: Body, x: wp.array(dtype=wp.vec3), v: wp.array(dtype=wp.vec3), q: 
     i = wp.tid()
     v[i] = (v[i] + body.gravity * body.mass[i] * dt * m[0, 1]) * body.damping
     x[i] = x[i] + wp.quat_rotate(q, v[i]) * dt + same[i] * float(n)
-'''
+"""
 
-SHIFT = '''
+SHIFT = """
 import warp as wp
 
 @wp.kernel
 def shift(src: wp.array(dtype=float), dst: wp.array(dtype=float)):
     i = wp.tid()
     dst[i] = src[i] + 1.0
-'''
+"""
 
 
 def _capture(source: str, make_args) -> bytes:
@@ -56,9 +56,17 @@ def _capture(source: str, make_args) -> bytes:
         snap = record.snapshot(params, args)
         wp.launch(kernel, dim=len(args[1]) if len(args) > 1 else 4, inputs=args, device="cpu")
         changed = record.after_state(snap)
-        meta = {"kernel": "t", "warp_key": kernel.key, "dim": [len(args[1])], "block_dim": None,
-                "params": [p for p, _ in params], "replayable": True, "args": snap.specs,
-                "changed": sorted(changed), "overlaps": snap.overlaps}
+        meta = {
+            "kernel": "t",
+            "warp_key": kernel.key,
+            "dim": [len(args[1])],
+            "block_dim": None,
+            "params": [p for p, _ in params],
+            "replayable": True,
+            "args": snap.specs,
+            "changed": sorted(changed),
+            "overlaps": snap.overlaps,
+        }
         return record.pack(meta, snap.before, changed)
 
 
@@ -78,7 +86,15 @@ def test_record_round_trip_replays_equal() -> None:
     r = record.unpack(data)
     specs = r.meta["args"]
     assert [s["t"] for s in specs] == [
-        "struct", "array", "array", "quaternion", "matrix", "scalar", "scalar", "array", "array"
+        "struct",
+        "array",
+        "array",
+        "quaternion",
+        "matrix",
+        "scalar",
+        "scalar",
+        "array",
+        "array",
     ]
     assert specs[0]["fields"]["mass"]["shape"] == [6]
     assert specs[7] == {"t": "array", "none": True}
@@ -91,8 +107,10 @@ def test_record_round_trip_replays_equal() -> None:
 
 
 def test_record_is_plain_numpy_archive() -> None:
-    data = _capture(SHIFT, lambda ns: [wp.array(np.arange(4, dtype=np.float32), device="cpu"),
-                                       wp.zeros(4, dtype=float, device="cpu")])
+    data = _capture(
+        SHIFT,
+        lambda ns: [wp.array(np.arange(4, dtype=np.float32), device="cpu"), wp.zeros(4, dtype=float, device="cpu")],
+    )
     with np.load(io.BytesIO(data), allow_pickle=False) as z:
         meta = json.loads(z["meta"].tobytes())
         assert meta["format"] == record.FORMAT
@@ -101,8 +119,10 @@ def test_record_is_plain_numpy_archive() -> None:
 
 
 def test_tampered_after_state_is_reported_as_differing() -> None:
-    data = _capture(SHIFT, lambda ns: [wp.array(np.arange(4, dtype=np.float32), device="cpu"),
-                                       wp.zeros(4, dtype=float, device="cpu")])
+    data = _capture(
+        SHIFT,
+        lambda ns: [wp.array(np.arange(4, dtype=np.float32), device="cpu"), wp.zeros(4, dtype=float, device="cpu")],
+    )
     r = record.unpack(data)
     out = r.after["1"].copy()
     out[2] += 4e-6  # a few float32 ulps: within tolerance
@@ -131,8 +151,12 @@ def test_overlapping_arguments_replay_differs() -> None:
     ("value", "reason"),
     [
         (lambda: wp.uint64(7), "uint64 value"),
-        (lambda: wp.indexedarray(wp.zeros(4, dtype=float, device="cpu"),
-                                 [wp.array([0, 2], dtype=wp.int32, device="cpu")]), "indexedarray"),
+        (
+            lambda: wp.indexedarray(
+                wp.zeros(4, dtype=float, device="cpu"), [wp.array([0, 2], dtype=wp.int32, device="cpu")]
+            ),
+            "indexedarray",
+        ),
         (lambda: wp.zeros(600_000, dtype=wp.vec4, device="cpu"), "over the 8 MB cap"),
     ],
 )
@@ -183,8 +207,9 @@ def test_capture_jobs_harvest_and_replay(tmp_path: Path) -> None:
     assert len(crash.launches) == 1  # the launch before the crash completed, so it is kept
 
     ran = []
-    again = jobs.cached_capture(_fixture_jobs(240), [target], tmp_path / "cache", workers=2,
-                                progress=lambda r, d, t: ran.append(r))
+    again = jobs.cached_capture(
+        _fixture_jobs(240), [target], tmp_path / "cache", workers=2, progress=lambda r, d, t: ran.append(r)
+    )
     assert ran == [] and [len(r.launches) for r in again] == [len(r.launches) for r in results]
 
     best = jobs.best_records(results)
@@ -233,7 +258,8 @@ def test_launch_columns_and_validation_hook(tmp_path: Path) -> None:
     records = {
         "p|a.py|1|step||-|step": (meta, data),
         "p|a.py|9|refused||-|refused": (
-            {"kernel": "p|a.py|9|refused||-", "reason": "argument 'm': uint64 value"}, None
+            {"kernel": "p|a.py|9|refused||-", "reason": "argument 'm': uint64 value"},
+            None,
         ),
     }
     base = {"package": "p", "source": SOURCE, "kernel_name": "step"}
@@ -243,8 +269,11 @@ def test_launch_columns_and_validation_hook(tmp_path: Path) -> None:
     assert len(list((tmp_path / "replays").glob("*.json"))) == 1  # the verdict is cached
     assert columns.launch_columns({**base, "ident": "0|a.py|1|step||-"}, _Captured(records), cache) == got
     refused = columns.launch_columns({**base, "ident": "0|a.py|9|refused||-"}, _Captured(records))
-    assert refused == {"launch_record": None, "launch_replay": "not replayable",
-                       "launch_replay_detail": "argument 'm': uint64 value"}
+    assert refused == {
+        "launch_record": None,
+        "launch_replay": "not replayable",
+        "launch_replay_detail": "argument 'm': uint64 value",
+    }
     assert columns.launch_columns({**base, "ident": "0|b.py|1|x||-"}, _Captured(records))["launch_replay"] == (
         "not launched"
     )
@@ -253,8 +282,14 @@ def test_launch_columns_and_validation_hook(tmp_path: Path) -> None:
     with warp_session.loaded_kernel(SOURCE, "step") as (kernel, namespace):
         launch = columns.launch_from_record(data, kernel, namespace, "cpu", requires_grad=True)
         assert [(a["name"], a["kind"], a["role"]) for a in launch.arguments] == [
-            ("body", "struct", "in"), ("x", "array", "inout"), ("v", "array", "inout"), ("q", "scalar", "in"),
-            ("m", "scalar", "in"), ("n", "scalar", "in"), ("dt", "scalar", "in"), ("unused", "none", "in"),
+            ("body", "struct", "in"),
+            ("x", "array", "inout"),
+            ("v", "array", "inout"),
+            ("q", "scalar", "in"),
+            ("m", "scalar", "in"),
+            ("n", "scalar", "in"),
+            ("dt", "scalar", "in"),
+            ("unused", "none", "in"),
             ("same", "array", "inout"),
         ]
         assert launch.inputs[1].requires_grad and launch.inputs[8] is launch.inputs[1]
@@ -267,10 +302,19 @@ def test_validation_runs_a_row_from_its_launch_record() -> None:
 
     data = _capture(SOURCE, _step_args)
     after = record.unpack(data).after
-    signature = [{"name": n, "kind": "array", "dtype": None, "shape": [], "role": None, "init": None}
-                 for n in ("body", "x", "v", "q", "m", "n", "dt", "unused", "same")]
-    row = {"python_source": SOURCE, "kernel_name": "step", "launch_record": data, "launch_dim": [6],
-           "block_dim": 256, "arguments": signature, "seed": None}
+    signature = [
+        {"name": n, "kind": "array", "dtype": None, "shape": [], "role": None, "init": None}
+        for n in ("body", "x", "v", "q", "m", "n", "dt", "unused", "same")
+    ]
+    row = {
+        "python_source": SOURCE,
+        "kernel_name": "step",
+        "launch_record": data,
+        "launch_dim": [6],
+        "block_dim": 256,
+        "arguments": signature,
+        "seed": None,
+    }
     with warp_session.loaded_kernel(SOURCE, "step") as (kernel, namespace):
         cpu = run_cpu(row, kernel, namespace)
     assert (cpu.compile_status, cpu.run_status) == ("ok", "ok"), cpu.error
@@ -291,8 +335,15 @@ def test_build_with_capture_validates_replayable_real_rows(tmp_path: Path) -> No
     from warp_cuda_ir.validation.pipeline import PassOptions, validate_dataset
 
     out = tmp_path / "out"
-    options = BuildOptions(out=out, spec=BuildSpec(seed=0, seeds_per_shard=8), target_mb=0.01, workers=2,
-                           real=(str(FIXTURE),), capture=True, capture_cache=tmp_path / "capture")
+    options = BuildOptions(
+        out=out,
+        spec=BuildSpec(seed=0, seeds_per_shard=8),
+        target_mb=0.01,
+        workers=2,
+        real=(str(FIXTURE),),
+        capture=True,
+        capture_cache=tmp_path / "capture",
+    )
     run_build(options)
     validate_dataset(out, PassOptions(workers=1, use_gpu=False))
     files = sorted((out / "data" / "real").glob("*.parquet"))
@@ -329,12 +380,30 @@ def test_standalone_program_of_a_captured_row_holds_the_captured_values() -> Non
 
     from warp_cuda_ir import extraction, standalone
 
-    data = _capture(SHIFT, lambda ns: [wp.array(np.array([0.5, 1.5, 2.5, 3.5], dtype=np.float32), device="cpu"),
-                                       wp.zeros(4, dtype=float, device="cpu")])
+    data = _capture(
+        SHIFT,
+        lambda ns: [
+            wp.array(np.array([0.5, 1.5, 2.5, 3.5], dtype=np.float32), device="cpu"),
+            wp.zeros(4, dtype=float, device="cpu"),
+        ],
+    )
     texts = extraction.extract(SHIFT, "shift", 90, 256)
-    arguments = [{"name": n, "kind": "array", "dtype": "float32", "shape": [], "role": r, "init": None}
-                 for n, r in (("src", "in"), ("dst", "inout"))]
-    row = {**asdict(texts), "id": "r", "seed": None, "category": "p", "python_source": SHIFT, "kernel_name": "shift",
-           "launch_record": data, "launch_dim": [4], "launch_tiled": False, "block_dim": 256, "arguments": arguments}
+    arguments = [
+        {"name": n, "kind": "array", "dtype": "float32", "shape": [], "role": r, "init": None}
+        for n, r in (("src", "in"), ("dst", "inout"))
+    ]
+    row = {
+        **asdict(texts),
+        "id": "r",
+        "seed": None,
+        "category": "p",
+        "python_source": SHIFT,
+        "kernel_name": "shift",
+        "launch_record": data,
+        "launch_dim": [4],
+        "launch_tiled": False,
+        "block_dim": 256,
+        "arguments": arguments,
+    }
     program = standalone.program_columns(row)["cpu_program"]  # a real row has no seed: the record gives values
     assert "0.5f, 1.5f, 2.5f, 3.5f" in program

@@ -589,9 +589,7 @@ def install_launch_hook(before: Any, after: Any) -> None:
             bound.apply_defaults()
             a = bound.arguments
             if not a["adjoint"] and not a["record_cmd"]:
-                token = before(
-                    a["kernel"], a["dim"], [*a["inputs"], *a["outputs"]], a["device"], a["block_dim"]
-                )
+                token = before(a["kernel"], a["dim"], [*a["inputs"], *a["outputs"]], a["device"], a["block_dim"])
         except Exception:
             token = None
         result = original(*args, **kwargs)

@@ -41,9 +41,7 @@ class ReplayCache:
             self.folder.mkdir(parents=True, exist_ok=True)
 
     def verdict(self, source: str, kernel_name: str, data: bytes) -> replay.Fidelity:
-        key = hashlib.sha256(
-            f"{REPLAY_VERSION}\0{source}\0{kernel_name}\0".encode() + data
-        ).hexdigest()[:24]
+        key = hashlib.sha256(f"{REPLAY_VERSION}\0{source}\0{kernel_name}\0".encode() + data).hexdigest()[:24]
         path = None if self.folder is None else self.folder / f"{key}.json"
         if path is not None and path.exists():
             return replay.Fidelity(**json.loads(path.read_text()))

@@ -40,8 +40,9 @@ class Replayed:
     arrays: dict[str, Any]  # path -> wp.array passed (struct fields included)
 
 
-def arguments(r: rec.LaunchRecord, kernel: Any, namespace: dict[str, Any], device: str = "cpu",
-              requires_grad: bool = False) -> Replayed:
+def arguments(
+    r: rec.LaunchRecord, kernel: Any, namespace: dict[str, Any], device: str = "cpu", requires_grad: bool = False
+) -> Replayed:
     """Build the launch's arguments from a record (for the validation pass, a standalone program, a user)."""
     if not r.meta.get("replayable"):
         raise ReplayError(f"launch not replayable: {r.meta.get('reason')}")
@@ -57,8 +58,16 @@ def arguments(r: rec.LaunchRecord, kernel: Any, namespace: dict[str, Any], devic
     return Replayed(list(r.meta["dim"]), r.meta.get("block_dim"), inputs, arrays)
 
 
-def _build(path: str, spec: dict[str, Any], declared: Any, r: rec.LaunchRecord, arrays: dict[str, Any],
-           namespace: dict[str, Any], device: str, requires_grad: bool) -> Any:
+def _build(
+    path: str,
+    spec: dict[str, Any],
+    declared: Any,
+    r: rec.LaunchRecord,
+    arrays: dict[str, Any],
+    namespace: dict[str, Any],
+    device: str,
+    requires_grad: bool,
+) -> Any:
     kind = spec["t"]
     if kind == "array":
         if spec.get("none"):

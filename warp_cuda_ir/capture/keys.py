@@ -8,7 +8,6 @@ generic kernel's overload that actually ran (Warp resolves it from the arguments
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any
 
 from warp_cuda_ir import warp_session
 from warp_cuda_ir.harvest import discover
+from warp_cuda_ir.harvest.paths import file_in_target
 from warp_cuda_ir.harvest.worker import _closure_digest
 
 
@@ -50,11 +50,7 @@ class Target:
     sys_path: str  # on sys.path so the target's modules import by name
 
     def relpath(self, path: str) -> str | None:
-        try:
-            rel = Path(os.path.realpath(path)).relative_to(self.root)
-        except ValueError:
-            return None
-        return (Path(os.path.relpath(self.root, self.base)) / rel).as_posix().removeprefix("./")
+        return file_in_target(self.root, self.base, path)
 
 
 def resolve(spec: str) -> Target:

@@ -14,6 +14,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from warp_cuda_ir.harvest.paths import file_in_target
 from warp_cuda_ir.harvest.reasons import TargetError
 
 # Folders that never hold the harvested project's own modules.
@@ -59,11 +60,7 @@ class Target:
 
     def relpath(self, path: str) -> str | None:
         """`path` inside the target, or None when the file is not the target's."""
-        try:
-            rel = Path(os.path.realpath(path)).relative_to(self.root)
-        except ValueError:
-            return None
-        return (Path(os.path.relpath(self.root, self.base)) / rel).as_posix().removeprefix("./")
+        return file_in_target(self.root, self.base, path)
 
 
 def resolve(spec: str, index: int) -> Target:

@@ -27,6 +27,7 @@ from typing import Any
 from warp_cuda_ir import extraction, warp_session
 from warp_cuda_ir.errors import ExtractionError, one_line
 from warp_cuda_ir.harvest import check, reasons
+from warp_cuda_ir.harvest.paths import file_in_target
 from warp_cuda_ir.harvest.selfcontained import Unsupported, self_contained_source, source_lines
 
 
@@ -41,11 +42,7 @@ class _TargetView:
         self.license = d["license"]
 
     def relpath(self, path: str) -> str | None:
-        try:
-            rel = Path(os.path.realpath(path)).relative_to(self.root)
-        except ValueError:
-            return None
-        return (Path(os.path.relpath(self.root, self.base)) / rel).as_posix().removeprefix("./")
+        return file_in_target(self.root, self.base, path)
 
 
 class Worker:

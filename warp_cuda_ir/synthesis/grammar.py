@@ -142,6 +142,10 @@ class Expressions:
             self._choices[key] = (choices, [p for p in choices if p.name in self.focus])
         return self._choices[key]
 
+    def _draw(self, pool: list[Production]) -> Production:
+        """The production to try next; generators that weight built-ins override this (`meaning-1`)."""
+        return self.rng.choice(pool)
+
     def expr(self, type_name: str, depth: int) -> Expr:
         rng = self.rng
         if depth > 0 and rng.random() < 0.04:
@@ -151,7 +155,7 @@ class Expressions:
             for _ in range(3):
                 if not choices:
                     break
-                p = rng.choice(focused if focused and rng.random() < 0.6 else choices)
+                p = self._draw(focused if focused and rng.random() < 0.6 else choices)
                 e = self.apply(p, depth)
                 if e is not None:
                     return e

@@ -251,21 +251,6 @@ class MeaningExpressions(Expressions):
             weights = self._weights[key] = [_weight(p.name) for p in pool]
         return self.rng.choices(pool, weights)[0]
 
-    def expr(self, type_name: str, depth: int) -> Expr:
-        rng = self.rng
-        if depth > 0 and rng.random() < 0.04:
-            return self.where(type_name, depth)
-        if depth > 0 and rng.random() < 0.6:
-            choices, focused = self._production_choices(type_name)
-            for _ in range(3):
-                if not choices:
-                    break
-                p = self._draw(focused if focused and rng.random() < 0.6 else choices)
-                e = self.apply(p, depth)
-                if e is not None:
-                    return e
-        return self.leaf(type_name)
-
     def apply(self, p: Production, depth: int) -> Expr | None:
         e = super().apply(p, depth)
         if e is not None and p.name in LOW_INFORMATION and e.varies:

@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from warp_cuda_ir.synthesis import CATEGORIES, GENERATOR_VERSION, synthesize
-from warp_cuda_ir.validation.output_stats import program_output_stats
+from warp_cuda_ir.validation.execute import program_output_stats
 
 
 def main() -> None:

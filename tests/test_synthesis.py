@@ -159,7 +159,7 @@ TRIVIAL_BOUND = 3
 
 @pytest.mark.slow
 def test_few_programs_have_trivial_outputs() -> None:
-    from warp_cuda_ir.validation.output_stats import program_output_stats
+    from warp_cuda_ir.validation.execute import program_output_stats
 
     trivial = {}
     for seed in TRIVIAL_SEEDS:

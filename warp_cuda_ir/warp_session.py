@@ -17,6 +17,7 @@ import gc
 import linecache
 import os
 import re
+import shutil
 import sys
 import tempfile
 import threading
@@ -652,3 +653,10 @@ def new_struct_instance(struct: Any) -> Any:
 
 def is_generic_type(t: Any) -> bool:
     return bool(_types().type_is_generic(t))
+
+
+def forget_compiled_rows(kernel_cache: str | os.PathLike[str]) -> None:
+    """Drop the compiled modules of loaded row sources from Warp's kernel cache: one per row, never reused,
+    so the cache would otherwise grow with a validation pass."""
+    for module_dir in Path(kernel_cache).glob(f"wp_{MODULE_NAME}_*"):
+        shutil.rmtree(module_dir, ignore_errors=True)

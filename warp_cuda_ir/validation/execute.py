@@ -85,3 +85,29 @@ def validate_cpu(row: Mapping[str, Any]) -> CpuRun:
             return run_cpu(row, kernel, namespace)
     except ExtractionError as e:
         return CpuRun("error", "skipped", str(e), run_skip_reason=schema.SOURCE_DOES_NOT_LOAD)
+
+
+def program_output_stats(program: Any, seed: int) -> list[OutputStats]:
+    """The validation pass's `output_stats` for a generated `program` launched with the inputs of row `seed`.
+
+    Straight from the program, without extracting the CUDA/CPU texts first (for the generator's
+    tests and `benchmarks/degenerate.py`). Raises RuntimeError when the program does not compile or
+    launch (that is a generator bug too).
+    """
+    record = {
+        "seed": seed,
+        "arguments": [a.to_row() for a in program.arguments],
+        "launch_dim": list(program.launch_dim),
+        "block_dim": program.block_dim,
+        "launch_tiled": program.launch_tiled,
+    }
+    try:
+        with warp_session.loaded_kernel(program.source, program.kernel_name) as (kernel, namespace):
+            cpu = run_cpu(record, kernel, namespace)
+    finally:
+        # as the validation worker does after each row: compiled sample modules are never reused
+        warp_session.forget_compiled_rows(wp.config.kernel_cache_dir)
+    if cpu.run_status != "ok":
+        stage = "compile" if cpu.compile_status != "ok" else "launch"
+        raise RuntimeError(f"seed {seed}: CPU {stage} failed: {(cpu.error or '').splitlines()[0]}")
+    return cpu.output_stats

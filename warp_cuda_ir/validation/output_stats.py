@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -164,35 +163,3 @@ def output_stats(
 
 def degenerate_count(stats: Sequence[OutputStats]) -> int:
     return sum(1 for s in stats if s.degenerate is not None)
-
-
-def program_output_stats(program: Any, seed: int) -> list[OutputStats]:
-    """The validation pass's `output_stats` for a generated `program` launched with the inputs of row `seed`.
-
-    Straight from the program, without extracting the CUDA/CPU texts first (for the generator's
-    tests and `benchmarks/trivial.py`). Raises RuntimeError when the program does not compile or
-    launch (that is a generator bug too).
-    """
-    import warp as wp
-
-    from warp_cuda_ir import warp_session
-    from warp_cuda_ir.validation.execute import run_cpu
-    from warp_cuda_ir.validation.worker import _forget_compiled
-
-    record = {
-        "seed": seed,
-        "arguments": [a.to_row() for a in program.arguments],
-        "launch_dim": list(program.launch_dim),
-        "block_dim": program.block_dim,
-        "launch_tiled": program.launch_tiled,
-    }
-    try:
-        with warp_session.loaded_kernel(program.source, program.kernel_name) as (kernel, namespace):
-            cpu = run_cpu(record, kernel, namespace)
-    finally:
-        # as the validation worker does after each row: compiled sample modules are never reused
-        _forget_compiled(Path(wp.config.kernel_cache_dir), warp_session.MODULE_NAME)
-    if cpu.run_status != "ok":
-        stage = "compile" if cpu.compile_status != "ok" else "launch"
-        raise RuntimeError(f"seed {seed}: CPU {stage} failed: {(cpu.error or '').splitlines()[0]}")
-    return cpu.output_stats

@@ -9,7 +9,6 @@ cache) live in the worker's own folder, which the parent removes whatever way th
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -59,7 +58,7 @@ def main(conn: Connection, config: WorkerConfig) -> None:
             columns = row.execution_columns(r, config.gpu_skip_reason, config.environment, on_stage)
             if config.standalone and columns.get("cpu_run_status") == "ok":  # standalone programs (#16)
                 columns |= standalone.reference_columns(r)
-            _forget_compiled(scratch / "kernel_cache", warp_session.MODULE_NAME)
+            warp_session.forget_compiled_rows(scratch / "kernel_cache")
             conn.send(("done", i, columns))
 
 
@@ -78,9 +77,3 @@ def _warm_up() -> None:
 
     with warp_session.loaded_kernel(WARM_UP_SOURCE) as (kernel, _):
         load_module(kernel, "cpu")
-
-
-def _forget_compiled(cache: Path, module_name: str) -> None:
-    """Drop compiled row modules (one per row, never reused) so the cache does not grow with the pass."""
-    for module_dir in cache.glob(f"wp_{module_name}_*"):
-        shutil.rmtree(module_dir, ignore_errors=True)

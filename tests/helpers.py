@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import datasets
+import fsspec
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -56,6 +58,12 @@ def run_script(
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     """`python scripts/build.py ARGS`."""
     return run_script("build", *args)
+
+
+def remote_data_tables(url: str) -> dict[str, pa.Table]:
+    """Every Parquet data file under an fsspec `url`, by its path inside the folder (`data/<source>/<file>`)."""
+    fs, root = fsspec.core.url_to_fs(url)
+    return {p[len(root) :].lstrip("/"): pq.read_table(fs.open(p)) for p in sorted(fs.glob(f"{root}/data/*/*.parquet"))}
 
 
 def copy_build(result: BuildResult | Path, to: Path) -> Path:

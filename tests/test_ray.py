@@ -6,11 +6,9 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import fsspec
-import pyarrow.parquet as pq
 import pytest
 
-from tests.helpers import SMALL_SPEC, SMALL_TARGET_MB, build, read_rows, run_cli
+from tests.helpers import SMALL_SPEC, SMALL_TARGET_MB, build, read_rows, remote_data_tables, run_cli
 from warp_cuda_ir.build import BuildResult
 
 pytestmark = pytest.mark.slow
@@ -31,8 +29,7 @@ def test_ray_engine_writes_the_local_engines_rows_to_a_url(
     url = "memory://warp_cuda_ir_test/ray"
     result = build(url, SMALL_SPEC, SMALL_TARGET_MB, workers=2, engine="ray", staging=tmp_path / "staging")
     assert result.num_shards == small_build.num_shards and result.rows_per_split == small_build.rows_per_split
-    fs = fsspec.filesystem("memory")
-    copied = [r for p in sorted(fs.glob(f"{url}/data/*.parquet")) for r in pq.read_table(fs.open(p)).to_pylist()]
+    copied = [r for table in remote_data_tables(url).values() for r in table.to_pylist()]
     assert {r["id"]: r for r in copied} == read_rows(small_build.out)
 
 

@@ -87,6 +87,10 @@ class MeaningBuilder(KernelBuilder):
 
     last_split: str | None = None  # the variable the last split condition read
     must_reach: tuple[str, ...] = ()  # the category construct's results: the sink writes these first
+    version: int = 1  # meaning-<version>: 2 anchors outputs on inputs, returns early, draws fewer float64
+    guarded: tuple[str, ...] = ()  # inputs an early return already split: later tests would be decided
+    enclosing: tuple[str, ...] = ()  # meaning-2: inputs the enclosing `if` tests split, not split again inside
+    split_vars: tuple[str, ...] = ()  # the variables the last split condition read
 
     def add_array(
         self, dtype: str, role: str, shape: tuple[int, ...] | None = None, init: dict | None = None
@@ -144,6 +148,8 @@ class MeaningBuilder(KernelBuilder):
         `wp.isfinite(...)`, `x * (-s + s)`)."""
         if e is not None:
             return super().write(spec, e)
+        if self.version >= 2:
+            return self._write_anchored(spec)
         if spec.dtype == "bool":
             split = None
             for _ in range(4):  # a split on a bool input alone would copy it
@@ -160,6 +166,84 @@ class MeaningBuilder(KernelBuilder):
         self.emit(f"{spec.name}[{self.index(spec)}] = {e.text}")
         return None
 
+    def is_copy(self, e: Expr) -> bool:
+        return super().is_copy(e) or e.text in self.guarded
+
+    @staticmethod
+    def anchor_types(types: list[str]) -> list[str]:
+        """The types among `types` an anchor can be read from."""
+        return [t for t in types if typesys.parse(t).kind in ("float", "int", "vec")]
+
+    def inputs_of_launch_shape(self) -> list[Argument]:
+        """Input arrays indexed by the thread's own indices, of a type with numeric components."""
+        return [a for _, _, a in self.arguments if a.kind == "array" and a.role == "in" and a.shape == self.launch_dim
+                and self.anchor_types([a.dtype])]  # fmt: skip
+
+    def anchor(self, scalar: str) -> Expr | None:
+        """One scalar of this thread's own input element, as type `scalar`: a value that differs
+        between threads whatever the drawn expression turned out to be (`wp.isfinite(...)`, the
+        off-diagonal of a scaled identity, a clamp that saturates are constant in practice)."""
+        inputs = self.inputs_of_launch_shape()
+        if not inputs:
+            return None
+        a = self.rng.choice(inputs)
+        t = typesys.parse(a.dtype)
+        text = f"{a.name}[{', '.join(self.tids[: len(a.shape)])}]"
+        if t.kind == "vec":
+            text += f"[{self.rng.randrange(t.components)}]"
+        mag = 5.0 if a.init.get("dist") == "randint" else 1.0
+        return self.expressions._convert(Expr(text, t.scalar, mag, True), scalar)
+
+    def _write_anchored(self, spec: ArraySpec) -> None:
+        """meaning-2's output: the drawn value combined with this thread's own input element.
+        A bool output is a split of a numeric input (a test on constants is all True or all False);
+        a number adds or subtracts `w * anchor` (w != 1: never an input plus a constant); a vector,
+        matrix or quaternion is scaled by one or adds an input of its own type."""
+        rng = self.rng
+        t = typesys.parse(spec.dtype)
+        if t.kind == "bool":
+            anchor = self.anchor("float32")
+            if anchor is not None:
+                split = f"{anchor.text} {rng.choice(['<', '>'])} {round(rng.uniform(-0.4, 0.4), 2)}"
+                self.emit(f"{spec.name}[{self.index(spec)}] = {split}")
+                return None
+            return super().write(spec)
+        e = self.expressions.expr_reading(spec.dtype, rng.randint(1, 3))
+        if not e.varies:
+            e = self.vary(e)
+        weight = rng.choice((0.25, 0.5, 0.75, 1.5, 2.0))
+        text = None
+        if t.kind in ("float", "int"):
+            anchor = self.anchor(spec.dtype)
+            if anchor is not None and e.mag + 2 * anchor.mag <= limit(spec.dtype):
+                w = typesys.scalar_literal(spec.dtype, weight if t.kind == "float" else rng.choice((2, 3)))
+                text = f"{e.text} {rng.choice(['+', '-'])} {w} * {anchor.text}"
+        elif t.kind in ("vec", "mat", "quat") and t.scalar in ("float32", "float64"):
+            same = [a for a in self.inputs_of_launch_shape() if a.dtype == spec.dtype]
+            if same and rng.random() < 0.5:
+                a = rng.choice(same)
+                w = typesys.scalar_literal(t.scalar, weight)
+                text = f"{e.text} {rng.choice(['+', '-'])} {w} * {a.name}[{self.index(spec)}]"
+            elif (anchor := self.anchor(t.scalar)) is not None and e.mag * 2 <= limit(spec.dtype):
+                text = f"({e.text}) * {anchor.text}"
+        if text is None:
+            e = self.vary(e) if self.is_copy(e) else e
+            text = e.text
+        self.emit(f"{spec.name}[{self.index(spec)}] = {text}")
+        return None
+
+    def early_return(self, keep: int = 1) -> None:
+        """`if <split of an input>: return`, as real kernels skip inactive or out-of-range items; the
+        input it splits is left out of later tests (those would be decided for the threads still here),
+        so it is only drawn when `keep` inputs are left for them."""
+        split = self.split_condition()
+        if split is None or len(self._copies) - len(self.split_vars) < keep:
+            return
+        self.emit(f"if {split}:")
+        self.emit(f"{INDENT}return")
+        self.guarded = (*self.guarded, *self.split_vars)
+        self._copies.difference_update(self.split_vars)
+
     def branch_condition(self, depth: int = 1) -> Expr:
         """Mostly an input split (some threads each way); else a grammar condition that varies."""
         if self.rng.random() < 0.9:
@@ -175,11 +259,15 @@ class MeaningBuilder(KernelBuilder):
         rng = self.rng
         scope = self.expressions.scope
         copies = [v for v in scope.variables if v.name in self._copies and v.name not in scope.hidden]
+        if self.version >= 2:
+            # inside `if x < 0.2:`, a test `x > 0.3` is decided: 3 of meaning-1's 6 blocks of seed 2 never ran
+            copies = [v for v in copies if v.name not in self.enclosing]
         if avoid is not None and len(copies) > 1:
             copies = [v for v in copies if v.name != avoid] or copies
         if not copies:
             return None
         picked = rng.sample(copies, 2 if len(copies) > 1 and rng.random() < 0.3 else 1)
+        self.split_vars = tuple(v.name for v in picked)
         parts = []
         for v in picked:
             self.last_split = v.name
@@ -200,19 +288,29 @@ class MeaningBuilder(KernelBuilder):
         if self.depth >= 4:
             return self.stmt_assign()
         self.last_split = None
+        self.split_vars = ()
         first = self.branch_condition(1)
         first_var = self.last_split
+        outer = self.enclosing
+        if self.version >= 2:
+            self.enclosing = (*outer, *self.split_vars)
         self.emit(f"if {first.text}:")
         self.block(self.rng.randint(1, 2))
         if self.rng.random() < 0.3:
+            self.enclosing = outer
             split = self.split_condition(avoid=first_var)
             # the same input again may already be decided by the first test (`x < 0.2` ... `elif x < 0.1`)
             if split is not None and (first_var is None or self.last_split != first_var):
+                if self.version >= 2:
+                    self.enclosing = (*outer, *self.split_vars, first_var or "")
                 self.emit(f"elif {split}:")
                 self.block(1)
         if self.rng.random() < 0.5:
+            if self.version >= 2:
+                self.enclosing = (*outer, *self.split_vars, first_var or "")
             self.emit("else:")
             self.block(self.rng.randint(1, 2))
+        self.enclosing = outer
         return None
 
 
@@ -315,7 +413,16 @@ def sink(b: KernelBuilder, spec: ArraySpec) -> bool:
         return False
     weights = [typesys.scalar_literal(scalar, round(b.rng.uniform(0.25, 2.0), 2)) for _ in terms]
     parts = [e.text if k == 0 else f"{w} * {e.text}" for k, (e, w) in enumerate(zip(terms, weights, strict=True))]
-    text = " + ".join(parts)
+    if getattr(b, "version", 1) >= 2:  # real code subtracts half as often as it adds; meaning-1 never did here
+        # the values nothing read can all be constant in practice (a sum over a loop that never runs for
+        # any thread, a cast of a small float to int): this thread's own input element keeps it informative
+        anchor = b.anchor(scalar) if isinstance(b, MeaningBuilder) else None
+        if anchor is not None:
+            parts.append(f"{typesys.scalar_literal(scalar, b.rng.choice((0.25, 0.5, 0.75, 1.5, 2.0)))} * {anchor.text}")
+            terms.append(anchor)
+        text = parts[0] + "".join(f" {b.rng.choice(['+', '-'])} {part}" for part in parts[1:])
+    else:
+        text = " + ".join(parts)
     if sum(e.mag for e in terms) * 2 > limit(scalar):
         text = f"wp.tanh({text})" if scalar != "float16" else f"wp.float16(wp.tanh(float({text})))"
     b.emit(f"{spec.name}[{b.index(spec)}] = {text}")
@@ -331,7 +438,10 @@ def _helper_call(b: KernelBuilder, ex: Expressions) -> None:
         args = [ex.varying(a) or ex.leaf(a) for a in p.args]
         args = [_within(a, 4.0) for a in args]
         if any(a.mag > 4.0 for a in args):
-            return
+            if getattr(b, "version", 1) < 2:
+                return
+            # meaning-1 skipped the call here, and a `combined` program then had none after its retries
+            args = [a if a.mag <= 4.0 else ex.leaf(a.type) for a in args]
         v = b.declare(Expr(f"{p.name}({', '.join(a.text for a in args)})", p.result, ex.helper_bounds[p.name], True))
         _must_reach(b, v)
     elif b.tuple_helpers:
@@ -458,24 +568,39 @@ def _branch_update(b: KernelBuilder, ex: Expressions, w: Var) -> None:
 
 
 # ---- the whole program -----------------------------------------------------------------------
-def _draw(rng: random.Random, category: str) -> KernelProgram:
+def _draw(rng: random.Random, category: str, version: int = 1) -> KernelProgram:
     if category in ("idioms", "tile"):
         return typed.generate(rng, category)
+    v2 = version >= 2
     profile = typed.PROFILES[category]
     drawn = rng.sample(profile.types, min(len(profile.types), rng.randint(1, 3)))
+    if v2:
+        # real kernels use float64 and float16 rarely (0.31% and 0.08% of their built-in uses against 11% and
+        # 0.8% in meaning-1's programs, mostly the `wp.float64(...)` casts a float64 value needs)
+        drawn = [t for t in drawn if t not in ("float64", "float16") or rng.random() < 0.2]
     types = tuple(dict.fromkeys(["float32", *profile.required, *drawn]))
     ex = MeaningExpressions(rng, types, profile.focus)
     dims = rng.choice(profile.dims)
     b = MeaningBuilder(rng, ex, typed._kernel_name(rng, category), typed._launch_shape(rng, dims),
                        weights=dict(profile.weights))  # fmt: skip
-    for _ in range(profile.helpers + (1 if rng.random() < 0.15 else 0)):
-        typed._helper(b, ex, tuple_result=rng.random() < 0.4 and category != "functions")
+    b.version = version
+    extra_helper = rng.random() < (0.35 if v2 and category not in ("functions", "combined") else 0.15)
+    # a `combined` row's helper call is its promise: meaning-2 gives it a single-result helper (a tuple
+    # helper's call could be pruned, which failed all nine draws of 2 seeds in 10,000 in meaning-1)
+    single = ("functions", "combined") if v2 else ("functions",)
+    for _ in range(profile.helpers + extra_helper):
+        typed._helper(b, ex, tuple_result=rng.random() < (0.2 if v2 else 0.4) and category not in single)
     b.emit(f"{', '.join(b.tids)} = wp.tid()")
-    for _ in range(rng.randint(1, 3)):
-        spec = b.add_array(rng.choice(types), "in")
+    input_types = [rng.choice(types) for _ in range(rng.randint(1, 3))]
+    if v2 and not b.anchor_types(input_types):
+        input_types.append("float32")  # a numeric input of the thread's own: outputs and splits read it
+    for t in input_types:
+        spec = b.add_array(t, "in")
         b.read(spec, neighbour=rng.random() < 0.2)
     for _ in range(profile.params + (1 if rng.random() < 0.2 else 0)):
         ex.scope.variables.append(b.add_scalar_param(rng.choice(types)))
+    if v2 and rng.random() < 0.7:  # real kernels: `if` 10.6% and `return` 8.4% of statements, meaning-1 3.6%, 1.6%
+        b.early_return(keep=2 if category in ("multi_condition", "control_flow") else 1)
     if profile.struct:
         typed._struct(b, ex)
     if profile.random or rng.random() < 0.05:
@@ -488,6 +613,8 @@ def _draw(rng: random.Random, category: str) -> KernelProgram:
         "multi_condition": _compound_if,
         "reduction": _reduce_loop,
     }.get(category)
+    if construct is None and v2 and extra_helper:
+        construct = _helper_call  # the extra helper is called, not pruned
     at = rng.randrange(statements + 1)
     for k in range(statements + 1):
         if k == at and construct is not None:
@@ -496,10 +623,15 @@ def _draw(rng: random.Random, category: str) -> KernelProgram:
             b.statement()
     if category == "control_flow" and not any(line.lstrip().startswith("if ") for line in b.lines):
         b.stmt_if()
-    for _ in range(profile.atomics + (1 if rng.random() < 0.1 else 0)):
+    atomics = profile.atomics + (1 if rng.random() < 0.1 else 0)
+    if v2 and category in ("atomic", "reduction"):
+        # real kernels: 1.0% of statements are atomics, meaning-1's 4.2%; a reduction's loop has its own
+        atomics = rng.randint(1, 2) if category == "atomic" else 0
+    for _ in range(atomics):
         _atomic(b, ex)
-    sink_type = rng.choice([t for t in types if t in ("float32", "float64")] or ["float32"])
-    for _ in range(rng.randint(1, 2)):
+    sink_types = [t for t in types if t in ("float32", "float64")] or ["float32"]
+    sink_type = rng.choice(sink_types) if not v2 or rng.random() < 0.3 else "float32"
+    for _ in range(rng.randint(0 if v2 else 1, 1 if v2 else 2)):
         b.write(b.add_array(rng.choice(types), "out"))
     spec = b.add_array(sink_type, "out")
     if not sink(b, spec):
@@ -520,18 +652,30 @@ def _atomic(b: KernelBuilder, ex: Expressions) -> None:
     init = {"dist": "zeros"} if op in ("add", "sub") else typesys.input_recipe(dtype, rng)
     if op in ("and", "or", "xor"):
         init = {"dist": "randint", "low": 0, "high": 1 << 12}
+    spread = getattr(b, "version", 1) >= 2 and op in ("min", "max")
+    if spread:
+        # meaning-2: start values near zero, so a bin's extreme is past them (uniform(-1, 1) start values
+        # left whole buffers unchanged), and bins indexed by thread (a drawn index can be one constant)
+        bins = rng.choice((4, 8, 16))
+        init = {"dist": "zeros"} if dtype in ("int32", "uint32") else {"dist": "uniform", "low": -0.1, "high": 0.1}
     target = b.add_array(dtype, "inout", (bins,), init)
     if bins == 1:
         idx = "0"
     else:
         lin = b.tids[0]
-        idx = f"{lin} % {bins}" if rng.random() < 0.6 else f"wp.abs({ex.expr('int32', 1).text}) % {bins}"
+        idx = f"{lin} % {bins}" if spread or rng.random() < 0.6 else f"wp.abs({ex.expr('int32', 1).text}) % {bins}"
     value = ex.varying(dtype) if rng.random() < 0.3 else None
     value = value or ex.expr_reading(dtype, 2)
     if not value.varies:
         value = ex.varying(dtype) or value
     if value.mag * 4096 > 1e8 and dtype in ("float32", "float64", "vec3") and op in ("add", "sub"):
         value = ex.varying(dtype) or ex.leaf(dtype)
+    if op in ("min", "max") and getattr(b, "version", 1) >= 2 and isinstance(b, MeaningBuilder) and dtype != "vec3":
+        # the extreme over a bin's threads of a drawn value often saturates (a clamp, a tanh) to the same
+        # value in every bin: this thread's own input element makes each bin's extreme its own
+        anchor = b.anchor(dtype)
+        if anchor is not None and value.mag + anchor.mag <= limit(dtype):
+            value = Expr(f"{value.text} + {anchor.text}", dtype, value.mag + anchor.mag, True)
     if op in ("and", "or", "xor") and dtype == "int32":
         value = Expr(f"wp.abs({value.text})", dtype, value.mag, value.varies)
     b.emit(f"wp.atomic_{op}({target.name}, {idx}, {value.text})")
@@ -547,11 +691,30 @@ def _format(tree: ast.Module) -> str:
     return "\n".join(head) + "\n\n\n" + "\n\n\n".join(rest) + "\n"
 
 
-def finish(program: KernelProgram) -> tuple[KernelProgram, bool]:
+class _SpellOutUpdates(ast.NodeTransformer):
+    """`x += e` -> `x = x + e` for every other update (meaning-2): real kernels write 2.2% of their
+    statements as augmented assignments to a local, meaning-1 9%; Warp generates the same code."""
+
+    def __init__(self) -> None:
+        self.seen = 0
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> ast.stmt:
+        if not isinstance(node.target, ast.Name) or not isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+            return node
+        self.seen += 1
+        if self.seen % 2 == 0:
+            return node
+        value = ast.BinOp(ast.Name(node.target.id, ast.Load()), node.op, node.value)
+        return ast.copy_location(ast.Assign([ast.Name(node.target.id, ast.Store())], value), node)
+
+
+def finish(program: KernelProgram, version: int = 1) -> tuple[KernelProgram, bool]:
     """`program` with its dead code pruned, and whether it keeps its category's promise and decides
     every condition at run time."""
     tree = ast.parse(program.source)
     removed = dataflow.prune(tree, program.kernel_name)
+    if version >= 2:
+        tree = ast.fix_missing_locations(_SpellOutUpdates().visit(tree))
     source = _format(tree)
     arguments = tuple(a for a in program.arguments if a.name not in removed)
     kernel = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == program.kernel_name)
@@ -561,13 +724,13 @@ def finish(program: KernelProgram) -> tuple[KernelProgram, bool]:
                          program.block_dim, program.launch_tiled), ok  # fmt: skip
 
 
-def generate(stream: str, rng: random.Random, category: str) -> KernelProgram:
-    """The `meaning-1` program of `category` for the seed whose stream `rng` draws from."""
-    program, ok = finish(_draw(rng, category))
+def generate(stream: str, rng: random.Random, category: str, version: int = 1) -> KernelProgram:
+    """The `meaning-<version>` program of `category` for the seed whose stream `rng` draws from."""
+    program, ok = finish(_draw(rng, category, version), version)
     for k in range(RETRIES):
         if ok:
             break
-        program, ok = finish(_draw(random.Random(f"{stream}/retry{k}"), category))
+        program, ok = finish(_draw(random.Random(f"{stream}/retry{k}"), category, version), version)
     return program
 
 

@@ -67,6 +67,7 @@ _PARAM_NAMES = {
     "bool": ("enabled", "flip"),
 }
 _ROLE_NAMES = {"count": ("num_iters", "num_steps", "substeps", "count", "n_inner"), "seed": ("seed", "rng_seed")}
+_ROLE_NAMES["bound"] = ("num_items", "num_points", "num_particles", "n", "count")
 # Local names by kind of value.
 _LOCAL_NAMES = {
     "float": ("s", "w", "r", "t", "h", "mag", "dist", "val", "e", "phi", "theta", "a", "c", "f"),
@@ -194,6 +195,13 @@ class MeaningBuilder(KernelBuilder):
         mag = 5.0 if a.init.get("dist") == "randint" else 1.0
         return self.expressions._convert(Expr(text, t.scalar, mag, True), scalar)
 
+    def anchor_vector(self, dtype: str) -> str:
+        """A vector of `dtype` whose components are this thread's input elements (drawn one by one, so
+        they differ: a vector of one repeated value is a copy of that value three times over)."""
+        t = typesys.parse(dtype)
+        parts = [self.anchor(t.scalar) for _ in range(t.components)]
+        return f"wp.{dtype}({', '.join(p.text for p in parts if p is not None)})"
+
     def _write_anchored(self, spec: ArraySpec) -> None:
         """meaning-2's output: the drawn value combined with this thread's own input element.
         A bool output is a split of a numeric input (a test on constants is all True or all False);
@@ -208,8 +216,11 @@ class MeaningBuilder(KernelBuilder):
                 self.emit(f"{spec.name}[{self.index(spec)}] = {split}")
                 return None
             return super().write(spec)
-        e = self.expressions.expr_reading(spec.dtype, rng.randint(1, 3))
-        if not e.varies:
+        for _ in range(3):  # an input element unchanged, scaled by the anchor below, is a copy of it
+            e = self.expressions.expr_reading(spec.dtype, rng.randint(1, 3))
+            if e.varies and not self.is_copy(e):
+                break
+        if not e.varies or self.is_copy(e):
             e = self.vary(e)
         weight = rng.choice((0.25, 0.5, 0.75, 1.5, 2.0))
         text = None
@@ -219,11 +230,17 @@ class MeaningBuilder(KernelBuilder):
                 w = typesys.scalar_literal(spec.dtype, weight if t.kind == "float" else rng.choice((2, 3)))
                 text = f"{e.text} {rng.choice(['+', '-'])} {w} * {anchor.text}"
         elif t.kind in ("vec", "mat", "quat") and t.scalar in ("float32", "float64"):
+            # added, not multiplied: a drawn value that is zero for every thread would zero the product
             same = [a for a in self.inputs_of_launch_shape() if a.dtype == spec.dtype]
+            w = typesys.scalar_literal(t.scalar, weight)
+            sign = rng.choice(["+", "-"])
             if same and rng.random() < 0.5:
-                a = rng.choice(same)
-                w = typesys.scalar_literal(t.scalar, weight)
-                text = f"{e.text} {rng.choice(['+', '-'])} {w} * {a.name}[{self.index(spec)}]"
+                text = f"{e.text} {sign} {w} * {rng.choice(same).name}[{self.index(spec)}]"
+            elif t.kind == "vec":
+                text = f"{e.text} {sign} {w} * {self.anchor_vector(spec.dtype)}" if self.anchor(t.scalar) else None
+            elif t.kind == "mat" and (anchor := self.anchor(t.scalar)) is not None:
+                eye = f"wp.identity(n={t.size}, dtype={'float' if t.scalar == 'float32' else 'wp.float64'})"
+                text = f"{e.text} {sign} {anchor.text} * {eye}"
             elif (anchor := self.anchor(t.scalar)) is not None and e.mag * 2 <= limit(spec.dtype):
                 text = f"({e.text}) * {anchor.text}"
         if text is None:
@@ -231,6 +248,26 @@ class MeaningBuilder(KernelBuilder):
             text = e.text
         self.emit(f"{spec.name}[{self.index(spec)}] = {text}")
         return None
+
+    def index(self, spec: ArraySpec, neighbour: bool = False) -> str:
+        """meaning-2 wraps a neighbour index with the array's own `shape`, as real kernels do."""
+        text = super().index(spec, neighbour)
+        if self.version < 2 or not neighbour:
+            return text
+        for axis, n in enumerate(spec.shape):
+            text = text.replace(f") % {n}", f") % {spec.name}.shape[{axis}]", 1)
+            text = text.replace(f", {n - 1})", f", {spec.name}.shape[{axis}] - 1)", 1)
+        return text
+
+    def bounds_guard(self) -> None:
+        """`if i >= num_items: return`: real kernels launched over more threads than items skip the rest.
+        The count is below the launch size, so some threads take the return and most go on."""
+        size = self.launch_dim[0]
+        if size < 4:
+            return
+        n = self.add_scalar_param("int32", size - self.rng.randint(1, max(1, size // 4)), role="bound")
+        self.emit(f"if {self.tids[0]} >= {n.name}:")
+        self.emit(f"{INDENT}return")
 
     def early_return(self, keep: int = 1) -> None:
         """`if <split of an input>: return`, as real kernels skip inactive or out-of-range items; the
@@ -425,7 +462,9 @@ def sink(b: KernelBuilder, spec: ArraySpec) -> bool:
         text = " + ".join(parts)
     if sum(e.mag for e in terms) * 2 > limit(scalar):
         text = f"wp.tanh({text})" if scalar != "float16" else f"wp.float16(wp.tanh(float({text})))"
-    b.emit(f"{spec.name}[{b.index(spec)}] = {text}")
+    # `out[i] += v` into a zeroed output, as real kernels accumulate forces (meaning-2: a fifth of sinks)
+    op = "+=" if getattr(b, "version", 1) >= 2 and spec.init.get("dist") == "zeros" and b.rng.random() < 0.2 else "="
+    b.emit(f"{spec.name}[{b.index(spec)}] {op} {text}")
     return True
 
 
@@ -577,7 +616,8 @@ def _draw(rng: random.Random, category: str, version: int = 1) -> KernelProgram:
     if v2:
         # real kernels use float64 and float16 rarely (0.31% and 0.08% of their built-in uses against 11% and
         # 0.8% in meaning-1's programs, mostly the `wp.float64(...)` casts a float64 value needs)
-        drawn = [t for t in drawn if t not in ("float64", "float16") or rng.random() < 0.2]
+        drawn = [t for t in drawn if typesys.parse(t).scalar not in ("float64", "float16") or rng.random() < 0.2]
+        drawn = drawn or ["float32"]
     types = tuple(dict.fromkeys(["float32", *profile.required, *drawn]))
     ex = MeaningExpressions(rng, types, profile.focus)
     dims = rng.choice(profile.dims)
@@ -591,6 +631,9 @@ def _draw(rng: random.Random, category: str, version: int = 1) -> KernelProgram:
     for _ in range(profile.helpers + extra_helper):
         typed._helper(b, ex, tuple_result=rng.random() < (0.2 if v2 else 0.4) and category not in single)
     b.emit(f"{', '.join(b.tids)} = wp.tid()")
+    # real kernels: `if` 10.6% and `return` 8.4% of statements, meaning-1's 3.6% and 1.6%
+    if v2 and rng.random() < 0.4:
+        b.bounds_guard()
     input_types = [rng.choice(types) for _ in range(rng.randint(1, 3))]
     if v2 and not b.anchor_types(input_types):
         input_types.append("float32")  # a numeric input of the thread's own: outputs and splits read it
@@ -599,7 +642,7 @@ def _draw(rng: random.Random, category: str, version: int = 1) -> KernelProgram:
         b.read(spec, neighbour=rng.random() < 0.2)
     for _ in range(profile.params + (1 if rng.random() < 0.2 else 0)):
         ex.scope.variables.append(b.add_scalar_param(rng.choice(types)))
-    if v2 and rng.random() < 0.7:  # real kernels: `if` 10.6% and `return` 8.4% of statements, meaning-1 3.6%, 1.6%
+    if v2 and rng.random() < 0.6:
         b.early_return(keep=2 if category in ("multi_condition", "control_flow") else 1)
     if profile.struct:
         typed._struct(b, ex)
@@ -648,6 +691,9 @@ def _atomic(b: KernelBuilder, ex: Expressions) -> None:
            "uint32": ("add", "max", "or", "xor")}[dtype]  # fmt: skip
     # no `and`: AND-ing the small values the grammar makes into random bits clears them (all zero)
     op = rng.choice(ops)
+    if getattr(b, "version", 1) >= 2 and dtype in ("int32", "uint32") and op in ("min", "max"):
+        # the extreme of a bin's small integers is the same in every bin (all -4, or all zero): meaning-2 adds
+        op = "add"
     bins = rng.choice((1, 4, 8, 16))
     init = {"dist": "zeros"} if op in ("add", "sub") else typesys.input_recipe(dtype, rng)
     if op in ("and", "or", "xor"):
@@ -670,6 +716,9 @@ def _atomic(b: KernelBuilder, ex: Expressions) -> None:
         value = ex.varying(dtype) or value
     if value.mag * 4096 > 1e8 and dtype in ("float32", "float64", "vec3") and op in ("add", "sub"):
         value = ex.varying(dtype) or ex.leaf(dtype)
+    if dtype == "vec3" and getattr(b, "version", 1) >= 2 and isinstance(b, MeaningBuilder) and b.anchor("float32"):
+        # `wp.vec3(c, c, c)` from one value: a sum of such is one number three times (a single bin)
+        value = Expr(f"{value.text} + {b.anchor_vector('vec3')}", dtype, value.mag + 5.0, True)
     if op in ("min", "max") and getattr(b, "version", 1) >= 2 and isinstance(b, MeaningBuilder) and dtype != "vec3":
         # the extreme over a bin's threads of a drawn value often saturates (a clamp, a tanh) to the same
         # value in every bin: this thread's own input element makes each bin's extreme its own

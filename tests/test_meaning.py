@@ -261,3 +261,23 @@ def test_blocks_run_and_outputs_carry_information(generator: str, expect_good: b
     # 9 of 167 outputs degenerate), so this guards the gain over typed-5 (about 30% and 13%) until it is.
     good = never <= 0.10 * blocks and degenerate <= 0.08 * outputs
     assert good == expect_good, (generator, never, blocks, degenerate, outputs)
+
+
+def undefined_reads(source: str) -> list[str]:
+    """Names the kernel reads that are neither its arguments, its locals, its helpers nor Python's."""
+    tree = ast.parse(source)
+    kernel, helpers = _functions(source)
+    known = {a.arg for a in kernel.args.args} | {h.name for h in helpers} | {"wp", "float", "int", "range", "bool"}
+    known |= {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
+    for n in ast.walk(kernel):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            known.add(n.id)
+    return sorted({x for x in _loads(kernel) if x not in known})
+
+
+def test_no_read_of_a_pruned_variable() -> None:
+    """An `if` whose body is dead becomes `if not (<test>)` over its `else`. The dataflow keys nodes by
+    id(), and the new test node once took the id of a removed statement: the test's own variable was
+    pruned (seed 125 read `slot` after its assignment went; Warp codegen failed)."""
+    assert undefined_reads(synthesize(125).source) == []
+    assert not [(s, u) for s in range(125, 165) if (u := undefined_reads(synthesize(s).source))]

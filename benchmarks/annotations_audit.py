@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Audit a validated build from its Parquet files alone (#14 annotations, #16 standalone programs).
 
-    python benchmarks/annotations_audit.py /tmp/standalone/b2k [--json out.json]
+    python benchmarks/annotations_audit.py /tmp/standalone/b2k [--json out.json] [--progress]
 
 Reads the data files with pyarrow and plain Python; imports nothing of warp_cuda_ir, so the figures do
 not come from the code that computed the columns. Where it can, it checks a column against another
@@ -61,12 +61,25 @@ HALF = re.compile(r"float16|half|\b(?:vec[234]|mat(?:22|33|44)|quat|transform|sp
 FLOAT32_STEPS = (1e-2, 3e-3, 1e-3)  # the float32 steps, as the issue's audit defines "float32 steps"
 
 
-def read(folder: Path) -> list[dict[str, Any]]:
+def read(folder: Path, progress: bool = False) -> list[dict[str, Any]]:
+    """The rows' columns; with `progress`, only rows an unfinished pass has done, with the columns it recorded
+    (`.build/validation/progress/<file>.jsonl`: what the pass writes into the files when it finishes)."""
     rows: list[dict[str, Any]] = []
     for path in sorted(folder.glob("data/*/*.parquet")):
         names = pq.read_schema(path).names
         wanted = [c for c in COLUMNS if c in names] + [f"{s}_{k}" for s in STAGES for k in ("status", "skip_reason")]
-        rows += pq.read_table(path, columns=[c for c in wanted if c in names]).to_pylist()
+        table = pq.read_table(path, columns=[c for c in wanted if c in names]).to_pylist()
+        if progress:
+            done: dict[str, dict[str, Any]] = {}
+            log = folder / ".build" / "validation" / "progress" / f"{path.name}.jsonl"
+            for line in log.read_text().splitlines() if log.exists() else []:
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                done[record.pop("id")] = record  # a later line for the same row holds all its columns
+            table = [r | done[r["id"]] for r in table if r["id"] in done]
+        rows += table
     return rows
 
 
@@ -179,8 +192,9 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("folder", type=Path)
     p.add_argument("--json", type=Path, default=None, help="also write the report here")
+    p.add_argument("--progress", action="store_true", help="an unfinished pass: the rows its progress log holds")
     args = p.parse_args()
-    report = audit(read(args.folder))
+    report = audit(read(args.folder, args.progress))
     text = json.dumps(report, indent=1, default=str)
     print(text)
     if args.json:

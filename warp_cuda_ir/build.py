@@ -186,7 +186,7 @@ def _launches(options: BuildOptions, work: Path) -> Callable[[dict], dict] | Non
     from warp_cuda_ir.capture import capture_packages, columns
 
     cache = Path(options.capture_cache) if options.capture_cache else work / "capture"
-    captured = capture_packages(options.real, cache / "jobs", workers=options.workers)
+    captured = capture_packages(options.real, cache / "jobs", workers=options.workers, max_jobs=options.capture_jobs)
     replays = columns.ReplayCache(cache / "replays")
     return lambda record: columns.launch_columns(record, captured, replays)
 

@@ -110,7 +110,14 @@ SKIPPED_TEST_FILES = ("test_fabricarray.py",)
 # A test file that asks only for CUDA devices runs nothing on the CPU (11 of newton's 332, 10 of warp's 216).
 _CUDA_ONLY = re.compile(r"get_(?:selected_)?cuda_test_devices")
 _ANY_DEVICE = re.compile(r"get_test_devices\(|get_cpu_test_devices|[\"']cpu[\"']")
-UNITTEST_TIME_LIMIT_S = 120.0  # measured at load ~3: warp's tile tests 62 s, vec_scalar_ops 38 s
+UNITTEST_TIME_LIMIT_S = 120.0
+_DIFFERENTIATES = (
+    "Tape",
+    "backward",
+    "requires_grad",
+    "optim",
+    "grad",
+)  # measured at load ~3: warp's tile tests 62 s, vec_scalar_ops 38 s
 
 
 def _module_name(path: Path, sys_path: str) -> str:
@@ -133,7 +140,7 @@ def default_jobs(target: keys.Target, time_limit: float = DEFAULT_TIME_LIMIT_S) 
             return
         rel = path.relative_to(base).as_posix()
         # Forward-only compiles unless the script differentiates (tapes, optimisers, `requires_grad`).
-        no_backward = not any(w in text for w in ("Tape", "backward", "requires_grad", "optim"))
+        no_backward = not any(w in text for w in _DIFFERENTIATES)
         jobs.append(Job(target.package, rel, "path", str(path), tuple(_example_args(text)), limit, no_backward))
 
     def test(path: Path, no_backward: bool = False) -> None:
@@ -148,7 +155,9 @@ def default_jobs(target: keys.Target, time_limit: float = DEFAULT_TIME_LIMIT_S) 
             if _CUDA_ONLY.search(text) and not _ANY_DEVICE.search(text):
                 continue
             name = _module_name(p, target.sys_path)
-            jobs.append(Job(target.package, p.relative_to(base).as_posix(), "unittest", name, (), limit))
+            # Forward-only compiles (half the Clang time of a medium kernel) unless the file differentiates.
+            no_backward = not any(w in text for w in _DIFFERENTIATES)
+            jobs.append(Job(target.package, p.relative_to(base).as_posix(), "unittest", name, (), limit, no_backward))
 
     name = root.name
     if name == "newton":

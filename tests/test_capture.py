@@ -260,8 +260,9 @@ def test_jobs_are_ordered_by_the_kernels_they_reach(tmp_path: Path) -> None:
     from warp_cuda_ir.capture import plan
 
     target = keys.resolve(str(FIXTURE))
-    # `from capfix import kernels as k`: the fixture's kernels module, named below the package
-    assert plan.reach(FIXTURE / "example_run.py", [target]) == {str((FIXTURE / "kernels.py").resolve())}
+    # the script itself (it launches) and `from capfix import kernels as k`: a module named below the package
+    reached = plan.reach(FIXTURE / "example_run.py", [target])
+    assert reached == {str((FIXTURE / name).resolve()) for name in ("example_run.py", "kernels.py")}
     lone = tmp_path / "example_lone.py"
     lone.write_text("import warp as wp\n\n@wp.kernel\ndef k(a: wp.array(dtype=float)):\n    a[0] = 1.0\n")
     none = tmp_path / "example_none.py"

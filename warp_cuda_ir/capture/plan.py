@@ -110,8 +110,8 @@ def reach(path: str | Path, targets: Sequence[keys.Target]) -> set[str]:
 def cost(job: Job) -> float:
     """Expected seconds of a job, for ordering: its time limit, halved for a Warp test file.
 
-    Measured at load 3-9 on 2 cores: warp-lang's test files took 10-114 s (median ~50) under their 120 s
-    limit; newton's tests and examples import newton and compile its solvers first, 65 s to the 150 s limit.
+    Measured at load 3-9 on 2 cores: warp-lang's test files took 10-120 s (most under a minute); newton's
+    tests and examples import newton and compile its solvers first: 17 s to over 150 s.
     """
     return job.time_limit / 2 if job.mode == "unittest" and job.target.startswith("warp.") else job.time_limit
 

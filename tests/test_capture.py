@@ -441,3 +441,25 @@ def test_standalone_program_of_a_captured_row_holds_the_captured_values() -> Non
     }
     program = standalone.program_columns(row)["cpu_program"]  # a real row has no seed: the record gives values
     assert "0.5f, 1.5f, 2.5f, 3.5f" in program
+
+
+def test_build_captures_by_default_and_the_job_count_is_part_of_its_identity() -> None:
+    import importlib.util
+
+    from warp_cuda_ir.capture import DEFAULT_CAPTURE_JOBS
+    from warp_cuda_ir.record import BuildOptions
+
+    spec = importlib.util.spec_from_file_location("build_script", Path(__file__).parents[1] / "scripts" / "build.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    default = script.parse_args([])
+    assert default.capture is True and default.capture_jobs == DEFAULT_CAPTURE_JOBS
+    assert script.parse_args(["--no-capture"]).capture is False
+    assert script.parse_args(["--capture-jobs", "7"]).capture_jobs == 7
+
+    def identity(**kw):
+        return BuildOptions(out=Path("x"), real=("newton",), **kw).identity()
+
+    assert identity(capture=True, capture_jobs=7) != identity(capture=True, capture_jobs=8)
+    assert "capture" not in identity(capture=False, capture_jobs=7)  # --no-capture: builds as before
+    assert "capture" not in BuildOptions(out=Path("x"), capture=True).identity()  # --real none: nothing to capture

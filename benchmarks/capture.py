@@ -88,6 +88,11 @@ def main() -> None:
             flush=True,
         )
 
+    harvested = None
+    if args.harvest_cache:
+        # First: its records per file order the capture's jobs (`capture.plan`), as in the build.
+        measured = [s for s in (args.measure or args.real).split(",") if s]
+        harvested = cached_harvest(measured, args.harvest_cache, workers=args.workers)
     started = time.monotonic()
     if args.read_only:
         results = [pickle.loads(p.read_bytes()) for c in args.cache for p in sorted(c.glob("*.capture"))]
@@ -100,6 +105,7 @@ def main() -> None:
             time_limit=args.time_limit,
             budget_s=args.budget,
             max_jobs=args.max_jobs,
+            harvest_records=None if harvested is None else harvested["records"],
             progress=progress,
         )
     figures = {
@@ -108,9 +114,7 @@ def main() -> None:
         "yield": job_yield(captured.results),
     }
     print(json.dumps(figures["capture"], indent=1)[:20000])
-    if args.harvest_cache:
-        measured = [s for s in (args.measure or args.real).split(",") if s]
-        harvested = cached_harvest(measured, args.harvest_cache, workers=args.workers)
+    if harvested is not None:
         per: dict[str, dict] = {}
         replays = columns.ReplayCache(args.replay_cache)
         replay_started = time.monotonic()

@@ -270,6 +270,12 @@ def test_jobs_are_ordered_by_the_kernels_they_reach(tmp_path: Path) -> None:
     made = [jobs.Job("capfix", p.name, "path", str(p)) for p in (none, lone, FIXTURE / "example_run.py")]
     ordered = [j.name for j in plan.order(made, [target])]
     assert ordered == ["example_run.py", "example_lone.py", "example_none.py"]
+    # With the harvest's records per file, those counts decide (here the lone file holds the most kernels).
+    records = [{"package": "capfix", "file": "kernels.py"}] * 3  # `file` is relative to the target's base
+    counts = {**plan.kernels_per_file(records, [target]), str(lone.resolve()): 5}
+    assert counts[str((FIXTURE / "kernels.py").resolve())] == 3
+    ordered = [j.name for j in plan.order(made, [target], counts)]
+    assert ordered == ["example_lone.py", "example_run.py", "example_none.py"]
 
 
 class _Captured:

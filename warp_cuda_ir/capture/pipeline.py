@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +45,7 @@ def capture_packages(
     per_kernel: int = 2,
     budget_s: float | None = None,
     max_jobs: int | None = None,
+    harvest_records: Iterable[dict[str, Any]] | None = None,
     select: Callable[[jobs_mod.Job], bool] | None = None,
     progress: Callable[[jobs_mod.JobResult, int, int], None] | None = None,
 ) -> Captured:
@@ -53,7 +54,8 @@ def capture_packages(
     Every job captures the kernels of all `specs` (a newton example launches warp's own kernels too).
     `max_jobs` keeps the first jobs of the planned order (`plan.order`): a fixed set, so a capture that
     finished them all reruns nothing; `budget_s` instead stops starting jobs after that long (the rest run
-    next time).
+    next time). `harvest_records`: the harvest's records, whose count per file orders the jobs (without
+    them the order is estimated from the job files' text).
     """
     started = time.monotonic()
     targets = [keys.resolve(s) for s in specs]
@@ -61,7 +63,8 @@ def capture_packages(
     if select is not None:
         all_jobs = [j for j in all_jobs if select(j)]
     # Most kernels reached first: a capture cut by its budget keeps the jobs worth most.
-    all_jobs = plan.order(all_jobs, targets)
+    counts = None if harvest_records is None else plan.kernels_per_file(harvest_records, targets)
+    all_jobs = plan.order(all_jobs, targets, counts)
     if max_jobs is not None:
         all_jobs = all_jobs[:max_jobs]
     results = jobs_mod.cached_capture(all_jobs, targets, cache_dir, workers, per_kernel, budget_s, progress)

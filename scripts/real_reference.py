@@ -3,12 +3,15 @@
 
 python scripts/real_reference.py --packages newton,mujoco_warp,warp --cache /tmp/harvest-cache
 python scripts/real_reference.py --packages mujoco_warp --parse newton,warp --cache /tmp/harvest-cache
+python scripts/real_reference.py --harvested /tmp/realrows_hcache/*.json.gz   # a build's harvest cache files
 
 Harvests `--packages` (`warp_cuda_ir.harvest.cached_harvest`: imports them, so only packages you would
 import yourself; cached per package in `--cache`) and analyses every record's self-contained source with
 `program_analysis.analyse`. `--parse` takes packages without importing them: every `@wp.kernel` in their
 installed `.py` files, with the `@wp.func`s and `@wp.struct`s of its own file (faster than a harvest, which
 on a loaded 2-core machine takes 20-30 minutes for newton and warp; kernels made by factories are missed).
+`--harvested` reads harvest cache files (`harvest.cached_harvest`'s `<key>.json.gz`) as they are: the real rows
+of a build, each record's self-contained source counted once (the shipped reference is made this way).
 Writes the summed distributions of Warp built-ins, statement kinds and expression kinds, with the packages
 and versions they came from. Only counts are stored, no source text.
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import gzip
 import importlib.metadata
 import importlib.util
 import json
@@ -62,7 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--packages", default="newton,mujoco_warp,warp", help="comma-separated packages to harvest")
     p.add_argument("--parse", default="", help="comma-separated packages to parse without importing")
-    p.add_argument("--cache", type=Path, required=True, help="harvest cache folder (one file per package)")
+    p.add_argument("--cache", type=Path, help="harvest cache folder (one file per package)")
+    p.add_argument("--harvested", type=Path, nargs="*", default=[], help="harvest cache files to read as they are")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--out", type=Path, default=None, help="default: the package's real_reference.json")
     args = p.parse_args(argv)
@@ -70,13 +75,24 @@ def main(argv: list[str] | None = None) -> int:
     from warp_cuda_ir.errors import WarpCudaIRError
     from warp_cuda_ir.harvest import cached_harvest
 
-    specs = [s for s in args.packages.split(",") if s]
+    specs = [s for s in args.packages.split(",") if s] if not args.harvested else []
+    if specs and args.cache is None:
+        return fail("--cache is needed to harvest packages (or give --harvested files)")
     try:
-        harvested = cached_harvest(specs, args.cache, workers=args.workers)
+        harvested = cached_harvest(specs, args.cache, workers=args.workers) if specs else {"records": [], "targets": []}
     except WarpCudaIRError as e:
         return fail(str(e))
     sources = [(r["package"], r["source"]) for r in harvested["records"]]
     versions = {t["package"]: t["version"] for t in harvested["targets"]}
+    for path in args.harvested:
+        try:
+            with gzip.open(path, "rt") as f:
+                data = json.load(f)
+        except (OSError, ValueError) as e:
+            return fail(f"{path}: not a harvest cache file ({type(e).__name__})")
+        sources += [(r["package"], r["source"]) for r in data["records"]]
+        versions[data["target"]["package"]] = data["target"]["version"]
+        specs.append(data["target"]["spec"])
     for package in (s for s in args.parse.split(",") if s):
         found = [(package, text) for text in parsed_kernels(package)]
         if not found:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import warp as wp
 
 from warp_cuda_ir import launch, warp_session
 
@@ -97,24 +98,70 @@ def _degenerate(name: str, after: np.ndarray, before: Mapping[str, np.ndarray], 
 
 def measure(row: Mapping[str, Any]) -> Coverage:
     """Blocks never executed and degenerate outputs of `row` on its own inputs (one CPU launch)."""
-    cov = Coverage()
-    source, blocks = instrument(row["python_source"], row["kernel_name"])
-    cov.blocks = blocks
-    arguments = list(row["arguments"])
-    counter = {"name": COUNTER, "kind": "array", "dtype": "int32", "shape": [max(blocks, 1)], "role": "out"}
-    counter["init"] = json.dumps({"dist": "zeros"})
-    instrumented = dict(row, python_source=source, arguments=[*arguments, counter])
+    return measure_many([row])[0]
+
+
+def _renamed(source: str, suffix: str) -> tuple[list[str], str, set[str]]:
+    """`source` with every top-level definition renamed `<name><suffix>`: its import lines, the rest, the names."""
+    tree = ast.parse(source)
+    names = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    names |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name in names:
+            node.name += suffix
+        elif isinstance(node, ast.Name) and node.id in names:
+            node.id += suffix
+    imports = [ast.unparse(n) for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+    rest = [ast.unparse(n) for n in tree.body if not isinstance(n, (ast.Import, ast.ImportFrom))]
+    return imports, "\n\n\n".join(rest), names
+
+
+def measure_many(rows: list[Mapping[str, Any]]) -> list[Coverage]:
+    """`measure` for several rows with one CPU compile: their instrumented kernels (top-level names
+    suffixed per row) in one module, as the validation pass batches its NVRTC compiles. A batch that
+    does not load or compile is measured row by row (a row alone gets its own error)."""
+    results = [Coverage() for _ in rows]
+    imports: dict[str, None] = {}
+    bodies, plans = [], []
+    for k, row in enumerate(rows):
+        source, blocks = instrument(row["python_source"], row["kernel_name"])
+        results[k].blocks = blocks
+        suffix = f"__r{k}" if len(rows) > 1 else ""
+        head, body, names = _renamed(source, suffix)
+        imports.update(dict.fromkeys(head))
+        bodies.append(body)
+        counter = {"name": COUNTER, "kind": "array", "dtype": "int32", "shape": [max(blocks, 1)], "role": "out"}
+        counter["init"] = json.dumps({"dist": "zeros"})
+        plans.append((dict(row, arguments=[*row["arguments"], counter]), row["kernel_name"] + suffix, names, suffix))
+    # forward code only: the measure launches once and never differentiates (Clang's time halves)
+    options = 'wp.set_module_options({"enable_backward": False, "optimization_level": 0})'
+    source = "\n".join([*imports, options]) + "\n\n\n" + "\n\n\n".join(bodies) + "\n"
     try:
-        with warp_session.loaded_kernel(source, row["kernel_name"]) as (kernel, namespace):
-            prepared = launch.prepare(instrumented, kernel, namespace, "cpu")
-            before = {name: a.numpy().copy() for name, a in prepared.arrays().items() if name != COUNTER}
-            after = launch.run(prepared, "cpu")
-    except Exception as e:  # a launch failure is a finding, reported with the row
-        cov.error = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
-        return cov
-    cov.never_executed = int(np.count_nonzero(after[COUNTER][:blocks] == 0))
+        with warp_session.loaded_kernels(source) as (kernels, namespace):
+            if len(rows) > 1:  # compile the whole module now: a failure here is the batch's, not a row's
+                kernels[plans[0][1]].module.load(wp.get_device("cpu"), block_dim=launch.block_dim(rows[0], "cpu"))
+            for (row, key, names, suffix), cov in zip(plans, results, strict=True):
+                view = {**namespace, **{n: namespace[n + suffix] for n in names if n + suffix in namespace}}
+                try:
+                    prepared = launch.prepare(row, kernels[key], view, "cpu")
+                    before = {n: a.numpy().copy() for n, a in prepared.arrays().items() if n != COUNTER}
+                    after = launch.run(prepared, "cpu")
+                except Exception as e:  # a launch failure is a finding, reported with the row
+                    cov.error = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+                    continue
+                _findings(cov, row, before, after)
+    except Exception as e:
+        if len(rows) == 1:
+            results[0].error = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+            return results
+        return [measure(row) for row in rows]
+    return results
+
+
+def _findings(cov: Coverage, row: Mapping[str, Any], before: dict, after: dict) -> None:
+    cov.never_executed = int(np.count_nonzero(after[COUNTER][: cov.blocks] == 0))
     cov.nonfinite = any(a.dtype.kind == "f" and not np.isfinite(a).all() for a in after.values())
-    roles = {a["name"]: a["role"] for a in arguments}
+    roles = {a["name"]: a["role"] for a in row["arguments"] if a["name"] != COUNTER}
     for name, role in roles.items():
         if role not in ("out", "inout") or name not in after:
             continue
@@ -123,4 +170,3 @@ def measure(row: Mapping[str, Any]) -> Coverage:
         why = _degenerate(name, after[name], inputs, role)
         if why is not None:
             cov.degenerate.append(why)
-    return cov

@@ -117,6 +117,16 @@ def load_kernel(source: str, kernel_name: str | None = None) -> tuple[Any, dict[
     Warp reads kernel source through `inspect`, which consults `linecache`; registering
     the text there lets us `exec` it without temporary files. Call `release` afterwards.
     """
+    _, namespace = load_kernels(source)
+    found = [v for v in namespace.values() if isinstance(v, wp.Kernel) and kernel_name in (None, v.key)]
+    if len(found) != 1:
+        release()
+        raise ExtractionError(f"expected exactly one @wp.kernel, found {len(found)}")
+    return found[0], namespace
+
+
+def load_kernels(source: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """`load_kernel` for a source holding several kernels (one module, compiled once): {name: kernel}."""
     init_warp()
     from warp._src import context
 
@@ -142,13 +152,7 @@ def load_kernel(source: str, kernel_name: str | None = None) -> tuple[Any, dict[
         # sample's executable freed later by the garbage collector unloads by a handle this sample
         # reuses: the likely cause of rare "Symbols not found" launch failures in long runs.
         sample_module.cpu_exec_id = _cpu_exec_ids[0]
-    kernels = [v for v in namespace.values() if isinstance(v, wp.Kernel)]
-    if kernel_name is not None:
-        kernels = [k for k in kernels if k.key == kernel_name]
-    if len(kernels) != 1:
-        release()
-        raise ExtractionError(f"expected exactly one @wp.kernel, found {len(kernels)}")
-    return kernels[0], namespace
+    return {v.key: v for v in namespace.values() if isinstance(v, wp.Kernel)}, namespace
 
 
 @contextlib.contextmanager
@@ -158,6 +162,17 @@ def loaded_kernel(source: str, kernel_name: str | None = None) -> Iterator[tuple
         kernel, namespace = load_kernel(source, kernel_name)
         try:
             yield kernel, namespace
+        finally:
+            release()
+
+
+@contextlib.contextmanager
+def loaded_kernels(source: str) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    """`load_kernels` for the duration of a block, then `release`."""
+    with lock:
+        kernels, namespace = load_kernels(source)
+        try:
+            yield kernels, namespace
         finally:
             release()
 

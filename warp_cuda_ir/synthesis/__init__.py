@@ -18,10 +18,12 @@ from warp_cuda_ir.synthesis.program import Argument, KernelProgram
 # typed-3: fewer trivial outputs; typed-4: the `tile` category; typed-5: two CPU faults fixed (svd2 of
 # nearly singular matrices; a uint32 wrapped below zero converted to float16).
 # meaning-1: programs whose every statement reaches an output (see `meaning`); typed-5 stays selectable.
-GENERATOR_VERSION = "meaning-1"
+GENERATOR_VERSION = "meaning-2"
 # Names each generator's random stream. A fix that leaves it alone changes only the programs it
 # touches (their rows and validation results carry over); a new stream reshuffles every seed.
-RANDOM_STREAMS = {"typed-5": "typed-4", "meaning-1": "meaning-1"}
+# meaning-2 draws from meaning-1's stream (see `meaning`: outputs anchored on inputs, early returns, fewer
+# float64 values and atomics).
+RANDOM_STREAMS = {"typed-5": "typed-4", "meaning-1": "meaning-1", "meaning-2": "meaning-1"}
 RANDOM_STREAM = RANDOM_STREAMS[GENERATOR_VERSION]
 GENERATORS: tuple[str, ...] = tuple(RANDOM_STREAMS)
 CATEGORIES: tuple[str, ...] = _categories.CATEGORIES
@@ -62,4 +64,4 @@ def synthesize(seed: int, categories: Sequence[str] = CATEGORIES, generator: str
         return _categories.generate(rng, category)
     from warp_cuda_ir.synthesis import meaning
 
-    return meaning.generate(stream, rng, category)
+    return meaning.generate(stream, rng, category, version=int(generator.removeprefix("meaning-")))

@@ -615,18 +615,22 @@ def prune(tree: ast.Module, kernel_name: str) -> set[str]:
     kernel = functions[kernel_name]
     arrays = array_arguments(kernel)
     index = Index(tree)
+    last: Liveness | None = None  # the kernel's analysis, when nothing was removed after it
     for _ in range(4):  # removing a statement can kill what fed it only through a loop: repeat
         changed = False
         for f in functions.values():
             result = analyse_function(f, arrays if f is kernel else set(), index)
             changed |= _drop(f.body, result) > 0
+            if f is kernel:
+                last = result
         if not changed:
             break
     called = _called_helpers(kernel, functions)
     tree.body = [
         n for n in tree.body if not (isinstance(n, ast.FunctionDef) and n is not kernel and n.name not in called)
     ]
-    result = analyse_function(kernel, arrays, index)
+    # dropping uncalled helpers changes nothing the kernel's liveness reads: reuse its last analysis
+    result = last if last is not None and not changed else analyse_function(kernel, arrays, index)
     needed = result.live_reads() | stored_arguments(kernel, arrays)
     removed = {a.arg for a in kernel.args.args if a.arg not in needed}
     kernel.args.args = [a for a in kernel.args.args if a.arg in needed]

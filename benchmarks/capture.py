@@ -25,6 +25,30 @@ from warp_cuda_ir.capture import Captured, capture_packages, columns, jobs, keys
 from warp_cuda_ir.harvest import DEFAULT_PACKAGES, cached_harvest
 
 
+def job_yield(results: list) -> dict:
+    """Kernels with a replayable launch that each job added (in the planned order), per job-minute.
+
+    `curve`: after each job, the job-seconds spent so far and the kernels with a replayable launch so far.
+    """
+    seen: set[str] = set()
+    per_job, curve, spent = [], [], 0.0
+    for r in results:
+        new = {f"{m['kernel']}|{m['warp_key']}" for m, d in r.launches if d is not None} - seen
+        seen |= new
+        spent += r.seconds
+        per_job.append(
+            (r.job.name, r.status, round(r.seconds, 1), len(new), round(60 * len(new) / max(r.seconds, 1), 1))
+        )
+        curve.append((round(spent), len(seen)))
+    ranked = sorted(per_job, key=lambda j: -j[4])
+    return {
+        "columns": ["job", "status", "seconds", "new replayable kernels", "per job-minute"],
+        "best": ranked[:15],
+        "worst": ranked[-15:],
+        "curve": curve,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--real", default=",".join(DEFAULT_PACKAGES), help="packages or folders, comma-separated")
@@ -38,6 +62,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--time-limit", type=float, default=90.0, help="seconds per script")
     parser.add_argument("--budget", type=float, default=None, help="stop starting jobs after this many seconds")
+    parser.add_argument("--max-jobs", type=int, default=None, help="only the first N jobs of the planned order")
     parser.add_argument("--harvest-cache", type=Path, help="harvest cache: measure coverage and replay fidelity")
     parser.add_argument(
         "--replay-sample",
@@ -63,6 +88,11 @@ def main() -> None:
             flush=True,
         )
 
+    harvested = None
+    if args.harvest_cache:
+        # First: its records per file order the capture's jobs (`capture.plan`), as in the build.
+        measured = [s for s in (args.measure or args.real).split(",") if s]
+        harvested = cached_harvest(measured, args.harvest_cache, workers=args.workers)
     started = time.monotonic()
     if args.read_only:
         results = [pickle.loads(p.read_bytes()) for c in args.cache for p in sorted(c.glob("*.capture"))]
@@ -74,13 +104,17 @@ def main() -> None:
             workers=args.workers,
             time_limit=args.time_limit,
             budget_s=args.budget,
+            max_jobs=args.max_jobs,
+            harvest_records=None if harvested is None else harvested["records"],
             progress=progress,
         )
-    figures = {"capture": captured.summary(), "capture_wall_s": round(time.monotonic() - started, 1)}
+    figures = {
+        "capture": captured.summary(),
+        "capture_wall_s": round(time.monotonic() - started, 1),
+        "yield": job_yield(captured.results),
+    }
     print(json.dumps(figures["capture"], indent=1)[:20000])
-    if args.harvest_cache:
-        measured = [s for s in (args.measure or args.real).split(",") if s]
-        harvested = cached_harvest(measured, args.harvest_cache, workers=args.workers)
+    if harvested is not None:
         per: dict[str, dict] = {}
         replays = columns.ReplayCache(args.replay_cache)
         replay_started = time.monotonic()

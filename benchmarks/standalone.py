@@ -10,8 +10,9 @@ On N generated rows (seeds from --seed):
              Makefile's flags, the CPU twin run, its lines compared with the reference
   pass       today's whole validation pass (--no-standalone) on a --pass-rows build, for the cost per row
 CPU time is counted (this process and every child: compilers, programs, pass workers), not wall time, so
-other load on the machine moves the figures less. Size: Snappy-compressed Parquet bytes of the rows with
-and without the program columns.
+other load on the machine moves the figures less. Size: Parquet bytes of the rows with and without the
+program columns, with the codec the published files use (`writing.PARQUET_COMPRESSION`) and with Snappy
+(what datasets writes).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from warp_cuda_ir import rows, schema, warp_session
+from warp_cuda_ir import rows, schema, warp_session, writing
 from warp_cuda_ir.standalone import stage
 from warp_cuda_ir.standalone.reference import reference_run
 from warp_cuda_ir.synthesis import CATEGORIES
@@ -45,9 +46,9 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def parquet_bytes(table: pa.Table) -> int:
+def parquet_bytes(table: pa.Table, compression: str) -> int:
     sink = io.BytesIO()
-    pq.write_table(table, sink, compression="snappy")
+    pq.write_table(table, sink, compression=compression)
     return sink.tell()
 
 
@@ -83,12 +84,13 @@ def main() -> int:
     print(f"rows: {len(made)} generated ({len(failed)} failed codegen) in {time.time() - clock:.0f} s")
 
     table = pa.Table.from_pylist(made, schema=schema.ARROW_SCHEMA)
-    with_programs = parquet_bytes(table)
-    without = parquet_bytes(table.drop_columns(PROGRAM_COLUMNS))
-    print(
-        f"size: {with_programs / len(made) / 1e3:.1f} kB/row with the programs, {without / len(made) / 1e3:.1f} "
-        f"without: +{(with_programs - without) / len(made) / 1e3:.1f} kB/row (Snappy Parquet)"
-    )
+    for codec in (writing.PARQUET_COMPRESSION, "snappy"):
+        with_programs = parquet_bytes(table, codec)
+        without = parquet_bytes(table.drop_columns(PROGRAM_COLUMNS), codec)
+        print(
+            f"size ({codec} Parquet): {with_programs / len(made) / 1e3:.1f} kB/row with the programs, "
+            f"{without / len(made) / 1e3:.1f} without: +{(with_programs - without) / len(made) / 1e3:.1f} kB/row"
+        )
 
     clock, cpu = time.time(), cpu_seconds()
     items = []

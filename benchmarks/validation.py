@@ -2,7 +2,7 @@
 """Validation pass throughput: CUDA compile vs `wp.compile_aot_module` per kernel, and kernels/s per stage.
 
     python benchmarks/validation.py --rows 64 --workers 2
-    python benchmarks/validation.py --side-by-side OLD_CHECKOUT [--rounds 2]   # whole pass, old vs new
+    python benchmarks/validation.py --side-by-side OLD_CHECKOUT [--rounds 2] [--no-standalone]   # old vs new
 
 `--side-by-side` measures the whole pass (`scripts/validate.py --no-gpu`) in rows/s on a 128-seed
 build, for an older checkout of this repository (e.g. `git archive <commit> | tar -x -C OLD`) and for
@@ -115,7 +115,7 @@ def stage_rates(sample: list[dict[str, Any]]) -> dict[str, float]:
     return {"cpu compile + launch": len(sample) / cpu, "gradient check": len(sample) / grad}
 
 
-def _build_side(checkout: Path, root: Path, seed: int, workers: int) -> dict[str, Any]:
+def _build_side(checkout: Path, root: Path, seed: int, workers: int, extra: list[str]) -> dict[str, Any]:
     """Per side: build the folder once, then a list of validation runs (each on a fresh copy)."""
     import subprocess
 
@@ -126,7 +126,7 @@ def _build_side(checkout: Path, root: Path, seed: int, workers: int) -> dict[str
     if "--real" in (checkout / "scripts" / "build.py").read_text():
         build += ["--real", "none"]  # generated rows only, as older checkouts build
     subprocess.run(build, env=env, check=True, capture_output=True)
-    return {"checkout": checkout, "built": built, "env": env, "runs": []}
+    return {"checkout": checkout, "built": built, "env": env, "runs": [], "extra": extra}
 
 
 def _start_validation(side: dict[str, Any], root: Path, workers: int) -> tuple[Any, Path]:
@@ -135,7 +135,7 @@ def _start_validation(side: dict[str, Any], root: Path, workers: int) -> tuple[A
     copy = root / f"run_{side['checkout'].name}_{len(side['runs'])}" / "warp_cuda_ir"
     shutil.copytree(side["built"], copy)
     command = [sys.executable, str(side["checkout"] / "scripts" / "validate.py"), str(copy), "--no-gpu"]
-    command += ["--workers", str(workers)]
+    command += ["--workers", str(workers), *side["extra"]]
     proc = subprocess.Popen(command, env=side["env"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     return proc, copy
 
@@ -153,15 +153,19 @@ def _rate(proc: Any, copy: Path, side: dict[str, Any]) -> float:
     return rate
 
 
-def side_by_side(old: Path, seed: int, workers: int, rounds: int) -> None:
-    """Both sides' passes run at the same time (each with `workers` processes), so they share the load."""
+def side_by_side(old: Path, seed: int, workers: int, rounds: int, no_standalone: bool = False) -> None:
+    """Both sides' passes run at the same time (each with `workers` processes), so they share the load.
+
+    `no_standalone`: this checkout's pass without its standalone stage (#16, which older checkouts lack),
+    so the two passes do the same stages."""
     import statistics
 
     root = Path(tempfile.mkdtemp(prefix="warp_cuda_ir_sbs_"))
+    here = Path(__file__).resolve().parent.parent
     try:
         sides = {
-            "old": _build_side(old.resolve(), root, seed, workers),
-            "new": _build_side(Path(__file__).resolve().parent.parent, root, seed, workers),
+            "old": _build_side(old.resolve(), root, seed, workers, []),
+            "new": _build_side(here, root, seed, workers, ["--no-standalone"] if no_standalone else []),
         }
         for r in range(rounds):
             running = {name: _start_validation(side, root, workers) for name, side in sides.items()}
@@ -183,9 +187,12 @@ def main() -> int:
     p.add_argument("--stage-rows", type=int, default=16, help="rows for the CPU stage rates (default: 16)")
     p.add_argument("--side-by-side", type=Path, default=None, help="older checkout: whole pass, old vs this one")
     p.add_argument("--rounds", type=int, default=2, help="validation runs per side with --side-by-side")
+    p.add_argument(
+        "--no-standalone", action="store_true", help="with --side-by-side: this checkout's pass without #16's stage"
+    )
     args = p.parse_args()
     if args.side_by_side is not None:
-        side_by_side(args.side_by_side, args.seed, args.workers, args.rounds)
+        side_by_side(args.side_by_side, args.seed, args.workers, args.rounds, args.no_standalone)
         return 0
 
     root = Path(tempfile.mkdtemp(prefix="warp_cuda_ir_bench_"))

@@ -29,6 +29,7 @@ def _real_targets(text: str) -> tuple[str, ...]:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    from warp_cuda_ir.capture import DEFAULT_CAPTURE_JOBS
     from warp_cuda_ir.engines import ENGINES
     from warp_cuda_ir.harvest import DEFAULT_PACKAGES
     from warp_cuda_ir.shards import BuildSpec
@@ -52,10 +53,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument(
         "--capture",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
+        default=True,
         help="record real launches of the real rows' kernels by running their packages' own examples and tests "
-        "on the CPU (runs their code; ~1 h for the default packages on 2 busy cores, cached per script in the "
-        "work folder), so replayable real rows are validated like generated ones",
+        "on the CPU (runs their code; CAPTURE_COST, cached per script in the work folder and not rerun), so "
+        "replayable real rows are validated like generated ones; --no-capture: real rows stay compile-only "
+        "(default: on; nothing to capture with --real none)",
+    )
+    p.add_argument(
+        "--capture-jobs",
+        type=positive_int,
+        default=DEFAULT_CAPTURE_JOBS,
+        help="how many of the capture's examples and tests to run, most kernels reached first "
+        f"(default: {DEFAULT_CAPTURE_JOBS})",
     )
     p.add_argument("--seed", type=int, default=0, help="first seed; shards cover consecutive seeds (default: 0)")
     p.add_argument(
@@ -182,6 +192,7 @@ def _build(args: argparse.Namespace, bars: list[Any]) -> int:
         staging=args.staging,
         real=args.real,
         capture=args.capture,
+        capture_jobs=args.capture_jobs,
     )
     result = run_build(options, on_shard, on_harvest, lambda line: print(f"warning: {line}", file=sys.stderr))
     for bar in bars:

@@ -100,6 +100,13 @@ def assert_publishable(folder: Path) -> None:
         for source in schema.SOURCES
     }
     per_source = {source: {split: n for split, n in by.items() if n} for source, by in per_source.items()}
+    # Every data file zstd-compressed (writing.PARQUET_COMPRESSION), read from the file's own column chunks.
+    for path in folder.glob(f"{writing.DATA_DIR}/*/*.parquet"):
+        meta = pq.read_metadata(path)
+        codecs = {
+            meta.row_group(g).column(c).compression for g in range(meta.num_row_groups) for c in range(meta.num_columns)
+        }
+        assert codecs == {"ZSTD"}, f"{path.name}: {codecs}"
     counted = {split: sum(by.get(split, 0) for by in per_source.values()) for split in schema.SPLITS}
     counted = {split: n for split, n in counted.items() if n}
     text = (folder / writing.CARD).read_text()

@@ -213,6 +213,8 @@ def test_capture_jobs_harvest_and_replay(tmp_path: Path) -> None:
     assert ran == [] and [len(r.launches) for r in again] == [len(r.launches) for r in results]
 
     best = jobs.best_records(results)
+    tiled = next(meta for meta, _ in best.values() if meta["warp_key"] == "row_sums")
+    assert tiled["dim"] == [4, 1] and tiled["tile_block_dim"] == 32  # the CPU's grid, the block asked for
     harvested = harvest([str(FIXTURE)], workers=1)
     verdicts = {}
     for rec_ in harvested.records:
@@ -226,6 +228,7 @@ def test_capture_jobs_harvest_and_replay(tmp_path: Path) -> None:
         "add_generic[a1f4_a1f4]": "equal",
         "add_generic[a1v3f4_a1v3f4]": "equal",
         "count": "equal",
+        "row_sums": "equal",
         "gather": "argument 'a': indexedarray (only plain arrays are stored)",
         "by_id": "argument 'mesh': uint64 value (a mesh, BVH, volume or hash-grid id, or a pointer)",
         "shift": "differs",
@@ -240,6 +243,39 @@ def test_hanging_script_is_cut_by_its_time_limit(tmp_path: Path) -> None:
     result = jobs.run_job(job, [target])
     assert result.status == "timeout" and "15 s limit" in result.detail
     assert time.monotonic() - started < 45
+
+
+@pytest.mark.slow
+def test_unittest_job_runs_by_module_name(tmp_path: Path) -> None:
+    target = keys.resolve(str(FIXTURE))
+    job = jobs.Job("capfix", "unit_cases.py", "unittest", "capfix.unit_cases", (), 240)
+    result = jobs.run_job(job, [target], kernel_cache=tmp_path / "kernels")
+    # one test fails on purpose: the job fails, the launch of the test that passed is kept
+    assert result.status == "failed" and "1 failures" in result.detail, result.detail
+    assert [meta["warp_key"] for meta, data in result.launches if data is not None] == ["scale"]
+    assert any((tmp_path / "kernels").iterdir())  # compiled into the capture's own kernel cache
+
+
+def test_jobs_are_ordered_by_the_kernels_they_reach(tmp_path: Path) -> None:
+    from warp_cuda_ir.capture import plan
+
+    target = keys.resolve(str(FIXTURE))
+    # the script itself (it launches) and `from capfix import kernels as k`: a module named below the package
+    reached = plan.reach(FIXTURE / "example_run.py", [target])
+    assert reached == {str((FIXTURE / name).resolve()) for name in ("example_run.py", "kernels.py")}
+    lone = tmp_path / "example_lone.py"
+    lone.write_text("import warp as wp\n\n@wp.kernel\ndef k(a: wp.array(dtype=float)):\n    a[0] = 1.0\n")
+    none = tmp_path / "example_none.py"
+    none.write_text("import capfix\n")  # the whole package: reaches nothing in particular
+    made = [jobs.Job("capfix", p.name, "path", str(p)) for p in (none, lone, FIXTURE / "example_run.py")]
+    ordered = [j.name for j in plan.order(made, [target])]
+    assert ordered == ["example_run.py", "example_lone.py", "example_none.py"]
+    # With the harvest's records per file, those counts decide (here the lone file holds the most kernels).
+    records = [{"package": "capfix", "file": "kernels.py"}] * 3  # `file` is relative to the target's base
+    counts = {**plan.kernels_per_file(records, [target]), str(lone.resolve()): 5}
+    assert counts[str((FIXTURE / "kernels.py").resolve())] == 3
+    ordered = [j.name for j in plan.order(made, [target], counts)]
+    assert ordered == ["example_lone.py", "example_run.py", "example_none.py"]
 
 
 class _Captured:
@@ -359,6 +395,10 @@ def test_build_with_capture_validates_replayable_real_rows(tmp_path: Path) -> No
     # Not a reference: validated as compile-only, like a real row without a launch.
     assert rows["shift"]["launch_dim"] is None and rows["shift"]["cpu_run_status"] == "skipped"
     assert all(r["launch_record"] is None or len(r["launch_record"]) <= record.MAX_RECORD_BYTES for r in rows.values())
+    # A `wp.launch_tiled` launch is stored as one: the tile grid, not the CPU's grid with its block of one.
+    tiled = rows["row_sums"]
+    assert tiled["launch_replay"] == "equal" and tiled["launch_dim"] == [4] and tiled["launch_tiled"] is True
+    assert tiled["cpu_run_status"] == "ok" and tiled["output_digest"]
 
 
 def test_launches_deferred_by_a_cpu_graph_capture_are_not_recorded(tmp_path: Path) -> None:
@@ -407,3 +447,25 @@ def test_standalone_program_of_a_captured_row_holds_the_captured_values() -> Non
     }
     program = standalone.program_columns(row)["cpu_program"]  # a real row has no seed: the record gives values
     assert "0.5f, 1.5f, 2.5f, 3.5f" in program
+
+
+def test_build_captures_by_default_and_the_job_count_is_part_of_its_identity() -> None:
+    import importlib.util
+
+    from warp_cuda_ir.capture import DEFAULT_CAPTURE_JOBS
+    from warp_cuda_ir.record import BuildOptions
+
+    spec = importlib.util.spec_from_file_location("build_script", Path(__file__).parents[1] / "scripts" / "build.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    default = script.parse_args([])
+    assert default.capture is True and default.capture_jobs == DEFAULT_CAPTURE_JOBS
+    assert script.parse_args(["--no-capture"]).capture is False
+    assert script.parse_args(["--capture-jobs", "7"]).capture_jobs == 7
+
+    def identity(**kw):
+        return BuildOptions(out=Path("x"), real=("newton",), **kw).identity()
+
+    assert identity(capture=True, capture_jobs=7) != identity(capture=True, capture_jobs=8)
+    assert "capture" not in identity(capture=False, capture_jobs=7)  # --no-capture: builds as before
+    assert "capture" not in BuildOptions(out=Path("x"), capture=True).identity()  # --real none: nothing to capture

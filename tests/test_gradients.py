@@ -74,6 +74,8 @@ NOISE_THEN_DRAW = kernel(
 )
 FRAC = kernel("    b[i] = wp.frac(a[i] * 3.0) + a[i]\n")
 INPLACE = kernel("    wp.atomic_max(b, 0, a[i] * 0.5)\n")
+# mod's scalar adjoint gives the divisor none (d mod(a, b)/db = -trunc(a/b)): seed 100,070 of the 2,000-row build.
+MOD_DIVISOR = kernel("    b[i] = wp.mod(a[i] * 3.0, a[i] + 0.5)\n")
 
 
 @pytest.mark.parametrize(
@@ -83,8 +85,9 @@ INPLACE = kernel("    wp.atomic_max(b, 0, a[i] * 0.5)\n")
         (NOISE_THEN_DRAW, IN_OUT, "noise_after_draw:s"),
         (FRAC, IN_OUT, "missing_adjoint:frac"),
         (INPLACE, arrays(("a", "float32", "in", UNIFORM), ("b", "float32", "inout", SIGNED)), "inplace_overwrite:b"),
+        (MOD_DIVISOR, IN_OUT, "partial_adjoint:mod"),
     ],
-    ids=["dynamic_loop", "noise_after_draw", "frac", "inplace_overwrite"],
+    ids=["dynamic_loop", "noise_after_draw", "frac", "inplace_overwrite", "mod_divisor"],
 )
 def test_each_known_wrong_construct_is_flagged_and_judged_wrong(source: str, args: list[Arg], flag: str) -> None:
     assert flag in adjoint_hazards.adjoint_hazards(source)
@@ -106,7 +109,8 @@ def test_flags_are_not_raised_by_the_safe_twins_of_each_construct() -> None:
     )
     additive = kernel("    wp.atomic_add(b, 0, a[i])\n    b[i] += a[i]\n")
     integers = kernel("    wp.atomic_max(c, 0, c[i])\n", "c: wp.array(dtype=wp.int32)")  # no gradient to be wrong
-    for source in (static_loop, used_in_loop_only, draw_then_noise, additive, integers):
+    literal_divisor = MOD_DIVISOR.replace("a[i] + 0.5", "-wp.float32(1.5)")  # nothing to differentiate there
+    for source in (static_loop, used_in_loop_only, draw_then_noise, additive, integers, literal_divisor):
         assert adjoint_hazards.adjoint_hazards(source) == [], source
     # A loop is dynamic when Warp does not unroll it: a runtime bound, while, break/continue, > max_unroll trips.
     long_loop = DYNAMIC_LOOP.replace("range(n)", "range(40)")
@@ -120,6 +124,8 @@ def test_missing_adjoints_are_read_from_warps_headers(tmp_path: Path) -> None:
     # gradient is zero almost everywhere, so an empty adjoint is right for them.
     assert {"frac", "tile_max", "tile_min", "tile_reduce", "tile_scan_inclusive"} <= names
     assert not {"floor", "sign", "step", "sin", "mod"} & names
+    # mod's scalar adjoint exists but ignores the divisor; copysign's ignores y on purpose (its comment says so).
+    assert adjoint_hazards.partial_adjoints() == {"mod": frozenset({1})}
 
 
 # ---- verdicts the old check could not give ----

@@ -119,6 +119,13 @@ def test_licenses_record_and_card(real_build):
     text = (out / writing.CARD).read_text()
     assert "| warp-lang | 1.19" in text and "Apache-2.0" in text
     assert "runs their code" in text and "Near-duplicates" in text
+    # The first line counts generator categories and real packages apart (a real row's category is its package).
+    rows = pq.read_table(out / "data", columns=["source", "category"]).to_pylist()
+    generated = {r["category"] for r in rows if r["source"] == "synthetic"}
+    real = [r for r in rows if r["source"] == "real"]
+    n_generated, n_packages = len(rows) - len(real), len({r["category"] for r in real})
+    assert f"{n_generated:,} generated rows in {len(generated)} generator categories" in text
+    assert f"{len(real):,} real kernels from {n_packages} packages" in text
 
 
 @pytest.mark.slow

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -9,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from warp_cuda_ir import rows, schema, synthesis, warp_session
-from warp_cuda_ir.standalone import batch, program, program_columns, stage
+from warp_cuda_ir import extraction, rows, schema, synthesis, warp_session
+from warp_cuda_ir.standalone import batch, device_shim, program, program_columns, stage
 from warp_cuda_ir.standalone.digest import CPP_DIGEST, digest_line
 from warp_cuda_ir.standalone.reference import reference_run
 
@@ -132,20 +133,58 @@ def test_cpu_twin_built_by_its_makefile_prints_warps_cpu_digests(seed: int, tmp_
 @pytest.mark.slow
 @needs_nvcc
 @pytest.mark.parametrize(
-    ("seed", "categories"),
+    ("seed", "categories", "calls"),
     [
-        (5, tuple(synthesis.CATEGORIES)),  # a plain kernel
-        (0, ("tile",)),  # a tile kernel (dynamic shared memory launch, tile reductions)
+        (5, tuple(synthesis.CATEGORIES), ()),  # a plain kernel
+        (0, ("tile",), ("tile_load",)),  # a tile kernel (dynamic shared memory launch, tile reductions)
+        # Tile kernels calling functions Warp's headers define with no execution space (host-only for nvcc):
+        (3, ("tile",), ("tile_sum",)),
+        (1, ("tile",), ("tile_min", "tile_extract")),
     ],
 )
-def test_cuda_program_compiles_with_nvcc(seed: int, categories: tuple[str, ...], tmp_path: Path) -> None:
+def test_cuda_program_compiles_with_nvcc(
+    seed: int, categories: tuple[str, ...], calls: tuple[str, ...], tmp_path: Path
+) -> None:
     row = rows.make_row(seed, list(categories))
-    assert categories != ("tile",) or "wp::tile_" in row["cuda_forward"]
+    assert all(re.search(rf"\bwp::{name}[(<]", row["cuda_forward"]) for name in calls)
     (tmp_path / "program.cu").write_text(row["cuda_program"])
     (tmp_path / "Makefile").write_text(row["makefile"])
     done = subprocess.run(["make", "-s", "cuda"], cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
     assert (tmp_path / "program_cuda").exists()
+
+
+@pytest.mark.slow
+@needs_nvcc
+def test_without_the_device_shim_nvcc_rejects_a_tile_row(tmp_path: Path) -> None:
+    """The shim is what makes tile rows build: the same program without it fails on `tile_sum`."""
+    row = rows.make_row(3, ["tile"])
+    shim = device_shim.shim(program.warp_native_dir(), extraction.translation_unit(row, "cuda"))
+    assert shim and shim in row["cuda_program"]
+    (tmp_path / "program.cu").write_text(row["cuda_program"].replace(shim, ""))
+    (tmp_path / "Makefile").write_text(row["makefile"])
+    done = subprocess.run(["make", "-s", "cuda"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode != 0
+    assert "tile_sum" in done.stdout + done.stderr
+
+
+def test_device_shim_declares_warps_host_only_tile_functions() -> None:
+    """Read from Warp's headers: the functions nvcc rejected (measured), each declared __host__ __device__."""
+    found = device_shim.declarations(Path(program.warp_native_dir()))
+    names = {name for name, _, _ in found}
+    assert {"tile_sum", "tile_min", "tile_max", "tile_extract", "adj_tile_extract", "tile_coord"} <= names
+    for _, decl, _ in found:
+        assert "__host__ __device__" in decl and decl.endswith(");") and "=" not in decl
+        assert not re.search(r"\b(array_t|tile_coord_t|vec_t|mat_t)\b", decl), decl  # only declarable heads
+    # Functions Warp annotates itself are not redeclared (tile_load is CUDA_CALLABLE in tile.h).
+    assert "tile_load" not in names
+    # Rows without tiles carry no shim; a tile row gets the helpers Warp's headers call (tile_coord).
+    plain = _row(5)
+    assert not device_shim.uses_tiles(plain["cuda_forward"]) and "__host__ __device__" not in plain["cuda_program"]
+    tile = rows.make_row(3, ["tile"])
+    assert "__host__ __device__ auto tile_coord(int i);" in tile["cuda_program"]
+    assert "auto tile_sum(Tile& t);" in tile["cuda_program"]
+    assert "auto tile_scan_inclusive(" not in tile["cuda_program"]  # not called by this row
 
 
 @pytest.mark.slow

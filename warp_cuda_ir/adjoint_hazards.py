@@ -19,6 +19,10 @@ written at build time for every row. Each flag names the construct:
   `atomic_min/max/exch/cas`) and whose earlier values it also reads: Warp's tape keeps array adjoints
   accumulating in place, so the gradient with respect to the overwritten values is wrong (only
   additive updates, `+=`, `-=`, `atomic_add/sub`, differentiate correctly in place).
+- `partial_adjoint:<builtin>`: a call of a built-in whose scalar adjoint in Warp's `builtin.h` is defined
+  but gives some argument no adjoint, with a non-literal expression in that argument: `mod(a, b)`'s
+  adjoint is `adj_a += adj_ret` only, while d mod(a, b)/db = -trunc(a/b) (found by a wrong_adjoint row of a
+  2,000-row build that carried no flag: seed 100,070). Read from the header, once per process.
 - `zero_adjoint:randf_bounds`: `randf(state, low, high)`: Warp registers `randf` as not differentiable
   (read from its built-in registry), so the bounds, which the value depends on linearly, get no adjoint.
 
@@ -74,6 +78,35 @@ def missing_adjoints() -> frozenset[str]:
         if python in offered:
             names.add(python)
     return frozenset(names)
+
+
+# builtin.h's per-scalar-type adjoints, one line each inside a macro: `void adj_mod(T a, T b, T& adj_a, T& adj_b,
+# T adj_ret){ adj_a += adj_ret; }`.
+_SCALAR_ADJ = re.compile(r"void\s+adj_(\w+)\s*\(((?:\s*T\s*&?\s*\w+\s*,?)+)\)\s*\{([^{}]*)\}")
+
+
+@functools.cache
+def partial_adjoints() -> dict[str, frozenset[int]]:
+    """Built-ins whose scalar adjoint in Warp's `builtin.h` leaves arguments without adjoint: name -> positions.
+
+    Only definitions with a body that is plain code (no comment: Warp comments the deliberate ones, e.g.
+    `copysign`'s "d/dy is 0 almost everywhere") and only differentiable built-ins count.
+    """
+    text = (Path(wp.__file__).parent / "native" / "builtin.h").read_text(errors="replace").replace("\\\n", "\n")
+    offered = warp_session.builtin_functions()
+    found: dict[str, set[int]] = {}
+    for m in _SCALAR_ADJ.finditer(text):
+        name, params, body = m.group(1), m.group(2), m.group(3)
+        if not body.strip() or "//" in body or "/*" in body or name not in offered:
+            continue
+        if not any(o.is_differentiable for o in offered[name].overloads):
+            continue
+        names = [p.split()[-1].lstrip("&") for p in params.split(",") if p.strip()]
+        inputs = [n for n in names if not n.startswith("adj_")]
+        for position, arg in enumerate(inputs):
+            if f"adj_{arg}" in names and not re.search(rf"\badj_{arg}\b", body):
+                found.setdefault(name, set()).add(position)
+    return {name: frozenset(positions) for name, positions in found.items()}
 
 
 @functools.cache
@@ -259,8 +292,18 @@ def _rng_hazards(function: ast.FunctionDef) -> set[str]:
     return flags
 
 
+def _literal(node: ast.expr) -> bool:
+    """A number as written (`0.7`, `-2.0`, `wp.float32(0.7)`): nothing there to differentiate."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        node = node.operand
+    if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
+        node = node.args[0]
+    return isinstance(node, ast.Constant) and isinstance(node.value, int | float)
+
+
 def _builtin_hazards(tree: ast.AST) -> set[str]:
     missing = missing_adjoints()
+    partial = partial_adjoints()
     flags: set[str] = set()
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
@@ -268,6 +311,9 @@ def _builtin_hazards(tree: ast.AST) -> set[str]:
         name = _called_builtin(node)
         if name in missing:
             flags.add(f"missing_adjoint:{name}")
+        ignored = partial.get(name or "", frozenset())
+        if any(i < len(node.args) and not _literal(node.args[i]) for i in ignored):
+            flags.add(f"partial_adjoint:{name}")
         # Built-ins passed as functions (`wp.tile_reduce(wp.max, t)`) are not the hazard; the call is.
         if name == "randf" and len(node.args) + len(node.keywords) >= 3 and not _randf_differentiable():
             flags.add("zero_adjoint:randf_bounds")

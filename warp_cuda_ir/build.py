@@ -93,7 +93,7 @@ def run_build(
     for line in harvested["target_errors"] if harvested else ():
         if line not in warned:  # the harvest repeats the lines of names that resolve to nothing
             on_warning(line)
-    rows = real.real_rows(harvested["records"], _launches(options, work)) if harvested else None
+    rows = real.real_rows(harvested["records"], _launches(options, work, harvested["records"])) if harvested else None
     cache_root = str(work / "shards")
     ShardCache(cache_root).remove_partial()
     target_bytes = int(options.target_mb * 1e6)
@@ -179,14 +179,16 @@ def run_build(
     )
 
 
-def _launches(options: BuildOptions, work: Path) -> Callable[[dict], dict] | None:
+def _launches(options: BuildOptions, work: Path, records: list[dict]) -> Callable[[dict], dict] | None:
     """The capture stage (#17): real launches of the harvested packages' kernels, cached per job."""
     if not options.capture:
         return None
     from warp_cuda_ir.capture import capture_packages, columns
 
     cache = Path(options.capture_cache) if options.capture_cache else work / "capture"
-    captured = capture_packages(options.real, cache / "jobs", workers=options.workers)
+    captured = capture_packages(
+        options.real, cache / "jobs", workers=options.workers, max_jobs=options.capture_jobs, harvest_records=records
+    )
     replays = columns.ReplayCache(cache / "replays")
     return lambda record: columns.launch_columns(record, captured, replays)
 

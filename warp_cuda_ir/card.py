@@ -113,6 +113,19 @@ def metadata(readback: Readback) -> DatasetCardData:
     return data
 
 
+def origin_line(readback: Readback) -> str:
+    """Where the rows come from: generated rows by category, real rows by package (a real row's category)."""
+    real = sum(readback.rows_per_source.get("real", {}).values())
+    generated = readback.num_rows - real
+    categories = [c for c in readback.categories if c not in readback.packages]
+    parts = []
+    if generated:
+        parts.append(f"{generated:,} generated rows in {len(categories)} generator categories")
+    if real:
+        parts.append(f"{real:,} real kernels from {len(readback.packages)} packages")
+    return " and ".join(parts) or "no rows"
+
+
 def render(record: BuildRecord, readback: Readback, repo_id: str = DEFAULT_REPO_ID) -> str:
     spec = record.spec
     last_seed = spec.seed + record.num_shards * spec.seeds_per_shard - 1
@@ -121,7 +134,7 @@ def render(record: BuildRecord, readback: Readback, repo_id: str = DEFAULT_REPO_
         "yaml": metadata(readback).to_yaml().strip(),
         "num_rows": f"{readback.num_rows:,}",
         "size_mb": f"{readback.bytes / 1e6:.1f}",
-        "num_categories": str(len(readback.categories)),
+        "origin": origin_line(readback),
         "warp_version": record.warp_version,
         "generator_version": record.generator_version,
         "arch": str(spec.arch),

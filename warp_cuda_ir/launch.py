@@ -167,6 +167,12 @@ def _prepare_captured(
         captured = columns.launch_from_record(row["launch_record"], kernel, dict(namespace), device, requires_grad)
     except Exception as e:
         raise LaunchError(f"launch record: {type(e).__name__}: {e}") from e
+    if row.get("launch_tiled"):
+        # Captured from `wp.launch_tiled` on the CPU: the record's `dim` ends with the CPU's block of one
+        # thread; launching the tile grid tiled gives each tile the device's block (`block_dim`) instead.
+        return Launch(
+            kernel, tuple(row["launch_dim"]), captured.inputs, captured.arguments, block_dim(row, device), True
+        )
     return Launch(kernel, captured.dim, captured.inputs, captured.arguments, block_dim(row, device), False)
 
 

@@ -40,6 +40,9 @@ class BuildOptions:
     # `--capture`); cached per job in `capture_cache` (default: the build's work folder), keyed by versions.
     capture: bool = False
     capture_cache: Path | None = None
+    # The first N jobs of the capture's planned order (`capture.plan`), None for all of them: a fixed set, so
+    # a build that finished it reruns nothing (`scripts/build.py` defaults to `capture.DEFAULT_CAPTURE_JOBS`).
+    capture_jobs: int | None = None
 
     def identity(self) -> dict[str, Any]:
         identity = build_identity(self.spec, self.target_mb, self.max_shard_mb, self.real)
@@ -48,6 +51,8 @@ class BuildOptions:
             from warp_cuda_ir.capture.jobs import code_version
 
             identity["capture"] = {"recorder": code_version(), "replay": REPLAY_VERSION}
+            if self.capture_jobs is not None:
+                identity["capture"]["jobs"] = self.capture_jobs
         return identity
 
 

@@ -128,8 +128,9 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         "read after it: the backward replay skips the loop body), `noise_after_draw:<state>` (noise whose adjoint "
         "reads an RNG state a later draw advanced), `missing_adjoint:<builtin>` (adjoint marked MISSINGADJOINT in "
         "Warp's native headers), `inplace_overwrite:<array>` (an array read and overwritten in place: the "
-        "tape's gradient for its earlier values is wrong), `zero_adjoint:randf_bounds` (randf bounds get no "
-        "adjoint). Empty: none found.",
+        "tape's gradient for its earlier values is wrong), `partial_adjoint:<builtin>` (a built-in whose scalar "
+        "adjoint in Warp's builtin.h gives an argument written as an expression no adjoint: `mod`'s divisor), "
+        "`zero_adjoint:randf_bounds` (randf bounds get no adjoint). Empty: none found.",
     ),
     # ---- end gradients block ----
     ("warp_version", string, "warp-lang version that generated the C++ (for real rows: that harvested them)."),

@@ -584,19 +584,32 @@ def module_signature(module: Any) -> tuple[int, int]:
 
 
 def install_launch_hook(before: Any, after: Any) -> None:
-    """Call `before(kernel, dim, args, device, block_dim)` ahead of every forward launch, `after(token)` once done.
+    """Call `before(kernel, dim, args, device, block_dim, tiled)` ahead of each forward launch, `after(token)` after.
 
-    `args` are the inputs followed by the outputs. `before` returns a token (None: nothing to do after);
-    an exception in either callback is swallowed so the launched program behaves as without the hook.
-    Backward (`adjoint=True`) and recorded (`record_cmd=True`) launches pass straight through.
+    `args` are the inputs followed by the outputs. `tiled` is the `block_dim` the program asked
+    `wp.launch_tiled` for (None for `wp.launch`): on the CPU, Warp 1.19 runs a tiled launch with a block of 1
+    thread and appends that 1 to `dim`, so a GPU launch needs the requested size instead.
+    `before` returns a token (None: nothing to do after); an exception in either callback is swallowed so the
+    launched program behaves as without the hook. Backward (`adjoint=True`) and recorded (`record_cmd=True`)
+    launches pass straight through.
     """
     import inspect
+    import threading
 
     context = _context()
     original = context.launch
     if getattr(original, "_warp_cuda_ir_hook", False):
         return
     signature = inspect.signature(original)
+    original_tiled = context.launch_tiled
+    tiled_state = threading.local()
+
+    def launch_tiled(*args: Any, **kwargs: Any) -> Any:
+        tiled_state.block_dim = kwargs.get("block_dim")
+        try:
+            return original_tiled(*args, **kwargs)
+        finally:
+            tiled_state.block_dim = None
 
     def launch(*args: Any, **kwargs: Any) -> Any:
         token = None
@@ -605,7 +618,10 @@ def install_launch_hook(before: Any, after: Any) -> None:
             bound.apply_defaults()
             a = bound.arguments
             if not a["adjoint"] and not a["record_cmd"]:
-                token = before(a["kernel"], a["dim"], [*a["inputs"], *a["outputs"]], a["device"], a["block_dim"])
+                tiled = getattr(tiled_state, "block_dim", None)
+                tiled_state.block_dim = None  # one launch per `launch_tiled` call
+                inputs = [*a["inputs"], *a["outputs"]]
+                token = before(a["kernel"], a["dim"], inputs, a["device"], a["block_dim"], tiled)
         except Exception:
             token = None
         result = original(*args, **kwargs)
@@ -618,8 +634,11 @@ def install_launch_hook(before: Any, after: Any) -> None:
 
     launch._warp_cuda_ir_hook = True  # type: ignore[attr-defined]
     launch.__doc__ = original.__doc__
+    launch_tiled.__doc__ = original_tiled.__doc__
     context.launch = launch
     wp.launch = launch
+    context.launch_tiled = launch_tiled
+    wp.launch_tiled = launch_tiled
 
 
 def launched_kernel(kernel: Any, args: list[Any]) -> Any:

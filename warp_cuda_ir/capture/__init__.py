@@ -7,13 +7,14 @@
 
 Stages: `keys` (the harvest's kernel identity), `record` (argument values -> self-describing `.npz`
 bytes), `hook` (the wrap around Warp's launch, inside the running program), `child` (one job's process),
-`jobs` (which examples and tests, run under time limits, cached per job), `replay` (record -> launch ->
+`jobs` (which examples and tests, run under time limits, cached per job), `plan` (which jobs first),
+`replay` (record -> launch ->
 fidelity verdict). Capturing runs the packages' examples and tests, i.e. their code.
 """
 
 from __future__ import annotations
 
-from warp_cuda_ir.capture import jobs, keys, record, replay
-from warp_cuda_ir.capture.pipeline import Captured, capture_packages
+from warp_cuda_ir.capture import jobs, keys, plan, record, replay
+from warp_cuda_ir.capture.pipeline import DEFAULT_CAPTURE_JOBS, Captured, capture_packages
 
-__all__ = ["Captured", "capture_packages", "jobs", "keys", "record", "replay"]
+__all__ = ["DEFAULT_CAPTURE_JOBS", "Captured", "capture_packages", "jobs", "keys", "plan", "record", "replay"]

@@ -3,8 +3,10 @@
 Run by `warp_cuda_ir.capture.jobs` as `python -m warp_cuda_ir.capture.child CONFIG_JSON`, in a fresh
 working directory, with a time limit enforced (and the process group killed) by the parent. The config:
   {"targets": [[package, version, root, base, sys_path], ...], "out": dir, "per_kernel": n,
-   "run": {"mode": "path" | "module" | "pytest", "target": ..., "args": [...]}, "no_backward": bool}
-The exit code is the program's (pytest's for tests); launches recorded before a crash stay on disk.
+   "run": {"mode": "path" | "module" | "pytest" | "unittest", "target": ..., "args": [...]}, "no_backward": bool}
+The exit code is the program's (pytest's or unittest's for tests); launches recorded before a crash stay on disk.
+`unittest` loads the target module's tests by name and runs them the way Warp runs its own suite (not as
+`__main__`: Warp's test files clear the kernel cache there, and pytest collects their helpers as tests).
 """
 
 from __future__ import annotations
@@ -40,6 +42,16 @@ def main() -> None:
             import pytest
 
             code = int(pytest.main(["-q", "-p", "no:cacheprovider", *run["args"], run["target"]]))
+        elif run["mode"] == "unittest":
+            import unittest
+
+            suite = unittest.defaultTestLoader.loadTestsFromName(run["target"])
+            outcome = unittest.TextTestRunner(stream=sys.stdout, verbosity=1).run(suite)
+            print(
+                f"capture child: {outcome.testsRun} tests, {len(outcome.failures)} failures, "
+                f"{len(outcome.errors)} errors, {len(outcome.skipped)} skipped"
+            )
+            code = 0 if outcome.wasSuccessful() else 1
         else:
             sys.argv = [run["target"], *run["args"]]
             if run["mode"] == "module":

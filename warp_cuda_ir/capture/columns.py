@@ -77,8 +77,15 @@ def launch_columns(
         "launch_replay_detail": fidelity.detail or None,
     }
     if fidelity.verdict in USABLE:
-        columns["launch_dim"] = list(meta["dim"])
-        columns["launch_tiled"] = False  # the recorded `dim` already holds a tiled launch's block axis
+        if meta.get("tile_block_dim") and len(meta["dim"]) > 1:
+            # A `wp.launch_tiled` launch: the grid of tiles (on the CPU Warp ran each tile with one thread and
+            # appended that 1 to `dim`). A GPU launch uses the row's `block_dim`, the one its CUDA code was
+            # generated for; the block size the program asked for stays in the record (`tile_block_dim`).
+            columns["launch_dim"] = list(meta["dim"][:-1])
+            columns["launch_tiled"] = True
+        else:
+            columns["launch_dim"] = list(meta["dim"])
+            columns["launch_tiled"] = False
     return columns
 
 

@@ -44,7 +44,9 @@ class Capture:
         self.keys[id(kernel)] = (kernel, key)  # holding the kernel keeps its id from being reused
         return key
 
-    def before(self, kernel: Any, dim: Any, args: list[Any], device: Any, block_dim: Any) -> Any:
+    def before(
+        self, kernel: Any, dim: Any, args: list[Any], device: Any, block_dim: Any, tiled: int | None = None
+    ) -> Any:
         dev = wp.get_device(device)
         if not dev.is_cpu or dev.is_capturing:
             # During a CPU graph capture (`wp.ScopedCapture`, Warp 1.19 records it as an APIC byte stream)
@@ -67,6 +69,10 @@ class Capture:
             "block_dim": None if block_dim is None else int(block_dim),
             "params": [name for name, _ in warp_session.kernel_params(kernel)],
         }
+        if tiled is not None:
+            # `wp.launch_tiled(..., block_dim=tiled)`: `dim` ends with the CPU's block of 1; a GPU launch of
+            # the same tiles is `launch_tiled(dim=dim[:-1], block_dim=tiled)`.
+            meta["tile_block_dim"] = int(tiled)
         try:
             snap = record.snapshot(warp_session.kernel_params(kernel), args)
         except record.NotStorable as e:
@@ -91,7 +97,9 @@ class Capture:
         }
         data = record.pack(meta, snap.before, changed)
         if len(data) > record.MAX_RECORD_BYTES:
-            meta = {k: meta[k] for k in ("kernel", "warp_key", "dim", "block_dim", "params")}
+            meta = {
+                k: meta[k] for k in ("kernel", "warp_key", "dim", "block_dim", "params", "tile_block_dim") if k in meta
+            }
             reason = f"record of {len(data)} bytes (over the {record.MAX_RECORD_BYTES >> 20} MB cap)"
             self._write(key, {**meta, "replayable": False, "reason": reason}, None)
             return

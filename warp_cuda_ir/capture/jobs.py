@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import pickle
+import re
 import signal
 import subprocess
 import sys
@@ -102,10 +103,36 @@ def _example_args(text: str) -> list[str]:
     return args
 
 
+# Test files whose kernels take only arguments a record cannot hold (fabric arrays), or that test what
+# a CPU-only capture cannot run (CUDA interop, ahead-of-time builds, CUDA-only features).
+SKIPPED_TEST_PARTS = ("cuda", "interop", "aot")
+SKIPPED_TEST_FILES = ("test_fabricarray.py",)
+# A test file that asks only for CUDA devices runs nothing on the CPU (11 of newton's 332, 10 of warp's 216).
+_CUDA_ONLY = re.compile(r"get_(?:selected_)?cuda_test_devices")
+_ANY_DEVICE = re.compile(r"get_test_devices\(|get_cpu_test_devices|[\"']cpu[\"']")
+# A test file compiles its module (all its kernels, Clang) at its first launch, then runs its tests fast:
+# a job cut during that compile yields nothing. At load ~8: warp's tile tests were cut at 120 s (62 s at
+# load 3), newton's tests at 150 s with 26-36 kernels recorded.
+UNITTEST_TIME_LIMIT_S = 180.0
+NEWTON_TEST_TIME_LIMIT_S = 180.0
+_DIFFERENTIATES = (
+    "Tape",
+    "backward",
+    "requires_grad",
+    "optim",
+    "grad",
+)  # measured at load ~3: warp's tile tests 62 s, vec_scalar_ops 38 s
+
+
+def _module_name(path: Path, sys_path: str) -> str:
+    return ".".join(path.resolve().relative_to(Path(sys_path).resolve()).with_suffix("").parts)
+
+
 def default_jobs(target: keys.Target, time_limit: float = DEFAULT_TIME_LIMIT_S) -> list[Job]:
     """Examples and tests of the default packages (newton, mujoco_warp, warp), or a folder's scripts.
 
     A folder or unknown package: its `example*.py` scripts and `test_*.py` / `*_test.py` files.
+    Warp's and newton's tests run under unittest, by module name, the way their own runners run them.
     """
     root = Path(target.root)
     base = Path(target.base)
@@ -117,27 +144,36 @@ def default_jobs(target: keys.Target, time_limit: float = DEFAULT_TIME_LIMIT_S) 
             return
         rel = path.relative_to(base).as_posix()
         # Forward-only compiles unless the script differentiates (tapes, optimisers, `requires_grad`).
-        no_backward = not any(w in text for w in ("Tape", "backward", "requires_grad", "optim"))
+        no_backward = not any(w in text for w in _DIFFERENTIATES)
         jobs.append(Job(target.package, rel, "path", str(path), tuple(_example_args(text)), limit, no_backward))
 
     def test(path: Path, no_backward: bool = False) -> None:
         rel = path.relative_to(base).as_posix()
         jobs.append(Job(target.package, rel, "pytest", str(path), (), time_limit, no_backward))
 
+    def unit_tests(paths: Iterable[Path], limit: float) -> None:
+        for p in paths:
+            if p.name in SKIPPED_TEST_FILES or any(part in p.parent.parts for part in SKIPPED_TEST_PARTS):
+                continue
+            text = p.read_text(errors="replace")
+            if _CUDA_ONLY.search(text) and not _ANY_DEVICE.search(text):
+                continue
+            name = _module_name(p, target.sys_path)
+            # Forward-only compiles (half the Clang time of a medium kernel) unless the file differentiates.
+            no_backward = not any(w in text for w in _DIFFERENTIATES)
+            jobs.append(Job(target.package, p.relative_to(base).as_posix(), "unittest", name, (), limit, no_backward))
+
     name = root.name
     if name == "newton":
         for p in sorted(root.glob("examples/*/example_*.py")):
             example(p, NEWTON_TIME_LIMIT_S)
+        unit_tests(sorted(root.glob("tests/**/test_*.py")), NEWTON_TEST_TIME_LIMIT_S)
     elif name == "mujoco_warp":
         for p in sorted(root.glob("_src/*_test.py")):
             if "jax" not in p.name:
                 test(p, no_backward="derivative" not in p.name)
     elif name == "warp":
-        # Tests first: most of warp-lang's harvested kernels are its tests' (each test file declares and
-        # launches dozens, on small arrays), so a capture cut by its budget gets the most kernels per second.
-        for p in sorted(root.glob("tests/test_*.py")) + sorted(root.glob("tests/*/test_*.py")):
-            if not any(part in p.parts for part in ("cuda", "interop", "aot")):
-                test(p)
+        unit_tests(sorted(root.glob("tests/test_*.py")) + sorted(root.glob("tests/*/test_*.py")), UNITTEST_TIME_LIMIT_S)
         for sub in ("core", "tile", "optim", "fem", "geometry"):
             for p in sorted(root.glob(f"examples/{sub}/example_*.py")):
                 example(p)
@@ -152,7 +188,7 @@ def default_jobs(target: keys.Target, time_limit: float = DEFAULT_TIME_LIMIT_S) 
 # --- running ---------------------------------------------------------------------------------------
 
 
-def _env() -> dict[str, str]:
+def _env(kernel_cache: str | os.PathLike[str] | None = None) -> dict[str, str]:
     here = str(Path(__file__).resolve().parents[2])
     path = os.environ.get("PYTHONPATH", "")
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
@@ -165,10 +201,19 @@ def _env() -> dict[str, str]:
         HF_HUB_OFFLINE="1",
         OMP_NUM_THREADS="1",
     )
+    if kernel_cache is not None:
+        # One Warp kernel cache shared by every job of a capture (and kept with its cache): a module that
+        # several examples or tests load (newton's solvers, warp's own kernels) is compiled by Clang once.
+        env["WARP_CACHE_PATH"] = str(kernel_cache)
     return env
 
 
-def run_job(job: Job, targets: Sequence[keys.Target], per_kernel: int = 2) -> JobResult:
+def run_job(
+    job: Job,
+    targets: Sequence[keys.Target],
+    per_kernel: int = 2,
+    kernel_cache: str | os.PathLike[str] | None = None,
+) -> JobResult:
     """Run one job in a fresh process group under its time limit; collect its completed launches."""
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="warp_cuda_ir_capture_") as scratch:
@@ -190,7 +235,7 @@ def run_job(job: Job, targets: Sequence[keys.Target], per_kernel: int = 2) -> Jo
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
-                env=_env(),
+                env=_env(kernel_cache),
                 start_new_session=True,  # its own process group: a timeout kills its children too
             )
             try:
@@ -240,10 +285,12 @@ def cached_capture(
 ) -> list[JobResult]:
     """Run every job not already in the cache (`workers` at a time); return all results, cached ones read back.
 
-    `budget_s` stops handing out new jobs after that many seconds (the rest run next time).
+    `budget_s` stops handing out new jobs after that many seconds (the rest run next time). The jobs share
+    one Warp kernel cache, `<cache_dir>/warp-kernels`: compiled CPU modules are part of the capture's cache.
     """
     cache = Path(cache_dir)
     cache.mkdir(parents=True, exist_ok=True)
+    kernel_cache = cache / "warp-kernels"
     jobs = list(jobs)
     results: dict[int, JobResult] = {}
     todo = []
@@ -265,7 +312,7 @@ def cached_capture(
                     queue.clear()
                     break
                 i, job, path = queue.pop(0)
-                pending[pool.submit(run_job, job, targets, per_kernel)] = (i, path)
+                pending[pool.submit(run_job, job, targets, per_kernel, kernel_cache)] = (i, path)
             if not pending:
                 break
             finished, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-import itertools
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from warp_cuda_ir.capture import jobs as jobs_mod
-from warp_cuda_ir.capture import keys
+from warp_cuda_ir.capture import keys, plan
+
+# The build's default capture (`scripts/build.py --capture-jobs`): the first jobs of the planned order,
+# measured to fit PLACEHOLDER.
+DEFAULT_CAPTURE_JOBS = 60
 
 
 @dataclass
@@ -41,19 +44,28 @@ def capture_packages(
     time_limit: float = jobs_mod.DEFAULT_TIME_LIMIT_S,
     per_kernel: int = 2,
     budget_s: float | None = None,
+    max_jobs: int | None = None,
+    harvest_records: Iterable[dict[str, Any]] | None = None,
     select: Callable[[jobs_mod.Job], bool] | None = None,
     progress: Callable[[jobs_mod.JobResult, int, int], None] | None = None,
 ) -> Captured:
     """Run the targets' examples and tests with the capture (each job cached); keep one record per kernel.
 
     Every job captures the kernels of all `specs` (a newton example launches warp's own kernels too).
+    `max_jobs` keeps the first jobs of the planned order (`plan.order`): a fixed set, so a capture that
+    finished them all reruns nothing; `budget_s` instead stops starting jobs after that long (the rest run
+    next time). `harvest_records`: the harvest's records, whose count per file orders the jobs (without
+    them the order is estimated from the job files' text).
     """
     started = time.monotonic()
     targets = [keys.resolve(s) for s in specs]
-    # Round-robin over the targets: a capture cut by its budget still covers every package.
-    per_target = [jobs_mod.default_jobs(t, time_limit) for t in targets]
-    all_jobs = [j for group in itertools.zip_longest(*per_target) for j in group if j is not None]
+    all_jobs = [j for t in targets for j in jobs_mod.default_jobs(t, time_limit)]
     if select is not None:
         all_jobs = [j for j in all_jobs if select(j)]
+    # Most kernels reached first: a capture cut by its budget keeps the jobs worth most.
+    counts = None if harvest_records is None else plan.kernels_per_file(harvest_records, targets)
+    all_jobs = plan.order(all_jobs, targets, counts)
+    if max_jobs is not None:
+        all_jobs = all_jobs[:max_jobs]
     results = jobs_mod.cached_capture(all_jobs, targets, cache_dir, workers, per_kernel, budget_s, progress)
     return Captured(jobs_mod.best_records(results), results, targets, time.monotonic() - started)

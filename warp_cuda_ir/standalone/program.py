@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from warp_cuda_ir import extraction
+from warp_cuda_ir.standalone import device_shim
 from warp_cuda_ir.standalone.digest import CPP_DIGEST
 from warp_cuda_ir.standalone.values import ArgumentValue
 
@@ -248,16 +249,18 @@ def program(
     row: Mapping[str, Any], values: Sequence[ArgumentValue] | None, target: str, reason: str | None = None
 ) -> str:
     """The whole program for `target` ("cuda" or "cpu"): `values` None compiles the kernel, prints `reason`."""
+    unit = extraction.translation_unit(row, target)
     if target == "cuda":
         block_dim = int(row.get("block_dim") or extraction.CUDA_BLOCK_DIM)
-        prefix = f'{CUDA_INCLUDES}#define WP_TILE_BLOCK_DIM {block_dim}\n#include "aot.h"\n'
+        shim = device_shim.shim(warp_native_dir(), unit)
+        prefix = f'{CUDA_INCLUDES}#define WP_TILE_BLOCK_DIM {block_dim}\n{shim}#include "aot.h"\n'
     else:
         prefix = CPU_INCLUDES
     return "\n".join(
         [
             _header(row, target),
             prefix,
-            extraction.translation_unit(row, target),
+            unit,
             support(target),
             *row_part(row, values, target, reason),
         ]

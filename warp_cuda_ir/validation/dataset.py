@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -82,9 +81,4 @@ def rewrite(path: Path, annotations: Mapping[str, Mapping[str, Any]]) -> None:
         values = [annotations[i].get(name) if i in annotations else schema.UNVALIDATED[name] for i in ids]
         columns[name] = pa.array(values, type=expected.field(name).type)
     new = pa.Table.from_arrays([columns[n] for n in expected.names], schema=expected)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        pq.write_table(new, tmp)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    writing.write_parquet(new, path)

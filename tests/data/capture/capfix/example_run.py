@@ -27,6 +27,8 @@ def main(steps: int) -> None:
         wp.launch(k.add_generic, dim=16, inputs=[a, out], device="cpu")
         wp.launch(k.add_generic, dim=8, inputs=[x, v], device="cpu")
         wp.launch(k.count, dim=32, inputs=[flags, total], device="cpu")
+    rows = wp.array(np.arange(32, dtype=np.float32).reshape(4, 8), device="cpu")
+    wp.launch_tiled(k.row_sums, dim=[4], inputs=[rows, out], block_dim=32, device="cpu")
     idx = wp.array(np.arange(0, 16, 2, dtype=np.int32), dtype=wp.int32, device="cpu")
     wp.launch(k.gather, dim=8, inputs=[wp.indexedarray(a, [idx]), out], device="cpu")
     wp.launch(k.by_id, dim=4, inputs=[wp.uint64(12345), out], device="cpu")

@@ -62,5 +62,14 @@ def shift(src: wp.array(dtype=float), dst: wp.array(dtype=float)):
     dst[i] = src[i] + 1.0
 
 
+@wp.kernel
+def row_sums(a: wp.array2d(dtype=float), out: wp.array(dtype=float)):
+    # launched with `wp.launch_tiled`: on the CPU Warp appends a block of one thread to the grid
+    i, lane = wp.tid()
+    s = wp.tile_sum(wp.tile_load(a[i], shape=8))
+    if lane == 0:
+        out[i] = s[0]
+
+
 wp.overload(add_generic, [wp.array(dtype=float), wp.array(dtype=float)])
 wp.overload(add_generic, [wp.array(dtype=wp.vec3), wp.array(dtype=wp.vec3)])

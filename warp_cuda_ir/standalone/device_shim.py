@@ -1,0 +1,149 @@
+"""Device forms of Warp's host-only tile functions, for CUDA programs built with nvcc.
+
+Warp compiles its generated CUDA with NVRTC and `--device-as-default-execution-space`, so its tile headers
+(`warp/native/tile*.h`) define many functions with no execution space at all (`tile_sum`, `tile_min`,
+`tile_extract`, `adj_tile_reduce`, `tile_coord`, ...). nvcc has no such option: those functions are
+host-only there, and a kernel calling one fails ("calling a __host__ function from a __global__ function").
+Measured: 1 of 96 rows of the default generator, and 2 of the first 6 `tile` rows, failed that way.
+
+The fix leaves Warp's files alone. CUDA lets a function's first declaration carry the execution space
+and a later definition omit it (checked with nvcc 13.0: a template declared `__host__ __device__` then
+defined bare is callable from a kernel). So the program declares those functions `__host__ __device__`
+in namespace `wp` before `#include "aot.h"`; Warp's own definitions then complete them. The declarations
+are read from Warp's headers at build time (like the MISSINGADJOINT list in `adjoint_hazards`), not from
+a hand list, so they follow the installed Warp. A declaration can only be written before `aot.h` when it
+names no Warp type, so only heads whose parameters are spelled with template parameters and built-in
+types are taken; heads with default arguments are left out (a default may be given once only).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+# Regions of the headers that nvcc's device pass does not see: the CPU branches of `#if defined(__CUDA_ARCH__)`.
+_IF = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+# A function definition head at the start of a line: optional template list, return type auto/void/int.
+_HEAD = re.compile(
+    r"^(?P<template>template\s*<(?P<tparams>[^<>{};]*(?:<[^<>{};]*>[^<>{};]*)*)>\s*)?"
+    r"(?P<spec>(?:inline\s+|static\s+)*)(?P<ret>auto|void|int)\s+(?P<name>\w+)\s*\((?P<params>[^(){};]*)\)\s*\{",
+    re.M,
+)
+_ANNOTATED = re.compile(r"CUDA_CALLABLE|__device__|__host__|__global__|__forceinline__")
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+# Words a parameter may use besides its template's parameter names: C++ built-in types and qualifiers.
+_BUILTIN_WORDS = frozenset(
+    "typename const volatile unsigned signed int bool float double char short long size_t".split()
+)
+
+
+def _device_visible(text: str) -> str:
+    """The header without comments and without its host-only branches (`#if !defined(__CUDA_ARCH__)` ...)."""
+    kept: list[str] = []
+    stack: list[str | None] = []  # "host", "cuda" or None per open #if
+    for line in _COMMENT.sub("", text).split("\n"):
+        m = _IF.match(line)
+        if m:
+            word, cond = m.group(1), m.group(2).replace(" ", "")
+            if word in ("if", "ifdef", "ifndef"):
+                negated = word == "ifndef" or "!defined(__CUDA_ARCH__)" in cond
+                stack.append(("host" if negated else "cuda") if "__CUDA_ARCH__" in cond else None)
+            elif word in ("else", "elif") and stack:
+                stack[-1] = {"host": "cuda", "cuda": "host"}.get(stack[-1] or "", None)
+            elif word == "endif" and stack:
+                stack.pop()
+            kept.append("")
+            continue
+        kept.append("" if "host" in stack else line)
+    return "\n".join(kept)
+
+
+def _template_names(tparams: str) -> set[str] | None:
+    """Names the template introduces (`typename T`, `int N`, `int... Dims`); None if it has defaults."""
+    if "=" in tparams:
+        return None
+    names = set()
+    for part in tparams.split(","):
+        words = _IDENT.findall(part)
+        if words:
+            names.add(words[-1])
+    return names
+
+
+def _declarable(params: str, names: set[str]) -> bool:
+    """Whether the parameters name no type but template parameters and built-ins (nothing of Warp's)."""
+    if "=" in params:
+        return False
+    for param in filter(None, (p.strip() for p in params.split(","))):
+        tokens = re.findall(r"::\s*[A-Za-z_]\w*|[A-Za-z_]\w*", param)
+        words = [t for t in tokens if not t.startswith("::")]  # members of dependent types are fine
+        if len(words) < 2:
+            return False
+        if any(w not in names and w not in _BUILTIN_WORDS for w in words[:-1]):
+            return False
+    return True
+
+
+def declarations(native: Path) -> list[tuple[str, str, bool]]:
+    """Per host-only function of Warp's tile headers, in header order: (name, its `__host__ __device__`
+    declaration, whether Warp's header code itself calls it)."""
+    texts = [_device_visible(h.read_text(encoding="utf-8", errors="replace")) for h in sorted(native.glob("tile*.h"))]
+    everything = "\n".join(texts)
+    out: list[tuple[str, str, bool]] = []
+    for text in texts:
+        for m in _HEAD.finditer(text):
+            head = m.group(0)
+            if _ANNOTATED.search(head):
+                continue
+            names = _template_names(m.group("tparams") or "") if m.group("template") else set()
+            if names is None or not _declarable(m.group("params"), names):
+                continue
+            name = m.group("name")
+            template = f"template <{' '.join(m.group('tparams').split())}> " if m.group("template") else ""
+            params = " ".join(m.group("params").split())
+            decl = f"{template}__host__ __device__ {m.group('ret')} {name}({params});"
+            # A helper the headers call (tile_coord in every tile_store, argmax_tracker in tile_argmax) is
+            # needed whatever the row calls: its name occurs more often than it is defined.
+            mentions = len(re.findall(rf"\b{name}\b", everything))
+            definitions = len(re.findall(rf"\b{name}\s*\([^;{{}}]*\)\s*(?:const\s*)?\{{", everything))
+            out.append((name, decl, mentions > definitions))
+    return out
+
+
+@functools.cache
+def _declarations(native_dir: str) -> tuple[tuple[str, str, bool], ...]:
+    return tuple(declarations(Path(native_dir)))
+
+
+def shim(native_dir: str, cuda_text: str) -> str:
+    """The block a CUDA program puts before `#include "aot.h"`: declarations of the host-only tile functions
+    that the row's code (`cuda_text`) calls or that Warp's headers call; empty for a row without tiles."""
+    if not uses_tiles(cuda_text):
+        return ""
+    decls = [
+        decl for name, decl, internal in _declarations(native_dir) if internal or re.search(rf"\b{name}\b", cuda_text)
+    ]
+    if not decls:
+        return ""
+    return "\n".join(
+        [
+            "// nvcc: Warp's tile headers leave these functions without an execution space, which NVRTC (Warp's",
+            "// compiler, --device-as-default-execution-space) reads as device code and nvcc as host-only.",
+            "// Declaring them __host__ __device__ first makes Warp's own definitions below callable in kernels.",
+            "namespace wp {",
+            *decls,
+            "}  // namespace wp",
+            "",
+        ]
+    )
+
+
+# Every kernel declares `wp::tile_shared_storage_t tile_mem;`; a tile row calls a tile function.
+_TILE_CALL = re.compile(r"\bwp::(?:adj_)?tile_\w+\s*[(<]")
+
+
+def uses_tiles(cuda_text: str) -> bool:
+    """Whether a row's CUDA code calls Warp's tile functions (only those programs carry the shim)."""
+    return any(not m.group(0).startswith("wp::tile_shared_storage_t") for m in _TILE_CALL.finditer(cuda_text))

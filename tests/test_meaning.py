@@ -244,7 +244,9 @@ def test_coverage_finds_dead_blocks_and_copies() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("generator", "seeds", "expect_good"), [(GENERATOR_VERSION, 128, True), ("typed-5", 64, False)])
+@pytest.mark.parametrize(
+    ("generator", "seeds", "expect_good"), [(GENERATOR_VERSION, 128, True), ("typed-5", 64, False)]
+)
 def test_blocks_run_and_outputs_carry_information(generator: str, seeds: int, expect_good: bool) -> None:
     """One CPU launch per row on its own inputs (32 rows per compile): blocks never entered, degenerate
     outputs, against issue 15's targets (5% and 2%); typed-5 misses them (about 30% and 13%). 128 seeds:

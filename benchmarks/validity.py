@@ -115,6 +115,9 @@ def main() -> None:
         with ctx.Pool(args.workers, initializer=_init_worker, initargs=(scratch,), maxtasksperchild=64) as pool:
             for i, chunk_results in enumerate(pool.imap(check_seeds, chunks)):
                 results.extend(chunk_results)
+                for r in chunk_results:  # as they come: a run stopped early still shows its failures
+                    if r["failed"]:
+                        print(f"  seed {r['seed']} ({r['category']}): {r['failed']}", file=sys.stderr, flush=True)
                 if (i + 1) % 16 == 0 or i + 1 == len(chunks):
                     rate = len(results) / (time.perf_counter() - started)
                     print(f"  {len(results):,}/{len(seeds):,} seeds, {rate:.2f} seeds/s", file=sys.stderr, flush=True)

@@ -18,6 +18,7 @@ from warp_cuda_ir.synthesis.program import Argument, KernelProgram
 # typed-3: fewer trivial outputs; typed-4: the `tile` category; typed-5: two CPU faults fixed (svd2 of
 # nearly singular matrices; a uint32 wrapped below zero converted to float16).
 # meaning-1: programs whose every statement reaches an output (see `meaning`); typed-5 stays selectable.
+# meaning-2: outputs anchored on the thread's own inputs, early returns, closer to real kernels' mix.
 GENERATOR_VERSION = "meaning-2"
 # Names each generator's random stream. A fix that leaves it alone changes only the programs it
 # touches (their rows and validation results carry over); a new stream reshuffles every seed.

@@ -616,11 +616,15 @@ def prune(tree: ast.Module, kernel_name: str) -> set[str]:
     arrays = array_arguments(kernel)
     index = Index(tree)
     last: Liveness | None = None  # the kernel's analysis, when nothing was removed after it
+    # Removed nodes are kept alive until the end: the index and the analyses key nodes by `id()`, and a
+    # freed node's id reused by a node `_drop` makes (`if not (<test>)`) read the freed node's names
+    # (a test's variable was then pruned while the test still read it: Warp codegen failed on it).
+    removed_nodes: list[ast.AST] = []
     for _ in range(4):  # removing a statement can kill what fed it only through a loop: repeat
         changed = False
         for f in functions.values():
             result = analyse_function(f, arrays if f is kernel else set(), index)
-            changed |= _drop(f.body, result) > 0
+            changed |= _drop(f.body, result, removed_nodes) > 0
             if f is kernel:
                 last = result
         if not changed:
@@ -650,10 +654,11 @@ def _called_helpers(kernel: ast.FunctionDef, functions: dict[str, ast.FunctionDe
     return called
 
 
-def _drop(stmts: list[ast.stmt], result: Liveness) -> int:
-    """Remove dead statements from `stmts` (recursively); returns how many went."""
+def _drop(stmts: list[ast.stmt], result: Liveness, graveyard: list[ast.AST]) -> int:
+    """Remove dead statements from `stmts` (recursively, onto `graveyard`); returns how many went."""
     removed = 0
     out: list[ast.stmt] = []
+    graveyard.extend(stmts)
     for s in stmts:
         kept = result.kept.get(id(s), False)
         if isinstance(s, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and not kept:
@@ -665,12 +670,12 @@ def _drop(stmts: list[ast.stmt], result: Liveness) -> int:
             removed += 1
             continue
         if isinstance(s, ast.If):
-            removed += _drop(s.body, result) + _drop(s.orelse, result)
+            removed += _drop(s.body, result, graveyard) + _drop(s.orelse, result, graveyard)
             if not s.body:
                 s.test = ast.UnaryOp(ast.Not(), s.test)
                 s.body, s.orelse = s.orelse, []
         elif isinstance(s, (ast.For, ast.While)):
-            removed += _drop(s.body, result)
+            removed += _drop(s.body, result, graveyard)
         out.append(s)
     stmts[:] = out
     return removed

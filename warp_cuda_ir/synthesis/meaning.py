@@ -1,4 +1,4 @@
-"""The `meaning-1` generator: typed programs in which every statement counts.
+"""The `meaning-1` and `meaning-2` generators: typed programs in which every statement counts.
 
 It draws a program with the typed grammar (`grammar`, `kernels`, `categories`), with these changes:
 
@@ -15,6 +15,20 @@ It draws a program with the typed grammar (`grammar`, `kernels`, `categories`), 
   in `nested_loop`, ...); a draw that still misses it, or has a condition decided before it runs,
   is drawn again from a sub-stream of the seed (`<stream>/retry<k>`), so changing one category's
   rules leaves other programs alone.
+
+`meaning-2` (the default; same random stream, `version=2`; meaning-1's programs are unchanged) adds:
+
+- outputs anchored on the thread's own input element (`anchor`): a number adds `w * in[i]`, a vector or
+  matrix adds an input of its type, a vector of input elements or `in[i] * I`, a bool is a split of a
+  numeric input; sinks, add/sub atomics and reduction totals too, min/max atomics from a floating-point
+  input only. A drawn value can be constant in practice though the grammar believes it varies
+  (`wp.isfinite(...)`, an identity's off-diagonal, a saturating clamp, `int(False) * n`);
+- early returns as real kernels write them: `if i >= num_items: return` (a count below the launch size)
+  and `if <split of an input>: return` (that input is then left out of later tests);
+- a nested test never splits an input its enclosing test split (it would be decided);
+- fewer float64/float16 values, atomics and stores; built-ins drawn in proportion to real counts
+  (exponent 1, was 0.8); every other `x += e` spelled `x = x + (e)`; neighbour indices wrapped by the
+  array's `shape`; a `combined` row's helper returns one value and its call is never skipped.
 """
 
 from __future__ import annotations
@@ -33,6 +47,7 @@ from warp_cuda_ir.synthesis.kernels import ArraySpec, KernelBuilder
 from warp_cuda_ir.synthesis.program import Argument, KernelProgram
 
 RETRIES = 8
+RETRIES_V2 = 23
 
 # Array names by value type, as real kernels name their buffers.
 _ARRAY_NAMES = {
@@ -180,11 +195,15 @@ class MeaningBuilder(KernelBuilder):
         return [a for _, _, a in self.arguments if a.kind == "array" and a.role == "in" and a.shape == self.launch_dim
                 and self.anchor_types([a.dtype])]  # fmt: skip
 
-    def anchor(self, scalar: str) -> Expr | None:
+    def anchor(self, scalar: str, continuous: bool = False) -> Expr | None:
         """One scalar of this thread's own input element, as type `scalar`: a value that differs
         between threads whatever the drawn expression turned out to be (`wp.isfinite(...)`, the
-        off-diagonal of a scaled identity, a clamp that saturates are constant in practice)."""
+        off-diagonal of a scaled identity, a clamp that saturates are constant in practice).
+        `continuous`: from a floating-point input only (the extreme of small integers over a bin's
+        threads is the same in every bin)."""
         inputs = self.inputs_of_launch_shape()
+        if continuous:
+            inputs = [a for a in inputs if typesys.parse(a.dtype).scalar in typesys.FLOATS]
         if not inputs:
             return None
         a = self.rng.choice(inputs)
@@ -200,7 +219,9 @@ class MeaningBuilder(KernelBuilder):
         they differ: a vector of one repeated value is a copy of that value three times over)."""
         t = typesys.parse(dtype)
         parts = [self.anchor(t.scalar) for _ in range(t.components)]
-        return f"wp.{dtype}({', '.join(p.text for p in parts if p is not None)})"
+        # scaled apart: with a single numeric input the components would otherwise all be equal
+        scales = ("", "-0.5 * ", "0.25 * ", "-2.0 * ")
+        return f"wp.{dtype}({', '.join(f'{scales[k]}{p.text}' for k, p in enumerate(parts) if p is not None)})"
 
     def _write_anchored(self, spec: ArraySpec) -> None:
         """meaning-2's output: the drawn value combined with this thread's own input element.
@@ -222,12 +243,12 @@ class MeaningBuilder(KernelBuilder):
                 break
         if not e.varies or self.is_copy(e):
             e = self.vary(e)
-        weight = rng.choice((0.25, 0.5, 0.75, 1.5, 2.0))
+        weight = rng.choice((0.35, 0.65, 0.8, 1.35, 1.7))  # not 1, nor a round factor the grammar draws
         text = None
         if t.kind in ("float", "int"):
             anchor = self.anchor(spec.dtype)
             if anchor is not None and e.mag + 2 * anchor.mag <= limit(spec.dtype):
-                w = typesys.scalar_literal(spec.dtype, weight if t.kind == "float" else rng.choice((2, 3)))
+                w = typesys.scalar_literal(spec.dtype, weight if t.kind == "float" else rng.choice((3, 5)))
                 text = f"{e.text} {rng.choice(['+', '-'])} {w} * {anchor.text}"
         elif t.kind in ("vec", "mat", "quat") and t.scalar in ("float32", "float64"):
             # added, not multiplied: a drawn value that is zero for every thread would zero the product
@@ -526,7 +547,10 @@ def _reduce_loop(b: KernelBuilder, ex: Expressions) -> None:
     bins = rng.choice((1, 4, 8, 16))
     target = b.add_array(t, "inout", (bins,), {"dist": "zeros"})
     idx = "0" if bins == 1 else f"{b.tids[0]} % {bins}"
-    b.emit(f"wp.atomic_add({target.name}, {idx}, {acc.name})")
+    total = acc.name
+    if isinstance(b, MeaningBuilder) and b.version >= 2 and (anchor := b.anchor(t)) is not None:
+        total = f"{acc.name} + {anchor.text}"  # a loop sum can be zero for every thread (terms that cancel)
+    b.emit(f"wp.atomic_add({target.name}, {idx}, {total})")
 
 
 def _within(a: Expr, bound: float) -> Expr:
@@ -707,7 +731,11 @@ def _atomic(b: KernelBuilder, ex: Expressions) -> None:
     init = {"dist": "zeros"} if op in ("add", "sub") else typesys.input_recipe(dtype, rng)
     if op in ("and", "or", "xor"):
         init = {"dist": "randint", "low": 0, "high": 1 << 12}
-    spread = getattr(b, "version", 1) >= 2 and op in ("min", "max")
+    v2 = getattr(b, "version", 1) >= 2 and isinstance(b, MeaningBuilder)
+    spread = v2 and op in ("min", "max")
+    if v2 and op in ("min", "max") and not b.anchor(dtype, continuous=True):
+        op = "add"  # no floating-point input to make each bin's extreme its own
+        spread = False
     if spread:
         # meaning-2: start values near zero, so a bin's extreme is past them (uniform(-1, 1) start values
         # left whole buffers unchanged), and bins indexed by thread (a drawn index can be one constant)
@@ -718,20 +746,22 @@ def _atomic(b: KernelBuilder, ex: Expressions) -> None:
         idx = "0"
     else:
         lin = b.tids[0]
-        idx = f"{lin} % {bins}" if spread or rng.random() < 0.6 else f"wp.abs({ex.expr('int32', 1).text}) % {bins}"
+        # meaning-2 bins by thread: a drawn index can be one constant (`wp.abs(int(wp.int64(2))) % 8`)
+        idx = f"{lin} % {bins}" if v2 or rng.random() < 0.6 else f"wp.abs({ex.expr('int32', 1).text}) % {bins}"
     value = ex.varying(dtype) if rng.random() < 0.3 else None
     value = value or ex.expr_reading(dtype, 2)
     if not value.varies:
         value = ex.varying(dtype) or value
     if value.mag * 4096 > 1e8 and dtype in ("float32", "float64", "vec3") and op in ("add", "sub"):
         value = ex.varying(dtype) or ex.leaf(dtype)
-    if dtype == "vec3" and getattr(b, "version", 1) >= 2 and isinstance(b, MeaningBuilder) and b.anchor("float32"):
+    if v2 and dtype == "vec3" and b.anchor("float32"):
         # `wp.vec3(c, c, c)` from one value: a sum of such is one number three times (a single bin)
         value = Expr(f"{value.text} + {b.anchor_vector('vec3')}", dtype, value.mag + 5.0, True)
-    if op in ("min", "max") and getattr(b, "version", 1) >= 2 and isinstance(b, MeaningBuilder) and dtype != "vec3":
-        # the extreme over a bin's threads of a drawn value often saturates (a clamp, a tanh) to the same
-        # value in every bin: this thread's own input element makes each bin's extreme its own
-        anchor = b.anchor(dtype)
+    elif v2 and op in ("min", "max", "add", "sub"):
+        # a drawn value can be constant in practice (`int(False) * idx`, a select whose test never holds),
+        # and the extreme over a bin's threads of one that saturates (a clamp, a tanh) is the same in every
+        # bin: this thread's own input element makes each bin's sum or extreme its own
+        anchor = b.anchor(dtype, continuous=op in ("min", "max"))
         if anchor is not None and value.mag + anchor.mag <= limit(dtype):
             value = Expr(f"{value.text} + {anchor.text}", dtype, value.mag + anchor.mag, True)
     if op in ("and", "or", "xor") and dtype == "int32":
@@ -785,7 +815,9 @@ def finish(program: KernelProgram) -> tuple[KernelProgram, bool]:
 def generate(stream: str, rng: random.Random, category: str, version: int = 1) -> KernelProgram:
     """The `meaning-<version>` program of `category` for the seed whose stream `rng` draws from."""
     program, ok = finish(_draw(rng, category, version))
-    for k in range(RETRIES):
+    # meaning-2 draws up to 24 times: 2 `matrix` seeds of 10,000 missed their construct in all 9 draws
+    # (retries past the eighth change only the programs whose first nine draws all failed)
+    for k in range(RETRIES if version < 2 else RETRIES_V2):
         if ok:
             break
         program, ok = finish(_draw(random.Random(f"{stream}/retry{k}"), category, version))

@@ -177,7 +177,10 @@ def audit(rows: list[dict[str, Any]]) -> dict[str, Any]:
     standalone["cpu_twin_matches_warp"] = pct(
         sum(1 for r in compared if r["standalone_cpu_matches_warp"]), len(compared)
     )
-    twin_rows = [r for r in rows if r.get("standalone_reference_digest")]
+    # Rows the stage reached (an unfinished pass has not) that have Warp's digest to compare with.
+    reached = [r for r in rows if r.get("standalone_cpu_compile_skip_reason") != "not validated"]
+    standalone["rows_reached"] = len(reached)
+    twin_rows = [r for r in reached if r.get("standalone_reference_digest")]
     standalone["cpu_twin_compile_run_match_over_rows_with_warp_digest"] = pct(
         sum(1 for r in twin_rows if r.get("standalone_cpu_matches_warp") is True), len(twin_rows)
     )

@@ -56,7 +56,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         action=argparse.BooleanOptionalAction,
         default=True,
         help="record real launches of the real rows' kernels by running their packages' own examples and tests "
-        "on the CPU (runs their code; CAPTURE_COST, cached per script in the work folder and not rerun), so "
+        "on the CPU (runs their code; about 30 min on 2 busy cores for the default packages, cached per script in "
+        "the work folder and not rerun), so "
         "replayable real rows are validated like generated ones; --no-capture: real rows stay compile-only "
         "(default: on; nothing to capture with --real none)",
     )

@@ -12,7 +12,7 @@ from warp_cuda_ir.capture import jobs as jobs_mod
 from warp_cuda_ir.capture import keys, plan
 
 # The build's default capture (`scripts/build.py --capture-jobs`): the first jobs of the planned order,
-# measured to fit PLACEHOLDER.
+# chosen to fit about 30 minutes on 2 cores (see the README's capture section for the measurement).
 DEFAULT_CAPTURE_JOBS = 60
 
 

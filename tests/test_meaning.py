@@ -307,3 +307,13 @@ def test_no_read_of_a_pruned_variable() -> None:
     pruned (seed 125 read `slot` after its assignment went; Warp codegen failed)."""
     assert undefined_reads(synthesize(125).source) == []
     assert not [(s, u) for s in range(125, 165) if (u := undefined_reads(synthesize(s).source))]
+
+
+def test_float64_anchor_vectors_generate() -> None:
+    """A vec3d output's anchor vector once scaled float64 components by float32 literals, which Warp
+    rejects ("Input types must be the same"): seeds 1836 and 2702 failed Warp codegen."""
+    from warp_cuda_ir import rows
+
+    for seed in (1836, 2702):
+        row = rows.make_row(seed, CATEGORIES)
+        assert "wp.float64(-0.5) *" in row["python_source"] and row["cpu_forward"], seed

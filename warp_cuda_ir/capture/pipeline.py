@@ -12,8 +12,8 @@ from warp_cuda_ir.capture import jobs as jobs_mod
 from warp_cuda_ir.capture import keys, plan
 
 # The build's default capture (`scripts/build.py --capture-jobs`): the first jobs of the planned order,
-# chosen to fit about 30 minutes on 2 cores (see the README's capture section for the measurement).
-DEFAULT_CAPTURE_JOBS = 60
+# the 54 jobs a 30-minute budget ran on 2 cores at load 5-7 (the README's capture section: 28.3% replayable).
+DEFAULT_CAPTURE_JOBS = 54
 
 
 @dataclass

@@ -220,7 +220,8 @@ class MeaningBuilder(KernelBuilder):
         t = typesys.parse(dtype)
         parts = [self.anchor(t.scalar) for _ in range(t.components)]
         # scaled apart: with a single numeric input the components would otherwise all be equal
-        scales = ("", "-0.5 * ", "0.25 * ", "-2.0 * ")
+        # typed literals: a float32 literal times a float64 value does not type-check in Warp
+        scales = ["", *(f"{typesys.scalar_literal(t.scalar, c)} * " for c in (-0.5, 0.25, -2.0))]
         return f"wp.{dtype}({', '.join(f'{scales[k]}{p.text}' for k, p in enumerate(parts) if p is not None)})"
 
     def _write_anchored(self, spec: ArraySpec) -> None:

@@ -235,3 +235,31 @@ def test_no_standalone_marks_the_stage_skipped_and_keeps_the_rest(tmp_path: Path
         assert columns[f"{name}_status"] == "skipped"
         assert columns[f"{name}_skip_reason"] == schema.STANDALONE_DISABLED
     assert Progress(tmp_path, {"test": 1}).load("train.parquet")["a"] == columns  # resumable
+
+
+@needs_cxx
+def test_cuda_programs_host_half_conversions_round_as_numpy(tmp_path: Path) -> None:
+    """The float16 conversions a CUDA program defines for its host code (Warp's runtime library has them; one
+    program of 639, seed 100,678 of meaning-1, failed to link without them), against numpy on edge cases."""
+    start = program.CUDA_SUPPORT.index('extern "C" uint16_t wp_float_to_half_bits')
+    end = program.CUDA_SUPPORT.index("// The kernel's parameter types")
+    rng = np.random.default_rng(0)
+    edges = [0.0, -0.0, 65504.0, 65519.99, 65520.0, 1e6, np.inf, -np.inf, 2**-25, 2**-24, 3 * 2**-26, 2**-14]
+    values = np.concatenate([rng.normal(size=4000) * 10 ** rng.uniform(-9, 6, 4000), edges]).astype(np.float32)
+    values.tofile(tmp_path / "in.bin")
+    main = (
+        "#include <cstdint>\n#include <cstdio>\n#include <cstring>\n"
+        + program.CUDA_SUPPORT[start:end]
+        + 'int main() { FILE* f = fopen("in.bin", "rb"); float v;\n'
+        + "  while (fread(&v, 4, 1, f) == 1) {\n"
+        + "    uint16_t h = wp_float_to_half_bits(v); float b = wp_half_bits_to_float(h);\n"
+        + '    uint32_t u; memcpy(&u, &b, 4); printf("%u %u\\n", h, u); } }\n'
+    )
+    (tmp_path / "t.cpp").write_text(main)
+    subprocess.run([str(CXX), "-O0", "-o", str(tmp_path / "t"), str(tmp_path / "t.cpp")], check=True)
+    out = subprocess.run([str(tmp_path / "t")], cwd=tmp_path, capture_output=True, text=True, check=True).stdout
+    got = np.array([[int(x) for x in line.split()] for line in out.splitlines()])
+    with np.errstate(over="ignore"):
+        half = values.astype(np.float16)
+    assert (got[:, 0] == half.view(np.uint16)).all()
+    assert (got[:, 1] == half.astype(np.float32).view(np.uint32)).all()

@@ -181,6 +181,16 @@ def _build(args: argparse.Namespace, bars: list[Any]) -> int:
             bar.close()
 
     harvest_bars: dict[str, Any] = {}
+
+    def on_capture(job: str, done: int, total: int) -> None:
+        # Jobs already in the capture cache count as done before the first one finishes here.
+        if not capture_bars:
+            capture_bars.append(tqdm(total=total, initial=done - 1, unit="job", desc="capturing launches"))
+            bars.append(capture_bars[0])
+        capture_bars[0].update(done - capture_bars[0].n)
+        capture_bars[0].set_postfix_str(job.rsplit("/", 1)[-1], refresh=False)
+
+    capture_bars: list[Any] = []
     options = BuildOptions(
         out=args.out,
         spec=spec,
@@ -195,7 +205,9 @@ def _build(args: argparse.Namespace, bars: list[Any]) -> int:
         capture=args.capture,
         capture_jobs=args.capture_jobs,
     )
-    result = run_build(options, on_shard, on_harvest, lambda line: print(f"warning: {line}", file=sys.stderr))
+    result = run_build(
+        options, on_shard, on_harvest, lambda line: print(f"warning: {line}", file=sys.stderr), on_capture
+    )
     for bar in bars:
         bar.close()
 

@@ -380,7 +380,12 @@ def test_build_with_capture_validates_replayable_real_rows(tmp_path: Path) -> No
         capture=True,
         capture_cache=tmp_path / "capture",
     )
-    run_build(options)
+    reported: list[tuple[str, int, int]] = []
+    run_build(options, on_capture=lambda job, done, total: reported.append((job, done, total)))
+    # One progress call per job the capture ran, counting up to the job list it planned.
+    assert [done for _, done, _ in reported] == list(range(1, len(reported) + 1)) and reported
+    assert {total for *_, total in reported} == {len(reported)}
+    assert any(job.endswith("example_run.py") for job, *_ in reported)
     validate_dataset(out, PassOptions(workers=1, use_gpu=False))
     files = sorted((out / "data" / "real").glob("*.parquet"))
     rows = {r["kernel_name"]: r for p in files for r in pq.read_table(p).to_pylist()}

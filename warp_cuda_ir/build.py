@@ -44,6 +44,7 @@ class BuildResult:
 
 
 HarvestProgress = Callable[[str, int, int], None]  # (target as named, files done, files in all)
+CaptureProgress = Callable[[str, int, int], None]  # (job just finished, jobs done, jobs in all)
 
 
 def check_real_targets(targets: tuple[str, ...]) -> list[str]:
@@ -67,6 +68,7 @@ def run_build(
     on_shard: Callable[[ShardStats], None] = lambda _: None,
     on_harvest: HarvestProgress | None = None,
     on_warning: Callable[[str], None] = lambda _: None,
+    on_capture: CaptureProgress | None = None,
 ) -> BuildResult:
     """Build into `options.out`: a local folder, or an fsspec URL (built in a staging folder, then copied).
 
@@ -93,7 +95,9 @@ def run_build(
     for line in harvested["target_errors"] if harvested else ():
         if line not in warned:  # the harvest repeats the lines of names that resolve to nothing
             on_warning(line)
-    rows = real.real_rows(harvested["records"], _launches(options, work, harvested["records"])) if harvested else None
+    rows = None
+    if harvested:
+        rows = real.real_rows(harvested["records"], _launches(options, work, harvested["records"], on_capture))
     cache_root = str(work / "shards")
     ShardCache(cache_root).remove_partial()
     target_bytes = int(options.target_mb * 1e6)
@@ -179,7 +183,9 @@ def run_build(
     )
 
 
-def _launches(options: BuildOptions, work: Path, records: list[dict]) -> Callable[[dict], dict] | None:
+def _launches(
+    options: BuildOptions, work: Path, records: list[dict], on_capture: CaptureProgress | None
+) -> Callable[[dict], dict] | None:
     """The capture stage (#17): real launches of the harvested packages' kernels, cached per job."""
     if not options.capture:
         return None
@@ -187,7 +193,12 @@ def _launches(options: BuildOptions, work: Path, records: list[dict]) -> Callabl
 
     cache = Path(options.capture_cache) if options.capture_cache else work / "capture"
     captured = capture_packages(
-        options.real, cache / "jobs", workers=options.workers, max_jobs=options.capture_jobs, harvest_records=records
+        options.real,
+        cache / "jobs",
+        workers=options.workers,
+        max_jobs=options.capture_jobs,
+        harvest_records=records,
+        progress=(lambda result, done, total: on_capture(result.job.name, done, total)) if on_capture else None,
     )
     replays = columns.ReplayCache(cache / "replays")
     return lambda record: columns.launch_columns(record, captured, replays)

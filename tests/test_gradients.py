@@ -76,6 +76,11 @@ FRAC = kernel("    b[i] = wp.frac(a[i] * 3.0) + a[i]\n")
 INPLACE = kernel("    wp.atomic_max(b, 0, a[i] * 0.5)\n")
 # mod's scalar adjoint gives the divisor none (d mod(a, b)/db = -trunc(a/b)): seed 100,070 of the 2,000-row build.
 MOD_DIVISOR = kernel("    b[i] = wp.mod(a[i] * 3.0, a[i] + 0.5)\n")
+# Two equal rows: R's last diagonal entry is zero and Warp's qr3 adjoint divides by it (seeds 5,004, 100,598).
+SINGULAR_QR = kernel(
+    "    e = a[i]\n    c = a[(i + 1) % a.shape[0]]\n"
+    "    q, r = wp.qr3(0.2 * wp.mat33(e, e, e, e, e, e, c, c, c))\n    b[i] = r[0, 0] + r[1, 1] + q[2, 0]\n"
+)
 
 
 @pytest.mark.parametrize(
@@ -86,13 +91,15 @@ MOD_DIVISOR = kernel("    b[i] = wp.mod(a[i] * 3.0, a[i] + 0.5)\n")
         (FRAC, IN_OUT, "missing_adjoint:frac"),
         (INPLACE, arrays(("a", "float32", "in", UNIFORM), ("b", "float32", "inout", SIGNED)), "inplace_overwrite:b"),
         (MOD_DIVISOR, IN_OUT, "partial_adjoint:mod"),
+        (SINGULAR_QR, IN_OUT, "singular_decomposition:qr3"),
     ],
-    ids=["dynamic_loop", "noise_after_draw", "frac", "inplace_overwrite", "mod_divisor"],
+    ids=["dynamic_loop", "noise_after_draw", "frac", "inplace_overwrite", "mod_divisor", "singular_qr"],
 )
 def test_each_known_wrong_construct_is_flagged_and_judged_wrong(source: str, args: list[Arg], flag: str) -> None:
     assert flag in adjoint_hazards.adjoint_hazards(source)
     result = gradients.check(make_row(source, "k", args))
-    assert result.status == "wrong_adjoint", result
+    # qr3 of this singular matrix: Warp's adjoint comes out identically zero while R's diagonal moves.
+    assert result.status == ("zero_adjoint" if flag.startswith("singular_") else "wrong_adjoint"), result
     assert result.rel_error is not None and result.rel_error > 0.05
     assert result.fd_spread is not None and result.fd_spread < result.rel_error / 3
 
@@ -110,7 +117,14 @@ def test_flags_are_not_raised_by_the_safe_twins_of_each_construct() -> None:
     additive = kernel("    wp.atomic_add(b, 0, a[i])\n    b[i] += a[i]\n")
     integers = kernel("    wp.atomic_max(c, 0, c[i])\n", "c: wp.array(dtype=wp.int32)")  # no gradient to be wrong
     literal_divisor = MOD_DIVISOR.replace("a[i] + 0.5", "-wp.float32(1.5)")  # nothing to differentiate there
-    for source in (static_loop, used_in_loop_only, draw_then_noise, additive, integers, literal_divisor):
+    singular_matrix = "mat33(e, e, e, e, e, e, c, c, c)"
+    regular_qr = SINGULAR_QR.replace(singular_matrix, "mat33(e, c, 1.0, c, e, 2.0, 0.5, 0.25, e * c)")
+    singular_sources = ("outer(wp.vec3(e, c, 1.0), wp.vec3(c, e, 2.0))", "mat33(e, c, 1.0, e, c, 1.0, c, e, 2.0)")
+    for singular in singular_sources:  # rank one; two equal rows
+        twin = SINGULAR_QR.replace(singular_matrix, singular)
+        assert adjoint_hazards.adjoint_hazards(twin) == ["singular_decomposition:qr3"], singular
+    safe = (static_loop, used_in_loop_only, draw_then_noise, additive, integers, literal_divisor, regular_qr)
+    for source in safe:
         assert adjoint_hazards.adjoint_hazards(source) == [], source
     # A loop is dynamic when Warp does not unroll it: a runtime bound, while, break/continue, > max_unroll trips.
     long_loop = DYNAMIC_LOOP.replace("range(n)", "range(40)")

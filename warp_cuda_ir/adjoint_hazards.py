@@ -23,6 +23,11 @@ written at build time for every row. Each flag names the construct:
   but gives some argument no adjoint, with a non-literal expression in that argument: `mod(a, b)`'s
   adjoint is `adj_a += adj_ret` only, while d mod(a, b)/db = -trunc(a/b) (found by a wrong_adjoint row of a
   2,000-row build that carried no flag: seed 100,070). Read from the header, once per process.
+- `singular_decomposition:<builtin>`: `qr3`, `svd3`, `svd2` or `eig3` of a matrix that is singular by
+  construction (a constructor with two equal rows or columns or one repeated value, `outer`, `skew`, or a
+  product with such a matrix, directly or through one local name): Warp's adjoints of these divide by R's
+  diagonal or by differences of singular values or eigenvalues, which such a matrix makes zero (found by
+  wrong_adjoint rows that carried no flag: seeds 100,598 and 5,004, `qr3` of `mat33(e, e, e, e, e, e, c, c, c)`).
 - `zero_adjoint:randf_bounds`: `randf(state, low, high)`: Warp registers `randf` as not differentiable
   (read from its built-in registry), so the bounds, which the value depends on linearly, get no adjoint.
 
@@ -320,6 +325,54 @@ def _builtin_hazards(tree: ast.AST) -> set[str]:
     return flags
 
 
+_DECOMPOSITIONS = frozenset({"qr3", "svd3", "svd2", "eig3"})
+_MATRIX_CONSTRUCTORS = re.compile(r"^(mat(22|33|44)[dfh]?|matrix)$")
+_RANK_DEFICIENT = frozenset({"outer", "skew"})
+
+
+def _singular_by_construction(node: ast.expr, names: dict[str, ast.expr], depth: int = 0) -> bool:
+    """A matrix expression that is singular whatever the values: equal rows or columns, `outer`, `skew` ..."""
+    if depth > 4:
+        return False
+    if isinstance(node, ast.Name) and node.id in names:
+        return _singular_by_construction(names[node.id], names, depth + 1)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):  # a product with a singular matrix
+        return any(_singular_by_construction(n, names, depth + 1) for n in (node.left, node.right))
+    if not isinstance(node, ast.Call):
+        return False
+    name = _called_builtin(node) or ""
+    if name in _RANK_DEFICIENT:
+        return True
+    if name == "transpose" and node.args:
+        return _singular_by_construction(node.args[0], names, depth + 1)
+    if not _MATRIX_CONSTRUCTORS.match(name) or node.keywords or not node.args:
+        return False
+    cells = [ast.dump(a) for a in node.args]
+    if len(cells) == 1:  # a literal fills every cell; a matrix is copied (a scalar variable: unknown, not flagged)
+        return _literal(node.args[0]) or _singular_by_construction(node.args[0], names, depth + 1)
+    n = round(len(cells) ** 0.5)
+    if n * n == len(cells) and n > 1:  # scalars, row-major: compare rows and columns
+        rows = [tuple(cells[r * n : (r + 1) * n]) for r in range(n)]
+        cols = [tuple(cells[c::n]) for c in range(n)]
+        return len(set(rows)) < n or len(set(cols)) < n
+    return len(set(cells)) < len(cells)  # vectors: a repeated row or column vector
+
+
+def _decomposition_hazards(function: ast.FunctionDef) -> set[str]:
+    # One binding per local name: a name assigned twice is not followed (its value depends on the path).
+    assigned: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            assigned.setdefault(node.targets[0].id, []).append(node.value)
+    names = {name: values[0] for name, values in assigned.items() if len(values) == 1}
+    flags = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Call) and (_called_builtin(node) or "") in _DECOMPOSITIONS and node.args:
+            if _singular_by_construction(node.args[0], names):
+                flags.add(f"singular_decomposition:{_called_builtin(node)}")
+    return flags
+
+
 def adjoint_hazards(source: str, max_unroll: int | None = None) -> list[str]:
     """Sorted flags for the constructs in `source` whose Warp 1.19 adjoint is known wrong or missing."""
     limit = int(wp.config.max_unroll if max_unroll is None else max_unroll)
@@ -328,4 +381,5 @@ def adjoint_hazards(source: str, max_unroll: int | None = None) -> list[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef):
             flags |= _loop_hazards(node, limit) | _rng_hazards(node) | _inplace_hazards(node)
+            flags |= _decomposition_hazards(node)
     return sorted(flags)

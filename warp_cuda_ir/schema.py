@@ -130,7 +130,8 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         "Warp's native headers), `inplace_overwrite:<array>` (an array read and overwritten in place: the "
         "tape's gradient for its earlier values is wrong), `partial_adjoint:<builtin>` (a built-in whose scalar "
         "adjoint in Warp's builtin.h gives an argument written as an expression no adjoint: `mod`'s divisor), "
-        "`zero_adjoint:randf_bounds` (randf bounds get no adjoint). Empty: none found.",
+        "`singular_decomposition:<builtin>` (qr3/svd3/svd2/eig3 of a matrix singular by construction: the adjoint "
+        "divides by zero), `zero_adjoint:randf_bounds` (randf bounds get no adjoint). Empty: none found.",
     ),
     # ---- end gradients block ----
     ("warp_version", string, "warp-lang version that generated the C++ (for real rows: that harvested them)."),

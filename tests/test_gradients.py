@@ -130,6 +130,10 @@ def test_flags_are_not_raised_by_the_safe_twins_of_each_construct() -> None:
     long_loop = DYNAMIC_LOOP.replace("range(n)", "range(40)")
     assert adjoint_hazards.adjoint_hazards(long_loop, max_unroll=16) == ["dynamic_loop_mutation:x"]
     assert adjoint_hazards.adjoint_hazards(long_loop, max_unroll=64) == []
+    # Negative bounds: a literal one unrolls, a negated runtime one does not (`-n` crashed a default build).
+    assert adjoint_hazards.adjoint_hazards(DYNAMIC_LOOP.replace("range(n)", "range(-3, 0)")) == []
+    negated = DYNAMIC_LOOP.replace("range(n)", "range(-n, 0)")
+    assert adjoint_hazards.adjoint_hazards(negated) == ["dynamic_loop_mutation:x"]
 
 
 def test_missing_adjoints_are_read_from_warps_headers(tmp_path: Path) -> None:

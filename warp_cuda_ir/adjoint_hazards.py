@@ -138,7 +138,7 @@ def _is_dynamic(loop: ast.For | ast.While, max_unroll: int) -> bool:
         return True  # not a plain range(...) Warp could unroll
     bounds = []
     for arg in it.args:
-        value = arg.operand.value if isinstance(arg, ast.UnaryOp) and isinstance(arg.op, ast.USub) else None
+        value = arg.operand if isinstance(arg, ast.UnaryOp) and isinstance(arg.op, ast.USub) else None
         if isinstance(arg, ast.Constant) and type(arg.value) is int:
             bounds.append(arg.value)
         elif isinstance(value, ast.Constant) and type(value.value) is int:

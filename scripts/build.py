@@ -54,12 +54,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--capture",
         action=argparse.BooleanOptionalAction,
-        default=True,
+        default=False,
         help="record real launches of the real rows' kernels by running their packages' own examples and tests "
         "on the CPU (runs their code; about 30 min on 2 busy cores for the default packages, cached per script in "
-        "the work folder and not rerun), so "
-        "replayable real rows are validated like generated ones; --no-capture: real rows stay compile-only "
-        "(default: on; nothing to capture with --real none)",
+        "the work folder and not rerun), then replay them in the build's process, so replayable real rows are "
+        "validated like generated ones (default: off, real rows compile-only: a replayed launch runs in the "
+        "build's own process, and one of warp-lang's print tests ended a default build there; nothing to "
+        "capture with --real none)",
     )
     p.add_argument(
         "--capture-jobs",

@@ -147,6 +147,35 @@ def test_overlapping_arguments_replay_differs() -> None:
     assert fidelity.verdict == "differs" and "overlapping arguments" in fidelity.detail
 
 
+@pytest.mark.slow
+def test_replays_run_in_child_processes_that_may_crash_or_hang(tmp_path: Path) -> None:
+    """A replay that kills its process or never ends costs its own verdict only; the build's process lives on."""
+    from warp_cuda_ir.capture import replays
+
+    data = _capture(
+        SHIFT,
+        lambda ns: [wp.array(np.arange(4, dtype=np.float32), device="cpu"), wp.zeros(4, dtype=float, device="cpu")],
+    )
+    # The record holds `shift`'s launch; these sources replay it with a kernel of the same signature.
+    crash = SHIFT.replace("dst[i] = src[i] + 1.0", "dst[i - 2000000000] = src[i] + 1.0")  # a store 8 GB away
+    endless = "x = src[i]\n    while x < 1.0e30:\n        x = x * 1.0\n    dst[i] = x"  # x stays 0.0, 1.0, ...
+    hang = SHIFT.replace("dst[i] = src[i] + 1.0", endless)
+    again = SHIFT + "\n# the same kernel, another source text: its own verdict\n"
+    items = [(SHIFT, "shift", data), (crash, "shift", data), (hang, "shift", data), (again, "shift", data)]
+    cache = replays.ReplayCache(tmp_path / "replays")
+    seen: list[tuple[int, int]] = []
+    replays.replay_all(items, cache, workers=1, time_limit=20.0, progress=lambda d, t: seen.append((d, t)))
+    got = [cache.get(*item) for item in items]
+    assert got[0].verdict == "equal" and got[3].verdict == "equal"  # the child after the crash and the hang
+    assert got[1].verdict == "error" and "replay process ended with exit code -11" in got[1].detail, got[1]
+    assert got[2].verdict == "error" and got[2].detail == "replay cut at the 20 s limit"
+    assert seen[-1] == (4, 4) and [d for d, _ in seen] == sorted({d for d, _ in seen})
+    files = {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in (tmp_path / "replays").iterdir()}
+    assert len(files) == 4
+    replays.replay_all(items, cache, workers=2, time_limit=20.0)  # all cached: no verdict is written again
+    assert {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in (tmp_path / "replays").iterdir()} == files
+
+
 @pytest.mark.parametrize(
     ("value", "reason"),
     [
@@ -233,6 +262,12 @@ def test_capture_jobs_harvest_and_replay(tmp_path: Path) -> None:
         "by_id": "argument 'mesh': uint64 value (a mesh, BVH, volume or hash-grid id, or a pointer)",
         "shift": "differs",
     }
+    # The plan's reading of the generated C++ agrees with what the recorder refused, kernel by kernel.
+    from warp_cuda_ir.capture import plan
+
+    for rec_ in harvested.records:
+        meta, data = keys.match(best, rec_)
+        assert plan.storable(rec_) == (data is not None), rec_["qualname"]
 
 
 @pytest.mark.slow
@@ -380,12 +415,18 @@ def test_build_with_capture_validates_replayable_real_rows(tmp_path: Path) -> No
         capture=True,
         capture_cache=tmp_path / "capture",
     )
-    reported: list[tuple[str, int, int]] = []
-    run_build(options, on_capture=lambda job, done, total: reported.append((job, done, total)))
-    # One progress call per job the capture ran, counting up to the job list it planned.
-    assert [done for _, done, _ in reported] == list(range(1, len(reported) + 1)) and reported
-    assert {total for *_, total in reported} == {len(reported)}
-    assert any(job.endswith("example_run.py") for job, *_ in reported)
+    reported: list[tuple[str, str, int, int]] = []
+    run_build(options, on_capture=lambda stage, job, done, total: reported.append((stage, job, done, total)))
+    # One progress call per job the capture ran, counting up to the job list it planned; then the replays.
+    assert [stage for stage, *_ in reported] == sorted(stage for stage, *_ in reported)  # capture, then replay
+    jobs_done = [(done, total) for s, _, done, total in reported if s == "capture"]
+    assert [done for done, _ in jobs_done] == list(range(1, len(jobs_done) + 1)) and jobs_done
+    assert {total for _, total in jobs_done} == {len(jobs_done)}
+    # Replays are counted as the children finish them (several may land between two looks).
+    replayed = [(done, total) for s, _, done, total in reported if s == "replay"]
+    assert replayed and [d for d, _ in replayed] == sorted({d for d, _ in replayed})
+    assert replayed[-1][0] == replayed[-1][1] and len({t for _, t in replayed}) == 1
+    assert any(job.endswith("example_run.py") for _, job, *_ in reported)
     validate_dataset(out, PassOptions(workers=1, use_gpu=False))
     files = sorted((out / "data" / "real").glob("*.parquet"))
     rows = {r["kernel_name"]: r for p in files for r in pq.read_table(p).to_pylist()}
@@ -454,7 +495,7 @@ def test_standalone_program_of_a_captured_row_holds_the_captured_values() -> Non
     assert "0.5f, 1.5f, 2.5f, 3.5f" in program
 
 
-def test_capture_is_opt_in_and_the_job_count_is_part_of_the_build_identity() -> None:
+def test_capture_is_on_by_default_and_the_job_count_is_part_of_the_build_identity() -> None:
     import importlib.util
 
     from warp_cuda_ir.capture import DEFAULT_CAPTURE_JOBS
@@ -463,9 +504,8 @@ def test_capture_is_opt_in_and_the_job_count_is_part_of_the_build_identity() -> 
     spec = importlib.util.spec_from_file_location("build_script", Path(__file__).parents[1] / "scripts" / "build.py")
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
-    # Off by default: replays run in the build's process, and a replayed launch ended a default build (see --capture).
     default = script.parse_args([])
-    assert default.capture is False and default.capture_jobs == DEFAULT_CAPTURE_JOBS
+    assert default.capture is True and default.capture_jobs == DEFAULT_CAPTURE_JOBS
     assert script.parse_args(["--capture"]).capture is True
     assert script.parse_args(["--no-capture"]).capture is False
     assert script.parse_args(["--capture-jobs", "7"]).capture_jobs == 7

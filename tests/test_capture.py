@@ -445,6 +445,14 @@ def test_build_with_capture_validates_replayable_real_rows(tmp_path: Path) -> No
     tiled = rows["row_sums"]
     assert tiled["launch_replay"] == "equal" and tiled["launch_dim"] == [4] and tiled["launch_tiled"] is True
     assert tiled["cpu_run_status"] == "ok" and tiled["output_digest"]
+    # The card counts the verdicts the rows carry, and says which rows run.
+    from collections import Counter
+
+    verdicts = Counter(r["launch_replay"] for p in files for r in pq.read_table(p).to_pylist())
+    card = (out / "README.md").read_text()
+    assert all(f"`{v}` {n:,}" in card for v, n in verdicts.items()) and "ran no capture" not in card
+    usable = verdicts["equal"] + verdicts["close"]
+    assert usable >= 7 and f"The {usable:,} rows" in card
 
 
 def test_launches_deferred_by_a_cpu_graph_capture_are_not_recorded(tmp_path: Path) -> None:

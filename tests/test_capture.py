@@ -205,7 +205,10 @@ def test_record_key_matches_harvest_ident() -> None:
     second = {"package": "p", "ident": "0|t.py|15|make.<locals>.k||-#2", "kernel_name": "k_int32"}
     assert keys.match(records, first) == "float64 launch" and keys.match(records, second) == "int32 launch"
     assert keys.match(records, dict(first, kernel_name="renamed")) is None  # ambiguous: no record
-    assert keys.match({f"{base}|k": "only"}, dict(first, kernel_name="renamed")) == "only"
+    # Another overload's record never stands in for a row's own (its bytes would be read as other types) ...
+    assert keys.match({f"{base}|k_float16": "float16 launch"}, first) is None
+    # ... but a kernel defined in a class is found under the key Warp prefixes with the class name.
+    assert keys.match({f"{base}|Partition__k_float64": "only"}, first) == "only"
 
 
 def test_example_arguments_follow_the_parser() -> None:
@@ -339,7 +342,9 @@ def test_launch_columns_and_validation_hook(tmp_path: Path) -> None:
     assert got["launch_replay"] == "equal" and got["launch_record"] == data and got["launch_dim"] == [6]
     assert len(list((tmp_path / "replays").glob("*.json"))) == 1  # the verdict is cached
     assert columns.launch_columns({**base, "ident": "0|a.py|1|step||-"}, _Captured(records), cache) == got
-    refused = columns.launch_columns({**base, "ident": "0|a.py|9|refused||-"}, _Captured(records))
+    refused = columns.launch_columns(
+        {**base, "ident": "0|a.py|9|refused||-", "kernel_name": "refused"}, _Captured(records)
+    )
     assert refused == {
         "launch_record": None,
         "launch_replay": "not replayable",

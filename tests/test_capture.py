@@ -176,6 +176,19 @@ def test_replays_run_in_child_processes_that_may_crash_or_hang(tmp_path: Path) -
     assert {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in (tmp_path / "replays").iterdir()} == files
 
 
+def test_a_replay_child_that_cannot_start_stops_the_replays_with_one_line(tmp_path: Path, monkeypatch) -> None:
+    """Not a record's fault, so not an `error` verdict per record (thousands of children): one clear error."""
+    from warp_cuda_ir.capture import replays
+    from warp_cuda_ir.errors import WorkerStartError
+
+    monkeypatch.setattr(replays.sys, "executable", "/bin/false")  # a Python that exits 1 at once
+    cache = replays.ReplayCache(tmp_path / "replays")
+    items = [(SHIFT, "shift", b"record"), (SHIFT + "\n", "shift", b"record")]
+    with pytest.raises(WorkerStartError, match=r"failed before its first replay \(exit code 1\)"):
+        replays.replay_all(items, cache, workers=1)
+    assert list((tmp_path / "replays").glob("*.json")) == []  # no verdict blames a record
+
+
 @pytest.mark.parametrize(
     ("value", "reason"),
     [

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from warp_cuda_ir.capture import jobs, replay
+from warp_cuda_ir.errors import WorkerStartError
 
 REPLAY_VERSION = "2"  # bump when the replay or its tolerances change: cached verdicts are then redone
 # A replay is one Clang compile (forward only, -O0) and one launch: ~0.2-5 s, the slowest newton kernels
@@ -144,6 +145,13 @@ def _run_stream(items: list[Item], cache: ReplayCache, time_limit: float, advanc
                 finally:
                     if proc.poll() is None:
                         jobs.kill_group(proc)
+            if position < len(items) and not (Path(scratch) / "ready").exists():
+                # Not a record's fault: the child could not start (a broken install, no Warp). Every new
+                # child would fail the same way, one record each: stop with what it said instead.
+                raise WorkerStartError(
+                    f"replay process failed before its first replay (exit code {code}): "
+                    f"{jobs.last_error_line(log_path)}"
+                )
             if position < len(items):  # the child ended, or was cut, on this record
                 if code is None:
                     why = f"replay cut at the {time_limit:g} s limit"
@@ -162,6 +170,7 @@ def main() -> None:
     with open(batch, "rb") as f:
         items: list[Item] = pickle.load(f)
     warp_session.init_warp()
+    Path(batch).with_name("ready").touch()  # from here on, a death is the record's doing
     cache = ReplayCache(folder)
     for item in items:
         cache.verdict(*item)

@@ -519,6 +519,22 @@ def test_standalone_program_of_a_captured_row_holds_the_captured_values() -> Non
     }
     program = standalone.program_columns(row)["cpu_program"]  # a real row has no seed: the record gives values
     assert "0.5f, 1.5f, 2.5f, 3.5f" in program
+    from warp_cuda_ir.standalone import program as program_text
+    from warp_cuda_ir.standalone.stage import _why_not_launched
+
+    assert program_text.launches(program)
+    # Captured inputs too large to write out as literals: the program compiles the kernel and says why it
+    # launches nothing (and the stage's skip reason says the same); the values stay in `launch_record`.
+    n = standalone.MAX_PROGRAM_VALUES // 2 + 1  # src and dst (dst's adjoint seed too) pass the cap
+    big = _capture(
+        SHIFT, lambda ns: [wp.array(np.ones(n, dtype=np.float32), device="cpu"), wp.zeros(n, dtype=float, device="cpu")]
+    )
+    columns = standalone.program_columns({**row, "launch_record": big, "launch_dim": [n]})
+    for text in (columns["cpu_program"], columns["cuda_program"]):
+        assert not program_text.launches(text) and "inputs too large to write into the program" in text
+        assert (
+            len(text) < len(program) + 2_000 and _why_not_launched(text) == "inputs too large to write into the program"
+        )
 
 
 def test_capture_is_on_by_default_and_the_job_count_is_part_of_the_build_identity() -> None:

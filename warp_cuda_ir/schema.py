@@ -468,11 +468,13 @@ NVCC_NOT_FOUND = "nvcc not found"
 CXX_NOT_FOUND = "C++ compiler not found"
 STANDALONE_DISABLED = "standalone stage disabled (--no-standalone)"
 DID_NOT_COMPILE = "the program did not compile"
+INPUTS_TOO_LARGE = "inputs too large to write into the program"
 SKIP_REASONS = (
     *SKIP_REASONS,
     *(r for r in (NVCC_NOT_FOUND, CXX_NOT_FOUND) if r not in SKIP_REASONS),
     STANDALONE_DISABLED,  # the pass ran with --no-standalone
     DID_NOT_COMPILE,  # a standalone program's run needs its compile, which failed or hung
+    INPUTS_TOO_LARGE,  # a real row's captured inputs exceed `standalone.MAX_PROGRAM_VALUES`: not written out
 )
 UNVALIDATED |= {
     field: value

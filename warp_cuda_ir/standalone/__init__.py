@@ -5,13 +5,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from warp_cuda_ir import launch, warp_session
+from warp_cuda_ir import launch, schema, warp_session
 from warp_cuda_ir.errors import one_line
 from warp_cuda_ir.launch import has_launch_record
 from warp_cuda_ir.standalone.program import MAKEFILE, cpu_program, cuda_program
 from warp_cuda_ir.standalone.values import ArgumentValue, argument_values
 
 NO_LAUNCH_RECORD = "no launch record"
+# Values (scalar components) a program may hold as literals. A captured launch can hold up to 1 MB of
+# compressed arrays: written out as C literals, the largest real row's program was 11.8 MB of text (median
+# 13 KB). Rows past this get programs that compile the kernel and say why they launch nothing; the values
+# stay in the row's `launch_record`. 65,536 values is ~0.8 MB of text.
+MAX_PROGRAM_VALUES = 65_536
 
 
 def program_columns(row: Mapping[str, Any], values: list[ArgumentValue] | None = None) -> dict[str, str]:
@@ -30,6 +35,10 @@ def program_columns(row: Mapping[str, Any], values: list[ArgumentValue] | None =
             reason = f"inputs could not be made: {type(e).__name__}: {one_line(e)}"
     elif values is None:
         reason = NO_LAUNCH_RECORD
+    if values is not None:
+        count = sum(v.values.size + (0 if v.adjoint_seed is None else v.adjoint_seed.size) for v in values)
+        if count > MAX_PROGRAM_VALUES:
+            values, reason = None, f"{schema.INPUTS_TOO_LARGE} ({count:,} values, at most {MAX_PROGRAM_VALUES:,})"
     return {
         "cuda_program": cuda_program(row, values, reason),
         "cpu_program": cpu_program(row, values, reason),

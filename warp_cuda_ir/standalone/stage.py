@@ -188,7 +188,7 @@ def run_stage(
             if status != "ok":
                 _stage(c, "standalone_cpu_run", "skipped", skip=schema.DID_NOT_COMPILE)
             elif not launches(item.row["cpu_program"]):
-                _stage(c, "standalone_cpu_run", "skipped", skip=schema.NO_LAUNCH_RECORD)
+                _stage(c, "standalone_cpu_run", "skipped", skip=_why_not_launched(item.row["cpu_program"]))
             else:
                 run_status, error, lines = _run(binary, index)
                 _stage(c, "standalone_cpu_run", run_status, error)
@@ -207,7 +207,7 @@ def run_stage(
                 reason = gpu_skip_reason if gpu_skip_reason in schema.SKIP_REASONS else schema.NO_GPU
                 _stage(c, "standalone_gpu_run", "skipped", skip=reason)
             elif not launches(item.row["cuda_program"]):
-                _stage(c, "standalone_gpu_run", "skipped", skip=schema.NO_LAUNCH_RECORD)
+                _stage(c, "standalone_gpu_run", "skipped", skip=_why_not_launched(item.row["cuda_program"]))
             else:
                 run_status, error, lines = _run(binary, index)
                 _stage(c, "standalone_gpu_run", run_status, error)
@@ -253,3 +253,8 @@ def run_stage(
         if not any(item in g for _, g in jobs):
             on_row(item.key, item.columns)
     return {item.key: item.columns for item in items}
+
+
+def _why_not_launched(program: str) -> str:
+    """The skip reason of a program that launches nothing: no record, or inputs too large to write out."""
+    return schema.INPUTS_TOO_LARGE if schema.INPUTS_TOO_LARGE in program else schema.NO_LAUNCH_RECORD

@@ -6,7 +6,7 @@
                                                                                #   replay fidelity
 Per package: jobs by outcome (one line each that did not end cleanly), kernels with a record, replayable,
 record bytes; with `--harvest-cache` (a `harvest.cached_harvest` folder): harvest records, those with a
-replayable launch, replay verdicts (replays run in this process on the CPU), and wall times.
+replayable launch, replay verdicts (replays run in child processes on the CPU, as in the build), and wall times.
 """
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ import hashlib
 import json
 import pickle
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from warp_cuda_ir.capture import Captured, capture_packages, columns, jobs, keys
+from warp_cuda_ir.capture import Captured, capture_packages, jobs, keys, replays
 from warp_cuda_ir.harvest import DEFAULT_PACKAGES, cached_harvest
 
 
@@ -116,9 +117,11 @@ def main() -> None:
     print(json.dumps(figures["capture"], indent=1)[:20000])
     if harvested is not None:
         per: dict[str, dict] = {}
-        replays = columns.ReplayCache(args.replay_cache)
+        replay_cache = args.replay_cache or Path(tempfile.mkdtemp(prefix="capture_bench_replays_"))
+        verdicts = replays.ReplayCache(replay_cache)
         replay_started = time.monotonic()
         ordered = sorted(harvested["records"], key=lambda r: hashlib.sha256(keys.record_key(r).encode()).digest())
+        sample: list[tuple[dict, dict, bytes]] = []
         for record in ordered:
             d = per.setdefault(
                 record["package"],
@@ -146,9 +149,15 @@ def main() -> None:
             d["replayable"] += 1
             d["bytes"] += len(data)
             d["max_bytes"] = max(d["max_bytes"], len(data))
-            if args.replay_sample is not None and sum(d["verdicts"].values()) >= args.replay_sample:
-                continue
-            fidelity = replays.verdict(record["source"], record["kernel_name"], data)
+            d["sampled"] = d.get("sampled", 0) + 1
+            if args.replay_sample is None or d["sampled"] <= args.replay_sample:
+                sample.append((record, meta, data))
+        # As the build does: in child processes, so a replay that crashes or hangs costs only its own verdict.
+        items = [(r["source"], r["kernel_name"], data) for r, _, data in sample]
+        replays.replay_all(items, verdicts, workers=args.workers)
+        for (record, meta, _), item in zip(sample, items, strict=True):
+            d = per[record["package"]]
+            fidelity = verdicts.verdict(*item)
             d["verdicts"][fidelity.verdict] = d["verdicts"].get(fidelity.verdict, 0) + 1
             if fidelity.verdict == "differs" and not meta.get("changed"):
                 # The launch changed nothing when captured: the signature of a launch deferred by a CPU graph
@@ -156,6 +165,8 @@ def main() -> None:
                 d["differs_nothing_changed"] = d.get("differs_nothing_changed", 0) + 1
             if fidelity.verdict in ("differs", "error"):
                 d["differs"].append(f"{keys.record_key(record)}: {fidelity.verdict}: {fidelity.detail}"[:300])
+        for d in per.values():
+            d.pop("sampled", None)
         figures["replay"] = per
         figures["replay_wall_s"] = round(time.monotonic() - replay_started, 1)
         print(json.dumps(per, indent=1)[:20000])

@@ -2,8 +2,11 @@
 """Validate a sample of a build's real rows: NVRTC compile (with PTX) and CPU compile, as the validation pass.
 
     python benchmarks/real_validation.py /tmp/realbuild --sample 500 --workers 2
+    python benchmarks/real_validation.py /tmp/realbuild --sample 300 --replayed   # rows that run (#17)
 
-The sample is every k-th real row (in file order, all splits) so it spreads over packages and files.
+The sample is every k-th real row (in file order, all splits) so it spreads over packages and files;
+`--replayed` samples only rows whose captured launch replayed `equal` or `close`, which the pass runs from
+their launch record (CPU run, digest, output statistics, gradient check).
 Each worker compiles its share with `validation.compile_cuda.compile_rows` (batched, bisected on failure)
 and `validation.row.execution_columns` (Warp's Clang; rows without a launch record stop after the
 compile): the very functions the pass calls. Prints the figures and the failures; nothing in the folder is changed.
@@ -49,7 +52,11 @@ def _validate(rows: list[dict[str, Any]], arch: int, log: str | None = None) -> 
                         "cpu": cpu["cpu_compile_status"],
                         "cpu_error": (cpu["cpu_compile_error"] or "")[-300:],
                         "run": cpu["cpu_run_status"],
+                        "run_error": (cpu["cpu_run_error"] or "")[-300:],
                         "run_skip_reason": cpu["cpu_run_skip_reason"],
+                        "digest": bool(cpu.get("output_digest")),
+                        "gradcheck": cpu["gradcheck_status"],
+                        "gradcheck_error": (cpu["gradcheck_error"] or "")[-300:],
                         "gradcheck_skip_reason": cpu["gradcheck_skip_reason"],
                     }
                 )
@@ -66,14 +73,20 @@ def main() -> int:
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--arch", type=int, default=90)
     p.add_argument("--log", default=None, help="append one JSON line per validated row to this file")
+    p.add_argument("--replayed", action="store_true", help="sample only rows with a usable replayed launch")
     args = p.parse_args()
 
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
     from warp_cuda_ir import writing
 
     files = [path for paths in writing.data_files(args.folder, "real").values() for path in paths]
     table = pq.read_table(files)
+    if args.replayed:
+        import pyarrow.compute as pc
+
+        table = table.filter(pc.is_in(table["launch_replay"], value_set=pa.array(["equal", "close"])))
     step = max(1, table.num_rows // args.sample)
     rows = table.take(list(range(0, table.num_rows, step))[: args.sample]).to_pylist()
     started = time.time()
@@ -94,6 +107,8 @@ def main() -> int:
         "both_ok": both,
         "both_ok_rate": round(both / n, 4) if n else None,
         "cpu_run_status": dict(Counter(r["run"] for r in results)),
+        "output_digest": sum(r["digest"] for r in results),
+        "gradcheck_status": dict(Counter(r["gradcheck"] for r in results)),
         "cpu_run_skip_reason": dict(Counter(r["run_skip_reason"] for r in results)),
         "gradcheck_skip_reason": dict(Counter(r["gradcheck_skip_reason"] for r in results)),
         "per_package": dict(Counter(r["package"] for r in results)),
@@ -101,7 +116,7 @@ def main() -> int:
     }
     print(json.dumps(summary, indent=1))
     for r in results:
-        if r["cuda"] != "ok" or r["cpu"] != "ok":
+        if r["cuda"] != "ok" or r["cpu"] != "ok" or r["run"] in ("error", "timeout"):
             print(json.dumps(r))
     return 0
 

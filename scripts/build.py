@@ -54,12 +54,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--capture",
         action=argparse.BooleanOptionalAction,
-        default=False,
+        default=True,
         help="record real launches of the real rows' kernels by running their packages' own examples and tests "
-        "on the CPU (runs their code; about 30 min on 2 busy cores for the default packages, cached per script in "
-        "the work folder and not rerun), then replay them in the build's process, so replayable real rows are "
-        "validated like generated ones (default: off, real rows compile-only: a replayed launch runs in the "
-        "build's own process, and one of warp-lang's print tests ended a default build there; nothing to "
+        "on the CPU (runs their code; about 30 min on 2 cores for the default packages, cached per script in "
+        "the work folder and not rerun), then replay them in child processes, so replayable real rows are "
+        "validated like generated ones (default: on; --no-capture leaves real rows compile-only; nothing to "
         "capture with --real none)",
     )
     p.add_argument(
@@ -183,15 +182,19 @@ def _build(args: argparse.Namespace, bars: list[Any]) -> int:
 
     harvest_bars: dict[str, Any] = {}
 
-    def on_capture(job: str, done: int, total: int) -> None:
-        # Jobs already in the capture cache count as done before the first one finishes here.
-        if not capture_bars:
-            capture_bars.append(tqdm(total=total, initial=done - 1, unit="job", desc="capturing launches"))
-            bars.append(capture_bars[0])
-        capture_bars[0].update(done - capture_bars[0].n)
-        capture_bars[0].set_postfix_str(job.rsplit("/", 1)[-1], refresh=False)
+    def on_capture(stage: str, job: str, done: int, total: int) -> None:
+        # Jobs (or replays) already in the cache count as done before the first one finishes here.
+        bar = capture_bars.get(stage)
+        if bar is None:
+            desc = {"capture": "capturing launches", "replay": "replaying launches"}[stage]
+            unit = {"capture": "job", "replay": "launch"}[stage]
+            bar = capture_bars[stage] = tqdm(total=total, initial=done - 1, unit=unit, desc=desc)
+            bars.append(bar)
+        bar.update(done - bar.n)
+        if job:
+            bar.set_postfix_str(job.rsplit("/", 1)[-1], refresh=False)
 
-    capture_bars: list[Any] = []
+    capture_bars: dict[str, Any] = {}
     options = BuildOptions(
         out=args.out,
         spec=spec,

@@ -147,6 +147,48 @@ def test_overlapping_arguments_replay_differs() -> None:
     assert fidelity.verdict == "differs" and "overlapping arguments" in fidelity.detail
 
 
+@pytest.mark.slow
+def test_replays_run_in_child_processes_that_may_crash_or_hang(tmp_path: Path) -> None:
+    """A replay that kills its process or never ends costs its own verdict only; the build's process lives on."""
+    from warp_cuda_ir.capture import replays
+
+    data = _capture(
+        SHIFT,
+        lambda ns: [wp.array(np.arange(4, dtype=np.float32), device="cpu"), wp.zeros(4, dtype=float, device="cpu")],
+    )
+    # The record holds `shift`'s launch; these sources replay it with a kernel of the same signature.
+    crash = SHIFT.replace("dst[i] = src[i] + 1.0", "dst[i - 2000000000] = src[i] + 1.0")  # a store 8 GB away
+    endless = "x = src[i]\n    while x < 1.0e30:\n        x = x * 1.0\n    dst[i] = x"  # x stays 0.0, 1.0, ...
+    hang = SHIFT.replace("dst[i] = src[i] + 1.0", endless)
+    again = SHIFT + "\n# the same kernel, another source text: its own verdict\n"
+    items = [(SHIFT, "shift", data), (crash, "shift", data), (hang, "shift", data), (again, "shift", data)]
+    cache = replays.ReplayCache(tmp_path / "replays")
+    seen: list[tuple[int, int]] = []
+    replays.replay_all(items, cache, workers=1, time_limit=20.0, progress=lambda d, t: seen.append((d, t)))
+    got = [cache.get(*item) for item in items]
+    assert got[0].verdict == "equal" and got[3].verdict == "equal"  # the child after the crash and the hang
+    assert got[1].verdict == "error" and "replay process ended with exit code -11" in got[1].detail, got[1]
+    assert got[2].verdict == "error" and got[2].detail == "replay cut at the 20 s limit"
+    assert seen[-1] == (4, 4) and [d for d, _ in seen] == sorted({d for d, _ in seen})
+    files = {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in (tmp_path / "replays").iterdir()}
+    assert len(files) == 4
+    replays.replay_all(items, cache, workers=2, time_limit=20.0)  # all cached: no verdict is written again
+    assert {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in (tmp_path / "replays").iterdir()} == files
+
+
+def test_a_replay_child_that_cannot_start_stops_the_replays_with_one_line(tmp_path: Path, monkeypatch) -> None:
+    """Not a record's fault, so not an `error` verdict per record (thousands of children): one clear error."""
+    from warp_cuda_ir.capture import replays
+    from warp_cuda_ir.errors import WorkerStartError
+
+    monkeypatch.setattr(replays.sys, "executable", "/bin/false")  # a Python that exits 1 at once
+    cache = replays.ReplayCache(tmp_path / "replays")
+    items = [(SHIFT, "shift", b"record"), (SHIFT + "\n", "shift", b"record")]
+    with pytest.raises(WorkerStartError, match=r"failed before its first replay \(exit code 1\)"):
+        replays.replay_all(items, cache, workers=1)
+    assert list((tmp_path / "replays").glob("*.json")) == []  # no verdict blames a record
+
+
 @pytest.mark.parametrize(
     ("value", "reason"),
     [
@@ -176,7 +218,10 @@ def test_record_key_matches_harvest_ident() -> None:
     second = {"package": "p", "ident": "0|t.py|15|make.<locals>.k||-#2", "kernel_name": "k_int32"}
     assert keys.match(records, first) == "float64 launch" and keys.match(records, second) == "int32 launch"
     assert keys.match(records, dict(first, kernel_name="renamed")) is None  # ambiguous: no record
-    assert keys.match({f"{base}|k": "only"}, dict(first, kernel_name="renamed")) == "only"
+    # Another overload's record never stands in for a row's own (its bytes would be read as other types) ...
+    assert keys.match({f"{base}|k_float16": "float16 launch"}, first) is None
+    # ... but a kernel defined in a class is found under the key Warp prefixes with the class name.
+    assert keys.match({f"{base}|Partition__k_float64": "only"}, first) == "only"
 
 
 def test_example_arguments_follow_the_parser() -> None:
@@ -233,6 +278,12 @@ def test_capture_jobs_harvest_and_replay(tmp_path: Path) -> None:
         "by_id": "argument 'mesh': uint64 value (a mesh, BVH, volume or hash-grid id, or a pointer)",
         "shift": "differs",
     }
+    # The plan's reading of the generated C++ agrees with what the recorder refused, kernel by kernel.
+    from warp_cuda_ir.capture import plan
+
+    for rec_ in harvested.records:
+        meta, data = keys.match(best, rec_)
+        assert plan.storable(rec_) == (data is not None), rec_["qualname"]
 
 
 @pytest.mark.slow
@@ -304,7 +355,9 @@ def test_launch_columns_and_validation_hook(tmp_path: Path) -> None:
     assert got["launch_replay"] == "equal" and got["launch_record"] == data and got["launch_dim"] == [6]
     assert len(list((tmp_path / "replays").glob("*.json"))) == 1  # the verdict is cached
     assert columns.launch_columns({**base, "ident": "0|a.py|1|step||-"}, _Captured(records), cache) == got
-    refused = columns.launch_columns({**base, "ident": "0|a.py|9|refused||-"}, _Captured(records))
+    refused = columns.launch_columns(
+        {**base, "ident": "0|a.py|9|refused||-", "kernel_name": "refused"}, _Captured(records)
+    )
     assert refused == {
         "launch_record": None,
         "launch_replay": "not replayable",
@@ -380,12 +433,18 @@ def test_build_with_capture_validates_replayable_real_rows(tmp_path: Path) -> No
         capture=True,
         capture_cache=tmp_path / "capture",
     )
-    reported: list[tuple[str, int, int]] = []
-    run_build(options, on_capture=lambda job, done, total: reported.append((job, done, total)))
-    # One progress call per job the capture ran, counting up to the job list it planned.
-    assert [done for _, done, _ in reported] == list(range(1, len(reported) + 1)) and reported
-    assert {total for *_, total in reported} == {len(reported)}
-    assert any(job.endswith("example_run.py") for job, *_ in reported)
+    reported: list[tuple[str, str, int, int]] = []
+    run_build(options, on_capture=lambda stage, job, done, total: reported.append((stage, job, done, total)))
+    # One progress call per job the capture ran, counting up to the job list it planned; then the replays.
+    assert [stage for stage, *_ in reported] == sorted(stage for stage, *_ in reported)  # capture, then replay
+    jobs_done = [(done, total) for s, _, done, total in reported if s == "capture"]
+    assert [done for done, _ in jobs_done] == list(range(1, len(jobs_done) + 1)) and jobs_done
+    assert {total for _, total in jobs_done} == {len(jobs_done)}
+    # Replays are counted as the children finish them (several may land between two looks).
+    replayed = [(done, total) for s, _, done, total in reported if s == "replay"]
+    assert replayed and [d for d, _ in replayed] == sorted({d for d, _ in replayed})
+    assert replayed[-1][0] == replayed[-1][1] and len({t for _, t in replayed}) == 1
+    assert any(job.endswith("example_run.py") for _, job, *_ in reported)
     validate_dataset(out, PassOptions(workers=1, use_gpu=False))
     files = sorted((out / "data" / "real").glob("*.parquet"))
     rows = {r["kernel_name"]: r for p in files for r in pq.read_table(p).to_pylist()}
@@ -404,6 +463,14 @@ def test_build_with_capture_validates_replayable_real_rows(tmp_path: Path) -> No
     tiled = rows["row_sums"]
     assert tiled["launch_replay"] == "equal" and tiled["launch_dim"] == [4] and tiled["launch_tiled"] is True
     assert tiled["cpu_run_status"] == "ok" and tiled["output_digest"]
+    # The card counts the verdicts the rows carry, and says which rows run.
+    from collections import Counter
+
+    verdicts = Counter(r["launch_replay"] for p in files for r in pq.read_table(p).to_pylist())
+    card = (out / "README.md").read_text()
+    assert all(f"`{v}` {n:,}" in card for v, n in verdicts.items()) and "ran no capture" not in card
+    usable = verdicts["equal"] + verdicts["close"]
+    assert usable >= 7 and f"The {usable:,} rows" in card
 
 
 def test_launches_deferred_by_a_cpu_graph_capture_are_not_recorded(tmp_path: Path) -> None:
@@ -454,7 +521,7 @@ def test_standalone_program_of_a_captured_row_holds_the_captured_values() -> Non
     assert "0.5f, 1.5f, 2.5f, 3.5f" in program
 
 
-def test_capture_is_opt_in_and_the_job_count_is_part_of_the_build_identity() -> None:
+def test_capture_is_on_by_default_and_the_job_count_is_part_of_the_build_identity() -> None:
     import importlib.util
 
     from warp_cuda_ir.capture import DEFAULT_CAPTURE_JOBS
@@ -463,9 +530,8 @@ def test_capture_is_opt_in_and_the_job_count_is_part_of_the_build_identity() -> 
     spec = importlib.util.spec_from_file_location("build_script", Path(__file__).parents[1] / "scripts" / "build.py")
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
-    # Off by default: replays run in the build's process, and a replayed launch ended a default build (see --capture).
     default = script.parse_args([])
-    assert default.capture is False and default.capture_jobs == DEFAULT_CAPTURE_JOBS
+    assert default.capture is True and default.capture_jobs == DEFAULT_CAPTURE_JOBS
     assert script.parse_args(["--capture"]).capture is True
     assert script.parse_args(["--no-capture"]).capture is False
     assert script.parse_args(["--capture-jobs", "7"]).capture_jobs == 7

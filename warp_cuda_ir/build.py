@@ -44,7 +44,8 @@ class BuildResult:
 
 
 HarvestProgress = Callable[[str, int, int], None]  # (target as named, files done, files in all)
-CaptureProgress = Callable[[str, int, int], None]  # (job just finished, jobs done, jobs in all)
+# (stage: "capture" or "replay", the job just finished or "", done, in all): jobs, then launches replayed
+CaptureProgress = Callable[[str, str, int, int], None]
 
 
 def check_real_targets(targets: tuple[str, ...]) -> list[str]:
@@ -186,10 +187,14 @@ def run_build(
 def _launches(
     options: BuildOptions, work: Path, records: list[dict], on_capture: CaptureProgress | None
 ) -> Callable[[dict], dict] | None:
-    """The capture stage (#17): real launches of the harvested packages' kernels, cached per job."""
+    """The capture stage (#17): real launches of the harvested packages' kernels, cached per job, then replayed.
+
+    Replays run in child processes (`capture.replays`): a replayed kernel is code we did not write, and one
+    ended a build's own process. The rows then read their verdicts from the replay cache.
+    """
     if not options.capture:
         return None
-    from warp_cuda_ir.capture import capture_packages, columns
+    from warp_cuda_ir.capture import capture_packages, columns, replays
 
     cache = Path(options.capture_cache) if options.capture_cache else work / "capture"
     captured = capture_packages(
@@ -198,10 +203,23 @@ def _launches(
         workers=options.workers,
         max_jobs=options.capture_jobs,
         harvest_records=records,
-        progress=(lambda result, done, total: on_capture(result.job.name, done, total)) if on_capture else None,
+        progress=(lambda result, done, total: on_capture("capture", result.job.name, done, total))
+        if on_capture
+        else None,
     )
-    replays = columns.ReplayCache(cache / "replays")
-    return lambda record: columns.launch_columns(record, captured, replays)
+    verdicts = replays.ReplayCache(cache / "replays")
+    to_replay = []
+    for record in records:
+        got = captured.record_for(record)
+        if got is not None and got[1] is not None:
+            to_replay.append((record["source"], record["kernel_name"], got[1]))
+    replays.replay_all(
+        to_replay,
+        verdicts,
+        workers=options.workers,
+        progress=(lambda done, total: on_capture("replay", "", done, total)) if on_capture else None,
+    )
+    return lambda record: columns.launch_columns(record, captured, verdicts)
 
 
 def _harvest(options: BuildOptions, work: Path, on_harvest: HarvestProgress | None) -> dict | None:

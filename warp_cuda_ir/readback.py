@@ -195,6 +195,8 @@ class PackageRows:
     versions: list[str]
     licenses: list[str]
     rows_per_split: dict[str, int]
+    # `launch_replay` -> rows (#17: the capture's verdict; null, i.e. built without a capture, counts as "")
+    launch_replay: dict[str, int] = field(default_factory=dict)
 
     @property
     def rows(self) -> int:
@@ -401,7 +403,12 @@ def read_back(folder: Path) -> Readback:
         rows_per_source=rows_per_source,
         column_bytes_per_source=column_bytes_per_source,
         packages={
-            name: PackageRows(sorted(p["versions"]), sorted(p["licenses"]), {s: p["splits"][s] for s in schema.SPLITS})
+            name: PackageRows(
+                sorted(p["versions"]),
+                sorted(p["licenses"]),
+                {s: p["splits"][s] for s in schema.SPLITS},
+                dict(p["replay"].most_common()),
+            )
             for name, p in sorted(packages.items())
         },
         rows_per_split=rows_per_split,
@@ -455,11 +462,15 @@ def _leakage(sample: list[tuple[str, str]], rows: int) -> Leakage | None:
 
 
 def _count_packages(group: pa.Table, split: str, packages: dict[str, dict[str, Any]]) -> None:
-    for p in group.column("provenance").to_pylist():
-        entry = packages.setdefault(p["package"], {"versions": set(), "licenses": set(), "splits": Counter()})
+    replays = group.column("launch_replay").to_pylist() if "launch_replay" in group.column_names else None
+    for i, p in enumerate(group.column("provenance").to_pylist()):
+        entry = packages.setdefault(
+            p["package"], {"versions": set(), "licenses": set(), "splits": Counter(), "replay": Counter()}
+        )
         entry["versions"].add(p["package_version"] or "unknown")
         entry["licenses"].add(p["license"] or "unknown")
         entry["splits"][split] += 1
+        entry["replay"][(replays[i] if replays is not None else None) or ""] += 1
 
 
 def _value_counts(values: pa.Array | pa.ChunkedArray) -> Counter[str]:

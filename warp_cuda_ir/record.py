@@ -47,8 +47,8 @@ class BuildOptions:
     def identity(self) -> dict[str, Any]:
         identity = build_identity(self.spec, self.target_mb, self.max_shard_mb, self.real)
         if self.real and self.capture:
-            from warp_cuda_ir.capture.columns import REPLAY_VERSION
             from warp_cuda_ir.capture.jobs import code_version
+            from warp_cuda_ir.capture.replays import REPLAY_VERSION
 
             identity["capture"] = {"recorder": code_version(), "replay": REPLAY_VERSION}
             if self.capture_jobs is not None:

@@ -9,12 +9,23 @@ Stages: `keys` (the harvest's kernel identity), `record` (argument values -> sel
 bytes), `hook` (the wrap around Warp's launch, inside the running program), `child` (one job's process),
 `jobs` (which examples and tests, run under time limits, cached per job), `plan` (which jobs first),
 `replay` (record -> launch ->
-fidelity verdict). Capturing runs the packages' examples and tests, i.e. their code.
+fidelity verdict), `replays` (verdicts for a build: cached, computed in child processes under a time limit),
+`columns` (a real row's capture columns). Capturing runs the packages' examples and tests, i.e. their code.
 """
 
 from __future__ import annotations
 
-from warp_cuda_ir.capture import jobs, keys, plan, record, replay
+from warp_cuda_ir.capture import jobs, keys, plan, record, replay, replays
 from warp_cuda_ir.capture.pipeline import DEFAULT_CAPTURE_JOBS, Captured, capture_packages
 
-__all__ = ["DEFAULT_CAPTURE_JOBS", "Captured", "capture_packages", "jobs", "keys", "plan", "record", "replay"]
+__all__ = [
+    "DEFAULT_CAPTURE_JOBS",
+    "Captured",
+    "capture_packages",
+    "jobs",
+    "keys",
+    "plan",
+    "record",
+    "replay",
+    "replays",
+]

@@ -17,7 +17,7 @@ import runpy
 import sys
 
 from warp_cuda_ir import warp_session
-from warp_cuda_ir.capture import keys
+from warp_cuda_ir.capture import keys, record
 from warp_cuda_ir.capture.hook import Capture
 
 
@@ -28,11 +28,12 @@ def main() -> None:
         if t.sys_path not in sys.path:
             sys.path.insert(0, t.sys_path)
     warp_session.init_warp()
+    import warp as wp
+
+    wp.config.optimization_level = record.CPU_OPTIMIZATION_LEVEL
     if config.get("no_backward"):
         # Modules the program creates from here on compile their forward code only: half the CPU compile
         # time of a medium kernel (facts.md), and programs that never differentiate do not notice.
-        import warp as wp
-
         wp.config.enable_backward = False
     Capture(targets, config["out"], int(config.get("per_kernel", 2))).install()
     run = config["run"]

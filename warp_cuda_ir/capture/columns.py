@@ -6,22 +6,18 @@ validation pass what `launch.prepare` gives for a synthetic row: grid, argument 
 records (`role` is `inout` for the arrays the captured launch changed, `in` for the others), so the CPU
 run, its digest, output statistics and the gradient check treat a replayable real row like a synthetic one.
 
-Replay verdicts are cached per (source, kernel name, record bytes): one CPU compile and launch per row,
-once (`ReplayCache`).
+Replay verdicts are cached per (source, kernel name, record bytes) in a `replays.ReplayCache`, which the
+build fills in child processes first (`replays.replay_all`); a verdict missing from it is replayed here.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from warp_cuda_ir.capture import record as rec
 from warp_cuda_ir.capture import replay
+from warp_cuda_ir.capture.replays import ReplayCache
 
 # `launch_replay` values. Rows with a usable reference launch: EQUAL, CLOSE.
 EQUAL, CLOSE, DIFFERS, ERROR = "equal", "close", "differs", "error"
@@ -29,29 +25,6 @@ NOT_REPLAYABLE = "not replayable"  # a launch was captured, but an argument coul
 NOT_LAUNCHED = "not launched"  # no example or test of the capture launched this kernel on the CPU
 REPLAY_VERDICTS: tuple[str, ...] = (EQUAL, CLOSE, DIFFERS, ERROR, NOT_REPLAYABLE, NOT_LAUNCHED)
 USABLE = (EQUAL, CLOSE)
-REPLAY_VERSION = "1"  # bump when the replay or its tolerances change: cached verdicts are then redone
-
-
-class ReplayCache:
-    """Replay verdicts, one small JSON file each, keyed by what decides them."""
-
-    def __init__(self, folder: str | os.PathLike[str] | None) -> None:
-        self.folder = None if folder is None else Path(folder)
-        if self.folder is not None:
-            self.folder.mkdir(parents=True, exist_ok=True)
-
-    def verdict(self, source: str, kernel_name: str, data: bytes) -> replay.Fidelity:
-        key = hashlib.sha256(f"{REPLAY_VERSION}\0{source}\0{kernel_name}\0".encode() + data).hexdigest()[:24]
-        path = None if self.folder is None else self.folder / f"{key}.json"
-        if path is not None and path.exists():
-            return replay.Fidelity(**json.loads(path.read_text()))
-        fidelity = replay.replay(source, kernel_name, data)
-        if path is not None:
-            fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".partial")
-            with os.fdopen(fd, "w") as f:
-                json.dump(fidelity.__dict__, f)
-            os.replace(tmp, path)
-        return fidelity
 
 
 def launch_columns(

@@ -1,7 +1,8 @@
 """The capture inside a running program: wraps Warp's launch and writes one file per completed launch.
 
-For each kernel of a target package, the first `per_kernel` launches on the CPU device with a non-empty
-grid are recorded: the arguments before (`record.snapshot`), the launch itself, then the arrays after.
+For each kernel of a target package (each of its Warp keys), the first `per_kernel` launches on the CPU
+device with a non-empty grid are recorded: the arguments before (`record.snapshot`), the launch itself,
+then the arrays after.
 A record file is written (atomically) only once its launch returned, so a program that dies later keeps
 what completed and nothing half-done. A launch whose arguments cannot be stored is written as a small
 record of why (`"replayable": false`), once per kernel.
@@ -28,8 +29,8 @@ class Capture:
         self.out = Path(out_dir)
         self.out.mkdir(parents=True, exist_ok=True)
         self.per_kernel = per_kernel
-        self.counts: dict[str, int] = {}  # key -> replayable records written
-        self.refused: set[str] = set()  # keys with a "not replayable" record written
+        self.counts: dict[str, int] = {}  # "<key>|<Warp key>" -> replayable records written
+        self.refused: set[str] = set()  # "<key>|<Warp key>"s with a "not replayable" record written
         self.keys: dict[int, tuple[Any, str | None]] = {}  # id(kernel) -> (kernel, key) for plain kernels
         self.seq = 0
 
@@ -60,7 +61,11 @@ class Capture:
             # Resolving the overload here is what `wp.launch` does first; it is cached on the kernel.
             kernel = warp_session.launched_kernel(kernel, args)
         key = self._key(kernel)
-        if key is None or self.counts.get(key, 0) >= self.per_kernel:
+        # Counted per Warp key too: a factory's kernels share a kernel key and differ by `key=` and their
+        # annotations (warp's test_lerp makes 11, one per type); each is its own harvest record. Counted per
+        # kernel key alone, only the first two got a record (114 harvest records of the default packages).
+        counted = f"{key}|{kernel.key}"
+        if key is None or self.counts.get(counted, 0) >= self.per_kernel:
             return None
         meta: dict[str, Any] = {
             "kernel": key,
@@ -76,11 +81,11 @@ class Capture:
         try:
             snap = record.snapshot(warp_session.kernel_params(kernel), args)
         except record.NotStorable as e:
-            if key not in self.refused:
-                self.refused.add(key)
+            if counted not in self.refused:
+                self.refused.add(counted)
                 self._write(key, {**meta, "replayable": False, "reason": str(e)[:300]}, None)
             return None
-        self.counts[key] = self.counts.get(key, 0) + 1
+        self.counts[counted] = self.counts.get(counted, 0) + 1
         return key, meta, snap, time.perf_counter()
 
     def after(self, token: Any) -> None:

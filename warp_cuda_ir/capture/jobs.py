@@ -188,7 +188,7 @@ def default_jobs(target: keys.Target, time_limit: float = DEFAULT_TIME_LIMIT_S) 
 # --- running ---------------------------------------------------------------------------------------
 
 
-def _env(kernel_cache: str | os.PathLike[str] | None = None) -> dict[str, str]:
+def child_env(kernel_cache: str | os.PathLike[str] | None = None) -> dict[str, str]:
     here = str(Path(__file__).resolve().parents[2])
     path = os.environ.get("PYTHONPATH", "")
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
@@ -235,7 +235,7 @@ def run_job(
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
-                env=_env(kernel_cache),
+                env=child_env(kernel_cache),
                 start_new_session=True,  # its own process group: a timeout kills its children too
             )
             try:
@@ -243,13 +243,13 @@ def run_job(
                 status = "ok" if code == 0 else "failed"
                 detail = f"exit code {code}" if code else "exit code 0"
                 if code:
-                    detail += f": {_last_line(log_path)}"
+                    detail += f": {last_error_line(log_path)}"
             except subprocess.TimeoutExpired:
-                _kill_group(proc)
+                kill_group(proc)
                 status, detail = "timeout", f"cut at the {job.time_limit:g} s limit"
             finally:
                 if proc.poll() is None:
-                    _kill_group(proc)
+                    kill_group(proc)
         launches = []
         if out.exists():
             for path in sorted(out.glob("*.launch")):  # `.partial` files: launches that never completed
@@ -260,7 +260,7 @@ def run_job(
     return JobResult(job, status, detail[:300], time.monotonic() - started, launches)
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
+def kill_group(proc: subprocess.Popen) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except ProcessLookupError:
@@ -268,7 +268,7 @@ def _kill_group(proc: subprocess.Popen) -> None:
     proc.wait()
 
 
-def _last_line(path: Path) -> str:
+def last_error_line(path: Path) -> str:
     lines = [ln.strip() for ln in path.read_text(errors="replace").splitlines() if ln.strip()]
     errors = [ln for ln in lines if "Error" in ln or "error" in ln]
     return (errors or lines or [""])[-1][:200]

@@ -31,13 +31,18 @@ def match(records: dict[str, Any], harvest_record: dict[str, Any]) -> Any | None
     """The entry of `records` (keyed `<kernel key>|<Warp key>`) for a harvest record.
 
     The Warp key decides between kernels that share a kernel key (a factory's kernels told apart by
-    `name=` only); when it matches none of them, a kernel key with a single captured kernel still matches.
+    `key=` and their annotations). When it matches none of them, a single captured kernel whose Warp key
+    ends with the record's kernel name still matches: Warp prefixes the keys of kernels defined in a class
+    (`NodePartition___scatter_partition_indices` for `_scatter_partition_indices`, warp.fem). Any other
+    kernel of the same key is another overload: its record does not fit this row (a float16 record
+    replayed with an int64 kernel reads its bytes as int64, and may even compare equal).
     """
     base = record_key(harvest_record)
-    exact = records.get(f"{base}|{harvest_record['kernel_name']}")
+    name = harvest_record["kernel_name"]
+    exact = records.get(f"{base}|{name}")
     if exact is not None:
         return exact
-    candidates = [v for k, v in records.items() if k.rsplit("|", 1)[0] == base]
+    candidates = [v for k, v in records.items() if k.rsplit("|", 1)[0] == base and k.endswith(f"_{name}")]
     return candidates[0] if len(candidates) == 1 else None
 
 

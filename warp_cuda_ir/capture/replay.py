@@ -161,8 +161,9 @@ def replay(source: str, kernel_name: str | None, data: bytes, device: str = "cpu
         return Fidelity("error", f"unreadable record: {type(e).__name__}: {one_line(e)}")
     if not r.meta.get("replayable"):
         return Fidelity("error", f"not replayable: {r.meta.get('reason')}")
-    saved = wp.config.enable_backward
+    saved = wp.config.enable_backward, wp.config.optimization_level
     wp.config.enable_backward = False  # the forward is what is compared: half the CPU compile time
+    wp.config.optimization_level = rec.CPU_OPTIMIZATION_LEVEL  # as the capture compiled it
     try:
         with warp_session.loaded_kernel(source, kernel_name) as (kernel, namespace):
             replayed = arguments(r, kernel, namespace, device)
@@ -171,4 +172,4 @@ def replay(source: str, kernel_name: str | None, data: bytes, device: str = "cpu
     except Exception as e:
         return Fidelity("error", f"{type(e).__name__}: {one_line(e)}"[:500])
     finally:
-        wp.config.enable_backward = saved
+        wp.config.enable_backward, wp.config.optimization_level = saved

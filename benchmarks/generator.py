@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Generation cost per row: the first template generator, typed-5 and the default (meaning-2), on the build's row path.
+"""Generation cost per row: the first template generator, typed-5 and the default (meaning-3), on the build's row path.
 
     python benchmarks/generator.py --rows 200
     python benchmarks/generator.py --rows 200 --breakdown

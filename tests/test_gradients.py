@@ -82,6 +82,10 @@ SINGULAR_QR = kernel(
     "    q, r = wp.qr3(0.2 * wp.mat33(e, e, e, e, e, e, c, c, c))\n    b[i] = r[0, 0] + r[1, 1] + q[2, 0]\n"
 )
 
+# A store into one component of a local vector: Warp 1.19 doubles the gradient that flows through the old component
+# (meaning-3's component updates: 12 unflagged wrong_adjoint rows of 25, seeds 20,000-20,319).
+COMPONENT = kernel("    v = wp.vec3(a[i], 0.5 * a[i], 1.0)\n    v.y = v.y + 2.0 * a[i]\n    b[i] = wp.dot(v, v)\n")
+
 
 @pytest.mark.parametrize(
     ("source", "args", "flag"),
@@ -92,8 +96,9 @@ SINGULAR_QR = kernel(
         (INPLACE, arrays(("a", "float32", "in", UNIFORM), ("b", "float32", "inout", SIGNED)), "inplace_overwrite:b"),
         (MOD_DIVISOR, IN_OUT, "partial_adjoint:mod"),
         (SINGULAR_QR, IN_OUT, "singular_decomposition:qr3"),
+        (COMPONENT, IN_OUT, "component_assignment:v"),
     ],
-    ids=["dynamic_loop", "noise_after_draw", "frac", "inplace_overwrite", "mod_divisor", "singular_qr"],
+    ids=["dynamic_loop", "noise_after_draw", "frac", "inplace_overwrite", "mod_divisor", "singular_qr", "component"],
 )
 def test_each_known_wrong_construct_is_flagged_and_judged_wrong(source: str, args: list[Arg], flag: str) -> None:
     assert flag in adjoint_hazards.adjoint_hazards(source)

@@ -28,6 +28,10 @@ written at build time for every row. Each flag names the construct:
   product with such a matrix, directly or through one local name): Warp's adjoints of these divide by R's
   diagonal or by differences of singular values or eigenvalues, which such a matrix makes zero (found by
   wrong_adjoint rows that carried no flag: seeds 100,598 and 5,004, `qr3` of `mat33(e, e, e, e, e, e, c, c, c)`).
+- `component_assignment:<var>`: a store into one component of a local vector (`v.y = v.y + e`, `v.x = e`,
+  `v.z += e`): Warp 1.19's backward code for it is wrong (`v = a[i]; v.y = v.y + 2.0 * b[i]; out[i] = dot(v, v)`
+  gives twice the right gradient for `a[i].y`, checked with `wp.Tape` on the CPU; found by 12 unflagged
+  wrong_adjoint rows of 25 meaning-3 rows with such stores, seeds 20,000-20,319).
 - `zero_adjoint:randf_bounds`: `randf(state, low, high)`: Warp registers `randf` as not differentiable
   (read from its built-in registry), so the bounds, which the value depends on linearly, get no adjoint.
 
@@ -373,6 +377,20 @@ def _decomposition_hazards(function: ast.FunctionDef) -> set[str]:
     return flags
 
 
+def _component_hazards(function: ast.FunctionDef) -> set[str]:
+    arrays = _array_params(function)
+    flags = set()
+    for node in ast.walk(function):
+        targets = (
+            node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AugAssign) else []
+        )
+        for t in targets:
+            if isinstance(t, ast.Attribute) and t.attr in ("x", "y", "z", "w") and isinstance(t.value, ast.Name):
+                if t.value.id not in arrays:
+                    flags.add(f"component_assignment:{t.value.id}")
+    return flags
+
+
 def adjoint_hazards(source: str, max_unroll: int | None = None) -> list[str]:
     """Sorted flags for the constructs in `source` whose Warp 1.19 adjoint is known wrong or missing."""
     limit = int(wp.config.max_unroll if max_unroll is None else max_unroll)
@@ -381,5 +399,5 @@ def adjoint_hazards(source: str, max_unroll: int | None = None) -> list[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef):
             flags |= _loop_hazards(node, limit) | _rng_hazards(node) | _inplace_hazards(node)
-            flags |= _decomposition_hazards(node)
+            flags |= _decomposition_hazards(node) | _component_hazards(node)
     return sorted(flags)

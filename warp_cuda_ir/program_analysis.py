@@ -164,10 +164,10 @@ def analyse(source: str, category: str | None = None) -> ProgramFacts:
     live_reads = result.live_reads()
     facts.assignments, facts.dead_assignments = len(result.assignments), len(result.dead_assignments)
     for name in helpers:
-        r = dataflow.analyse_function(functions[name], ())
+        r = dataflow.analyse_function(functions[name], dataflow.array_arguments(functions[name]))
         facts.assignments += len(r.assignments)
         facts.dead_assignments += len(r.dead_assignments)
-    stored = dataflow.stored_arguments(kernel, arrays)
+    stored = dataflow.stored_arguments(kernel, arrays) | dataflow.stored_through_helpers(kernel, arrays, functions)
     inputs = [a.arg for a in kernel.args.args if a.arg not in stored]
     facts.inputs = len(inputs)
     facts.idle_inputs = sum(1 for a in inputs if a not in live_reads)

@@ -19,12 +19,15 @@ from warp_cuda_ir.synthesis.program import Argument, KernelProgram
 # nearly singular matrices; a uint32 wrapped below zero converted to float16).
 # meaning-1: programs whose every statement reaches an output (see `meaning`); typed-5 stays selectable.
 # meaning-2: outputs anchored on the thread's own inputs, early returns, closer to real kernels' mix.
-GENERATOR_VERSION = "meaning-2"
+# meaning-3: built-in draws calibrated to real kernels' mix, outputs written through store helpers.
+GENERATOR_VERSION = "meaning-3"
 # Names each generator's random stream. A fix that leaves it alone changes only the programs it
 # touches (their rows and validation results carry over); a new stream reshuffles every seed.
 # meaning-2 draws from meaning-1's stream (see `meaning`: outputs anchored on inputs, early returns, fewer
 # float64 values and atomics).
-RANDOM_STREAMS = {"typed-5": "typed-4", "meaning-1": "meaning-1", "meaning-2": "meaning-1"}
+# meaning-3 too (built-in draws calibrated to real kernels, store helpers, component updates): meaning-1's and
+# meaning-2's programs are unchanged.
+RANDOM_STREAMS = {"typed-5": "typed-4", "meaning-1": "meaning-1", "meaning-2": "meaning-1", "meaning-3": "meaning-1"}
 RANDOM_STREAM = RANDOM_STREAMS[GENERATOR_VERSION]
 GENERATORS: tuple[str, ...] = tuple(RANDOM_STREAMS)
 CATEGORIES: tuple[str, ...] = _categories.CATEGORIES

@@ -323,6 +323,24 @@ def stored_arguments(function: ast.FunctionDef, arrays: set[str]) -> set[str]:
     return out
 
 
+def stored_through_helpers(
+    function: ast.FunctionDef, arrays: set[str], functions: dict[str, ast.FunctionDef]
+) -> set[str]:
+    """Array arguments `function` passes to a helper that writes the parameter they bind to
+    (`store_out(out, i, v)` with `dst[i] = v` in `store_out`): outputs, like those it writes itself."""
+    out = set()
+    for n in ast.walk(function):
+        helper = functions.get(call_name(n) or "")
+        if helper is None or helper is function:
+            continue
+        params = [a.arg for a in helper.args.args]
+        written = stored_arguments(helper, array_arguments(helper))
+        for k, a in enumerate(n.args):  # type: ignore[attr-defined]
+            if isinstance(a, ast.Name) and a.id in arrays and k < len(params) and params[k] in written:
+                out.add(a.id)
+    return out
+
+
 # ---- conditions ---------------------------------------------------------------------------
 _ORDER = {ast.Lt: {"<"}, ast.LtE: {"<", "="}, ast.Gt: {">"}, ast.GtE: {">", "="}, ast.Eq: {"="}}
 _ORDER[ast.NotEq] = {"<", ">"}
@@ -623,7 +641,9 @@ def prune(tree: ast.Module, kernel_name: str) -> set[str]:
     for _ in range(4):  # removing a statement can kill what fed it only through a loop: repeat
         changed = False
         for f in functions.values():
-            result = analyse_function(f, arrays if f is kernel else set(), index)
+            # a helper's own array parameters are arrays too: a store into one is an effect (meaning-3's
+            # store helpers; real helpers that write a buffer they are passed)
+            result = analyse_function(f, arrays if f is kernel else array_arguments(f), index)
             changed |= _drop(f.body, result, removed_nodes) > 0
             if f is kernel:
                 last = result

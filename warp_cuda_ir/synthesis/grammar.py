@@ -146,9 +146,11 @@ class Expressions:
         """The production to try next; generators that weight built-ins override this (`meaning-1`)."""
         return self.rng.choice(pool)
 
+    where_rate = 0.04  # share of inner expressions drawn as `wp.where(...)` (meaning-3 draws fewer)
+
     def expr(self, type_name: str, depth: int) -> Expr:
         rng = self.rng
-        if depth > 0 and rng.random() < 0.04:
+        if depth > 0 and rng.random() < self.where_rate:
             return self.where(type_name, depth)
         if depth > 0 and rng.random() < 0.6:
             choices, focused = self._production_choices(type_name)

@@ -468,7 +468,7 @@ def test_build_with_capture_validates_replayable_real_rows(tmp_path: Path) -> No
 
     verdicts = Counter(r["launch_replay"] for p in files for r in pq.read_table(p).to_pylist())
     card = (out / "README.md").read_text()
-    assert all(f"`{v}` {n:,}" in card for v, n in verdicts.items()) and "ran no capture" not in card
+    assert all(f"`{v}` {n:,}" in card for v, n in verdicts.items()) and "This build ran no capture" not in card
     usable = verdicts["equal"] + verdicts["close"]
     assert usable >= 7 and f"The {usable:,} rows" in card
 

@@ -76,7 +76,14 @@ def interrupted_then_resumed(tiny_build: Path, tmp_path_factory: pytest.TempPath
     shutil.copytree(tiny_build, out)
     before = digest_files(out)
     progress = out / writing.WORK_DIR / "validation" / "progress"
-    proc = subprocess.Popen([*VALIDATE, str(out), "--workers", "2", "--chunk-size", "2"], stderr=subprocess.PIPE)
+    # Ctrl-C's default action in the child, whatever the caller inherited: a shell's background job (`cmd &`
+    # without job control) ignores SIGINT, Python then installs no KeyboardInterrupt handler, and the pass
+    # ran to the end (exit 0) with this test reading a pass that was never interrupted.
+    proc = subprocess.Popen(
+        [*VALIDATE, str(out), "--workers", "2", "--chunk-size", "2"],
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and proc.poll() is None:
         if sum(len(p.read_text().splitlines()) for p in progress.glob("*.jsonl")) >= 3:

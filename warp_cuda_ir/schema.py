@@ -87,7 +87,8 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
     (
         "launch_dim",
         pa.list_(int64),
-        "Launch dimensions (`dim=` of `wp.launch`). Null for real rows (no launch record).",
+        "Launch dimensions (`dim=` of `wp.launch`). For real rows, the captured launch's grid when its replay is "
+        "`equal` or `close` (`launch_replay`); null for the other real rows (no usable launch record).",
     ),
     (
         "block_dim",
@@ -101,13 +102,14 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         boolean,
         "True: launched with `wp.launch_tiled(kernel, dim=launch_dim, block_dim=block_dim)` (`launch_dim` counts "
         "tiles; each gets a block of `block_dim` threads, 1 on CPU). False: `wp.launch(kernel, dim=launch_dim, ...)`. "
-        "Null for real rows (no launch record).",
+        "For real rows, from the captured launch when its replay is usable; null for the other real rows.",
     ),
     (
         "arguments",
         pa.list_(ARGUMENT),
         "Kernel arguments in order: kind, dtype, shape, role, input recipe. For real rows, from the kernel "
-        "signature: kind and dtype (as annotated), role null, shape [] and init null (no launch record).",
+        "signature: kind and dtype (as annotated), shape [] and init null; role `inout` (arrays the captured launch "
+        "changed) or `in` when the row's replay is usable, null otherwise.",
     ),
     (
         "warp_builtins",

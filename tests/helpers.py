@@ -42,7 +42,7 @@ def read_rows(out: Path) -> dict[str, dict[str, Any]]:
 
 
 def run_script(
-    name: str, *args: str, env: dict[str, str] | None = None, timeout: float = 300
+    name: str, *args: str, env: dict[str, str] | None = None, timeout: float = 300, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
     """`python scripts/<name>.py ARGS`, as a user runs it (`env`: the whole environment, default ours).
 
@@ -52,7 +52,7 @@ def run_script(
     if name == "build" and "--real" not in args:
         args = ("--real", "none", *args)
     command = [sys.executable, str(ROOT / "scripts" / f"{name}.py"), *args]
-    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=timeout)
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=timeout, cwd=cwd)
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:

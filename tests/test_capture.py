@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import time
 from pathlib import Path
 
@@ -471,6 +472,35 @@ def test_build_with_capture_validates_replayable_real_rows(tmp_path: Path) -> No
     assert all(f"`{v}` {n:,}" in card for v, n in verdicts.items()) and "This build ran no capture" not in card
     usable = verdicts["equal"] + verdicts["close"]
     assert usable >= 7 and f"The {usable:,} rows" in card
+
+
+@pytest.mark.slow
+def test_readme_command_with_relative_paths_from_another_directory(tmp_path: Path) -> None:
+    """`scripts/build.py --out dist/x --real kernels/capfix` typed in some folder: every path handed to a child
+    (harvest workers, capture jobs, replay children, validation workers) still means that folder's path.
+    Replay children run in scratch folders of their own: a relative cache path once sent their verdicts there,
+    so every record came back `error` ("the replay process ended with exit code 0")."""
+    import pyarrow.parquet as pq
+
+    from tests.helpers import run_script
+
+    shutil.copytree(FIXTURE, tmp_path / "kernels" / "capfix")
+    done = run_script(
+        "build",
+        *("--out", "dist/warp_cuda_ir", "--real", "kernels/capfix", "--target-mb", "0.01", "--workers", "2"),
+        *("--seeds-per-shard", "8", "--validate", "--no-gpu", "--no-standalone"),
+        cwd=tmp_path,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = tmp_path / "dist" / "warp_cuda_ir"
+    rows = [r for p in sorted((out / "data" / "real").glob("*.parquet")) for r in pq.read_table(p).to_pylist()]
+    verdicts = {r["kernel_name"]: r["launch_replay"] for r in rows}
+    assert verdicts["scale"] == "equal" and verdicts["shift"] == "differs", verdicts
+    assert "error" not in verdicts.values(), verdicts
+    scale = next(r for r in rows if r["kernel_name"] == "scale")
+    assert scale["cpu_run_status"] == "ok" and scale["output_digest"]  # validated from its replayed launch
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dist", "kernels"]  # nothing written elsewhere
 
 
 def test_launches_deferred_by_a_cpu_graph_capture_are_not_recorded(tmp_path: Path) -> None:

@@ -82,9 +82,9 @@ def run_build(
     url = str(options.out) if destination.is_url(options.out) else None
     if url:
         destination.check_writable(url, identity, options.overwrite)
-        out = Path(options.staging or destination.default_staging(url))
+        out = Path(options.staging or destination.default_staging(url)).absolute()
     else:
-        out = Path(str(options.out).removeprefix("file://"))
+        out = Path(str(options.out).removeprefix("file://")).absolute()
     run = get_engine(options.engine, options.workers, options.ray_address)  # before the folder is touched
     warned = check_real_targets(options.real)
     for line in warned:
@@ -196,7 +196,7 @@ def _launches(
         return None
     from warp_cuda_ir.capture import capture_packages, columns, replays
 
-    cache = Path(options.capture_cache) if options.capture_cache else work / "capture"
+    cache = Path(options.capture_cache).absolute() if options.capture_cache else work / "capture"
     captured = capture_packages(
         options.real,
         cache / "jobs",

@@ -288,7 +288,7 @@ def cached_capture(
     `budget_s` stops handing out new jobs after that many seconds (the rest run next time). The jobs share
     one Warp kernel cache, `<cache_dir>/warp-kernels`: compiled CPU modules are part of the capture's cache.
     """
-    cache = Path(cache_dir)
+    cache = Path(cache_dir).absolute()  # the jobs run in scratch folders and share a kernel cache in it
     cache.mkdir(parents=True, exist_ok=True)
     kernel_cache = cache / "warp-kernels"
     jobs = list(jobs)

@@ -42,7 +42,8 @@ class ReplayCache:
     """Replay verdicts, one small JSON file each, keyed by what decides them."""
 
     def __init__(self, folder: str | os.PathLike[str] | None) -> None:
-        self.folder = None if folder is None else Path(folder)
+        # Absolute: the replay children run in scratch folders of their own and write verdicts here.
+        self.folder = None if folder is None else Path(folder).absolute()
         if self.folder is not None:
             self.folder.mkdir(parents=True, exist_ok=True)
 

@@ -55,7 +55,7 @@ def cached_harvest(
     **kwargs: Any,
 ) -> dict[str, Any]:
     """Harvest each target once (cached per target). Returns records, reasons, per-target summaries, errors."""
-    cache = Path(cache_dir)
+    cache = Path(cache_dir).absolute()
     cache.mkdir(parents=True, exist_ok=True)
     out: dict[str, Any] = {"records": [], "reasons": [], "targets": [], "target_errors": []}
     for spec in specs:

@@ -54,7 +54,7 @@ def validate_dataset(
 ) -> ValidationResult:
     """Annotate every row of the dataset folder `out`."""
     started = time.time()
-    out = Path(out)
+    out = Path(out).absolute()  # workers and compilers run in scratch folders of their own
     files = check_inputs(out, options.arch)
     warp_session.init_warp()
     gpu_reason = gpu.unavailable_reason() if options.use_gpu else "GPU execution disabled (--no-gpu)"

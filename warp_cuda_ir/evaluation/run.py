@@ -166,11 +166,28 @@ def evaluate(options: Options) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     except OSError as e:
         raise UsageError(f"cannot read predictions {options.predictions}: {e.strerror or e}") from None
     folder = dataset_folder(options.dataset)
-    ids = {e.id for e in entries if e.id is not None}
-    rows = load_rows(folder, ids, options.splits)
-    tools = stage.find_tools(options.arch)
-    gpu_reason = _gpu_reason(options) if any(getattr(e, "column", "").startswith("cuda") for e in entries) else None
+    rows = load_rows(folder, {e.id for e in entries if e.id is not None}, options.splits)
+    needs_gpu = any((e.column or "").startswith("cuda") for e in entries)
+    gpu_reason = _gpu_reason(options) if needs_gpu else None
+    records, groups = judge_entries(entries, rows, options, gpu_reason)
+    summary = passk.summarize(records, groups)
+    summary["gpu"] = gpu_reason or "present"
+    _write(options.report, "".join(json.dumps(r) + "\n" for r in records))
+    _write(summary_path(options.report), json.dumps(summary, indent=2) + "\n")
+    return records, summary
 
+
+def judge_entries(
+    entries: Sequence[Candidate | Bad],
+    rows: Mapping[str, Mapping[str, Any]],
+    options: Options,
+    gpu_reason: str | None,
+    tools: stage.Tools | None = None,
+) -> tuple[list[dict[str, Any]], dict[tuple[str, str], dict[str, str]]]:
+    """(one record per entry, in order; the summary groups of each (id, column) of the dataset's rows).
+
+    `gpu_reason`: why cuda_* candidates cannot run here (None: they run). `tools`: default from PATH."""
+    tools = tools or stage.find_tools(options.arch)
     records: list[dict[str, Any]] = []
     groups: dict[tuple[str, str], dict[str, str]] = {}
     jobs: list[_Job] = []
@@ -182,6 +199,10 @@ def evaluate(options: Options) -> tuple[list[dict[str, Any]], dict[str, Any]]:
             groups[(entry.id, entry.column)] = _groups(row, entry.column)
         if isinstance(entry, Bad):
             record.update(verdict="bad_input", detail=entry.reason)
+            continue
+        if row is None:
+            unknown = f"line {entry.line}: unknown id {entry.id!r} (not a row of the dataset)"
+            record.update(verdict="bad_input", detail=unknown)
             continue
         problem = _not_evaluable(entry, row, tools)
         if problem is not None:
@@ -196,22 +217,18 @@ def evaluate(options: Options) -> tuple[list[dict[str, Any]], dict[str, Any]]:
 
     limits = sandbox.Limits(options.memory_mb << 20, int(options.time_limit) + 1)
     batches = _batches(jobs)
+    work = Path(tempfile.mkdtemp(prefix="warp_cuda_ir_evaluate_"))
 
     def judge_batch(batch: list[_Job]) -> list[tuple[str, str]]:
         return _judge_batch(batch, tools, limits, options.time_limit, gpu_reason, work)
 
-    work = Path(tempfile.mkdtemp(prefix="warp_cuda_ir_evaluate_"))
     try:
         for batch, verdicts in zip(batches, fan_out(judge_batch, batches, options.workers), strict=True):
             for job, (verdict, detail) in zip(batch, verdicts, strict=True):
                 records[job.index].update(verdict=verdict, detail=detail)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    summary = passk.summarize(records, groups)
-    summary["gpu"] = gpu_reason or "present"
-    _write(options.report, "".join(json.dumps(r) + "\n" for r in records))
-    _write(summary_path(options.report), json.dumps(summary, indent=2) + "\n")
-    return records, summary
+    return records, groups
 
 
 def _gpu_reason(options: Options) -> str | None:
@@ -240,18 +257,31 @@ def _not_evaluable(entry: Candidate, row: Mapping[str, Any] | None, tools: stage
 
 
 def _batches(jobs: Sequence[_Job]) -> list[list[_Job]]:
-    """Jobs that share a compiler call: one target (and CUDA block_dim), batch-safe text, up to BATCH_ROWS."""
-    groups: dict[tuple[str, int], list[_Job]] = {}
-    alone: list[list[_Job]] = []
+    """Jobs that share a compiler call: one target (and CUDA block_dim), batch-safe text, up to BATCH_ROWS.
+
+    Two candidates of one kernel never share a batch: Warp's entry points are `extern "C"`, so namespaces do
+    not keep them apart (measured: two samples of one row made the batch fail to assemble, and the split
+    that followed compiled them one by one)."""
+    open_batches: dict[tuple[str, int], list[tuple[set[str], list[_Job]]]] = {}
+    done: list[list[_Job]] = []
     for job in jobs:
         target = target_of(job.column)
         if not batch_safe(job.prediction):
-            alone.append([job])
+            done.append([job])
             continue
         block_dim = int(job.row.get("block_dim") or extraction.CUDA_BLOCK_DIM) if target == "cuda" else 0
-        groups.setdefault((target, block_dim), []).append(job)
-    size = stage.BATCH_ROWS
-    return [g[i : i + size] for g in groups.values() for i in range(0, len(g), size)] + alone
+        symbol = job.row["kernel_symbol"]
+        batches = open_batches.setdefault((target, block_dim), [])
+        slot = next((b for b in batches if symbol not in b[0]), None)
+        if slot is None:
+            slot = (set(), [])
+            batches.append(slot)
+        slot[0].add(symbol)
+        slot[1].append(job)
+        if len(slot[1]) == stage.BATCH_ROWS:
+            batches.remove(slot)
+            done.append(slot[1])
+    return [b for batches in open_batches.values() for _, b in batches] + done
 
 
 def _judge_batch(

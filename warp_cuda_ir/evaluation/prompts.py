@@ -16,10 +16,10 @@ from typing import Any
 
 from warp_cuda_ir.evaluation.candidate import TARGET_COLUMNS, target_of
 
-# A function head as Warp writes it: an optional template line, then `... void name(` up to the line `{`.
+# A function head as Warp writes it: an optional template line, then `... void name(...)` up to the line `{`.
 _HEAD = re.compile(
-    r"^(?:template <[^\n]*>\n)?(?:extern \"C\" __global__ |static WP_FORCEINLINE |static |WP_API )void \w+\(\n"
-    r"(?:[^\n]*\n)*?\)\n",
+    r"^(?P<head>(?:template <[^\n]*>\n)?(?:extern \"C\" __global__ |static WP_FORCEINLINE |static |WP_API )"
+    r"void \w+\([^{}]*?\))\n\{",
     re.M,
 )
 _STRUCT = re.compile(r"^struct wp_args_\w+ \{\n(?:[^\n]*\n)*?\};\n", re.M)
@@ -35,7 +35,7 @@ _TASK = {
 def signatures(row: Mapping[str, Any], column: str) -> list[str]:
     """What the answer must define, in order: the argument struct (cpu_forward) and every function head."""
     text = row[column] or ""
-    found = [m.group(0).rstrip("\n") for m in _HEAD.finditer(text)]
+    found = [m.group("head") for m in _HEAD.finditer(text)]
     if column == "cpu_forward":
         found = [m.group(0).rstrip("\n") for m in _STRUCT.finditer(text)] + found
     return found

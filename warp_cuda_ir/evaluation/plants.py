@@ -2,16 +2,15 @@
 
 Each plant rewrites a row's own `cpu_forward` or `cpu_backward` text. The first three make the arrays the
 column is judged by (outputs for the forward, input adjoints for the backward) degenerate: the kernel fills
-them and returns before doing its work. `operator` changes one arithmetic call (`wp::add` <-> `wp::sub`,
-their adjoints too) chosen by a seed: the smallest slip a model makes.
+them and returns before doing its work. `operator` changes one arithmetic call chosen by a seed: the
+smallest slip a model makes.
 
 - `zeros`: every judged array set to zero bytes;
 - `constant`: every judged array filled with one byte pattern (0x41: every component the same value);
 - `copy`: every judged array that an input of the same storage type and size exists for gets its bytes
   (None when no input fits: the row has no such plant);
-- `operator`: one add/sub swapped (None when the column has none). Only calls on floating-point values are
-  chosen: the others compute indices and loop bounds, where a swap reads out of bounds or never ends (measured
-  on 8 rows: 1 of 8 backward swaps then timed out) or changes nothing the digests see.
+- `operator`: one add/sub swapped (`wp::add` <-> `wp::sub` in the forward, `wp::adj_add` <-> `wp::adj_sub` in
+  the backward's reverse pass), among the calls a swap can change (`_operator_spots`); None when there is none.
 """
 
 from __future__ import annotations
@@ -24,23 +23,35 @@ from typing import Any
 PLANTS: tuple[str, ...] = ("zeros", "constant", "copy", "operator")
 _DIGEST = re.compile(r'wp_digest<(\w+)>\("(output|adjoint)", "(\w+)", \w+, (\d+)\);')
 _INPUT = re.compile(r"^static const (\w+) wp_in_(\w+)\[(\d+)\] = ", re.M)
-_OPERATOR = re.compile(r"\bwp::(adj_)?(add|sub)\(")
 _BODY = "    //---------\n    // primal vars\n"
-# A declaration of a generated variable: `wp::float32 var_3;`, `wp::vec_t<3, wp::float32> adj_7 = {};`.
-_DECLARATION = re.compile(r"^\s+(?:const )?((?:wp::|bool)[^=;()]*?) ((?:var|adj)_\w+)(?: = [^;]*)?;$", re.M)
-_RESULT = re.compile(r"(var_\w+) = wp::$|, (adj_\w+)\);")
+# A declaration of a generated variable: `wp::float32 var_3;`, `const wp::float32 var_4 = 0.5;`, `... adj_7 = {};`.
+_DECLARATION = re.compile(r"^\s+(const )?((?:wp::|bool)[^=;()]*?) ((?:var|adj)_\w+)(?: = [^;]*)?;$", re.M)
+# Forward: `var_5 = wp::add(`; backward: the adjoint of an add/sub of two variables.
+_FORWARD_CALL = re.compile(r"(var_\w+) = wp::(add|sub)\(")
+_ADJOINT_CALL = re.compile(r"wp::adj_(add|sub)\((var_\w+), (var_\w+), adj_\w+, adj_\w+, (adj_\w+)\);")
 
 
-def _floating(text: str, call: re.Match[str], types: dict[str, str]) -> bool:
-    """Whether the add/sub `call` computes a floating-point value (its result variable's declared type)."""
-    line_start = text.rfind("\n", 0, call.start()) + 1
-    line_end = text.find("\n", call.end())
-    before = text[line_start : call.start() + len("wp::")]
-    result = _RESULT.search(before) if call.group(1) is None else _RESULT.search(text[call.start() : line_end])
-    if result is None:
-        return False
-    declared = types.get(result.group(1) or result.group(2), "int")
-    return "int" not in declared and declared != "bool"
+def _operator_spots(text: str, column: str) -> list[tuple[int, str]]:
+    """(offset, operator name) of the add/sub calls on floating-point values a swap can change.
+
+    Forward: any such call. Backward: the adjoint calls whose operands are both variables (not constants:
+    a constant's adjoint is discarded, so flipping its sign changes nothing), where the sign of the second
+    operand's adjoint flips. Calls on integers compute indices and loop bounds: a swap there reads out of
+    bounds or never ends (measured: 1 of 8 backward swaps timed out) or changes nothing the digests see."""
+    declared = {name: (bool(const), kind) for const, kind, name in _DECLARATION.findall(text)}
+
+    def floating(name: str) -> bool:
+        kind = declared.get(name, (False, "int"))[1]
+        return "int" not in kind and kind != "bool"
+
+    if column.endswith("forward"):
+        return [(m.start(2), m.group(2)) for m in _FORWARD_CALL.finditer(text) if floating(m.group(1))]
+    spots = []
+    for m in _ADJOINT_CALL.finditer(text):
+        a, b = declared.get(m.group(2), (True, "")), declared.get(m.group(3), (True, ""))
+        if floating(m.group(4)) and not a[0] and not b[0]:
+            spots.append((m.start(1), m.group(1)))
+    return spots
 
 
 def _judged(row: Mapping[str, Any], column: str) -> list[tuple[str, str, int]]:
@@ -64,13 +75,11 @@ def plant(row: Mapping[str, Any], column: str, kind: str, seed: int = 0) -> str 
     prefix = "var" if column.endswith("forward") else "adj"
     judged = _judged(row, column)
     if kind == "operator":
-        types = {name: kind for kind, name in _DECLARATION.findall(text)}
-        spots = [m for m in _OPERATOR.finditer(text) if _floating(text, m, types)]
+        spots = _operator_spots(text, column)
         if not spots:
             return None
-        m = random.Random(seed).choice(spots)
-        swapped = {"add": "sub", "sub": "add"}[m.group(2)]
-        return text[: m.start()] + f"wp::{m.group(1) or ''}{swapped}(" + text[m.end() :]
+        at, name = random.Random(seed).choice(spots)
+        return text[:at] + {"add": "sub", "sub": "add"}[name] + text[at + len(name) :]
     if not judged:
         return None
     if kind in ("zeros", "constant"):

@@ -71,27 +71,20 @@ def print_summary(summary: dict) -> None:
 
 
 def write_prompts(args: argparse.Namespace) -> int:
-    import pyarrow.parquet as pq
-
-    from warp_cuda_ir.evaluation.prompts import prompt_view
-    from warp_cuda_ir.evaluation.run import ROW_COLUMNS, dataset_folder
-    from warp_cuda_ir.validation.dataset import data_files
+    from warp_cuda_ir.evaluation.prompts import prompt_views
+    from warp_cuda_ir.evaluation.run import dataset_folder
 
     columns = [c.strip() for c in args.columns.split(",") if c.strip()]
     unknown = [c for c in columns if c not in COLUMNS]
     if unknown or not columns:
         return fail(f"--columns: {', '.join(unknown) or 'none given'}: expected some of {', '.join(COLUMNS)}")
-    folder = dataset_folder(args.dataset)
-    files = [f for f in data_files(folder) if args.split is None or f.name.split("-", 1)[0] in args.split]
-    count = 0
+    views = prompt_views(dataset_folder(args.dataset), columns, args.split)
     args.prompts.parent.mkdir(parents=True, exist_ok=True)
+    count = 0
     with open(args.prompts, "w") as out:
-        for path in files:
-            for row in pq.read_table(path, columns=[c for c in ROW_COLUMNS if not c.endswith("_program")]).to_pylist():
-                for column in columns:
-                    if row.get(column):
-                        out.write(json.dumps(prompt_view(row, column)) + "\n")
-                        count += 1
+        for view in views:
+            out.write(json.dumps(view) + "\n")
+            count += 1
     print(f"wrote {count} prompt views to {args.prompts}")
     return 0
 

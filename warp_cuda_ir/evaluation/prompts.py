@@ -11,10 +11,23 @@ function and its entry-point block; for `cpu_backward` the backward kernel and i
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
+import pyarrow.parquet as pq
+
 from warp_cuda_ir.evaluation.candidate import TARGET_COLUMNS, target_of
+from warp_cuda_ir.validation.dataset import data_files
+
+# The columns a prompt view reads.
+VIEW_COLUMNS: tuple[str, ...] = (
+    "id",
+    "kernel_name",
+    "kernel_symbol",
+    "python_source",
+    *(f"{t}_{part}" for t in ("cpu", "cuda") for part in ("helpers", "forward", "backward")),
+)
 
 # A function head as Warp writes it: an optional template line, then `... void name(...)` up to the line `{`.
 _HEAD = re.compile(
@@ -69,3 +82,12 @@ def prompt_view(row: Mapping[str, Any], column: str) -> dict[str, Any]:
         "signatures": heads,
         "prompt": "\n".join(parts) + "\n",
     }
+
+
+def prompt_views(folder: Path, columns: Sequence[str], splits: Sequence[str] | None = None) -> Iterator[dict[str, Any]]:
+    """The view of every row of a dataset folder (of `splits`; None: all) for each of `columns` it has."""
+    for path in data_files(folder):
+        if splits is not None and path.name.split("-", 1)[0] not in splits:
+            continue
+        for row in pq.read_table(path, columns=list(VIEW_COLUMNS)).to_pylist():
+            yield from (prompt_view(row, column) for column in columns if row.get(column))

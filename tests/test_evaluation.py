@@ -15,9 +15,9 @@ from warp_cuda_ir import rows, synthesis
 from warp_cuda_ir.evaluation import judge, passk, plants, prompts
 from warp_cuda_ir.evaluation.candidate import batch_safe, candidate_program
 from warp_cuda_ir.evaluation.predictions import Bad, Candidate, parse_line, read_predictions
-from warp_cuda_ir.evaluation.run import Options, judge_entries, summary_path
+from warp_cuda_ir.evaluation.run import Options, dataset_folder, judge_entries, summary_path
 from warp_cuda_ir.shards import BuildSpec
-from warp_cuda_ir.standalone import program_columns, reference_columns
+from warp_cuda_ir.standalone import program, program_columns, reference_columns, stage
 from warp_cuda_ir.standalone.digest import digest_line
 from warp_cuda_ir.validation import dataset
 
@@ -170,6 +170,32 @@ def test_a_candidate_equal_to_the_rows_own_code_gives_the_rows_program(validated
             program = row[f"{column.split('_')[0]}_program"]
             kept = [line for line in text.splitlines(keepends=True) if '("input", ' not in line]
             assert "".join(kept) == program and len(kept) < len(text.splitlines())
+
+
+def test_missing_compilers_make_their_targets_not_checkable(validated_rows: dict) -> None:
+    row = next(iter(validated_rows.values()))
+    entries = [Candidate(1, row["id"], column, row[column]) for column in ("cpu_forward", "cuda_backward")]
+    no_tools = stage.Tools(None, None, program.warp_native_dir())
+    records, _ = judge_entries(entries, validated_rows, Options("", Path(), Path()), None, tools=no_tools)
+    assert [(r["verdict"], r["detail"].split(" (")[0]) for r in records] == [
+        ("not_checkable", "C++ compiler not found"),
+        ("not_checkable", "nvcc not found"),
+    ]
+
+
+def test_a_hub_repo_id_is_downloaded_as_a_dataset_repo(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import huggingface_hub
+
+    calls: list[dict] = []
+
+    def fake_download(**kwargs: Any) -> str:  # the Hub cannot be reached from the tests
+        calls.append(kwargs)
+        return str(tmp_path)
+
+    monkeypatch.setattr(huggingface_hub, "snapshot_download", fake_download)
+    assert dataset_folder("someone/warp_cuda_ir") == tmp_path
+    assert calls == [{"repo_id": "someone/warp_cuda_ir", "repo_type": "dataset"}]
+    assert dataset_folder(str(tmp_path)) == tmp_path and len(calls) == 1
 
 
 # --- compile and run: every verdict -----------------------------------------------------------------------------

@@ -15,6 +15,7 @@ import contextlib
 import dataclasses
 import hashlib
 import importlib
+import importlib.util
 import json
 import os
 import sys
@@ -59,11 +60,14 @@ class Worker:
 
     # --- import ----------------------------------------------------------------------------------
 
-    def do_import(self, module: str) -> None:
+    def do_import(self, module: str, path: str | None = None) -> None:
         error = category = None
         try:
             with warp_session.silenced_fd(2):
-                importlib.import_module(module)
+                if path is None:
+                    importlib.import_module(module)
+                else:
+                    _load_from_path(module, path)
         except SystemExit as e:
             category, error = reasons.IMPORT_EXITED, f"sys.exit({e.code!r})"
         except BaseException as e:  # whatever the file raises, the harvest goes on
@@ -213,6 +217,21 @@ class Worker:
         }
 
 
+def _load_from_path(module: str, path: str) -> None:
+    """Run a script file as the module `module` (registered first, as an import would: Warp reads kernels'
+    modules from sys.modules, and a script's own `import` of a sibling then finds it)."""
+    spec = importlib.util.spec_from_file_location(module, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {path}")
+    loaded = importlib.util.module_from_spec(spec)
+    sys.modules[module] = loaded
+    try:
+        spec.loader.exec_module(loaded)
+    except BaseException:
+        sys.modules.pop(module, None)
+        raise
+
+
 def _closure_digest(func: Any) -> str:
     """Tells apart kernels one factory made with different captured values (stable across processes)."""
     cells = getattr(func, "__closure__", None) or ()
@@ -267,7 +286,7 @@ def main() -> None:
             message = json.loads(line)
             op = message["op"]
             if op == "import":
-                worker.do_import(message["module"])
+                worker.do_import(message["module"], message.get("path"))
             elif op == "process":
                 worker.do_process(message["kernels"])
             elif op == "quit":

@@ -193,17 +193,27 @@ def test_a_folder_of_scripts_harvests_whatever_its_files_are_called(tmp_path):
     }
     for rel, (name, imports, body) in files.items():
         (scripts / rel).write_text(kernel.format(name=name, imports=imports, body=body))
+    # A script picks a GPU and exits at top level, between its kernels: what follows is still defined.
+    (scripts / "03 gpu-only.py").write_text(
+        kernel.format(name="before_gpu", imports="", body="0.0")
+        + "\nwp.set_device('cuda:0')\n"
+        + kernel.format(name="after_gpu", imports="import sys", body="1.0")
+        + "\nsys.exit(0)\n"
+        + kernel.format(name="after_exit", imports="", body="2.0")
+    )
     target = discover.resolve(str(scripts), 0)
     assert target.skipped_files == []
     # Files with a module name keep it (a sibling's `import plain` gets the same module); the rest load by path.
     by_file = {j.file: j for j in target.jobs}
-    assert by_file["plain.py"].module == "plain" and by_file["plain.py"].path is None
+    assert by_file["plain.py"].module == "plain" and by_file["plain.py"].path == str(scripts / "plain.py")
     assert by_file["001.py"].path == str(scripts / "001.py") and by_file["001.py"].module.isidentifier()
     assert len({j.module for j in target.jobs}) == len(target.jobs)
     result = harvest([str(scripts)], workers=1)
-    assert result.reasons == []
-    got = {r["file"]: r["qualname"] for r in result.records}
-    assert got == {rel: name for rel, (name, *_) in files.items()}
+    # The file's first failure is its reason; nothing else failed.
+    assert [(r.category, r.file) for r in result.reasons] == [(reasons.IMPORT_FAILED, "03 gpu-only.py")]
+    got = {(r["file"], r["qualname"]) for r in result.records}
+    want = {(rel, name) for rel, (name, *_) in files.items()}
+    assert got == want | {("03 gpu-only.py", k) for k in ("before_gpu", "after_gpu", "after_exit")}
     cloth = next(r for r in result.records if r["qualname"] == "cloth")
     assert "def twice" in cloth["source"] and cloth["texts"]["cuda_forward"]
 

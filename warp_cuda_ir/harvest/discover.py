@@ -159,14 +159,15 @@ def _folder(spec: str, path: Path, index: int) -> Target:
         if not parts:
             continue
         module = ".".join(parts)
-        if is_package or _importable(module):
+        if is_package:
             _add_job(target, index, module, f)
         else:
-            # A folder of scripts is run file by file (`python 001.py`, runpy, pytest), so its file names
-            # need not be module names (`001.py`, `cloth-sim.py`): load such a file from its path under a
-            # name no import statement can spell, unique per file.
+            # A folder of scripts is run file by file (`python 001.py`, runpy, pytest): each file is loaded
+            # from its path (see the worker), under its own name where it has one (a sibling's `import` then
+            # shares the module), else under a name no import statement can spell (`001.py`, `cloth-sim.py`).
             rel = target.relpath(str(f)) or f.name
-            target.jobs.append(Job(index, script_module_name(rel), rel, str(f)))
+            name = module if _importable(module) else script_module_name(rel)
+            target.jobs.append(Job(index, name, rel, str(f)))
     return target
 
 

@@ -11,6 +11,7 @@ Protocol: {"op": "import", "module": M} -> {"op": "found", "error": ..., "kernel
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import dataclasses
 import hashlib
@@ -18,9 +19,12 @@ import importlib
 import importlib.util
 import json
 import os
+import signal
 import sys
 import time
+import tokenize
 import traceback
+import types
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -217,19 +221,56 @@ class Worker:
         }
 
 
+# A script's top-level statement that runs longer than this is its own work (a simulation loop, a
+# benchmark), not a definition: it is cut and the script's later definitions still load. Imports are
+# exempt (newton's first import takes ~20 s idle).
+SCRIPT_STATEMENT_LIMIT_S = 60
+
+
+class _StatementCut(Exception):
+    pass
+
+
 def _load_from_path(module: str, path: str) -> None:
-    """Run a script file as the module `module` (registered first, as an import would: Warp reads kernels'
-    modules from sys.modules, and a script's own `import` of a sibling then finds it)."""
+    """Run a script as the module `module`, one top-level statement at a time.
+
+    A script is written to be run (`python 001.py`), not imported: at top level it may pick a CUDA device,
+    launch, plot or exit, often between two kernel definitions. Each statement that raises, exits or runs
+    past `SCRIPT_STATEMENT_LIMIT_S` is skipped and the rest still run, so every kernel the script defines
+    is found; the first failure is raised at the end, as the file's reason. The module is registered before
+    it runs, as an import would (Warp reads a kernel's globals through its module; a sibling's `import`
+    finds it). Line numbers are the file's, so Warp reads the kernels' source from the file itself.
+    """
+    if module in sys.modules:  # a sibling script imported it by name already
+        return
+    with tokenize.open(path) as f:  # honours a PEP 263 encoding line
+        text = f.read()
+    tree = ast.parse(text, path)
     spec = importlib.util.spec_from_file_location(module, path)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot load {path}")
-    loaded = importlib.util.module_from_spec(spec)
+    loaded = importlib.util.module_from_spec(spec) if spec is not None else types.ModuleType(module)
+    loaded.__file__ = path
     sys.modules[module] = loaded
+    first: BaseException | None = None
+
+    def cut(signum: int, frame: Any) -> None:
+        raise _StatementCut(f"top-level statement cut at the {SCRIPT_STATEMENT_LIMIT_S} s limit")
+
+    previous = signal.signal(signal.SIGALRM, cut)
     try:
-        spec.loader.exec_module(loaded)
-    except BaseException:
-        sys.modules.pop(module, None)
-        raise
+        for node in tree.body:
+            timed = not isinstance(node, (ast.Import, ast.ImportFrom))
+            try:
+                if timed:
+                    signal.alarm(SCRIPT_STATEMENT_LIMIT_S)
+                exec(compile(ast.Module([node], type_ignores=[]), path, "exec"), loaded.__dict__)
+            except (Exception, SystemExit) as e:
+                first = first or e
+            finally:
+                signal.alarm(0)
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    if first is not None:
+        raise first
 
 
 def _closure_digest(func: Any) -> str:

@@ -201,6 +201,8 @@ def test_a_folder_of_scripts_harvests_whatever_its_files_are_called(tmp_path):
         + "\nsys.exit(0)\n"
         + kernel.format(name="after_exit", imports="", body="2.0")
     )
+    # Warp's global settings one script changes do not carry over into the next file's code.
+    (scripts / "00-settings.py").write_text("import warp as wp\n\nwp.config.enable_backward = False\n")
     target = discover.resolve(str(scripts), 0)
     assert target.skipped_files == []
     # Files with a module name keep it (a sibling's `import plain` gets the same module); the rest load by path.
@@ -216,6 +218,8 @@ def test_a_folder_of_scripts_harvests_whatever_its_files_are_called(tmp_path):
     assert got == want | {("03 gpu-only.py", k) for k in ("before_gpu", "after_gpu", "after_exit")}
     cloth = next(r for r in result.records if r["qualname"] == "cloth")
     assert "def twice" in cloth["source"] and cloth["texts"]["cuda_forward"]
+    # `00-settings.py` turned backward off for itself, not for the files after it.
+    assert all(r["texts"]["cuda_backward"] for r in result.records)
 
 
 def test_a_file_that_hangs_is_killed_and_blamed(tmp_path):

@@ -61,10 +61,15 @@ class Worker:
         for target in config["targets"]:
             if target["sys_path"] not in sys.path:
                 sys.path.insert(0, target["sys_path"])
+        self.warp_config = warp_session.config_snapshot()
 
     # --- import ----------------------------------------------------------------------------------
 
     def do_import(self, module: str, path: str | None = None) -> None:
+        # A file's kernels are processed right after its import; Warp's global settings it changed at top
+        # level (`wp.config.enable_backward = False` in several of Warp's own examples) must not carry over
+        # into the next file's code (they made the next file's kernels fail their self-contained check).
+        warp_session.restore_config(self.warp_config)
         error = category = None
         try:
             with warp_session.silenced_fd(2):

@@ -171,7 +171,8 @@ def evaluate(options: Options) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     gpu_reason = _gpu_reason(options) if needs_gpu else None
     records, groups = judge_entries(entries, rows, options, gpu_reason)
     summary = passk.summarize(records, groups)
-    summary["gpu"] = gpu_reason or "present"
+    # Why cuda_* candidates were compiled only; "present" when they ran; None when there were none.
+    summary["gpu"] = (gpu_reason or "present") if needs_gpu else None
     _write(options.report, "".join(json.dumps(r) + "\n" for r in records))
     _write(summary_path(options.report), json.dumps(summary, indent=2) + "\n")
     return records, summary

@@ -196,7 +196,7 @@ def judge_entries(
         record = {"id": entry.id, "column": entry.column, "verdict": "", "detail": ""}
         records.append(record)
         row = rows.get(entry.id) if entry.id is not None else None
-        if row is not None and entry.column in TARGET_COLUMNS:
+        if row is not None and entry.column in TARGET_COLUMNS and row.get(entry.column):
             groups[(entry.id, entry.column)] = _groups(row, entry.column)
         if isinstance(entry, Bad):
             record.update(verdict="bad_input", detail=entry.reason)

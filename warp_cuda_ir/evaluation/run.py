@@ -240,10 +240,8 @@ def _gpu_reason(options: Options) -> str | None:
     return unavailable_reason()
 
 
-def _not_evaluable(entry: Candidate, row: Mapping[str, Any] | None, tools: stage.Tools) -> tuple[str, str] | None:
-    """(verdict, detail) of a candidate that cannot be compiled and run, or None."""
-    if row is None:
-        return "bad_input", f"line {entry.line}: unknown id {entry.id!r} (not a row of the dataset)"
+def _not_evaluable(entry: Candidate, row: Mapping[str, Any], tools: stage.Tools) -> tuple[str, str] | None:
+    """(verdict, detail) of a candidate of a known row that cannot be compiled and run, or None."""
     if not row.get(entry.column):
         return "bad_input", f"line {entry.line}: row {entry.id} has no {entry.column} (the kernel has no such code)"
     if row.get(REFERENCE) is None:

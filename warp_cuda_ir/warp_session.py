@@ -472,6 +472,28 @@ def changed_module_options(kernel: Any) -> dict[str, Any]:
     return {k: v for k, v in module.options.items() if k not in ("block_dim", "output_arch") and defaults.get(k) != v}
 
 
+def backward_switch(kernel: Any, module_options: dict[str, Any]) -> str | None:
+    """What disables the kernel's backward code: `kernel` (its own `enable_backward=False`, which wins in Warp),
+    `module` (the module's option), or None when Warp generates it with these options."""
+    if kernel.options.get("enable_backward") is False:
+        return "kernel"
+    if (module_options | kernel.options).get("enable_backward") is False:
+        return "module"
+    return None
+
+
+@contextlib.contextmanager
+def kernel_options_set(kernel: Any, options: dict[str, Any]) -> Iterator[None]:
+    """The kernel's own options (`@wp.kernel(...)`) overridden for the duration of a block, then restored."""
+    saved = dict(kernel.options)
+    kernel.options.update(options)
+    try:
+        yield
+    finally:
+        kernel.options.clear()
+        kernel.options.update(saved)
+
+
 def module_block_dim(kernel: Any) -> int:
     return int(kernel.module.options.get("block_dim", 256))
 

@@ -218,7 +218,9 @@ STANDALONE_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         "Standalone CUDA program (`program.cu`): Warp's `aot.h`, the row's whole generated CUDA module (helpers, "
         "forward, backward) and a host `main()` that fills every argument with the row's inputs (embedded), "
         "launches the forward then the backward kernel (seeded output adjoints) and prints a digest line per "
-        "output and per input adjoint. Rows without a launch record: compiles, prints why it does not run.",
+        "output and per input adjoint; a row without backward code launches the forward kernel only (a program "
+        "never calls code its row does not hold). Rows without a launch record: compiles, prints why it does not "
+        "run.",
     ),
     (
         "cpu_program",

@@ -156,11 +156,23 @@ def load_kernels(source: str) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 @contextlib.contextmanager
-def loaded_kernel(source: str, kernel_name: str | None = None) -> Iterator[tuple[Any, dict[str, Any]]]:
-    """`load_kernel` for the duration of a block (e.g. to launch it), then `release`."""
+def loaded_kernel(
+    source: str, kernel_name: str | None = None, *, backward: bool = False
+) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """`load_kernel` for the duration of a block (e.g. to launch it), then `release`.
+
+    `backward`: compile the kernel with its adjoint even where the source's options disable it (a row whose
+    backward code was enabled for code generation, `backward_origin`), so `adjoint=True` launches run it.
+    Without it Warp would launch no backward kernel for such a source.
+    """
     with lock:
         kernel, namespace = load_kernel(source, kernel_name)
         try:
+            if backward:
+                kernel.module.options["enable_backward"] = True
+                for k in [kernel, *kernel.overloads.values()]:
+                    if k.options.get("enable_backward") is False:
+                        k.options["enable_backward"] = True
             yield kernel, namespace
         finally:
             release()

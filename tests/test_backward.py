@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import datasets
@@ -91,6 +93,17 @@ def test_a_kernel_whose_adjoint_fails_keeps_its_forward_row_with_the_reason(reco
     assert row["backward_missing_reason"].startswith("Warp cannot generate the adjoint: WarpCodegenError")
     assert "wp.ref" in row["backward_missing_reason"]
     assert not writing.has_backward(row)
+
+
+def test_time_limit_stops_a_stuck_block_and_leaves_no_alarm():
+    started = time.monotonic()
+    with pytest.raises(extraction.TimeLimitExceeded), extraction.time_limit(0.2):
+        while True:  # what a codegen that never finishes looks like to the limit
+            pass
+    assert time.monotonic() - started < 5
+    with extraction.time_limit(5):
+        pass
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
 
 
 def _blank_lines_folded(text: str) -> str:

@@ -10,9 +10,13 @@ Every extracted text is a verbatim slice of Warp's module source, so
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import re
+import signal
+import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -161,10 +165,41 @@ def _codegen_with_backward(
     """
     on = {"enable_backward": True}
     try:
-        with warp_session.kernel_options_set(kernel, on):
+        with time_limit(BACKWARD_CODEGEN_LIMIT_S), warp_session.kernel_options_set(kernel, on):
             return _codegen(module, hasher, cuda_options | on, cpu_options | on)
+    except TimeLimitExceeded as e:
+        return f"Warp's adjoint generation did not finish: {e}"
     except Exception as e:  # whatever Warp raises for this kernel's adjoint (WarpCodegenError, ...)
         return f"Warp cannot generate the adjoint: {type(e).__name__}: {one_line(e)}"[:500]
+
+
+# The harvest's parent kills a worker after 120 s without an answer for a kernel, losing its forward row too;
+# the slowest newton kernel takes ~2 s for both of its codegens (measured), so an adjoint still generating after
+# this long is stuck and only its backward is given up.
+BACKWARD_CODEGEN_LIMIT_S = 40.0
+
+
+class TimeLimitExceeded(Exception):
+    """`time_limit`'s budget ran out."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise TimeLimitExceeded in the block after `seconds` (SIGALRM: on the main thread only, else no limit)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise TimeLimitExceeded(f"over {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def with_enabled_backward(texts: KernelTexts, enabled: tuple[str, str] | str | None, origin: str) -> KernelTexts:

@@ -154,3 +154,13 @@ def assert_publishable(folder: Path) -> None:
     assert len(programs) == len(set(programs)), "a program occurs twice"
     upload = hub.plan(folder, "contract/check")
     assert set(upload.files) == record.owned() and upload.rows_per_split == counted
+
+
+def cpu_twin_lines(row: dict[str, Any], folder: Path) -> list[str]:
+    """The row's programs and Makefile copied into a new `folder`, `make cpu`, run: the twin's printed lines."""
+    folder.mkdir()
+    (folder / "program.cpp").write_text(row["cpu_program"])
+    (folder / "program.cu").write_text(row["cuda_program"])
+    (folder / "Makefile").write_text(row["makefile"])
+    subprocess.run(["make", "-s", "cpu"], cwd=folder, check=True, capture_output=True)
+    return subprocess.run(["./program_cpu"], cwd=folder, capture_output=True, text=True, check=True).stdout.splitlines()

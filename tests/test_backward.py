@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 import shutil
 import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -19,7 +18,7 @@ from pathlib import Path
 import datasets
 import pytest
 
-from tests.helpers import assert_publishable
+from tests.helpers import assert_publishable, cpu_twin_lines
 from warp_cuda_ir import extraction, real, rows, synthesis, warp_session, writing
 from warp_cuda_ir.harvest import check, harvest
 from warp_cuda_ir.shards import BuildSpec
@@ -135,14 +134,6 @@ def _forward_only_row(seed: int) -> dict:
     return row | extraction.backward_columns(texts)
 
 
-def _twin_lines(row: dict, folder: Path) -> list[str]:
-    folder.mkdir()
-    (folder / "program.cpp").write_text(row["cpu_program"])
-    (folder / "Makefile").write_text(row["makefile"])
-    subprocess.run(["make", "-s", "cpu"], cwd=folder, check=True, capture_output=True)
-    return subprocess.run(["./program_cpu"], cwd=folder, capture_output=True, text=True, check=True).stdout.splitlines()
-
-
 @pytest.mark.slow
 @needs_cxx
 def test_programs_run_the_backward_enabled_here_and_never_a_missing_one(tmp_path):
@@ -150,7 +141,7 @@ def test_programs_run_the_backward_enabled_here_and_never_a_missing_one(tmp_path
     with warp_session.loaded_kernel(row["python_source"], row["kernel_name"], backward=True) as (kernel, namespace):
         _, expected = reference_run(row, kernel, namespace)
     assert any(line.startswith("adjoint ") for line in expected)
-    assert _twin_lines(row | program_columns(row), tmp_path / "enabled") == expected
+    assert cpu_twin_lines(row | program_columns(row), tmp_path / "enabled") == expected
 
     missing = row | {"cuda_backward": "", "cpu_backward": ""}
     columns = program_columns(missing)
@@ -160,7 +151,7 @@ def test_programs_run_the_backward_enabled_here_and_never_a_missing_one(tmp_path
     with warp_session.loaded_kernel(row["python_source"], row["kernel_name"]) as (kernel, namespace):
         _, forward_lines = reference_run(missing, kernel, namespace)
     assert forward_lines == [line for line in expected if line.startswith("output ")]
-    assert _twin_lines(missing | columns, tmp_path / "missing") == forward_lines
+    assert cpu_twin_lines(missing | columns, tmp_path / "missing") == forward_lines
 
 
 @pytest.mark.slow

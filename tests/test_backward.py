@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import datasets
+import pyarrow as pa
 import pytest
 
 from tests.helpers import assert_publishable, cpu_twin_lines
@@ -103,6 +104,31 @@ def test_time_limit_stops_a_stuck_block_and_leaves_no_alarm():
     with extraction.time_limit(5):
         pass
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_gradient_verdicts_are_counted_per_source_and_package():
+    from warp_cuda_ir.readback import _GradientTally
+
+    tally = _GradientTally()
+    tally.add(
+        pa.table(
+            {
+                "source": ["synthetic", "real", "real", "real"],
+                "category": ["arith", "newton", "newton", "warp"],
+                "adjoint_hazards": [[], [], ["dynamic_loop_mutation:x"], []],
+                "gradcheck_status": ["ok", "wrong_adjoint", "wrong_adjoint", "skipped"],
+                "gradcheck_skip_reason": [None, None, None, "no backward code"],
+                "gradcheck_adjoint_norm": [1.0, 2.0, 1.0, None],
+            }
+        )
+    )
+    result = tally.done()
+    assert result.by_group == {
+        "real: newton": {"wrong_adjoint": 2},
+        "real: warp": {"skipped: no backward code": 1},
+        "synthetic": {"ok": 1},
+    }
+    assert result.disagreeing_unflagged == {"real: newton": 1}
 
 
 def _blank_lines_folded(text: str) -> str:

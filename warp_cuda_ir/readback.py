@@ -154,10 +154,9 @@ class _GradientTally:
 
 def _gradient_groups(group: pa.Table) -> list[str]:
     """Each row's group in the card's gradient table: `synthetic`, or `real: <package>` (a real row's category)."""
-    categories = group.column("category").to_pylist()
-    if "source" not in group.column_names:
-        return ["synthetic"] * len(categories)
-    sources = group.column("source").to_pylist()
+    names = group.column_names
+    sources = group.column("source").to_pylist() if "source" in names else ["synthetic"] * group.num_rows
+    categories = group.column("category").to_pylist() if "category" in names else [None] * group.num_rows
     return [f"real: {c}" if s == "real" else (s or "synthetic") for s, c in zip(sources, categories, strict=True)]
 
 

@@ -134,7 +134,7 @@ def extract(
         return dataclasses.replace(texts, backward_origin=AS_WRITTEN)
     if not force_backward:
         return dataclasses.replace(texts, backward_missing=DISABLED_BY_SOURCE)
-    return with_enabled_backward(texts, enabled, origin)
+    return _with_enabled_backward(texts, enabled, origin)
 
 
 def backward_columns(texts: KernelTexts | dict[str, Any]) -> dict[str, str | None]:
@@ -202,7 +202,7 @@ def time_limit(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def with_enabled_backward(texts: KernelTexts, enabled: tuple[str, str] | str | None, origin: str) -> KernelTexts:
+def _with_enabled_backward(texts: KernelTexts, enabled: tuple[str, str] | str | None, origin: str) -> KernelTexts:
     """`texts` (the source's own options, no backward) completed from the backward-enabled build `enabled`.
 
     Forward texts stay `texts`'; backward texts and helpers (now holding their adjoints' bodies, which the

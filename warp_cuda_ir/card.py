@@ -507,7 +507,7 @@ def meaning_markdown(readback: Readback) -> str:
     b = program_analysis.TYPED5_BASELINE
     lines += [
         "",
-        "For comparison, the previous generator `typed-5` on seeds 0-999:"
+        "For comparison, the first typed generator `typed-5` on seeds 0-999:"
         f" dead assignments {b['dead_assignments_pct']}%,"
         f" idle inputs {b['idle_inputs_pct']}%, uncalled helpers {b['uncalled_helpers'][0]} of"
         f" {b['uncalled_helpers'][1]}, fixed conditions {b['fixed_conditions'][0]} of {b['fixed_conditions'][1]},"

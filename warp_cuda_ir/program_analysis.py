@@ -26,8 +26,9 @@ from warp_cuda_ir.synthesis import dataflow
 from warp_cuda_ir.synthesis.catalogue import offered_builtins
 
 REFERENCE_PATH = Path(__file__).with_name("real_reference.json")
-# The previous generator on seeds 0-999, for comparison in the card: `python benchmarks/meaning.py
-# --generator typed-5 --seeds 0:1000` against this real_reference.json (dynamic figures: 80 seeds).
+# The first typed generator on seeds 0-999, for comparison in the card: at the git tag `generators-before-removal`,
+# `python benchmarks/meaning.py --generator typed-5 --seeds 0:1000` against this real_reference.json (dynamic
+# figures: 80 seeds).
 TYPED5_BASELINE = {
     "dead_assignments_pct": 46.99, "idle_inputs_pct": 29.67, "uncalled_helpers": [274, 328],
     "fixed_conditions": [110, 2241], "category_fidelity_pct": 77.7,

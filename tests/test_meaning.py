@@ -118,7 +118,7 @@ def programs() -> list:
 
 
 def test_one_generator() -> None:
-    assert GENERATOR_VERSION == "meaning-3"
+    assert GENERATOR_VERSION == "meaning-4"
     with pytest.raises(TypeError):
         synthesize(5, CATEGORIES, "typed-5")  # type: ignore[call-arg]
 
@@ -332,7 +332,7 @@ def test_no_read_of_a_pruned_variable() -> None:
     assert not [(s, u) for s in range(125, 165) if (u := undefined_reads(synthesize(s).source))]
 
 
-FLOAT64_ANCHOR_SEEDS = (1791, 2168)  # the first seeds with a float64 anchor vector
+FLOAT64_ANCHOR_SEEDS = (1791, 3543)  # the first seeds with a float64 anchor vector
 
 
 def test_float64_anchor_vectors_generate() -> None:
@@ -412,8 +412,8 @@ def test_programs_are_pinned() -> None:
     for s in range(100):
         h.update(repr(synthesize(s)).encode())
     assert (GENERATOR_VERSION, h.hexdigest()) == (
-        "meaning-3",
-        "020913957f4f35c74ff8d52120120312a378a627be7a0e2eaa78cf20f9f996c2",
+        "meaning-4",
+        "ceea81863796b7900e0b5f04a958976d441e51f17e919227b226caa21f06036b",
     )
 
 

@@ -641,7 +641,7 @@ def prune(tree: ast.Module, kernel_name: str) -> set[str]:
     for _ in range(4):  # removing a statement can kill what fed it only through a loop: repeat
         changed = False
         for f in functions.values():
-            # a helper's own array parameters are arrays too: a store into one is an effect (meaning-3's
+            # a helper's own array parameters are arrays too: a store into one is an effect (the generator's
             # store helpers; real helpers that write a buffer they are passed)
             result = analyse_function(f, arrays if f is kernel else array_arguments(f), index)
             changed |= _drop(f.body, result, removed_nodes) > 0

@@ -10,7 +10,9 @@ It draws a program with the typed grammar (`grammar`, `kernels`, `categories`), 
 - branch and loop-exit conditions split the thread's own inputs (an input element against a
   threshold inside the range its recipe draws from), so each side is taken by some threads; a
   nested test never splits an input an enclosing test, an early return or a `while` test already
-  split (it would be decided), and two names of one value count as one input;
+  split (it would be decided), and two names of one value count as one input; the clauses of a compound
+  test read different values, or bound one input to an interval (`x > lo and x < hi`, `x < lo or x > hi`),
+  so that each clause can change the outcome (`val < -0.26 and val < 0.36` could not);
 - outputs, sinks, add/sub atomics and reduction totals are anchored on the thread's own input element
   (`w * in[i]`, a vector of input elements, `in[i] * I`, a split of a numeric input for a bool): a drawn
   value can be constant in practice though the grammar believes it varies (`wp.isfinite(...)`, an
@@ -22,7 +24,8 @@ It draws a program with the typed grammar (`grammar`, `kernels`, `categories`), 
 - the mix follows real kernels (`real_weights.json`): built-ins drawn in proportion to their real counts
   times a frozen per-built-in factor (`CALIBRATION`, `benchmarks/calibrate.py`), so that the built-ins
   used, not the productions drawn, follow real counts; outputs written through store helpers some of the
-  time (`store_out(out, i, v)`, a `@wp.func` that writes the buffer it is passed); vector component
+  time (`store_out(out, i, v)`, a `@wp.func` that writes the buffer it is passed; outputs of one type share
+  one, `store_float32`, never two helpers with one body); vector component
   updates (`v.y = v.y + e`); casts spelled `wp.int32(x)` / `wp.float32(x)` and updates spelled
   `x = x + (e)` as often as real code does; few float64 values, `wp.where` selects and atomics;
 - each category's defining construct is built in (a helper call in `functions`, a loop in a loop
@@ -346,10 +349,11 @@ class MeaningBuilder(KernelBuilder):
         finally:
             scope.hidden = hidden
 
-    def split_condition(self, avoid: str | None = None) -> str | None:
+    def split_condition(self, avoid: str | None = None, exclude: tuple[str, ...] = ()) -> str | None:
         """An input element against a threshold inside the range its recipe draws from (about half the
         threads each way), sometimes joined with a split of another input (`and`: a quarter of them).
-        Grammar conditions are left out here: `x > t and wp.length(v) < -0.5` never holds."""
+        Grammar conditions are left out here: `x > t and wp.length(v) < -0.5` never holds. `avoid`: an
+        input to leave out when there is another; `exclude`: inputs (and their other names) never split."""
         rng = self.rng
         scope = self.expressions.scope
         copies = [v for v in scope.variables if v.name in self._copies and v.name not in scope.hidden]
@@ -357,7 +361,7 @@ class MeaningBuilder(KernelBuilder):
         copies = [v for v in copies if v.name not in self.enclosing]
         # `a = phi` makes two names for one value: `a > 0.25 and phi < -0.24` never holds
         root = scope.aliases.get
-        taken = {root(n, n) for n in (*self.enclosing, *self.guarded)}
+        taken = {root(n, n) for n in (*self.enclosing, *self.guarded, *exclude)}
         copies = [v for v in copies if root(v.name, v.name) not in taken]
         copies = list({root(v.name, v.name): v for v in copies}.values())
         if avoid is not None and len(copies) > 1:
@@ -379,6 +383,23 @@ class MeaningBuilder(KernelBuilder):
                 threshold = rng.uniform(-0.4, 0.4)
             parts.append(f"{x.text} {rng.choice(['<', '>'])} {typesys.scalar_literal(x.type, threshold)}")
         return f"{parts[0]} {rng.choice(['and', 'or'])} {parts[1]}" if len(parts) == 2 else parts[0]
+
+    def interval(self, name: str, join: str) -> str | None:
+        """Two bounds on one numeric input that both count: inside an interval (`x > lo and x < hi`) or
+        outside it (`x < lo or x > hi`), lo < hi within the range its recipe draws from; None for a bool."""
+        rng = self.rng
+        v = next(v for v in self.expressions.scope.variables if v.name == name)
+        if v.type == "bool":
+            return None
+        x = self.expressions.component(v)
+        if typesys.parse(x.type).kind == "int":  # inputs draw from [-4, 4] ([0, 4] unsigned): lo + 1 < hi
+            lo: float = rng.randint(0, 1) if x.type == "uint32" else rng.randint(-3, 0)
+            hi: float = lo + rng.randint(2, 3)
+        else:
+            lo, hi = sorted((rng.uniform(-0.4, 0.4), rng.uniform(-0.4, 0.4)))
+            hi = max(hi, lo + 0.1)
+        low, high = typesys.scalar_literal(x.type, lo), typesys.scalar_literal(x.type, hi)
+        return f"{x.text} > {low} and {x.text} < {high}" if join == "and" else f"{x.text} < {low} or {x.text} > {high}"
 
     def stmt_if(self) -> None:
         """if [elif] [else]: each test splits another input where there is one, so that a later test
@@ -650,14 +671,22 @@ def _nested_loop(b: MeaningBuilder, ex: Expressions) -> None:
 def _compound_if(b: MeaningBuilder, ex: Expressions) -> None:
     """`w = ...; if <split> and/or <split>: w = ... [else: w += ...]`: the branches decide a value the
     kernel goes on with (`sink` writes it out when nothing else reads it)."""
-    first, second = b.split_condition(), b.split_condition()
-    if first is None or second is None:
+    first = b.split_condition()
+    # the second split reads other inputs: two splits of one input imply or contradict each other
+    # (`val < -0.26 and val < 0.36`); with no other input left, two bounds of an interval on that one
+    second = b.split_condition(exclude=b.split_vars) if first is not None else None
+    join = b.rng.choice(["and", "or"])
+    if first is not None and second is None and len(b.split_vars) == 1:
+        condition = b.interval(b.split_vars[0], join)
+    else:
+        condition = f"({first}) {join} ({second})" if first is not None and second is not None else None
+    if condition is None:
         b.stmt_if()
         return
     t = b.rng.choice([x for x in ex.types if typesys.parse(x).kind in ("float", "vec")] or ["float32"])
     w = b.declare(ex.expr_reading(t, 1))
     _must_reach(b, w)
-    b.emit(f"if ({first}) {b.rng.choice(['and', 'or'])} ({second}):")
+    b.emit(f"if {condition}:")
     _branch_update(b, ex, w)
     if b.rng.random() < 0.6:
         b.emit("else:")
@@ -805,11 +834,13 @@ _STORE_LINE = re.compile(r"^(\s*)([A-Za-z_]\w*)\[([\w, ]+)\] = (.+)$")
 
 def _store_helpers(b: MeaningBuilder) -> None:
     """`out[i] = e` -> `store_out(out, i, e)` with `@wp.func def store_out(dst, i, value): dst[i] = value`
-    (one helper per output array, for some of its stores). Only stores into `out` arrays at the thread's own
-    index: the value reaches the output as before, through the helper."""
+    (for some of the stores into each output array). Only stores into `out` arrays at the thread's own
+    index: the value reaches the output as before, through the helper. Outputs of one type share one helper
+    (named for the type then, `store_vec3`): two helpers with one body would be one function defined twice."""
     rng = b.rng
     outputs = {name: (annotation, a) for name, annotation, a in b.arguments if a.kind == "array" and a.role == "out"}
-    helpers: dict[str, str] = {}
+    helpers: dict[str, str] = {}  # output array -> its helper
+    by_definition: dict[str, tuple[str, int, str]] = {}  # parameters and body -> helper, its prelude chunk, dtype
     for n, line in enumerate(b.lines):
         m = _STORE_LINE.match(line)
         if m is None or m.group(2) not in outputs:
@@ -819,16 +850,24 @@ def _store_helpers(b: MeaningBuilder) -> None:
         if index != ", ".join(b.tids[: len(arg.shape)]) or rng.random() >= STORE_HELPER_SHARE:
             continue
         if name not in helpers:
-            stem = name.removeprefix("out_").removeprefix("new_").removeprefix("result_")
-            helper = helpers[name] = f"{rng.choice(('store', 'write', 'set'))}_{stem}"
             indices = [f"{t}: int" for t in b.tids[: len(arg.shape)]]
             value_type = typesys.parse(arg.dtype).annotation
-            b.prelude.append("\n".join([
-                "@wp.func",
-                f"def {helper}(dst: {annotation}, {', '.join(indices)}, value: {value_type}):",
-                f"{INDENT}dst[{index}] = value",
-            ]))  # fmt: skip
+            parameters = f"dst: {annotation}, {', '.join(indices)}, value: {value_type}"
+            definition = f"({parameters}):\n{INDENT}dst[{index}] = value"
+            if definition in by_definition:
+                helpers[name] = by_definition[definition][0]
+            else:
+                stem = name.removeprefix("out_").removeprefix("new_").removeprefix("result_")
+                helper = helpers[name] = f"{rng.choice(('store', 'write', 'set'))}_{stem}"
+                by_definition[definition] = (helper, len(b.prelude), arg.dtype)
+                b.prelude.append(f"@wp.func\ndef {helper}{definition}")
         b.lines[n] = f"{indent}{helpers[name]}({name}, {index}, {value})"
+    for helper, chunk, dtype in by_definition.values():
+        if sum(h == helper for h in helpers.values()) > 1:
+            shared = f"{helper.split('_', 1)[0]}_{dtype}"
+            call = re.compile(rf"\b{helper}\(")
+            b.prelude[chunk] = call.sub(f"{shared}(", b.prelude[chunk])
+            b.lines = [call.sub(f"{shared}(", line) for line in b.lines]
 
 
 def _atomic(b: MeaningBuilder, ex: Expressions) -> None:

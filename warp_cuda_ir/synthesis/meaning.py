@@ -42,8 +42,7 @@ import random
 import re
 from pathlib import Path
 
-from warp_cuda_ir.synthesis import categories as typed
-from warp_cuda_ir.synthesis import dataflow, typesys
+from warp_cuda_ir.synthesis import categories, dataflow, typesys
 from warp_cuda_ir.synthesis.catalogue import Production
 from warp_cuda_ir.synthesis.grammar import INDENT, Expr, Expressions, Var, limit
 from warp_cuda_ir.synthesis.kernels import ArraySpec, KernelBuilder
@@ -721,8 +720,8 @@ def _branch_update(b: MeaningBuilder, ex: Expressions, w: Var) -> None:
 # ---- the whole program -----------------------------------------------------------------------
 def _draw(rng: random.Random, category: str) -> KernelProgram:
     if category in ("idioms", "tile"):
-        return typed.generate(rng, category)
-    profile = typed.PROFILES[category]
+        return categories.generate(rng, category)
+    profile = categories.PROFILES[category]
     drawn = rng.sample(profile.types, min(len(profile.types), rng.randint(1, 3)))
     # real kernels use float64 and float16 rarely (0.31% and 0.08% of their built-in uses; a float64 value
     # brings `wp.float64(...)` casts with it)
@@ -733,14 +732,14 @@ def _draw(rng: random.Random, category: str) -> KernelProgram:
     types = tuple(dict.fromkeys(["float32", *profile.required, *drawn]))
     ex = MeaningExpressions(rng, types, profile.focus)
     dims = rng.choice(profile.dims)
-    b = MeaningBuilder(rng, ex, typed._kernel_name(rng, category), typed._launch_shape(rng, dims),
+    b = MeaningBuilder(rng, ex, categories._kernel_name(rng, category), categories._launch_shape(rng, dims),
                        weights=dict(profile.weights))  # fmt: skip
     b.weights["if"] = b.weights.get("if", 0.0) * IF_WEIGHT
     extra_helper = rng.random() < (0.35 if category not in ("functions", "combined") else 0.15)
     # a `combined` row's helper call is its promise: a single-result helper (a tuple helper's call can be pruned)
     single = ("functions", "combined")
     for _ in range(profile.helpers + extra_helper):
-        typed._helper(b, ex, tuple_result=rng.random() < 0.2 and category not in single)
+        categories._helper(b, ex, tuple_result=rng.random() < 0.2 and category not in single)
     b.emit(f"{', '.join(b.tids)} = wp.tid()")
     # real kernels: `if` is 10.6% and `return` 8.4% of statements
     if rng.random() < 0.4:
@@ -757,9 +756,9 @@ def _draw(rng: random.Random, category: str) -> KernelProgram:
     if rng.random() < 0.6:
         b.early_return(keep=2 if category in ("multi_condition", "control_flow") else 1)
     if profile.struct:
-        typed._struct(b, ex)
+        categories._struct(b, ex)
     if profile.random or rng.random() < 0.05:
-        typed._random_values(b, ex)
+        categories._random_values(b, ex)
     statements = rng.randint(*profile.statements)
     construct = {
         "functions": _helper_call,

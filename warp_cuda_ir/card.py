@@ -476,7 +476,8 @@ def _type_name(feature: Any) -> str:
 
 # ---- issue 15: what the programs mean ----------------------------------------------------------
 def meaning_markdown(readback: Readback) -> str:
-    """Dead code, idle arguments, fixed conditions, category fidelity, distance to real kernels."""
+    """Dead code, idle arguments, fixed conditions, idle clauses, helpers defined twice, category fidelity,
+    distance to real kernels."""
     m = readback.meaning
     if not m:
         return "No rows to analyse."
@@ -495,6 +496,9 @@ def meaning_markdown(readback: Readback) -> str:
         f"| `@wp.func` helpers defined but never called | {share(m['uncalled_helpers'])} |",
         f"| conditions decided before the kernel runs (literal, self-compared, contradictory) "
         f"| {share(m['fixed_conditions'])} |",
+        "| `and` / `or` conditions with a clause that cannot change the outcome (`warp_cuda_ir/clauses.py`) "
+        f"| {share(m['idle_clause_conditions'])} |",
+        f"| `@wp.func` helpers defined twice (same parameters and body) | {m['duplicate_helpers']} |",
         f"| rows whose category's defining construct is present | {m['category_fidelity_pct']}% |",
         f"| distinct Warp built-ins used (annotations and literal signs not counted) | {m['distinct_builtins']} |",
     ]

@@ -1,4 +1,4 @@
-"""Real rows in the build (#13): harvested kernels as rows with provenance, their own config and splits.
+"""Real rows in the build: harvested kernels as rows with provenance, their own config and splits.
 
 The build fixture harvests the fixture folder tests/data/harvest/kernels (every kernel form) and one
 installed module set of warp-lang (`warp._src.optim`), next to a tiny synthetic part, and is checked

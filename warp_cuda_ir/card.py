@@ -259,7 +259,7 @@ def real_markdown(record: BuildRecord, readback: Readback) -> str:
 
 
 def _launches_paragraph(readback: Readback) -> str:
-    """What `launch_record` / `launch_replay` hold in this build (#17), counted from the rows."""
+    """What `launch_record` / `launch_replay` hold in this build, counted from the rows."""
     verdicts: Counter[str] = Counter()
     for p in readback.packages.values():
         verdicts.update(p.launch_replay)
@@ -332,7 +332,7 @@ def validation_markdown(readback: Readback) -> str:
     return "\n".join(lines) + "\n"
 
 
-# ---- gradients branch (#14 parts 2-3) ----
+# ---- known-wrong backward code and the gradient check ----
 def gradient_markdown(readback: Readback) -> str:
     """Known-wrong backward code (build-time flags) and how the gradient check's verdicts agree with it."""
     g = readback.validation.gradients
@@ -474,7 +474,7 @@ def _type_name(feature: Any) -> str:
     return str(getattr(feature, "dtype", None) or type(feature).__name__).replace("|", "/")
 
 
-# ---- issue 15: what the programs mean ----------------------------------------------------------
+# ---- what the programs mean ------------------------------------------------------------------
 def meaning_markdown(readback: Readback) -> str:
     """Dead code, idle arguments, fixed conditions, category fidelity, distance to real kernels."""
     m = readback.meaning

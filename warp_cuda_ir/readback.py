@@ -64,7 +64,7 @@ class Variety:
         return len(self.builtin_counts)
 
 
-# ---- gradients branch (#14 part 3): gradient verdicts against the build-time adjoint hazard flags ----
+# ---- gradient verdicts against the build-time adjoint hazard flags ----
 DISAGREEING = ("wrong_adjoint", "zero_adjoint")  # the check found the adjoint wrong
 
 
@@ -195,7 +195,7 @@ class PackageRows:
     versions: list[str]
     licenses: list[str]
     rows_per_split: dict[str, int]
-    # `launch_replay` -> rows (#17: the capture's verdict; null, i.e. built without a capture, counts as "")
+    # `launch_replay` -> rows (the capture's verdict; null, i.e. built without a capture, counts as "")
     launch_replay: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -247,7 +247,7 @@ class Readback:
     module_options: dict[str, Any] | None  # the first row's, JSON-decoded
     leakage: Leakage | None = None  # None without rows in two splits
     comment_echo: CommentEcho | None = None  # None without rows
-    # ---- issue 15: what the synthetic programs mean (program_analysis figures over their sources) ----
+    # ---- what the synthetic programs mean (program_analysis figures over their sources) ----
     meaning: dict[str, Any] | None = None
 
     @property

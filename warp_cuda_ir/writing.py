@@ -35,7 +35,7 @@ ARGS_FILE = "args.json"  # in WORK_DIR: the identity of the build it holds
 
 LICENSES_DIR = "LICENSES"
 
-# Compression of the Parquet files users get. Rows carry two whole programs each (#16), mostly text that
+# Compression of the Parquet files users get. Rows carry two whole standalone programs each, mostly text that
 # repeats across rows; measured on 100 rows (seeds 50000-50099, Parquet as datasets writes it): Snappy
 # (datasets' fixed choice) 43.5 kB/row, zstd at pyarrow's default level 24.8 kB/row (-43%, and faster to
 # write), zstd level 9 21.2 kB/row at 4x the write time, gzip 26.7 kB/row. pyarrow, `load_dataset`

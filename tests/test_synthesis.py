@@ -115,7 +115,7 @@ def test_programs_that_faulted_in_typed4_now_run_finite(seed: int) -> None:
 
 # The third typed-4 fault (seed 9580) is Warp's: its CPU JIT lacks `__truncdfhf2`, which this float16
 # kernel needs. Only in a fresh process: after some other kernels, the same kernel links. Strict: when a
-# Warp release fixes it, this fails, and the limitation in dataset_card.md can go.
+# Warp release fixes it, this fails, and the limitation in `card.limitations_markdown` can go.
 WARP_HALF_LINK_BUG = """import warp as wp
 
 

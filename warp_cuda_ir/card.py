@@ -196,29 +196,28 @@ def config_table(readback: Readback, repo_id: str) -> str:
     return "\n".join(lines)
 
 
+def _per_source(readback: Readback, generated: str, real: str) -> str:
+    """The sentences about the sources the build holds: `generated` if it has generated rows, `real` if real."""
+    return " ".join(text for text, n in ((generated, generated_rows(readback)), (real, real_rows(readback))) if n)
+
+
 def splits_paragraph(readback: Readback) -> str:
-    """How each source's rows were given their split, for the sources the build holds."""
-    parts = []
-    if generated_rows(readback):
-        parts.append(
-            "Each generated row's split is decided by a hash of its seed (90% train, 5% validation, 5% test), so a "
-            "row keeps its split whatever the size of the build."
-        )
-    if real_rows(readback):
-        parts.append("Real rows are split by a hash of their file (see Real kernels).")
-    return " ".join(parts)
+    """How each source's rows were given their split."""
+    return _per_source(
+        readback,
+        "Each generated row's split is decided by a hash of its seed (90% train, 5% validation, 5% test), so a row "
+        "keeps its split whatever the size of the build.",
+        "Real rows are split by a hash of their file (see Real kernels).",
+    )
 
 
 def rebuild_note(readback: Readback) -> str:
-    """What in a row lets a user launch its kernel again, for the sources the build holds."""
-    parts = []
-    if generated_rows(readback):
-        parts.append(
-            "For a generated row, `arguments[].init` and `seed` are enough to rebuild its inputs and launch it again."
-        )
-    if real_rows(readback):
-        parts.append("For a real row, `launch_record` holds a launch captured upstream, where one was captured.")
-    return " ".join(parts)
+    """What in a row lets a user launch its kernel again."""
+    return _per_source(
+        readback,
+        "For a generated row, `arguments[].init` and `seed` are enough to rebuild its inputs and launch it again.",
+        "For a real row, `launch_record` holds a launch captured upstream, where one was captured.",
+    )
 
 
 def making_markdown(record: BuildRecord, readback: Readback) -> str:

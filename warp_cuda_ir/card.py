@@ -216,7 +216,8 @@ def rebuild_note(readback: Readback) -> str:
     return _per_source(
         readback,
         "For a generated row, `arguments[].init` and `seed` are enough to rebuild its inputs and launch it again.",
-        "For a real row, `launch_record` holds a launch captured upstream, where one was captured.",
+        "For a real row, `launch_record` holds a launch captured while its package's tests or examples ran, "
+        "where one was.",
     )
 
 

@@ -135,6 +135,7 @@ def test_licenses_record_and_card(real_build):
     license = text.split("\n## License and attribution\n")[1].split("\n## ")[0]
     assert f"The {n_generated:,} generated kernels are synthetic" in limits
     assert f"The {len(real):,} real kernels come from 2 packages (kernels, warp-lang)" in limits
+    assert f"{len(real):,} of the {len(real):,} real rows have no launch (built without a capture)" in limits
     assert "| kernels | unknown | unknown |" in license and "check its terms" in license
     assert "| warp-lang | 1.19.0 | Apache-2.0 |" in license and "`LICENSES/warp-lang/`: `LICENSE.md`" in license
     assert DatasetCard.load(out / writing.CARD).data.license == "unknown"

@@ -267,10 +267,11 @@ def limitations_markdown(readback: Readback) -> str:
         )
     if real:
         names = ", ".join(readback.packages)
+        one = len(readback.packages) == 1
+        whose = "that package's" if one else "those packages'"
         items.append(
-            f"The {real:,} real kernels come from {len(readback.packages)} "
-            f"{'package' if len(readback.packages) == 1 else 'packages'} ({names}): they show those packages' "
-            "domains and style, not Warp code at large."
+            f"The {real:,} real kernels come from {len(readback.packages)} {'package' if one else 'packages'} "
+            f"({names}): they show {whose} domains and style, not Warp code at large."
         )
         backward = sum(p.with_backward for p in readback.packages.values())
         if backward < real:
@@ -279,9 +280,12 @@ def limitations_markdown(readback: Readback) -> str:
                 "`cpu_backward` empty): they serve forward translation only."
             )
         replayed = sum(p.launch_replay.get(v, 0) for p in readback.packages.values() for v in ("equal", "close"))
+        captured = any(set(p.launch_replay) - {""} for p in readback.packages.values())
+        why = (
+            "have no launch that replays `equal` or `close`" if captured else "have no launch (built without a capture)"
+        )
         items.append(
-            f"{real - replayed:,} of the {real:,} real rows have no launch that replays `equal` or `close`: "
-            "validation compiles them but cannot run them."
+            f"{real - replayed:,} of the {real:,} real rows {why}: validation compiles them but cannot run them."
         )
     items += [
         "The C++ is what one Warp version emits with the module options each row records (`module_options`); "

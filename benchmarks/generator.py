@@ -4,7 +4,7 @@
     python benchmarks/generator.py --rows 200
     python benchmarks/generator.py --rows 200 --breakdown
 
-The figure issue 15 asks for is the last line: the default generator's cost per kB of generated text against typed-5's
+The figure that matters is the last line: the default generator's cost per kB of generated text against typed-5's
 (target: at most 1.3x), both measured in this one process, interleaved.
 
 Each row goes the way a build's rows go: synthesize, then `rows.row_for_program` (Warp codegen for

@@ -1,4 +1,4 @@
-"""Issue 15: programs in which every statement counts (`meaning-1` to `meaning-3`), and the tools that measure it.
+"""Programs in which every statement counts (`meaning-1` to `meaning-3`), and the tools that measure it.
 
 The property checks over many seeds are written independently of `synthesis.dataflow` (which the
 generator prunes with): simple reads of the AST, so a bug in the dataflow cannot hide itself. Each
@@ -250,7 +250,7 @@ def test_coverage_finds_dead_blocks_and_copies() -> None:
 )
 def test_blocks_run_and_outputs_carry_information(generator: str, seeds: int, expect_good: bool) -> None:
     """One CPU launch per row on its own inputs (32 rows per compile): blocks never entered, degenerate
-    outputs, against issue 15's targets (5% and 2%); typed-5 misses them (about 30% and 13%). 128 seeds:
+    outputs, against the targets (5% and 2%); typed-5 misses them (about 30% and 13%). 128 seeds:
     over 64 a handful of outputs decides (meaning-2's seeds 0-63: 3 of 120 degenerate, 0-127: about 1.3%)."""
     blocks = never = outputs = degenerate = 0
     rows = []
@@ -369,7 +369,7 @@ def test_store_helpers_write_the_outputs_they_are_given(programs: list) -> None:
 
 
 def test_meaning3_distance_is_half_of_typed5() -> None:
-    """Issue 15's target on 300 seeds, both generators measured the same way: the mean Jensen-Shannon distance
+    """The distance target on 300 seeds, both generators measured the same way: the mean Jensen-Shannon distance
     to the real kernels at most half of typed-5's (meaning-2 missed it: 0.225 against 0.371 here)."""
 
     def mean_distance(generator: str) -> float:

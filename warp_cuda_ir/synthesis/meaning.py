@@ -31,7 +31,7 @@ It draws a program with the typed grammar (`grammar`, `kernels`, `categories`), 
   array's `shape`; a `combined` row's helper returns one value and its call is never skipped.
 
 `meaning-3` (the default; same stream, `version=3`; meaning-2's programs are unchanged) moves the mix toward
-real kernels (Jensen-Shannon distance 0.224 -> about 0.166, issue 15's target 0.184):
+real kernels (Jensen-Shannon distance 0.224 -> about 0.166, against a target of 0.184):
 
 - built-in draws weighted by frozen per-built-in factors (`CALIBRATION_V3`, `benchmarks/calibrate.py`) so that
   the built-ins used, not the productions drawn, follow real kernels' counts; no bit operation with a zero or

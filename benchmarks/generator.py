@@ -7,7 +7,7 @@
 Earlier generators were compared here side by side, in one process, interleaved (their code is at the git tag
 `generators-before-removal`): the first typed generator cost 2.94x the template generator per row (23.96 vs 8.15
 ms/row; its rows carry 60.0 vs 25.2 kB of Python + C++, so 1.24x per kB, 300 rows); `meaning-3` cost 0.92x
-`typed-5` per row and 1.19x per kB of generated text (1,000 rows, load 0.8-1.6; issue 15's target 1.3x).
+`typed-5` per row and 1.19x per kB of generated text (1,000 rows, load 0.8-1.6; the target was 1.3x).
 
 Each row goes the way a build's rows go: synthesize, then `rows.row_for_program` (Warp codegen for
 CUDA and CPU, cutting the texts, the source facts, row shaping).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""How much of the generator's programs means something, over consecutive seeds (issue 15's measures).
+"""How much of the generator's programs means something, over consecutive seeds.
 
     python benchmarks/meaning.py --seeds 0:1000 --dynamic 200
     python benchmarks/meaning.py --seeds 0:10000 --dynamic 500 --json out.json

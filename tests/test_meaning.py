@@ -273,7 +273,7 @@ def test_coverage_finds_dead_blocks_and_copies() -> None:
 @pytest.mark.slow
 def test_blocks_run_and_outputs_carry_information() -> None:
     """One CPU launch per row on its own inputs (32 rows per compile): blocks never entered, degenerate
-    outputs, against issue 15's targets (5% and 2%); `test_coverage_finds_dead_blocks_and_copies` shows both
+    outputs, against the targets (5% and 2%); `test_coverage_finds_dead_blocks_and_copies` shows both
     counts can fail. 128 seeds: over 64 a handful of outputs decides."""
     blocks = never = outputs = degenerate = 0
     rows = []
@@ -399,7 +399,7 @@ TYPED5_DISTANCE = 0.3712
 
 
 def test_distance_is_half_of_the_first_typed_generator(programs: list) -> None:
-    """Issue 15's target on 300 seeds: the mean Jensen-Shannon distance to the real kernels at most half of
+    """The distance target on 300 seeds: the mean Jensen-Shannon distance to the real kernels at most half of
     typed-5's (the generator before the calibrated draws missed it: 0.225 here)."""
     figures = program_analysis.tally((p.source, p.category) for p in programs).figures()
     assert figures["js_distance_mean"] <= 0.5 * TYPED5_DISTANCE, figures["js_distance_mean"]

@@ -122,7 +122,7 @@ def test_uint32_becomes_float16_through_int32() -> None:
 
 # The third fault (seed 9,580 of that generator) is Warp's: its CPU JIT lacks `__truncdfhf2`, which this float16
 # kernel needs. Only in a fresh process: after some other kernels, the same kernel links. Strict: when a
-# Warp release fixes it, this fails, and the limitation in dataset_card.md can go.
+# Warp release fixes it, this fails, and the limitation in `card.limitations_markdown` can go.
 WARP_HALF_LINK_BUG = """import warp as wp
 
 
@@ -156,11 +156,11 @@ def test_warp_cpu_jit_still_cannot_link_this_float16_kernel() -> None:
     assert bug.returncode != 0 and "Failed to find forward kernel" in bug.stderr, "Warp links it now: see above"
 
 
-# Issue #3: outputs that do not depend on the inputs teach a model nothing. Trivial programs among
+# Outputs that do not depend on the inputs teach a model nothing. Trivial programs among
 # seeds 0-511 (then benchmarks/trivial.py, every output all zero, constant or an input): typed-2 127
 # (24.8%), typed-3 17 (3.3%), 1 of them in 0-47. The bound leaves room for a few unlucky programs,
-# not for a lost fix (typed-2 would expect ~12). Since #14 `output_stats` also finds shifted and
-# permuted copies and two-valued outputs (benchmarks/degenerate.py); this test keeps #3's kinds.
+# not for a lost fix (typed-2 would expect ~12). `output_stats` now also finds shifted and
+# permuted copies and two-valued outputs (benchmarks/degenerate.py); this test keeps the three kinds below.
 TRIVIAL_KINDS = {"all_zero", "constant", "copy"}
 TRIVIAL_SEEDS = range(48)  # ~1 s each: a CPU compile and launch
 TRIVIAL_BOUND = 3

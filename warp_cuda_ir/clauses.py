@@ -6,15 +6,15 @@ depends on it: it is idle when one constant in its place (True or False) gives t
 input. `if val < -0.2599 and val < 0.3602:` has an idle clause (the second is implied by the first), so has
 `if r > 0.2089 and (r < -0.0047 or not flag):` (the first contradicts the inner clause on `r`).
 
-This reading is independent of the generator's rules (`synthesis` cannot import it): each clause that
-compares one value (an *atom*: a name, an element `a[i]`, a component `v.x`, a call) with a numeric
-constant is decided, for every value of that atom, by the cell of the number line it falls in (the
-constants split it into points and open intervals); an atom's domain narrows the cells (`wp.length(v)` is
-never negative; a declared input range, when the caller gives one). Every other clause is a free boolean,
-shared by clauses of the same text. The condition is evaluated on every combination of cells and free
-booleans, each clause replaced by True and by False. Atoms are taken as independent and real-valued: an
-integer atom between two constants one apart, or two atoms with one value, can hide an idle clause from
-this reading, never invent one.
+This reading is independent of the generator's rules (`synthesis` cannot import it; both read a literal
+with `literals`): each clause that compares one value (an *atom*: a name, an element `a[i]`, a component
+`v.x`, a call) with a numeric constant is decided, for every value of that atom, by the cell of the number
+line it falls in (the constants split it into points and open intervals); an atom's domain narrows the
+cells (`wp.length(v)` is never negative; a declared input range, when the caller gives one). Every other
+clause is a free boolean, shared by clauses of the same text. The condition is evaluated on every
+combination of cells and free booleans, each clause replaced by True and by False. Atoms are taken as
+independent and real-valued: an integer atom between two constants one apart, or two atoms with one value,
+can hide an idle clause from this reading, never invent one.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ import itertools
 import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+
+from warp_cuda_ir import literals
 
 # Values some built-ins can never leave, whatever their arguments.
 _NONNEGATIVE = frozenset({"length", "length_sq", "abs", "sqrt", "norm_l1", "norm_l2", "norm_huber", "ddot_sq"})
@@ -46,18 +48,6 @@ MAX_WORLDS = 1 << 14
 class Finding:
     condition: str  # the compound condition's text
     clause: str  # a clause that cannot change its outcome
-
-
-def constant(e: ast.expr) -> float | None:
-    """The number a literal spells, through signs and Warp's casts (`-0.5`, `wp.float32(2.0)`, `float(1)`)."""
-    if isinstance(e, ast.Constant) and isinstance(e.value, (int, float)) and not isinstance(e.value, bool):
-        return float(e.value)
-    if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd)):
-        inner = constant(e.operand)
-        return None if inner is None else (-inner if isinstance(e.op, ast.USub) else inner)
-    if isinstance(e, ast.Call) and len(e.args) == 1 and not e.keywords:
-        return constant(e.args[0])  # a cast of a literal: `wp.float32(0.2)`, `int(3)`
-    return None
 
 
 def _call_name(e: ast.expr) -> str | None:
@@ -114,7 +104,7 @@ def _bound(e: ast.expr) -> _Bound | None:
     atom: str | None = None
     parts = []
     for (a, b), op in zip(itertools.pairwise(operands), e.ops, strict=True):
-        ca, cb = constant(a), constant(b)
+        ca, cb = literals.number(a), literals.number(b)
         kind = type(op)
         if kind not in _COMPARISONS:
             return None

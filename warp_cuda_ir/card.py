@@ -656,7 +656,8 @@ def _type_name(feature: Any) -> str:
 
 # ---- what the programs mean ------------------------------------------------------------------
 def meaning_markdown(readback: Readback) -> str:
-    """Dead code, idle arguments, fixed conditions, category fidelity, distance to real kernels."""
+    """Dead code, idle arguments, fixed conditions, idle clauses, helpers defined twice, category fidelity,
+    distance to real kernels."""
     m = readback.meaning
     if not m:
         return "No generated rows to analyse."
@@ -676,6 +677,9 @@ def meaning_markdown(readback: Readback) -> str:
         f"| `@wp.func` helpers defined but never called | {share(m['uncalled_helpers'])} |",
         f"| conditions decided before the kernel runs (literal, self-compared, contradictory) "
         f"| {share(m['fixed_conditions'])} |",
+        "| `and` / `or` conditions with a clause that cannot change the outcome (`warp_cuda_ir/clauses.py`) "
+        f"| {share(m['idle_clause_conditions'])} |",
+        f"| `@wp.func` helpers defined twice (same parameters and body) | {m['duplicate_helpers']} |",
         f"| rows whose category's defining construct is present | {m['category_fidelity_pct']}% |",
         f"| distinct Warp built-ins used (annotations and literal signs not counted) | {m['distinct_builtins']} |",
     ]
@@ -688,7 +692,7 @@ def meaning_markdown(readback: Readback) -> str:
     b = program_analysis.TYPED5_BASELINE
     lines += [
         "",
-        "For comparison, the previous generator `typed-5` on seeds 0-999:"
+        "For comparison, the first typed generator `typed-5` on seeds 0-999:"
         f" dead assignments {b['dead_assignments_pct']}%,"
         f" idle inputs {b['idle_inputs_pct']}%, uncalled helpers {b['uncalled_helpers'][0]} of"
         f" {b['uncalled_helpers'][1]}, fixed conditions {b['fixed_conditions'][0]} of {b['fixed_conditions'][1]},"

@@ -83,6 +83,7 @@ def _shape(
         "cpu_forward": texts.cpu_forward,
         "cpu_backward": texts.cpu_backward,
         "cpu_helpers": texts.cpu_helpers,
+        **extraction.backward_columns(texts),
         "launch_dim": list(program.launch_dim),
         "block_dim": program.block_dim,
         "launch_tiled": program.launch_tiled,
@@ -98,6 +99,6 @@ def _shape(
         **schema.NO_CAPTURE,  # a generated row has its own launch record (seed + recipes)
         **schema.UNVALIDATED,  # filled in by the validation pass
     }
-    row |= standalone.program_columns(row)  # standalone programs (#16): text from the columns above
+    row |= standalone.program_columns(row)  # standalone programs: text from the columns above
     assert row.keys() == set(schema.COLUMN_NAMES), "rows.make_row and schema.COLUMNS disagree"
     return row

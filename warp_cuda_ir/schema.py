@@ -23,7 +23,9 @@ if TYPE_CHECKING:
 # 1.2: `warp_builtins`, `program_shape`, `nonfinite_output`, `block_dim`, `launch_tiled`
 # 1.3: real rows (source, provenance), gradient verdicts, adjoint hazards, output statistics, standalone
 #      programs, launch records (one bump for the whole round)
-SCHEMA_VERSION = "1.3"
+# 1.4: `backward_origin`, `backward_missing_reason`; real rows get backward code where their package disables
+#      it, and rows without backward code are kept in their own files (`writing.FORWARD_ONLY_DIR`)
+SCHEMA_VERSION = "1.4"
 SPLITS: tuple[str, ...] = ("train", "validation", "test")
 DEFAULT_CONFIG = "full"
 
@@ -85,6 +87,24 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
     ("cpu_forward", string, "CPU C++ forward kernel with its argument struct and entry point."),
     ("cpu_backward", string, "CPU C++ adjoint kernel with its entry point."),
     (
+        "backward_origin",
+        string,
+        "Where the backward texts come from: `as_written` (Warp generates them with the options `python_source` "
+        "sets), `enabled_here:module` (the module sets `enable_backward=False`; for real rows, as its package "
+        "does) or `enabled_here:kernel` (`@wp.kernel(enable_backward=False)`, which wins over the module's "
+        "option): this project enabled backward for code generation only. `python_source` and `module_options` "
+        "keep the package's options, and the forward texts are byte for byte what they give; the backward texts "
+        "and the helpers (with their adjoints' bodies) are what Warp generates for the same kernel, under the "
+        "same symbols, with `enable_backward` set to True on the module and on the kernel. Null: no backward "
+        "texts (see `backward_missing_reason`); such rows are not in the `cuda_backward`/`cpu_backward` configs.",
+    ),
+    (
+        "backward_missing_reason",
+        string,
+        "Why a row has no backward texts (Warp's error when it cannot generate the kernel's adjoint); null when "
+        "it has them.",
+    ),
+    (
         "launch_dim",
         pa.list_(int64),
         "Launch dimensions (`dim=` of `wp.launch`). For real rows, the captured launch's grid when its replay is "
@@ -121,7 +141,7 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         string,
         "Hash of the Python AST with identifiers and literals erased: equal values differ only in names and constants.",
     ),
-    # ---- gradients branch (#14 parts 1-2): known-wrong backward code, flagged at build time ----
+    # ---- known-wrong backward code, flagged at build time ----
     (
         "adjoint_hazards",
         pa.list_(string),
@@ -145,7 +165,7 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         string,
         "JSON of the Warp module options used for each target (for real rows: the upstream module's).",
     ),
-    # --- real rows (#13): where a row comes from ---
+    # --- real rows: where a row comes from ---
     (
         "source",
         string,
@@ -159,7 +179,7 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         "(of its `def`), license (SPDX) and upstream_source (the kernel as written upstream). Null for synthetic "
         "rows.",
     ),
-    # --- real launches (#17): a real row's launch captured while its package's examples and tests ran ---
+    # --- real launches: a real row's launch captured while its package's examples and tests ran ---
     (
         "launch_record",
         pa.binary(),
@@ -188,7 +208,7 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
 # A row that did not go through the capture (synthetic rows, builds without `--capture`).
 NO_CAPTURE: dict[str, object] = {"launch_record": None, "launch_replay": None, "launch_replay_detail": None}
 
-# ---- standalone programs (standalone branch, #16) ----------------------------------------------------
+# ---- standalone programs -------------------------------------------------------------------------------
 # Written at build time (`warp_cuda_ir/standalone/`): each row as programs that build with nvcc / a C++
 # compiler and run without Python or Warp's runtime library (Warp's headers only).
 STANDALONE_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
@@ -198,7 +218,9 @@ STANDALONE_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         "Standalone CUDA program (`program.cu`): Warp's `aot.h`, the row's whole generated CUDA module (helpers, "
         "forward, backward) and a host `main()` that fills every argument with the row's inputs (embedded), "
         "launches the forward then the backward kernel (seeded output adjoints) and prints a digest line per "
-        "output and per input adjoint. Rows without a launch record: compiles, prints why it does not run.",
+        "output and per input adjoint; a row without backward code launches the forward kernel only (a program "
+        "never calls code its row does not hold). Rows without a launch record: compiles, prints why it does not "
+        "run.",
     ),
     (
         "cpu_program",
@@ -215,7 +237,7 @@ STANDALONE_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
 COLUMNS = COLUMNS + STANDALONE_COLUMNS
 # ---- end standalone programs ---------------------------------------------------------------------------
 
-# ---- validation columns (statuses branch, #14 parts 3-6) -------------------------------------------
+# ---- validation columns ----------------------------------------------------------------------------
 # Written by the validation pass (`scripts/validate.py`, `warp_cuda_ir/validation/`). A build that was
 # not validated holds UNVALIDATED: every status `skipped`, every skip reason "not validated", the rest null.
 #
@@ -239,8 +261,8 @@ DID_NOT_RUN_CPU = "did not run on the CPU"
 NO_BACKWARD = "no backward code"
 NOTHING_TO_DIFFERENTIATE = "nothing to differentiate"
 NOT_REACHED = "an earlier stage hung or crashed"
-# Why a stage was skipped: the only values the `<stage>_skip_reason` columns take. Other branches add
-# theirs here (merges take the union); `tests/test_validation.py` checks every written value is listed.
+# Why a stage was skipped: the only values the `<stage>_skip_reason` columns take. A new stage adds
+# its reasons here; `tests/test_validation.py` checks every written value is listed.
 SKIP_REASONS: tuple[str, ...] = (
     NOT_VALIDATED,  # the validation pass has not run on this row
     NO_LAUNCH_RECORD,  # the row has no launch record (launch_dim/arguments): nothing can run it
@@ -343,7 +365,7 @@ VALIDATION_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
     ),
     ("gpu_max_abs_diff", float64, "Largest absolute difference between GPU and CPU outputs; null without both runs."),
     ("gpu_max_rel_diff", float64, "Largest relative difference between GPU and CPU outputs; null without both runs."),
-    # ---- gradients branch (#14 part 1): the gradient check over the whole adjoint ----
+    # ---- the gradient check over the whole adjoint ----
     # `gradcheck_detail` and `gradcheck_max_error` are retired: the numbers are in the columns below, and what
     # failed or why it was skipped in `gradcheck_error` / `gradcheck_skip_reason`.
     (
@@ -359,7 +381,7 @@ VALIDATION_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         "output), `error`, `timeout` (hung past its time limit) or `skipped`.",
     ),
     *_stage_columns("gradcheck", "", "The exception or crash of the check, or how long it hung")[1:],
-    # ---- gradients branch (#14 part 1): the gradient check over the whole adjoint ----
+    # ---- the gradient check's numbers ----
     (
         "gradcheck_dtype",
         string,
@@ -402,7 +424,7 @@ VALIDATION_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
     ("validation_driver_version", string, "CUDA driver version the row was validated with (null without a driver)."),
     ("validation_warp_version", string, "warp-lang version that ran the validation; null when not validated."),
 )
-# ---- standalone program validation (standalone branch, #16) -------------------------------------------
+# ---- standalone program validation -------------------------------------------------------------------
 # Stages `standalone_nvcc`, `standalone_cpu_compile`, `standalone_cpu_run`, `standalone_gpu_run`, each with
 # `<stage>_status` (`ok` | `error` | `timeout` | `skipped`), `<stage>_error` and `<stage>_skip_reason`.
 STANDALONE_STAGES: tuple[str, ...] = (
@@ -454,7 +476,7 @@ VALIDATION_COLUMNS = (
 )
 # ---- end standalone program validation ----------------------------------------------------------------
 # 1.3 removed `cpu_kernel_ms`/`gpu_kernel_ms`: they timed one launch of 16-256 threads, i.e. Warp's launch
-# overhead (median 25 us whatever the size, rank correlation 0.21 between two runs in the #14 audit).
+# overhead (median 25 us whatever the size, rank correlation 0.21 between two runs of a 384-row audit).
 # A figure that tracks the work needs launches far larger than the row's record, which changes what many
 # kernels compute (indices derived from tid and fixed shapes), so no timing column is kept.
 VALIDATION_COLUMN_NAMES: tuple[str, ...] = tuple(name for name, _, _ in VALIDATION_COLUMNS)
@@ -467,7 +489,7 @@ UNVALIDATED: dict[str, object] = {name: None for name in VALIDATION_COLUMN_NAMES
 }
 # ---- end of validation columns ----------------------------------------------------------------------
 
-# ---- standalone skip reasons and unvalidated values (standalone branch, #16) ----
+# ---- standalone skip reasons and unvalidated values ----
 NVCC_NOT_FOUND = "nvcc not found"
 CXX_NOT_FOUND = "C++ compiler not found"
 STANDALONE_DISABLED = "standalone stage disabled (--no-standalone)"
@@ -502,6 +524,8 @@ class ConfigSpec:
     description: str
     columns: tuple[str, ...]
     source: str | None = None  # read only this source's files (`SOURCES`); None: all of them
+    # Read only the files of rows with backward texts: a backward target is never empty (writing.py).
+    backward_only: bool = False
 
     def features(self) -> datasets.Features:
         import datasets
@@ -515,14 +539,24 @@ CONFIGS: tuple[ConfigSpec, ...] = (
     ConfigSpec("synthetic", "Every column, generated rows only (`source` = synthetic).", COLUMN_NAMES, "synthetic"),
     ConfigSpec("real", "Every column, harvested real kernels only (`source` = real).", COLUMN_NAMES, "real"),
     ConfigSpec("cuda_forward", "Python kernel -> CUDA forward kernel.", (*_KEY, "cuda_helpers", "cuda_forward")),
-    ConfigSpec("cuda_backward", "Python kernel -> CUDA adjoint kernel.", (*_KEY, "cuda_helpers", "cuda_backward")),
+    ConfigSpec(
+        "cuda_backward",
+        "Python kernel -> CUDA adjoint kernel (rows with backward code only).",
+        (*_KEY, "cuda_helpers", "cuda_backward", "backward_origin"),
+        backward_only=True,
+    ),
     ConfigSpec("cpu_forward", "Python kernel -> CPU forward kernel.", (*_KEY, "cpu_helpers", "cpu_forward")),
-    ConfigSpec("cpu_backward", "Python kernel -> CPU adjoint kernel.", (*_KEY, "cpu_helpers", "cpu_backward")),
+    ConfigSpec(
+        "cpu_backward",
+        "Python kernel -> CPU adjoint kernel (rows with backward code only).",
+        (*_KEY, "cpu_helpers", "cpu_backward", "backward_origin"),
+        backward_only=True,
+    ),
     ConfigSpec(
         "cuda_ptx", "Python kernel -> PTX of the forward kernel (filled by the validation pass).", (*_KEY, "ptx")
     ),
 )
-# standalone branch (#16): the programs config.
+# The programs config: each row's standalone programs and what their validation found.
 CONFIGS = (
     *CONFIGS,
     ConfigSpec(

@@ -4,6 +4,7 @@
     <out>/build.json       the run record (`record.BuildRecord`): identity, versions, files we wrote
     <out>/data/synthetic/<split>-NNNNN-of-MMMMM.parquet   generated rows
     <out>/data/real/<split>-NNNNN-of-MMMMM.parquet        harvested real kernels (when the build has any)
+    <out>/data/real/forward_only/<split>-...parquet       real kernels without backward code (Warp's error)
     <out>/LICENSES/<package>/...                          upstream license files of the real rows
     <out>/.build/          shard cache and staging (resume state; never uploaded)
 
@@ -35,35 +36,59 @@ ARGS_FILE = "args.json"  # in WORK_DIR: the identity of the build it holds
 
 LICENSES_DIR = "LICENSES"
 
-# Compression of the Parquet files users get. Rows carry two whole programs each (#16), mostly text that
+# Compression of the Parquet files users get. Rows carry two whole standalone programs each, mostly text that
 # repeats across rows; measured on 100 rows (seeds 50000-50099, Parquet as datasets writes it): Snappy
 # (datasets' fixed choice) 43.5 kB/row, zstd at pyarrow's default level 24.8 kB/row (-43%, and faster to
 # write), zstd level 9 21.2 kB/row at 4x the write time, gzip 26.7 kB/row. pyarrow, `load_dataset`
 # (streaming too) and the Hub's viewer all read zstd. Content-defined chunking and the page index stay
 # as datasets writes them (the Hub deduplicates chunks across uploads).
 PARQUET_COMPRESSION = "zstd"
+# Largest row group written, in Arrow bytes (what a reader holds in memory to decode one group). The Hub's
+# dataset viewer refuses a row group over about 300 MB (`TooBigContentError`) and copies Parquet files
+# as they are only when their row groups are under 100 MB; pyarrow's default (one group of up to 1M rows)
+# made the first real train file one group of 1,720 rows and 294 MB. 64 MB leaves room under both.
+ROW_GROUP_BYTES = 64 << 20
 
 
-def source_dir(source: str) -> str:
-    """The folder (relative to `out`) holding one source's data files (`schema.SOURCES`)."""
-    return f"{DATA_DIR}/{source}"
+# Rows without backward texts live in this subfolder of their source's folder, so the backward configs'
+# `data_files` patterns (`data/<source>/<split>-*`, which do not descend into it) leave them out while every
+# other config lists both folders: the configs stay projections of one set of files (`schema.BACKWARD_CONFIGS`).
+FORWARD_ONLY_DIR = "forward_only"
 
 
-def split_pattern(split: str, source: str) -> str:
-    """The `data_files` pattern of one split of one source, as the card's configs write it."""
-    return f"{source_dir(source)}/{split}-*"
+def source_dir(source: str, forward_only: bool = False) -> str:
+    """The folder (relative to `out`) holding one source's data files (`schema.SOURCES`): rows with backward
+    texts, or (`forward_only`) the rows without."""
+    return f"{DATA_DIR}/{source}" + (f"/{FORWARD_ONLY_DIR}" if forward_only else "")
 
 
-def data_files(out: Path, source: str | None = None) -> dict[str, list[Path]]:
-    """The folder's Parquet data files per split (synthetic, then real; each in name order).
+def split_pattern(split: str, source: str, forward_only: bool = False) -> str:
+    """The `data_files` pattern of one split of one source's files, as the card's configs write it."""
+    return f"{source_dir(source, forward_only)}/{split}-*"
 
-    `source`: only that source's files (`schema.SOURCES`); None: all. Splits without files: empty lists.
+
+def data_files(out: Path, source: str | None = None, forward_only: bool | None = None) -> dict[str, list[Path]]:
+    """The folder's Parquet data files per split (synthetic, then real; each with backward, then without).
+
+    `source`: only that source's files (`schema.SOURCES`); None: all. `forward_only`: only the files of rows
+    without (True) or with (False) backward texts; None: both. Splits without files: empty lists.
     """
     sources = schema.SOURCES if source is None else (source,)
+    parts = (False, True) if forward_only is None else (forward_only,)
     return {
-        split: [path for s in sources for path in sorted((Path(out) / source_dir(s)).glob(f"{split}-*.parquet"))]
+        split: [
+            path
+            for s in sources
+            for part in parts
+            for path in sorted((Path(out) / source_dir(s, part)).glob(f"{split}-*.parquet"))
+        ]
         for split in schema.SPLITS
     }
+
+
+def has_backward(row: dict[str, Any]) -> bool:
+    """Whether a row belongs in the backward configs: both backward texts present."""
+    return bool(row.get("cuda_backward")) and bool(row.get("cpu_backward"))
 
 
 def all_data_files(out: Path) -> list[Path]:
@@ -124,7 +149,8 @@ def remove_build(out: Path, owned: Collection[str]) -> None:
         (out / rel).unlink(missing_ok=True)
     if (out / WORK_DIR / ARGS_FILE).exists():  # only a work folder we made
         shutil.rmtree(out / WORK_DIR)
-    _remove_empty_dirs(out, (*(source_dir(s) for s in schema.SOURCES), DATA_DIR, LICENSES_DIR))
+    folders = [source_dir(s, part) for part in (True, False) for s in schema.SOURCES]  # deepest first
+    _remove_empty_dirs(out, (*folders, DATA_DIR, LICENSES_DIR))
 
 
 def _remove_empty_dirs(out: Path, rels: Collection[str]) -> None:
@@ -140,13 +166,17 @@ def _remove_empty_dirs(out: Path, rels: Collection[str]) -> None:
             top.rmdir()
 
 
-def publish_parquet(out: Path, prepared: Path, dataset_name: str, source: str = "synthetic") -> list[str]:
-    """Move the builder's Parquet files into `data/<source>/` with Hub-style names; return their paths.
+def publish_parquet(
+    out: Path, prepared: Path, dataset_name: str, source: str = "synthetic", forward_only: bool = False
+) -> list[str]:
+    """Move the builder's Parquet files into `source_dir(source, forward_only)` with Hub-style names; return
+    their paths.
 
     Files without rows are dropped: `load_dataset` refuses a split that has no data.
     """
     moved: list[str] = []
-    folder = out / source_dir(source)
+    rel = source_dir(source, forward_only)
+    folder = out / rel
     folder.mkdir(parents=True, exist_ok=True)
     for src in sorted(prepared.glob(f"{dataset_name}-*.parquet")):
         if pq.read_metadata(src).num_rows == 0:
@@ -155,7 +185,7 @@ def publish_parquet(out: Path, prepared: Path, dataset_name: str, source: str = 
         name = stem if "-of-" in stem else f"{stem}-00000-of-00001"
         os.replace(src, folder / f"{name}.parquet")
         recompress(folder / f"{name}.parquet")
-        moved.append(f"{source_dir(source)}/{name}.parquet")
+        moved.append(f"{rel}/{name}.parquet")
     return moved
 
 
@@ -171,8 +201,18 @@ def write_split_files(folder: Path, dataset_name: str, split: str, table: pa.Tab
         write_parquet(part.cast(features), folder / f"{dataset_name}-{split}-{n:05d}-of-{len(parts):05d}.parquet")
 
 
+def row_groups(table: pa.Table, max_bytes: int) -> list[pa.Table]:
+    """`table` cut, in order, into consecutive slices of at most `max_bytes` Arrow bytes each (a row larger
+    than that alone); a pure function of the table, so the same rows always give the same files."""
+    if table.num_rows <= 1 or table.nbytes <= max_bytes:
+        return [table]
+    step = math.ceil(table.num_rows / max(2, math.ceil(table.nbytes / max_bytes)))
+    return [group for i in range(0, table.num_rows, step) for group in row_groups(table.slice(i, step), max_bytes)]
+
+
 def write_parquet(table: pa.Table, path: Path) -> None:
-    """`table` to `path` as every published file is written (PARQUET_COMPRESSION), atomically."""
+    """`table` to `path` as every published file is written (PARQUET_COMPRESSION, row groups of at most
+    ROW_GROUP_BYTES), atomically."""
     from datasets import config
 
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -185,7 +225,8 @@ def write_parquet(table: pa.Table, path: Path) -> None:
             write_page_index=True,
         ) as writer:
             writer.add_key_value_metadata({"content_defined_chunking": json.dumps(config.DEFAULT_CDC_OPTIONS)})
-            writer.write_table(table)
+            for group in row_groups(table, ROW_GROUP_BYTES):
+                writer.write_table(group, row_group_size=max(1, group.num_rows))
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
@@ -200,8 +241,11 @@ def compression(path: Path) -> set[str]:
 
 
 def recompress(path: Path) -> None:
-    """Rewrite a Parquet file datasets wrote (Snappy, fixed) with PARQUET_COMPRESSION; same rows and schema."""
-    if compression(path) != {PARQUET_COMPRESSION.upper()}:
+    """Rewrite a Parquet file datasets wrote (Snappy, fixed; its own row groups) as `write_parquet` writes
+    every published file; same rows and schema."""
+    meta = pq.read_metadata(path)
+    oversized = any(meta.row_group(g).total_byte_size > ROW_GROUP_BYTES for g in range(meta.num_row_groups))
+    if oversized or compression(path) != {PARQUET_COMPRESSION.upper()}:
         write_parquet(pq.read_table(path), path)
 
 

@@ -1,4 +1,4 @@
-"""Focused tests of the bookkeeping that schedules work: the engines' scheduler, the feed, and how the
+"""Focused tests of the bookkeeping that schedules work: the shard scheduler, the feed, and how the
 validation runner blames a failed worker. Real shards are written to a real shard cache; what is
 replaced is only the part under test's own seam (the engine callable, the worker slot).
 """
@@ -14,9 +14,8 @@ import pyarrow as pa
 import pytest
 
 from warp_cuda_ir import schema
-from warp_cuda_ir.engines import schedule
 from warp_cuda_ir.errors import WorkerStartError
-from warp_cuda_ir.feed import ShardFeed
+from warp_cuda_ir.feed import ShardFeed, schedule
 from warp_cuda_ir.shards import FAILURE_SCHEMA, BuildSpec, ShardCache, ShardStats
 from warp_cuda_ir.validation import runner
 from warp_cuda_ir.validation.runner import Chunk, PassOptions

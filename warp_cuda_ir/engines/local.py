@@ -1,47 +1,158 @@
-"""Local engine: a pool of worker processes on this machine."""
+"""The local executor: worker processes on this machine, through pebble's `ProcessPool`.
+
+pebble gives what a killable pool needs and what `concurrent.futures` lacks: a per-task time limit that
+kills the worker running it, and a dead worker blamed on its own task (`ProcessExpired`) while the pool
+replaces it and the other tasks go on. What it does not do is follow a worker's children; `_start_worker`
+adds that (process group, group kill on SIGTERM, death with the parent).
+"""
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future
+from concurrent.futures import wait as wait_futures
+from types import FrameType
+from typing import Any, TypeVar
 
-from warp_cuda_ir.engines import always, schedule
-from warp_cuda_ir.shards import BuildSpec, ShardCache, ShardStats, run_shard
+from pebble import ProcessExpired, ProcessPool
 
-# Workers are replaced after this many shards (about 16,000 rows): a safety margin for very long
-# builds (per-sample cleanup keeps RSS flat, measured by benchmarks/build_benchmark.py).
-SHARDS_PER_WORKER = 128
+from warp_cuda_ir.engines import (
+    BaseExecutor,
+    Outcome,
+    Resources,
+    Ticket,
+    crash_detail,
+    error_detail,
+    timeout_detail,
+)
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+# How often `wait` wakes to let the main thread's signal handlers run (a blocked wait on a Condition is
+# interruptible on Linux, but a short tick costs nothing and keeps Ctrl-C prompt everywhere).
+WAIT_TICK_S = 0.5
+# Idle workers normally exit within a second of `close`; past this they are killed.
+CLOSE_TIMEOUT_S = 10.0
 
 
-def run_shards(
-    spec: BuildSpec,
-    indices: Iterable[int],
-    cache_root: str,
-    workers: int,
-    wanted: Callable[[int], bool] = always,
-) -> Iterator[ShardStats]:
-    """Run shards with `workers` processes (`engines.RunShards`), yielding stats as each finishes."""
-    cache = ShardCache(cache_root)
-    if workers == 1:  # in-process: simplest to debug, no start-up cost
-        run_now = lambda ready: [(ready[0], run_shard(spec, ready[0], cache_root))]  # noqa: E731
-        yield from schedule(indices, cache, 1, wanted, lambda i: i, run_now)
+def _kill_group(signum: int, frame: FrameType | None) -> None:
+    """A stopped worker takes every process it started with it (they share its process group)."""
+    os.killpg(0, signal.SIGKILL)
+
+
+def _die_with_parent(parent: int) -> None:
+    """Linux: SIGTERM (hence the group kill) when the parent dies, even by SIGKILL."""
+    if not sys.platform.startswith("linux"):
         return
-    # spawn: a fork of a process that already initialised Warp or a thread pool is unsafe.
-    # The pool starts its processes at the first submission: a fully resumed build starts none.
-    ctx = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(workers, mp_context=ctx, max_tasks_per_child=SHARDS_PER_WORKER)
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before the request was in place
+        _kill_group(signal.SIGTERM, None)
 
-    def finished(futures: list[Future[ShardStats]]) -> list[tuple[Future[ShardStats], ShardStats]]:
-        done, _ = wait(futures, return_when=FIRST_COMPLETED)
-        return sorted(((f, f.result()) for f in done), key=lambda fs: fs[1].index)
 
-    try:
-        # One queued shard per worker keeps the workers busy while the builder writes; more would
-        # over-shoot a size target.
-        yield from schedule(
-            indices, cache, 2 * workers, wanted, lambda i: pool.submit(run_shard, spec, i, cache_root), finished
-        )
-    finally:
-        # Workers exit in the background while the caller goes on (the rest of the Parquet pass).
-        pool.shutdown(wait=False, cancel_futures=True)
+def _start_worker(initializer: Callable[[], None] | None, parent: int) -> None:
+    """Runs first in every worker (pebble's initializer)."""
+    os.setpgrp()  # lead a group: Ctrl-C at the terminal reaches the parent only, which stops us
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _kill_group)
+    _die_with_parent(parent)
+    if initializer is not None:
+        initializer()
+
+
+def _is_pebble_timeout(error: BaseException) -> bool:
+    # pebble cuts a task with TimeoutError("Task timeout", limit); an item's own TimeoutError carries
+    # the remote traceback as its cause.
+    return isinstance(error, TimeoutError) and error.args[:1] == ("Task timeout",) and error.__cause__ is None
+
+
+def outcome_of(ticket: Ticket, future: Future[Any]) -> Outcome[Any]:
+    error = future.exception()
+    if error is None:
+        return Outcome(ticket.index, "ok", future.result())
+    if _is_pebble_timeout(error):
+        return Outcome(ticket.index, "timeout", None, timeout_detail(ticket.time_limit))
+    if isinstance(error, ProcessExpired):
+        return Outcome(ticket.index, "crashed", None, crash_detail(error.exitcode))
+    return Outcome(ticket.index, "error", None, error_detail(error))
+
+
+class LocalExecutor(BaseExecutor):
+    """`workers` processes started with `spawn` (a fork of a process that initialised Warp, NVRTC or a
+    thread pool is unsafe), created at the first item that needs one and reused until `close`."""
+
+    def __init__(self, workers: int, *, initializer: Callable[[], None] | None = None) -> None:
+        super().__init__()
+        self.workers = workers
+        self.initializer = initializer
+        self._pool: ProcessPool | None = None
+        self._initialised_here = False
+
+    def _get_pool(self) -> ProcessPool:
+        if self._pool is None:
+            self._pool = ProcessPool(
+                max_workers=self.workers,
+                initializer=_start_worker,
+                initargs=(self.initializer, os.getpid()),
+                context=multiprocessing.get_context("spawn"),
+            )
+        return self._pool
+
+    def submit(
+        self, fn: Callable[[T], R], item: T, *, index: int, time_limit: float | None, resources: Resources
+    ) -> Ticket:
+        if self.workers == 1 and time_limit is None:
+            return Ticket(index, self._run_here(fn, item, index), time.time(), None)
+        future = self._get_pool().schedule(fn, args=(item,), timeout=time_limit)
+        return Ticket(index, future, time.time(), time_limit)
+
+    def _run_here(self, fn: Callable[[T], R], item: T, index: int) -> Outcome[R]:
+        """One worker and no time limit: the calling process is the worker."""
+        if not self._initialised_here and self.initializer is not None:
+            self.initializer()
+        self._initialised_here = True
+        try:
+            return Outcome(index, "ok", fn(item))
+        except Exception as e:
+            return Outcome(index, "error", None, error_detail(e))
+
+    def wait(self, tickets: list[Ticket]) -> list[tuple[Ticket, Outcome[Any]]]:
+        ready = [(t, t.handle) for t in tickets if isinstance(t.handle, Outcome)]
+        if ready:
+            return ready
+        by_future = {t.handle: t for t in tickets}
+        while True:
+            done, _ = wait_futures(list(by_future), timeout=WAIT_TICK_S, return_when=FIRST_COMPLETED)
+            if done:
+                finished = sorted((by_future[f] for f in done), key=lambda t: t.index)
+                return [(t, outcome_of(t, t.handle)) for t in finished]
+
+    def cancel(self, tickets: list[Ticket]) -> None:
+        for ticket in tickets:
+            if isinstance(ticket.handle, Future):
+                ticket.handle.cancel()  # pebble kills the worker of a running task
+
+    def stop(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.stop()
+            pool.join()
+
+    def _shutdown(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        pool.close()
+        try:
+            pool.join(CLOSE_TIMEOUT_S)
+        except TimeoutError:
+            pool.stop()
+            pool.join()

@@ -1,0 +1,63 @@
+"""Module-level functions the executor tests run in worker processes (spawned workers import them)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+
+def square(x: int) -> int:
+    return x * x
+
+
+def behave(item: tuple[str, int]) -> int:
+    """`("ok", n)` -> n; "hang" sleeps past any limit; "segv" and "exit" kill the worker; "raise" raises."""
+    kind, n = item
+    if kind == "hang":
+        time.sleep(600)
+    elif kind == "segv":
+        os.kill(os.getpid(), signal.SIGSEGV)
+    elif kind == "exit":
+        os._exit(3)
+    elif kind == "raise":
+        raise ValueError(f"bad item {n}\nsecond line")
+    return n
+
+
+def worker_pid(_: object) -> int:
+    return os.getpid()
+
+
+def start_grandchild(marker: str) -> int:
+    """Start `sleep` with `marker` on its command line, then hang: only a group kill ends the sleep."""
+    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", marker])
+    time.sleep(600)
+    return 0
+
+
+def marked_processes(marker: str) -> list[int]:
+    """Pids of processes whose command line names `marker`."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                if marker.encode() in f.read():
+                    found.append(int(entry))
+        except OSError:
+            continue
+    return found
+
+
+if __name__ == "__main__":  # a driver the signal tests start and then interrupt
+    from warp_cuda_ir.engines import get_executor
+
+    mark = sys.argv[1]
+    with get_executor("local", 2) as executor:
+        print("started", flush=True)
+        for _ in executor.map(start_grandchild, [mark, mark, mark]):
+            pass

@@ -19,7 +19,7 @@ from tests.helpers import ROOT, assert_publishable, build, remote_data_tables, r
 from warp_cuda_ir import rows, writing
 from warp_cuda_ir.engines import get_executor
 from warp_cuda_ir.errors import OutputFolderError
-from warp_cuda_ir.feed import ShardFeed
+from warp_cuda_ir.feed import ShardFeed, shard_engine
 from warp_cuda_ir.record import BuildRecord
 from warp_cuda_ir.shards import BuildSpec, ShardCache
 from warp_cuda_ir.synthesis import KernelProgram

@@ -18,7 +18,6 @@ import os
 import tempfile
 from collections.abc import Callable, Iterable
 from contextlib import ExitStack
-from pathlib import Path
 
 from warp_cuda_ir.cache import Cache
 from warp_cuda_ir.capture import replay

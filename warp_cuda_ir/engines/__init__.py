@@ -242,6 +242,7 @@ class BaseExecutor:
             self._restore_signals()
 
     def __enter__(self) -> BaseExecutor:
+        self._handle_signals()  # work done inside the block but outside `map` stops on SIGTERM too
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:

@@ -12,6 +12,7 @@ import ctypes
 import multiprocessing
 import os
 import signal
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -43,19 +44,55 @@ WAIT_TICK_S = 0.5
 CLOSE_TIMEOUT_S = 10.0
 
 
+# Process groups of subprocesses started with `start_group` in this process and not yet reaped.
+_owned_groups: set[int] = set()
+
+
 def _kill_group(signum: int, frame: FrameType | None) -> None:
-    """A stopped worker takes every process it started with it (they share its process group)."""
+    """A stopped worker takes every process it started with it: those in its process group, and the
+    groups it started with `start_group`."""
+    for pgid in list(_owned_groups):
+        try:
+            os.killpg(pgid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
     os.killpg(0, signal.SIGKILL)
 
 
-def _die_with_parent(parent: int) -> None:
-    """Linux: SIGTERM (hence the group kill) when the parent dies, even by SIGKILL."""
+def _set_death_signal(signum: int) -> bool:
+    """Linux: receive `signum` when the parent (the thread that started us) dies, even by SIGKILL."""
     if not sys.platform.startswith("linux"):
-        return
+        return False
     libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-    if os.getppid() != parent:  # the parent died before the request was in place
+    return libc.prctl(PR_SET_PDEATHSIG, signum, 0, 0, 0) == 0
+
+
+def _die_with_parent(parent: int) -> None:
+    if _set_death_signal(signal.SIGTERM) and os.getppid() != parent:  # the parent died first
         _kill_group(signal.SIGTERM, None)
+
+
+def _child_dies_with_us() -> None:
+    _set_death_signal(signal.SIGKILL)
+
+
+def start_group(args: list[str], **popen: Any) -> subprocess.Popen[bytes]:
+    """Start a subprocess that leads its own process group, so `kill_group` ends it with whatever it
+    started (a test runner's helpers), and that cannot outlive this process: a stopped worker kills the
+    groups it started, and the subprocess dies with the process that started it."""
+    proc = subprocess.Popen(args, start_new_session=True, preexec_fn=_child_dies_with_us, **popen)
+    _owned_groups.add(proc.pid)
+    return proc
+
+
+def kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """Kill a `start_group` subprocess and its group, and reap it."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
+    _owned_groups.discard(proc.pid)
 
 
 def _start_worker(initializer: Callable[[], None] | None, parent: int) -> None:

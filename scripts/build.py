@@ -57,9 +57,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=True,
         help="record real launches of the real rows' kernels by running their packages' own examples and tests "
         "on the CPU (runs their code; about 30 min on 2 cores for the default packages, cached per script in "
-        "the work folder and not rerun), then replay them in child processes, so replayable real rows are "
+        "the machine cache and not rerun), then replay them in worker processes, so replayable real rows are "
         "validated like generated ones (default: on; --no-capture leaves real rows compile-only; nothing to "
         "capture with --real none)",
+    )
+    p.add_argument(
+        "--cache-dir",
+        type=Path,
+        default=None,
+        help="the machine cache of harvests, capture jobs, replay verdicts and compiled kernels, reused by every "
+        "build (default: $WARP_CUDA_IR_CACHE, else $XDG_CACHE_HOME/warp_cuda_ir, else ~/.cache/warp_cuda_ir)",
+    )
+    p.add_argument(
+        "--no-cache", action="store_true", help="neither read nor write the machine cache (everything is recomputed)"
     )
     p.add_argument(
         "--capture-jobs",
@@ -208,6 +218,8 @@ def _build(args: argparse.Namespace, bars: list[Any]) -> int:
         real=args.real,
         capture=args.capture,
         capture_jobs=args.capture_jobs,
+        cache_dir=args.cache_dir,
+        no_cache=args.no_cache,
     )
     result = run_build(
         options, on_shard, on_harvest, lambda line: print(f"warning: {line}", file=sys.stderr), on_capture

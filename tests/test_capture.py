@@ -420,7 +420,7 @@ def test_build_with_capture_validates_replayable_real_rows(tmp_path: Path) -> No
         workers=2,
         real=(str(FIXTURE),),
         capture=True,
-        capture_cache=tmp_path / "capture",
+        cache_dir=tmp_path / "cache",
     )
     reported: list[tuple[str, str, int, int]] = []
     run_build(options, on_capture=lambda stage, job, done, total: reported.append((stage, job, done, total)))

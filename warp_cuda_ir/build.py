@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import shutil
 import sys
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,7 +20,8 @@ import pyarrow as pa
 
 import warp_cuda_ir
 from warp_cuda_ir import card, destination, real, schema, writing
-from warp_cuda_ir.engines import get_executor
+from warp_cuda_ir.cache import Cache
+from warp_cuda_ir.engines import Executor, get_executor
 from warp_cuda_ir.errors import RealTargetError
 from warp_cuda_ir.feed import ShardFeed, shard_engine
 from warp_cuda_ir.harvest import TargetError, cached_harvest, write_notices
@@ -88,20 +91,25 @@ def run_build(
     # Before the folder is touched (Ray: connected); every fan-out of the build runs on it, and leaving
     # this block on Ctrl-C or SIGTERM stops every process it started.
     executor = get_executor(options.engine, options.workers, options.ray_address)
-    with executor:
+    with executor, ExitStack() as scratch:
+        cache = Cache.from_options(options.cache_dir)
+        if options.no_cache:  # a cache that lives as long as this build (replay verdicts travel through it)
+            cache = Cache(scratch.enter_context(tempfile.TemporaryDirectory(prefix="warp_cuda_ir_cache_")))
+        cache.warn = on_warning
         warned = check_real_targets(options.real)
         for line in warned:
             on_warning(line)
         previous = BuildRecord.load(out)
         resumed = writing.prepare_output(out, identity, owned_paths(previous), options.overwrite or url is not None)
         work = out / writing.WORK_DIR
-        harvested = _harvest(options, work, on_harvest)
+        harvested = _harvest(options, cache, on_harvest)
         for line in harvested["target_errors"] if harvested else ():
             if line not in warned:  # the harvest repeats the lines of names that resolve to nothing
                 on_warning(line)
         rows = None
         if harvested:
-            rows = real.real_rows(harvested["records"], _launches(options, work, harvested["records"], on_capture))
+            launches = _launches(options, cache, executor, harvested["records"], on_capture)
+            rows = real.real_rows(harvested["records"], launches)
         cache_root = str(work / "shards")
         ShardCache(cache_root).remove_partial()
         target_bytes = int(options.target_mb * 1e6)
@@ -188,29 +196,33 @@ def run_build(
 
 
 def _launches(
-    options: BuildOptions, work: Path, records: list[dict], on_capture: CaptureProgress | None
+    options: BuildOptions,
+    cache: Cache,
+    executor: Executor,
+    records: list[dict],
+    on_capture: CaptureProgress | None,
 ) -> Callable[[dict], dict] | None:
-    """The capture stage (#17): real launches of the harvested packages' kernels, cached per job, then replayed.
+    """The capture stage: real launches of the harvested packages' kernels, cached per job, then replayed.
 
-    Replays run in child processes (`capture.replays`): a replayed kernel is code we did not write, and one
+    Replays run in executor workers (`capture.replays`): a replayed kernel is code we did not write, and one
     ended a build's own process. The rows then read their verdicts from the replay cache.
     """
     if not options.capture:
         return None
     from warp_cuda_ir.capture import capture_packages, columns, replays
 
-    cache = Path(options.capture_cache).absolute() if options.capture_cache else work / "capture"
     captured = capture_packages(
         options.real,
-        cache / "jobs",
+        cache,
         workers=options.workers,
         max_jobs=options.capture_jobs,
         harvest_records=records,
         progress=(lambda result, done, total: on_capture("capture", result.job.name, done, total))
         if on_capture
         else None,
+        executor=executor,
     )
-    verdicts = replays.ReplayCache(cache / "replays")
+    verdicts = replays.ReplayCache(cache)
     to_replay = []
     for record in records:
         got = captured.record_for(record)
@@ -221,16 +233,17 @@ def _launches(
         verdicts,
         workers=options.workers,
         progress=(lambda done, total: on_capture("replay", "", done, total)) if on_capture else None,
+        executor=executor,
     )
     return lambda record: columns.launch_columns(record, captured, verdicts)
 
 
-def _harvest(options: BuildOptions, work: Path, on_harvest: HarvestProgress | None) -> dict | None:
-    """The build's harvest, cached per target in the work folder (a killed build keeps finished targets)."""
+def _harvest(options: BuildOptions, cache: Cache, on_harvest: HarvestProgress | None) -> dict | None:
+    """The build's harvest, cached per target in the machine cache (a killed build keeps finished targets)."""
     if not options.real:
         return None
     harvested = cached_harvest(
-        options.real, work / "harvest", workers=options.workers, arch=options.spec.arch, progress=on_harvest
+        options.real, cache, workers=options.workers, arch=options.spec.arch, progress=on_harvest
     )
     if not harvested["records"]:
         lines = harvested["target_errors"] or [f"--real {','.join(options.real)}: no kernel passed its check"]

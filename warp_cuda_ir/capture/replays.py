@@ -103,5 +103,3 @@ def replay_all(
             cache.put(*todo[outcome.index], fidelity)
             if progress is not None:
                 progress(done, len(todo))
-
-

@@ -38,6 +38,15 @@ def start_grandchild(marker: str) -> int:
     return 0
 
 
+def write_cache_entry(item: tuple[str, int]) -> None:
+    """Write one large entry under a key every item shares, many times (the concurrent-writers test)."""
+    from warp_cuda_ir.cache import Cache
+
+    root, _ = item
+    for _ in range(5):
+        Cache(root).put("capture", "shared", list(range(200_000)))
+
+
 def marked_processes(marker: str) -> list[int]:
     """Pids of processes whose command line names `marker`."""
     found = []

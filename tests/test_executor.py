@@ -104,3 +104,64 @@ def test_a_signal_to_the_parent_stops_every_process_it_started(signum: int) -> N
     finally:
         if driver.poll() is None:
             driver.kill()
+
+
+def _environ_marked(marker: str) -> list[int]:
+    """Pids of processes whose environment holds `marker` (every process a build starts inherits it)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if marker.encode() in Path(f"/proc/{entry}/environ").read_bytes():
+                    found.append(int(entry))
+            except OSError:
+                continue
+    return found
+
+
+def _running(needle: str, pids: list[int]) -> bool:
+    for pid in pids:
+        try:
+            if needle.encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
+                return True
+        except OSError:
+            continue
+    return False
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_build_signalled_during_its_capture_stops_everything_and_resumes(tmp_path: Path, signum: int) -> None:
+    import shutil
+
+    shutil.copytree(ROOT / "tests" / "data" / "capture" / "capfix", tmp_path / "capfix")
+    marker = f"executor-build-{uuid.uuid4().hex}"
+    env = {**os.environ, "WARP_CUDA_IR_TEST_MARKER": marker}
+    command = [sys.executable, str(ROOT / "scripts" / "build.py"), "--out", str(tmp_path / "out")]
+    command += ["--real", str(tmp_path / "capfix"), "--target-mb", "0.01", "--workers", "2"]
+    command += ["--seeds-per-shard", "8", "--cache-dir", str(tmp_path / "cache")]
+    build = subprocess.Popen(
+        command,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        deadline = time.time() + 300
+        while not _running("warp_cuda_ir.capture.child", _environ_marked(marker)):
+            assert time.time() < deadline and build.poll() is None, build.stderr.read().decode()[-2000:]
+            time.sleep(0.2)
+        signalled = time.time()
+        build.send_signal(signum)
+        build.wait(10)
+        while _environ_marked(marker) and time.time() - signalled < 10:
+            time.sleep(0.2)
+        assert _environ_marked(marker) == [], "processes left behind"
+        assert build.returncode != 0
+    finally:
+        if build.poll() is None:
+            build.kill()
+    again = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert _environ_marked(marker) == []

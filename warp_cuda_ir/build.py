@@ -233,7 +233,8 @@ def _launches(
         verdicts,
         workers=options.workers,
         progress=(lambda done, total: on_capture("replay", "", done, total)) if on_capture else None,
-        executor=executor,
+        # workers of their own (closed after the stage): a replayed kernel's module stays loaded in the
+        # process that ran it, and shard workers must hold nothing but the generator
     )
     return lambda record: columns.launch_columns(record, captured, verdicts)
 

@@ -65,6 +65,7 @@ class Outcome(Generic[R]):
     status: str  # one of STATUSES
     value: R | None  # fn's return value when ok
     detail: str = ""  # one line: why it is not ok
+    exit_code: int | None = None  # crashed: the worker's exit code when known (negative: killed by that signal)
 
 
 class Ticket:

@@ -118,7 +118,7 @@ def outcome_of(ticket: Ticket, future: Future[Any]) -> Outcome[Any]:
     if _is_pebble_timeout(error):
         return Outcome(ticket.index, "timeout", None, timeout_detail(ticket.time_limit))
     if isinstance(error, ProcessExpired):
-        return Outcome(ticket.index, "crashed", None, crash_detail(error.exitcode))
+        return Outcome(ticket.index, "crashed", None, crash_detail(error.exitcode), error.exitcode)
     return Outcome(ticket.index, "error", None, error_detail(error))
 
 

@@ -77,7 +77,7 @@ def run_build(
     """Build into `options.out`: a local folder, or an fsspec URL (built in a staging folder, then copied).
 
     Everything that can refuse (the output, the engine, `--real` names) is checked before any shard is
-    generated. Real rows (`options.real`) are harvested first (cached in the work folder) and written in
+    generated. Real rows (`options.real`) are harvested first (cached in the machine cache) and written in
     full; the size target applies to the synthetic rows, which leave out any program a real row has.
     """
     started = time.time()

@@ -24,7 +24,7 @@ import os
 import pickle
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -139,6 +139,16 @@ class Cache:
         except Exception as e:  # e.g. a class this version of the project no longer has
             self._once(f"the cache entry {path} cannot be loaded ({type(e).__name__}): recomputing it")
             return None
+
+    def values(self, namespace: str) -> Iterator[Any]:
+        """Every readable entry of `namespace`, in key order (a benchmark reading what builds cached)."""
+        if self.root is None:
+            return
+        for path in sorted((self.root / namespace).glob("??/*")):
+            if not path.name.startswith("."):
+                value = self.get(namespace, path.name)
+                if value is not None:
+                    yield value
 
     def put(self, namespace: str, key: str, value: Any) -> None:
         """Store `value` (picklable); a cache that cannot be written is turned off with one warning."""

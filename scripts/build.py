@@ -54,7 +54,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--capture",
         action=argparse.BooleanOptionalAction,
-        default=True,
+        default=None,
         help="record real launches of the real rows' kernels by running their packages' own examples and tests "
         "on the CPU (runs their code; about 30 min on 2 cores for the default packages, cached per script in "
         "the machine cache and not rerun), then replay them in worker processes, so replayable real rows are "
@@ -128,10 +128,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument(
         "--validate",
-        action="store_true",
-        help="then run the validation pass (scripts/validate.py) with the options below and --workers",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="then run the validation pass (scripts/validate.py) with the options below, --workers and --engine, "
+        "so the folder ships annotated rows (default: on; --no-validate builds only, a URL --out is never validated)",
     )
-    group = p.add_argument_group("validation pass (--validate); --arch is also the arch code is generated for")
+    group = p.add_argument_group("validation pass; --arch is also the arch code is generated for")
     add_validation_arguments(group, with_workers=False)
     return p.parse_args(argv)
 
@@ -165,9 +167,12 @@ def _build(args: argparse.Namespace, bars: list[Any]) -> int:
 
     if args.ray_address and args.engine != "ray":
         return fail("--ray-address needs --engine ray")
-    if (args.push_to_hub or args.validate) and is_url(args.out):
-        flag = "--push-to-hub" if args.push_to_hub else "--validate"
-        return fail(f"{flag} works on a local --out folder, not a URL")
+    if args.push_to_hub and is_url(args.out):
+        return fail("--push-to-hub works on a local --out folder, not a URL")
+    if args.validate and is_url(args.out):
+        return fail("--validate works on a local --out folder, not a URL")
+    if args.validate is None:  # on by default where it can run: the pass rewrites a local folder's files
+        args.validate = not is_url(args.out)
     categories = check_categories(args.categories)
     if args.push_to_hub:  # refuse a bad repo id or a missing token before a long build, not after
         hub.check_repo_id(args.push_to_hub)

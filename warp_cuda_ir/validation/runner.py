@@ -21,8 +21,11 @@ from typing import Any
 
 from warp_cuda_ir import schema, writing
 from warp_cuda_ir.engines import Executor, Outcome, Resources, Ticket
+from warp_cuda_ir.errors import WorkerStartError
 from warp_cuda_ir.validation import row as row_columns
 from warp_cuda_ir.validation.stages import Batch, Settings, steps, validate_batch
+
+__all__ = ["Batch", "PassOptions", "Progress", "Settings", "StageTimes", "complete", "run_pass"]
 
 STARTUP_S = 300.0  # a fresh worker starts Warp and precompiles NVRTC's and Clang's headers
 PROGRAMS_S_PER_ROW = 60.0  # the standalone programs' compiles and runs (each has its own limit)
@@ -170,18 +173,20 @@ def _read_trail(batch: Batch) -> list[dict[str, Any]]:
 def _after_failure(part: _Work, batch: Batch, outcome: Outcome[Any], options: PassOptions) -> list[_Work]:
     """The work left after a batch whose worker was cut or died, with the culprit row's stage marked."""
     records = _read_trail(batch)
+    if outcome.status == "error" and not records:
+        # Stages catch what a row raises; an exception before any row is the worker's own (it cannot start).
+        raise WorkerStartError(f"a validation worker failed before its first row: {outcome.detail}")
     done = [dict(d) for d in part.done]
     where: dict[str, Any] | None = None
-    cut = outcome.status == "timeout"
+    why = f"timed out: {outcome.detail}" if outcome.status == "timeout" else f"worker {outcome.detail}"
     for record in records:
         if "columns" in record:
             done[record["row"]] = record["columns"]
-        elif "timeout" in record:
-            cut = True
+        elif "timeout" in record:  # the worker's watchdog cut the stage
+            why = f"timed out after {record['after']:.0f} s"
         else:
             where = record  # a step or a row's stage starting
-    why = f"timed out after the {options.stage_timeout_s:g} s limit" if cut else f"worker {outcome.detail}"
-    status = "timeout" if cut else "error"
+    status = "timeout" if why.startswith("timed out") else "error"
     if where is not None and "stage" in where:  # a row's stage: blame it, run the rest again
         i = where["row"]
         so_far = where["so_far"] or row_columns.skipped_gpu(batch.settings.gpu_skip_reason or schema.NOT_REACHED)

@@ -100,7 +100,7 @@ class _Worker:
         _warm_up()
         self.trail: Any = None
         self.deadline: float | None = None
-        self.cut_at: str | None = None
+        self.cut_at: tuple[str, float] = ("", 0.0)
         threading.Thread(target=self._watch, daemon=True).start()
 
     def note(self, record: dict[str, Any]) -> None:
@@ -111,14 +111,15 @@ class _Worker:
     def limit(self, seconds: float | None, what: str = "") -> None:
         """Cut the worker if the work it starts now runs past `seconds` (None: no limit)."""
         self.deadline = None if seconds is None else time.monotonic() + seconds
-        self.cut_at = what
+        self.cut_at = (what, seconds or 0.0)
 
     def _watch(self) -> None:
         while True:
             time.sleep(0.2)
             deadline = self.deadline
             if deadline is not None and time.monotonic() > deadline:
-                self.note({"timeout": self.cut_at})
+                what, seconds = self.cut_at
+                self.note({"timeout": what, "after": seconds})
                 os._exit(WATCHDOG_EXIT)
 
 

@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -83,10 +84,8 @@ def test_missing_compilers_skip_their_stages_with_one_reason(monkeypatch: pytest
     tools = stage.find_tools()
     assert tools.nvcc is None and tools.cxx is None
     row = {"kernel_symbol": "k", "launch_dim": [4], "arguments": [], "cuda_program": "", "cpu_program": ""}
-    seen: list = []
-    out = stage.run_stage([("a", row, None)], tmp_path / "work", tools, "no GPU", on_row=lambda k, c: seen.append(k))
+    out = stage.run_stage([("a", row, None)], tmp_path / "work", tools, "no GPU")
     columns = out["a"]
-    assert seen == ["a"]
     assert columns["standalone_nvcc_status"] == "skipped"
     assert columns["standalone_nvcc_skip_reason"] == schema.NVCC_NOT_FOUND
     assert columns["standalone_gpu_run_skip_reason"] == schema.NVCC_NOT_FOUND
@@ -216,20 +215,22 @@ def test_no_standalone_marks_the_stage_skipped_and_keeps_the_rest(tmp_path: Path
     import argparse
 
     from warp_cuda_ir.cli import add_validation_arguments, validation_options
+    from warp_cuda_ir.validation import stages
     from warp_cuda_ir.validation.runner import Progress
-    from warp_cuda_ir.validation.standalone_phase import standalone_phase
 
     parser = argparse.ArgumentParser()
     add_validation_arguments(parser)
     options = validation_options(parser.parse_args(["--no-standalone"]))
     assert options.standalone is False and validation_options(parser.parse_args([])).standalone is True
-    done = {"train.parquet": {"a": {"cpu_run_status": "ok"}}}
+    settings = stages.Settings(90, schema.NO_GPU, {}, standalone=options.standalone)
+    columns = {"cpu_run_status": "ok"}
+    worker = SimpleNamespace(note=lambda record: None)  # the step needs no compiler when it is disabled
+    stages.RUNS["programs"](worker, settings, [{"id": "a"}], [columns], [0])  # type: ignore[arg-type]
     progress = Progress(tmp_path, {"test": 1})
     try:
-        standalone_phase([], done, options, schema.NO_GPU, tmp_path / "work", progress)
+        progress.add("train.parquet", "a", columns)
     finally:
         progress.close()
-    columns = done["train.parquet"]["a"]
     assert columns["cpu_run_status"] == "ok"
     for name in schema.STANDALONE_STAGES:
         assert columns[f"{name}_status"] == "skipped"

@@ -98,6 +98,7 @@ class _Work:
     keys: list[str]  # progress key (data file name) of each row
     rows: list[dict[str, Any]]
     done: list[dict[str, Any]]
+    retried: bool = False  # ran again once already after its worker died before leaving a trail
 
 
 def run_pass(
@@ -176,6 +177,10 @@ def _after_failure(part: _Work, batch: Batch, outcome: Outcome[Any], options: Pa
     if outcome.status == "error" and not records:
         # Stages catch what a row raises; an exception before any row is the worker's own (it cannot start).
         raise WorkerStartError(f"a validation worker failed before its first row: {outcome.detail}")
+    if not records and not part.retried:
+        # No trail: the worker died before the batch began, or on a machine whose files the driver cannot
+        # read (a Ray node that died takes its tasks with it). Once more, elsewhere, before blaming a row.
+        return [_Work(part.keys, part.rows, part.done, retried=True)]
     done = [dict(d) for d in part.done]
     where: dict[str, Any] | None = None
     why = f"timed out: {outcome.detail}" if outcome.status == "timeout" else f"worker {outcome.detail}"

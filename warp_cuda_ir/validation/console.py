@@ -39,7 +39,7 @@ def validate_and_report(folder: Path, options: PassOptions) -> None:
     times = result.times
     per_step = ", ".join(f"{step} {seconds / times.rows:.2f}" for step, seconds in times.seconds.items() if times.rows)
     if per_step:
-        print(f"  worker-seconds per row, by step of the pass: {per_step}")
+        print(f"  core-seconds per row, by step of the pass: {per_step}")
 
 
 def describe(counts: ValidationCounts) -> list[str]:

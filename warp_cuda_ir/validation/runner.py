@@ -46,7 +46,7 @@ class PassOptions:
 
 @dataclass
 class StageTimes:
-    """Worker-seconds spent per step of the pass (summed over workers), and rows validated."""
+    """CPU seconds spent per step of the pass (workers and their compilers, summed), and rows validated."""
 
     seconds: dict[str, float] = field(default_factory=dict)
     rows: int = 0

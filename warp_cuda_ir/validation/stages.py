@@ -219,6 +219,7 @@ def run_row(
         worker.limit(None)
         warp_session.forget_compiled_rows(worker.scratch / "kernel_cache")
         c |= result
+        worker.note({"row": i, "columns": c})  # kept if a later row of the batch hangs or crashes
 
 
 def run_programs(

@@ -39,3 +39,16 @@ def test_a_ray_address_that_does_not_answer_fails_in_one_line(tmp_path: Path) ->
     assert time.monotonic() - started < 60  # generous: the bound is ray.CONNECT_TIMEOUT_S plus start-up
     assert proc.returncode == 2 and "error: no Ray cluster answers at 127.0.0.1:1" in proc.stderr
     assert proc.stderr.count("\n") == 1 and not (tmp_path / "out").exists()
+
+
+def test_ray_executor_blames_each_bad_item_alone(local_ray: None) -> None:
+    from tests.executor_items import behave
+    from warp_cuda_ir.engines import get_executor
+
+    items = [("ok", 1), ("hang", 0), ("exit", 0), ("raise", 7), ("ok", 3)]
+    with get_executor("ray", 2) as executor:
+        got = {o.index: o for o in executor.map(behave, items, time_limit=10)}
+    assert [got[i].status for i in range(len(items))] == ["ok", "timeout", "crashed", "error", "ok"]
+    assert [got[0].value, got[4].value] == [1, 3]
+    assert got[1].detail == "cut at the 10 s limit"
+    assert got[3].detail == "ValueError: bad item 7 second line"

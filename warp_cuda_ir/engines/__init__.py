@@ -176,6 +176,10 @@ class BaseExecutor:
         """How many items run at once (a Ray cluster brings its own CPUs)."""
         return self.workers
 
+    def _default_ahead(self, time_limit: float | None) -> int:
+        """Items in flight when `map` is not told: one running and one queued per worker."""
+        return 2 * self.capacity()
+
     # ---- shared ----------------------------------------------------------------------------------
     def map(
         self,
@@ -189,7 +193,7 @@ class BaseExecutor:
     ) -> Iterator[Outcome[R]]:
         """`fn` over `items`, each outcome as it finishes; at most `ahead` items in flight and a new one
         pulled only while `wanted(in_flight)`. Closing the iterator early cancels what is in flight."""
-        capacity = max(1, ahead if ahead is not None else 2 * self.capacity())
+        capacity = max(1, ahead if ahead is not None else self._default_ahead(time_limit))
         self._handle_signals()
         todo = enumerate(items)
         pending: list[Ticket] = []

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future
 from concurrent.futures import wait as wait_futures
+from concurrent.futures.process import BrokenProcessPool
 from types import FrameType
 from typing import Any, TypeVar
 
@@ -32,6 +33,7 @@ from warp_cuda_ir.engines import (
     error_detail,
     timeout_detail,
 )
+from warp_cuda_ir.errors import WorkerStartError, one_line
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -169,6 +171,10 @@ class LocalExecutor(BaseExecutor):
         while True:
             done, _ = wait_futures(list(by_future), timeout=WAIT_TICK_S, return_when=FIRST_COMPLETED)
             if done:
+                broken = next((f.exception() for f in done if isinstance(f.exception(), BrokenProcessPool)), None)
+                if broken is not None:  # not an item's fault: say so once rather than blame every item
+                    self.stop()
+                    raise WorkerStartError(f"the worker processes could not start ({one_line(broken)})")
                 finished = sorted((by_future[f] for f in done), key=lambda t: t.index)
                 return [(t, outcome_of(t, t.handle)) for t in finished]
 

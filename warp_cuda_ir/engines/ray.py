@@ -4,7 +4,8 @@ Each item is one Ray task asking for `Resources` (`num_cpus`, `num_gpus`: a GPU 
 with a GPU); results stream back as they finish (`ray.wait`). A task past its time limit is cancelled
 with `force=True` (its worker process is killed) and reported `timeout`; a task whose worker dies is
 `crashed` (no retry: the item is blamed, the rest go on). The time limit counts from submission, since
-Ray does not say when a task starts; `map` keeps at most twice the cluster's CPUs in flight.
+Ray does not say when a task starts, so with a time limit `map` keeps only as many items in flight as the
+cluster has CPUs (twice that without one); a worker's start-up counts against its first item.
 
 Workers may not share the driver's files (`shares_files` is False): the shard engine has a worker
 return a shard's Arrow tables and the driver writes them, so resume, the stop-at-target rule and the
@@ -129,6 +130,10 @@ class RayExecutor(BaseExecutor):
 
     def capacity(self) -> int:
         return max(1, int(self.ray.cluster_resources().get("CPU", self.workers)))
+
+    def _default_ahead(self, time_limit: float | None) -> int:
+        # A time limit counts from submission here: a queued item's clock would run while it waits.
+        return self.capacity() if time_limit is not None else 2 * self.capacity()
 
     def submit(
         self, fn: Callable[[T], R], item: T, *, index: int, time_limit: float | None, resources: Resources

@@ -24,15 +24,7 @@ from typing import Any, TypeVar
 
 from pebble import ProcessExpired, ProcessPool
 
-from warp_cuda_ir.engines import (
-    BaseExecutor,
-    Outcome,
-    Resources,
-    Ticket,
-    crash_detail,
-    error_detail,
-    timeout_detail,
-)
+from warp_cuda_ir.engines import Executor, Outcome, Resources, Ticket
 from warp_cuda_ir.errors import WorkerStartError, one_line
 
 T = TypeVar("T")
@@ -118,13 +110,13 @@ def outcome_of(ticket: Ticket, future: Future[Any]) -> Outcome[Any]:
     if error is None:
         return Outcome(ticket.index, "ok", future.result())
     if _is_pebble_timeout(error):
-        return Outcome(ticket.index, "timeout", None, timeout_detail(ticket.time_limit))
+        return Outcome.timeout(ticket.index, ticket.time_limit)
     if isinstance(error, ProcessExpired):
-        return Outcome(ticket.index, "crashed", None, crash_detail(error.exitcode), error.exitcode)
-    return Outcome(ticket.index, "error", None, error_detail(error))
+        return Outcome.crashed(ticket.index, error.exitcode)
+    return Outcome.error(ticket.index, error)
 
 
-class LocalExecutor(BaseExecutor):
+class LocalExecutor(Executor):
     """`workers` processes started with `spawn` (a fork of a process that initialised Warp, NVRTC or a
     thread pool is unsafe), created at the first item that needs one and reused until `close`."""
 
@@ -161,7 +153,7 @@ class LocalExecutor(BaseExecutor):
         try:
             return Outcome(index, "ok", fn(item))
         except Exception as e:
-            return Outcome(index, "error", None, error_detail(e))
+            return Outcome.error(index, e)
 
     def wait(self, tickets: list[Ticket]) -> list[tuple[Ticket, Outcome[Any]]]:
         ready = [(t, t.handle) for t in tickets if isinstance(t.handle, Outcome)]

@@ -23,11 +23,15 @@ What an executor promises:
   state (an imported Warp, a warm kernel cache) is paid once; `initializer` runs once in each worker.
 - Signals. Local workers lead their own process group, kill that group (every subprocess an item started:
   nvcc, g++, a capture script) when stopped, and die when the parent dies (Linux `PR_SET_PDEATHSIG`), so
-  nothing outlives the build. While an executor is open in the main thread, SIGTERM raises
-  `KeyboardInterrupt` there as Ctrl-C does; leaving the `with` block on an exception stops every worker
-  at once. Finished items stay finished: the same command resumes.
+  nothing outlives the build. An item whose subprocess needs a group of its own (to kill it, and what it
+  started, at the item's own limit) starts it with `engines.local.start_group` and ends it with
+  `kill_group`: a stopped worker kills those groups too. Use an executor from a thread that outlives it
+  (the main thread): Linux ties a worker's life to the thread that started it. While an executor is open
+  in the main thread, SIGTERM raises `KeyboardInterrupt` there as Ctrl-C does; leaving the `with` block
+  on an exception stops every worker at once. Finished items stay finished: the same command resumes.
 
-`submit`/`wait` are the primitives `map` is built on, for schedulers that interleave other work (the
+`Resources` matter to Ray only (a GPU stage asks for `gpus=1`); the local executor runs one item per
+worker. `submit`/`wait` are the primitives `map` is built on, for schedulers that interleave other work (the
 shard feed reports cached shards without running them).
 """
 

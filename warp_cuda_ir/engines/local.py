@@ -11,14 +11,17 @@ from __future__ import annotations
 import ctypes
 import multiprocessing
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future
 from concurrent.futures import wait as wait_futures
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from types import FrameType
 from typing import Any, TypeVar
 
@@ -44,7 +47,13 @@ _owned_groups: set[int] = set()
 
 def _kill_group(signum: int, frame: FrameType | None) -> None:
     """A stopped worker takes every process it started with it: those in its process group, and the
-    groups it started with `start_group`."""
+    groups it started with `start_group`. NVRTC's precompiled header (~77 MB in the temp folder per process
+    that compiled, removed only at a normal exit) goes too."""
+    for path in Path(tempfile.gettempdir()).glob(f"__nvrtc_auto_pch_{os.getpid()}_*"):
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
     for pgid in list(_owned_groups):
         try:
             os.killpg(pgid, signal.SIGKILL)

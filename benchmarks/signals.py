@@ -127,20 +127,24 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--real", default=str(ROOT / "tests" / "data" / "capture" / "capfix"))
     p.add_argument("--target-mb", type=float, default=2.0)
+    p.add_argument("--stages", default=",".join(STAGES), help="comma-separated, of: " + ", ".join(STAGES))
     p.add_argument("--json", type=Path)
     args = p.parse_args()
     work = Path(tempfile.mkdtemp(prefix="signals_bench_"))
     cache = work / "cache"
     figures: dict[str, object] = {"load_average_at_start": os.getloadavg(), "runs": []}
     runs: list[dict[str, object]] = figures["runs"]  # type: ignore[assignment]
-    for stage in STAGES:
+    for stage in args.stages.split(","):
         for signum in (signal.SIGINT, signal.SIGTERM):
             out = work / f"out-{stage}-{int(signum)}"
-            runs.append(interrupt(command(args.real, out, cache, args.target_mb), stage, signum))
+            # Generated rows only, and more of them, for the generating stage: its progress shows then.
+            real, target = ("none", max(args.target_mb, 20.0)) if stage == "generating" else (args.real, args.target_mb)
+            runs.append(interrupt(command(real, out, cache, target), stage, signum))
             print(json.dumps(runs[-1]), flush=True)
-    resume_out = work / "out-generating-2"  # the last interrupted folder: the same command resumes it
-    figures["resume"] = timed(command(args.real, resume_out, cache, args.target_mb))
-    figures["warm_new_folder"] = timed(command(args.real, work / "out-warm", cache, args.target_mb))
+    resume_out = work / f"out-{stage}-{int(signal.SIGTERM)}"  # the last interrupted folder: resumed
+    figures["resume"] = timed(command(real, resume_out, cache, target))
+    figures["cold_new_folder"] = timed(command(args.real, work / "out-cold", work / "cold-cache", args.target_mb))
+    figures["warm_new_folder"] = timed(command(args.real, work / "out-warm", work / "cold-cache", args.target_mb))
     figures["load_average_at_end"] = os.getloadavg()
     print(json.dumps({k: v for k, v in figures.items() if k != "runs"}, indent=1))
     if args.json:

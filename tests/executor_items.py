@@ -27,6 +27,10 @@ def behave(item: tuple[str, int]) -> int:
     return n
 
 
+def broken_start() -> None:
+    raise RuntimeError("this worker cannot start")
+
+
 def worker_pid(_: object) -> int:
     return os.getpid()
 

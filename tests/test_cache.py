@@ -77,3 +77,35 @@ def test_concurrent_writers_of_one_key_leave_a_valid_entry(tmp_path: Path) -> No
     assert all(o.status == "ok" for o in outcomes)
     assert Cache(tmp_path).get("capture", "shared") == list(range(200_000))
     assert [p.name for p in (tmp_path / "capture").rglob("*") if p.is_file()] == ["shared"]  # no temp files left
+
+
+@pytest.mark.slow
+def test_a_second_build_into_another_folder_reuses_the_harvest(tmp_path: Path) -> None:
+    from warp_cuda_ir.build import run_build
+    from warp_cuda_ir.record import BuildOptions
+    from warp_cuda_ir.shards import BuildSpec
+
+    kernels = Path(__file__).parent / "data" / "harvest" / "kernels"
+    harvested: list[list[tuple[str, int, int]]] = []
+    rows = []
+    for out in ("first", "second"):
+        harvested.append([])
+        options = BuildOptions(
+            out=tmp_path / out,
+            spec=BuildSpec(seed=0, seeds_per_shard=8),
+            target_mb=0.01,
+            workers=2,
+            real=(str(kernels),),
+            cache_dir=tmp_path / "cache",
+        )
+        result = run_build(options, on_harvest=lambda *progress: harvested[-1].append(progress))
+        rows.append(result.real.rows if result.real else 0)
+    assert harvested[0] and not harvested[1], "the second build harvested again"
+    assert rows[0] == rows[1] > 0
+    assert (tmp_path / "first" / "README.md").read_bytes().count(b"real") > 0
+    first = sorted(p.relative_to(tmp_path / "first") for p in (tmp_path / "first" / "data").rglob("*.parquet"))
+    second = sorted(p.relative_to(tmp_path / "second") for p in (tmp_path / "second" / "data").rglob("*.parquet"))
+    assert first == second
+    assert all((tmp_path / "first" / p).read_bytes() == (tmp_path / "second" / p).read_bytes() for p in first), (
+        "same inputs and cache: same rows"
+    )

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.executor_items import behave, marked_processes, square, start_grandchild, worker_pid
+from tests.executor_items import behave, broken_start, marked_processes, square, start_grandchild, worker_pid
 from warp_cuda_ir.engines import Outcome, get_executor
+from warp_cuda_ir.errors import WorkerStartError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -46,6 +47,12 @@ def test_one_worker_without_a_time_limit_runs_in_this_process() -> None:
         assert [o.value for o in executor.map(worker_pid, range(2))] == [os.getpid()] * 2
         assert [o.value for o in executor.map(square, [3], time_limit=30)] == [9]
         assert [o.value for o in executor.map(worker_pid, [0], time_limit=30)] != [os.getpid()]
+
+
+def test_workers_that_cannot_start_stop_the_map_with_one_line() -> None:
+    with get_executor("local", 2, initializer=broken_start) as executor:
+        with pytest.raises(WorkerStartError, match=r"the worker processes could not start \(All workers expired\)"):
+            list(executor.map(square, range(4)))
 
 
 def test_map_is_lazy() -> None:

@@ -62,3 +62,17 @@ def test_the_validation_pass_on_ray_writes_the_local_engines_files(local_ray: No
         files = sorted((out / "data").rglob("*.parquet"))
         digests[engine] = {p.relative_to(out): hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
     assert digests["ray"] == digests["local"]
+
+
+def test_ray_executor_blames_each_bad_item_alone(local_ray: None) -> None:
+    from tests.executor_items import behave
+    from warp_cuda_ir.engines import get_executor
+
+    items = [("ok", 1), ("hang", 0), ("raise", 7), ("ok", 3), ("exit", 0)]
+    with get_executor("ray", 2) as executor:
+        list(executor.map(behave, [("ok", 0)] * 2))  # start the workers: a start-up counts against the limit
+        got = {o.index: o for o in executor.map(behave, items, time_limit=20)}
+    assert [got[i].status for i in range(len(items))] == ["ok", "timeout", "error", "ok", "crashed"]
+    assert [got[0].value, got[3].value] == [1, 3]
+    assert got[1].detail == "cut at the 20 s limit"
+    assert got[2].detail == "ValueError: bad item 7 second line"

@@ -23,11 +23,15 @@ What an executor promises:
   state (an imported Warp, a warm kernel cache) is paid once; `initializer` runs once in each worker.
 - Signals. Local workers lead their own process group, kill that group (every subprocess an item started:
   nvcc, g++, a capture script) when stopped, and die when the parent dies (Linux `PR_SET_PDEATHSIG`), so
-  nothing outlives the build. While an executor is open in the main thread, SIGTERM raises
-  `KeyboardInterrupt` there as Ctrl-C does; leaving the `with` block on an exception stops every worker
-  at once. Finished items stay finished: the same command resumes.
+  nothing outlives the build. An item whose subprocess needs a group of its own (to kill it, and what it
+  started, at the item's own limit) starts it with `engines.local.start_group` and ends it with
+  `kill_group`: a stopped worker kills those groups too. Use an executor from a thread that outlives it
+  (the main thread): Linux ties a worker's life to the thread that started it. While an executor is open
+  in the main thread, SIGTERM raises `KeyboardInterrupt` there as Ctrl-C does; leaving the `with` block
+  on an exception stops every worker at once. Finished items stay finished: the same command resumes.
 
-`submit`/`wait` are the primitives `map` is built on, for schedulers that interleave other work (the
+`Resources` matter to Ray only (a GPU stage asks for `gpus=1`); the local executor runs one item per
+worker. `submit`/`wait` are the primitives `map` is built on, for schedulers that interleave other work (the
 shard feed reports cached shards without running them).
 """
 
@@ -38,7 +42,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from types import FrameType, TracebackType
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, TypeVar
 
 from warp_cuda_ir.errors import UsageError, one_line
 
@@ -67,6 +71,26 @@ class Outcome(Generic[R]):
     detail: str = ""  # one line: why it is not ok
     exit_code: int | None = None  # crashed: the worker's exit code when known (negative: killed by that signal)
 
+    @classmethod
+    def timeout(cls, index: int, limit: float | None) -> Outcome[Any]:
+        return cls(index, "timeout", None, f"cut at the {limit:g} s limit" if limit is not None else "cut")
+
+    @classmethod
+    def crashed(cls, index: int, exit_code: int | None, note: str = "") -> Outcome[Any]:
+        """`worker died: exit code -11 (SIGSEGV)`, with what the executor knows of why."""
+        code = "unknown" if exit_code is None else str(exit_code)
+        if exit_code is not None and exit_code < 0:
+            try:
+                code += f" ({signal.Signals(-exit_code).name})"
+            except ValueError:
+                pass
+        detail = f"worker died: exit code {code}" + (f": {one_line(note, 300)}" if note else "")
+        return cls(index, "crashed", None, detail, exit_code)
+
+    @classmethod
+    def error(cls, index: int, error: BaseException) -> Outcome[Any]:
+        return cls(index, "error", None, f"{type(error).__name__}: {one_line(error, 500)}")
+
 
 class Ticket:
     """A submitted item; `Executor.wait` hands it back with its outcome."""
@@ -81,67 +105,10 @@ def always(_: int) -> bool:
     return True
 
 
-def timeout_detail(limit: float | None) -> str:
-    return f"cut at the {limit:g} s limit" if limit is not None else "cut at the time limit"
-
-
-def crash_detail(exit_code: int | None, note: str = "") -> str:
-    """`worker died: exit code -11 (SIGSEGV)`, with the worker's last words when known."""
-    code = "unknown" if exit_code is None else str(exit_code)
-    if exit_code is not None and exit_code < 0:
-        try:
-            code += f" ({signal.Signals(-exit_code).name})"
-        except ValueError:
-            pass
-    return f"worker died: exit code {code}" + (f": {one_line(note, 300)}" if note else "")
-
-
-def error_detail(error: BaseException) -> str:
-    return f"{type(error).__name__}: {one_line(error, 500)}"
-
-
-class Executor(Protocol):
-    """Runs a function over items in isolated workers (see the module's docstring)."""
-
-    workers: int
-    shares_files: bool
-
-    def capacity(self) -> int: ...
-
-    def cancel(self, tickets: list[Ticket]) -> None: ...
-
-    def submit(
-        self, fn: Callable[[T], R], item: T, *, index: int, time_limit: float | None, resources: Resources
-    ) -> Ticket: ...
-
-    def wait(self, tickets: list[Ticket]) -> list[tuple[Ticket, Outcome[Any]]]:
-        """Block until at least one of `tickets` finished (or was cut); return those that did."""
-        ...
-
-    def map(
-        self,
-        fn: Callable[[T], R],
-        items: Iterable[T],
-        *,
-        time_limit: float | None = None,
-        resources: Resources = Resources(),
-        ahead: int | None = None,
-        wanted: Callable[[int], bool] = always,
-    ) -> Iterator[Outcome[R]]: ...
-
-    def close(self) -> None: ...
-
-    def stop(self) -> None: ...
-
-    def __enter__(self) -> Executor: ...
-
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None
-    ) -> None: ...
-
-
-class BaseExecutor:
-    """`map`, the context manager and the signal handling, over an implementation's submit/wait/stop."""
+class Executor:
+    """Runs a function over items in isolated workers (see the module's docstring). An implementation
+    provides `submit`, `wait`, `cancel`, `stop` and `_shutdown`; `map`, the context manager and the signal
+    handling are shared."""
 
     workers: int = 1
     # Whether workers see this machine's files (a shard written by a worker is readable here).
@@ -176,6 +143,10 @@ class BaseExecutor:
         """How many items run at once (a Ray cluster brings its own CPUs)."""
         return self.workers
 
+    def _default_ahead(self, time_limit: float | None) -> int:
+        """Items in flight when `map` is not told: one running and one queued per worker."""
+        return 2 * self.capacity()
+
     # ---- shared ----------------------------------------------------------------------------------
     def map(
         self,
@@ -189,7 +160,7 @@ class BaseExecutor:
     ) -> Iterator[Outcome[R]]:
         """`fn` over `items`, each outcome as it finishes; at most `ahead` items in flight and a new one
         pulled only while `wanted(in_flight)`. Closing the iterator early cancels what is in flight."""
-        capacity = max(1, ahead if ahead is not None else 2 * self.capacity())
+        capacity = max(1, ahead if ahead is not None else self._default_ahead(time_limit))
         self._handle_signals()
         todo = enumerate(items)
         pending: list[Ticket] = []
@@ -242,7 +213,7 @@ class BaseExecutor:
         finally:
             self._restore_signals()
 
-    def __enter__(self) -> BaseExecutor:
+    def __enter__(self) -> Executor:
         self._handle_signals()  # work done inside the block but outside `map` stops on SIGTERM too
         return self
 
@@ -262,7 +233,7 @@ def get_executor(
     ray_address: str | None = None,
     *,
     initializer: Callable[[], None] | None = None,
-) -> BaseExecutor:
+) -> Executor:
     """The executor called `engine` ("local" or "ray"), ready to use (Ray: connected, or
     `EngineUnavailable` within 30 s). `initializer` (module-level, no arguments) runs once per worker."""
     if workers < 1:

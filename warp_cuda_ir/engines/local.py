@@ -11,27 +11,24 @@ from __future__ import annotations
 import ctypes
 import multiprocessing
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future
 from concurrent.futures import wait as wait_futures
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from types import FrameType
 from typing import Any, TypeVar
 
 from pebble import ProcessExpired, ProcessPool
 
-from warp_cuda_ir.engines import (
-    BaseExecutor,
-    Outcome,
-    Resources,
-    Ticket,
-    crash_detail,
-    error_detail,
-    timeout_detail,
-)
+from warp_cuda_ir.engines import Executor, Outcome, Resources, Ticket
+from warp_cuda_ir.errors import WorkerStartError, one_line
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -50,7 +47,13 @@ _owned_groups: set[int] = set()
 
 def _kill_group(signum: int, frame: FrameType | None) -> None:
     """A stopped worker takes every process it started with it: those in its process group, and the
-    groups it started with `start_group`."""
+    groups it started with `start_group`. NVRTC's precompiled header (~77 MB in the temp folder per process
+    that compiled, removed only at a normal exit) goes too."""
+    for path in Path(tempfile.gettempdir()).glob(f"__nvrtc_auto_pch_{os.getpid()}_*"):
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
     for pgid in list(_owned_groups):
         try:
             os.killpg(pgid, signal.SIGKILL)
@@ -116,13 +119,13 @@ def outcome_of(ticket: Ticket, future: Future[Any]) -> Outcome[Any]:
     if error is None:
         return Outcome(ticket.index, "ok", future.result())
     if _is_pebble_timeout(error):
-        return Outcome(ticket.index, "timeout", None, timeout_detail(ticket.time_limit))
+        return Outcome.timeout(ticket.index, ticket.time_limit)
     if isinstance(error, ProcessExpired):
-        return Outcome(ticket.index, "crashed", None, crash_detail(error.exitcode), error.exitcode)
-    return Outcome(ticket.index, "error", None, error_detail(error))
+        return Outcome.crashed(ticket.index, error.exitcode)
+    return Outcome.error(ticket.index, error)
 
 
-class LocalExecutor(BaseExecutor):
+class LocalExecutor(Executor):
     """`workers` processes started with `spawn` (a fork of a process that initialised Warp, NVRTC or a
     thread pool is unsafe), created at the first item that needs one and reused until `close`."""
 
@@ -159,7 +162,7 @@ class LocalExecutor(BaseExecutor):
         try:
             return Outcome(index, "ok", fn(item))
         except Exception as e:
-            return Outcome(index, "error", None, error_detail(e))
+            return Outcome.error(index, e)
 
     def wait(self, tickets: list[Ticket]) -> list[tuple[Ticket, Outcome[Any]]]:
         ready = [(t, t.handle) for t in tickets if isinstance(t.handle, Outcome)]
@@ -169,6 +172,10 @@ class LocalExecutor(BaseExecutor):
         while True:
             done, _ = wait_futures(list(by_future), timeout=WAIT_TICK_S, return_when=FIRST_COMPLETED)
             if done:
+                broken = next((f.exception() for f in done if isinstance(f.exception(), BrokenProcessPool)), None)
+                if broken is not None:  # not an item's fault: say so once rather than blame every item
+                    self.stop()
+                    raise WorkerStartError(f"the worker processes could not start ({one_line(broken)})")
                 finished = sorted((by_future[f] for f in done), key=lambda t: t.index)
                 return [(t, outcome_of(t, t.handle)) for t in finished]
 

@@ -4,7 +4,8 @@ Each item is one Ray task asking for `Resources` (`num_cpus`, `num_gpus`: a GPU 
 with a GPU); results stream back as they finish (`ray.wait`). A task past its time limit is cancelled
 with `force=True` (its worker process is killed) and reported `timeout`; a task whose worker dies is
 `crashed` (no retry: the item is blamed, the rest go on). The time limit counts from submission, since
-Ray does not say when a task starts; `map` keeps at most twice the cluster's CPUs in flight.
+Ray does not say when a task starts, so with a time limit `map` keeps only as many items in flight as the
+cluster has CPUs (twice that without one); a worker's start-up counts against its first item.
 
 Workers may not share the driver's files (`shares_files` is False): the shard engine has a worker
 return a shard's Arrow tables and the driver writes them, so resume, the stop-at-target rule and the
@@ -23,15 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from warp_cuda_ir.engines import (
-    BaseExecutor,
-    Outcome,
-    Resources,
-    Ticket,
-    crash_detail,
-    error_detail,
-    timeout_detail,
-)
+from warp_cuda_ir.engines import Executor, Outcome, Resources, Ticket
 from warp_cuda_ir.errors import EngineUnavailable, one_line
 
 T = TypeVar("T")
@@ -116,7 +109,7 @@ _initialised = False
 WAIT_TICK_S = 0.5
 
 
-class RayExecutor(BaseExecutor):
+class RayExecutor(Executor):
     shares_files = False
 
     def __init__(self, workers: int, address: str | None, *, initializer: Callable[[], None] | None = None) -> None:
@@ -129,6 +122,10 @@ class RayExecutor(BaseExecutor):
 
     def capacity(self) -> int:
         return max(1, int(self.ray.cluster_resources().get("CPU", self.workers)))
+
+    def _default_ahead(self, time_limit: float | None) -> int:
+        # A time limit counts from submission here: a queued item's clock would run while it waits.
+        return self.capacity() if time_limit is not None else 2 * self.capacity()
 
     def submit(
         self, fn: Callable[[T], R], item: T, *, index: int, time_limit: float | None, resources: Resources
@@ -144,7 +141,7 @@ class RayExecutor(BaseExecutor):
             if late:
                 for t in late:
                     self.ray.cancel(t.handle, force=True)
-                return [(t, Outcome(t.index, "timeout", None, timeout_detail(t.time_limit))) for t in late]
+                return [(t, Outcome.timeout(t.index, t.time_limit)) for t in late]
             done, _ = self.ray.wait(list(by_ref), num_returns=1, timeout=WAIT_TICK_S)
             if done:
                 ready, _ = self.ray.wait(list(by_ref), num_returns=len(by_ref), timeout=0)
@@ -157,13 +154,13 @@ class RayExecutor(BaseExecutor):
             return Outcome(ticket.index, "ok", ray.get(ticket.handle))
         except ray.exceptions.RayTaskError as e:  # the item raised: report its own exception
             cause = e.cause if getattr(e, "cause", None) is not None else e
-            return Outcome(ticket.index, "error", None, error_detail(cause))
+            return Outcome.error(ticket.index, cause)
         except (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError) as e:
-            return Outcome(ticket.index, "crashed", None, crash_detail(None, str(e).splitlines()[0]))
+            return Outcome.crashed(ticket.index, None, str(e).splitlines()[0])
         except ray.exceptions.TaskCancelledError:
-            return Outcome(ticket.index, "timeout", None, timeout_detail(ticket.time_limit))
+            return Outcome.timeout(ticket.index, ticket.time_limit)
         except ray.exceptions.RayError as e:
-            return Outcome(ticket.index, "crashed", None, crash_detail(None, f"{type(e).__name__}: {e}"))
+            return Outcome.crashed(ticket.index, None, f"{type(e).__name__}: {e}")
 
     def cancel(self, tickets: list[Ticket]) -> None:
         for ticket in tickets:

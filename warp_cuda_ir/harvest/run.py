@@ -128,7 +128,9 @@ def harvest(
             for folder in ("claims", "claimed", "results"):
                 (Path(scratch) / folder).mkdir()
             text = json.dumps(config, sort_keys=True)
-            items = [FileItem(text, scratch, i, j.module, import_timeout, kernel_timeout) for i, j in enumerate(jobs)]
+            items = [
+                FileItem(text, scratch, i, j.module, j.path, import_timeout, kernel_timeout) for i, j in enumerate(jobs)
+            ]
             # The soft limits cut hangs in Python code inside the worker; this one, for a hang in native
             # code, kills the worker.
             limit = import_timeout + HARD_LIMIT_KERNELS * kernel_timeout

@@ -10,16 +10,21 @@ no finished kernel, and the parent blames the kernel it was on. The imported cod
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import dataclasses
 import hashlib
 import importlib
+import importlib.util
 import json
 import os
 import signal
 import sys
+import threading
 import time
+import tokenize
 import traceback
+import types
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -58,15 +63,24 @@ class Worker:
         for target in config["targets"]:
             if target["sys_path"] not in sys.path:
                 sys.path.insert(0, target["sys_path"])
+        self.warp_config = warp_session.config_snapshot()
 
     # --- import ----------------------------------------------------------------------------------
 
-    def do_import(self, module: str, time_limit: float) -> tuple[str | None, str | None, list[str]]:
-        """(reason category, detail, idents of the kernels not seen before) after importing `module`."""
+    def do_import(self, module: str, path: str | None, time_limit: float) -> tuple[str | None, str | None, list[str]]:
+        """(reason category, detail, idents of the kernels not seen before) after importing `module` (by
+        `path` for a script of a folder that is not a package)."""
+        # A file's kernels are processed right after its import; Warp's global settings it changed at top
+        # level (`wp.config.enable_backward = False` in several of Warp's own examples) must not carry over
+        # into the next file's code (they made the next file's kernels fail their self-contained check).
+        warp_session.restore_config(self.warp_config)
         error = category = None
         try:
             with _time_limit(time_limit):
-                importlib.import_module(module)
+                if path is None:
+                    importlib.import_module(module)
+                else:
+                    _load_from_path(module, path)
         except _OverTime:  # its kernels are left to a later import (as when the worker was killed)
             return reasons.IMPORT_TIMEOUT, f"no answer within {time_limit:g} s", []
         except SystemExit as e:
@@ -219,6 +233,58 @@ class Worker:
         }
 
 
+# A script's top-level statement that runs longer than this is its own work (a simulation loop, a
+# benchmark), not a definition: it is cut and the script's later definitions still load. Imports are
+# exempt (newton's first import takes ~20 s idle).
+SCRIPT_STATEMENT_LIMIT_S = 60
+
+
+class _StatementCut(Exception):
+    pass
+
+
+def _load_from_path(module: str, path: str) -> None:
+    """Run a script as the module `module`, one top-level statement at a time.
+
+    A script is written to be run (`python 001.py`), not imported: at top level it may pick a CUDA device,
+    launch, plot or exit, often between two kernel definitions. Each statement that raises, exits or runs
+    past `SCRIPT_STATEMENT_LIMIT_S` is skipped and the rest still run, so every kernel the script defines
+    is found; the first failure is raised at the end, as the file's reason. The module is registered before
+    it runs, as an import would (Warp reads a kernel's globals through its module; a sibling's `import`
+    finds it). Line numbers are the file's, so Warp reads the kernels' source from the file itself.
+    """
+    if module in sys.modules:  # a sibling script imported it by name already
+        return
+    with tokenize.open(path) as f:  # honours a PEP 263 encoding line
+        text = f.read()
+    tree = ast.parse(text, path)
+    spec = importlib.util.spec_from_file_location(module, path)
+    loaded = importlib.util.module_from_spec(spec) if spec is not None else types.ModuleType(module)
+    loaded.__file__ = path
+    sys.modules[module] = loaded
+    first: BaseException | None = None
+
+    def cut(signum: int, frame: Any) -> None:
+        raise _StatementCut(f"top-level statement cut at the {SCRIPT_STATEMENT_LIMIT_S} s limit")
+
+    previous = signal.signal(signal.SIGALRM, cut)
+    try:
+        for node in tree.body:
+            timed = not isinstance(node, (ast.Import, ast.ImportFrom))
+            try:
+                if timed:
+                    signal.alarm(SCRIPT_STATEMENT_LIMIT_S)
+                exec(compile(ast.Module([node], type_ignores=[]), path, "exec"), loaded.__dict__)
+            except (Exception, SystemExit) as e:
+                first = first or e
+            finally:
+                signal.alarm(0)
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    if first is not None:
+        raise first
+
+
 def _closure_digest(func: Any) -> str:
     """Tells apart kernels one factory made with different captured values (stable across processes)."""
     cells = getattr(func, "__closure__", None) or ()
@@ -263,18 +329,27 @@ class _OverTime(BaseException):
 @contextlib.contextmanager
 def _time_limit(seconds: float) -> Iterator[None]:
     """Raise `_OverTime` in this (main) thread after `seconds`: a hang in Python code is cut without
-    losing the worker. A hang in native code is left to the executor's time limit, which kills it."""
+    losing the worker; a hang in native code is left to the executor's time limit, which kills it.
+
+    A timer thread sends SIGUSR1 rather than arming SIGALRM: a script's own statements are timed with
+    SIGALRM (`_load_from_path`), and one process has one alarm.
+    """
+    armed = True
 
     def over(signum: int, frame: Any) -> None:
-        raise _OverTime
+        if armed:
+            raise _OverTime
 
-    previous = signal.signal(signal.SIGALRM, over)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    previous = signal.signal(signal.SIGUSR1, over)
+    timer = threading.Timer(seconds, signal.pthread_kill, (threading.main_thread().ident, signal.SIGUSR1))
+    timer.daemon = True
+    timer.start()
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        armed = False
+        timer.cancel()
+        signal.signal(signal.SIGUSR1, previous)
 
 
 @dataclass(frozen=True)
@@ -285,6 +360,7 @@ class FileItem:
     scratch: str  # the harvest's scratch folder: claims and streamed results
     job: int  # the file's position in the harvest's job list
     module: str
+    path: str | None  # a script of a folder that is not a package: loaded from here under `module`
     import_timeout: float
     kernel_timeout: float
 
@@ -326,7 +402,7 @@ def harvest_file(item: FileItem) -> dict[str, Any]:
         worker = _workers[item.config] = Worker(json.loads(item.config), send)
     worker.send = send
     with contextlib.redirect_stdout(sys.stderr), warp_session.silenced_fd(1), warp_session.silenced_fd(2):
-        category, error, idents = worker.do_import(item.module, item.import_timeout)
+        category, error, idents = worker.do_import(item.module, item.path, item.import_timeout)
         mine = [ident for ident in idents if _claim(item.scratch, ident)]
         atomic_write(claimed_path(item.scratch, item.job), json.dumps(mine).encode())
         for ident in mine:

@@ -16,7 +16,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
 
-from warp_cuda_ir.cli import add_validation_arguments, default_workers, fail, positive_float, positive_int
+from warp_cuda_ir.cli import (
+    add_engine_arguments,
+    add_validation_arguments,
+    default_workers,
+    fail,
+    positive_float,
+    positive_int,
+)
 
 
 def _real_targets(text: str) -> tuple[str, ...]:
@@ -30,7 +37,6 @@ def _real_targets(text: str) -> tuple[str, ...]:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     from warp_cuda_ir.capture import DEFAULT_CAPTURE_JOBS
-    from warp_cuda_ir.engines import ENGINES
     from warp_cuda_ir.harvest import DEFAULT_PACKAGES
     from warp_cuda_ir.shards import BuildSpec
 
@@ -101,14 +107,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=256,
         help="largest Parquet file written, uncompressed MB (default: 256)",
     )
-    p.add_argument(
-        "--engine", choices=ENGINES, default="local", help="local processes or a Ray cluster (default: local)"
-    )
-    p.add_argument(
-        "--ray-address",
-        default=None,
-        help="Ray cluster to join (host:port, ray://host:port or auto); default: start Ray on this machine",
-    )
+    add_engine_arguments(p)
     p.add_argument(
         "--staging",
         type=Path,

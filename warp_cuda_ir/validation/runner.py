@@ -111,7 +111,9 @@ def run_pass(
 ) -> None:
     """Validate each (progress key, row, columns already known) of `work`; `on_row(key, row id, columns)` as
     each row is finished."""
-    queue: deque[_Work] = deque(_chunks(work, options.chunk_size))
+    # Batches as large as asked, but never so few that a worker sits idle.
+    size = max(1, min(options.chunk_size, -(-len(work) // executor.capacity())))
+    queue: deque[_Work] = deque(_chunks(work, size))
     running: dict[int, tuple[Ticket, _Work, Batch]] = {}
     serial = 0
     resources = Resources(cpus=1.0, gpus=1.0 if settings.gpu_skip_reason is None else 0.0)

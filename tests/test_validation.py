@@ -423,3 +423,28 @@ def test_gpu_comparison_uses_per_dtype_tolerance() -> None:
     off = {"b": np.array([1.1, 2.0], np.float32), "n": np.array([1, 3], np.int32)}
     assert gpu.compare(ref, close)[0] and not gpu.compare(ref, off)[0]
     assert gpu.compare(ref, off)[1] == pytest.approx(1.0)
+
+
+def test_the_stage_list_orders_needs_and_owns_every_validation_column() -> None:
+    names = [stage.name for stage in schema.PASS]
+    for stage in schema.PASS:
+        assert all(names.index(need) < names.index(stage.name) for need in stage.needs), stage.name
+        assert all(schema.STAGES_BY_NAME[need].unmet in schema.SKIP_REASONS for need in stage.needs), stage.name
+    owned = [c for stage in schema.PASS for c in (*stage.columns, *stage.results)]
+    assert sorted(owned + list(schema.ENVIRONMENT_COLUMNS)) == sorted(schema.VALIDATION_COLUMNS)
+    from warp_cuda_ir.validation.stages import RUNS
+
+    assert {stage.run for stage in schema.PASS} == set(RUNS), "every step of the list has its runner"
+
+
+def test_a_failed_stage_skips_what_needs_it_and_leaves_the_rest_not_reached() -> None:
+    so_far = {"standalone_nvcc_status": "ok", "standalone_nvcc_error": None, "standalone_nvcc_skip_reason": None}
+    columns = row_columns.failed_step("timeout", "timed out after 20 s", "standalone_cpu_compile", so_far)
+    assert columns["standalone_cpu_compile_status"] == "timeout" and columns["standalone_nvcc_status"] == "ok"
+    assert columns["standalone_cpu_run_skip_reason"] == schema.DID_NOT_COMPILE  # needs the compile
+    assert columns["standalone_gpu_run_skip_reason"] == schema.NOT_REACHED  # needs nvcc, which was fine
+    assert "cpu_run_status" not in columns, "a step's failure writes that step's columns only"
+    assert_stage_columns_consistent(columns)
+    # A skip that carries over: no launch record upstream is no launch record downstream.
+    passed = {"cpu_run_status": "skipped", "cpu_run_skip_reason": schema.NO_LAUNCH_RECORD}
+    assert row_columns.skip_reason(schema.STAGES_BY_NAME["gradcheck"], passed) == schema.NO_LAUNCH_RECORD

@@ -60,7 +60,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--capture",
         action=argparse.BooleanOptionalAction,
-        default=None,
+        default=True,
         help="record real launches of the real rows' kernels by running their packages' own examples and tests "
         "on the CPU (runs their code; about 30 min on 2 cores for the default packages, cached per script in "
         "the machine cache and not rerun), then replay them in worker processes, so replayable real rows are "

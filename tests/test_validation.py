@@ -448,3 +448,13 @@ def test_a_failed_stage_skips_what_needs_it_and_leaves_the_rest_not_reached() ->
     # A skip that carries over: no launch record upstream is no launch record downstream.
     passed = {"cpu_run_status": "skipped", "cpu_run_skip_reason": schema.NO_LAUNCH_RECORD}
     assert row_columns.skip_reason(schema.STAGES_BY_NAME["gradcheck"], passed) == schema.NO_LAUNCH_RECORD
+
+
+def test_the_build_validates_by_default_and_no_validate_builds_only() -> None:
+    spec = importlib.util.spec_from_file_location("build_script", ROOT / "scripts" / "build.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    default = script.parse_args([])
+    assert default.validate is None and default.capture is True  # None: on, where the folder is local
+    assert script.parse_args(["--no-validate"]).validate is False
+    assert script.parse_args(["--validate"]).validate is True

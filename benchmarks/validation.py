@@ -230,7 +230,9 @@ def _floors(rows: list[dict[str, Any]], arch: int, root: Path) -> dict[str, floa
         by_block.setdefault(r.get("block_dim") or extraction.CUDA_BLOCK_DIM, []).append(r)
     clock = _cpu_of_self()
     for group in by_block.values():
-        compile_cuda.compile_source(compile_cuda.batch_source(group), arch, root, "floor")
+        ptx, _ = compile_cuda.compile_source(compile_cuda.batch_source(group), arch, root, "floor")
+        if ptx is None:
+            print(f"  note: the NVRTC floor's module of {len(group)} rows failed; its figure is too low")
     floors["cuda"] = (_cpu_of_self() - clock) / n
 
     # Clang: the modules the pass compiles per row (the row's own; the gradient check's, widened when it can).

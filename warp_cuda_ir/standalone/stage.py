@@ -32,7 +32,7 @@ from warp_cuda_ir.standalone.program import CXXFLAGS, NVCCFLAGS, launches, warp_
 
 NVCC_ENV = "WARP_CUDA_IR_NVCC"
 CXX_ENV = "WARP_CUDA_IR_CXX"
-BATCH_ROWS = 16  # programs per compiler invocation
+BATCH_ROWS = 64  # programs per compiler invocation at most (the pass hands it batches of --chunk-size)
 COMPILE_TIMEOUT_S = 120.0  # per batch, plus COMPILE_TIMEOUT_PER_ROW_S per program in it
 COMPILE_TIMEOUT_PER_ROW_S = 20.0
 RUN_TIMEOUT_S = 20.0  # one program run

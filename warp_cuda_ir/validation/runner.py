@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from warp_cuda_ir import schema, writing
+from warp_cuda_ir import extraction, schema, writing
 from warp_cuda_ir.engines import Executor, Outcome, Resources, Ticket
 from warp_cuda_ir.errors import WorkerStartError
 from warp_cuda_ir.validation import row as row_columns
@@ -35,7 +35,7 @@ PROGRAMS_S_PER_ROW = 60.0  # the standalone programs' compiles and runs (each ha
 class PassOptions:
     arch: int = 90
     workers: int = 1
-    chunk_size: int = 16  # rows per batch: one NVRTC module, one nvcc and one g++ translation unit
+    chunk_size: int = 32  # rows per batch: one NVRTC module, one nvcc and one g++ translation unit
     stage_timeout_s: float = 120.0  # each of a row's stages (CPU compile, CPU run, GPU run, gradient check)
     compile_timeout_s: float = 60.0  # plus 10 s per row in the batch
     use_gpu: bool = True
@@ -111,8 +111,11 @@ def run_pass(
 ) -> None:
     """Validate each (progress key, row, columns already known) of `work`; `on_row(key, row id, columns)` as
     each row is finished."""
-    # Batches as large as asked, but never so few that a worker sits idle.
+    # Batches as large as asked, but never so few that a worker sits idle. Rows of one block size go
+    # together: NVRTC and nvcc take one block size per module, and each call pays Warp's headers again
+    # (nvcc ~4.5 CPU-s), so a batch of mixed sizes paid them once per size.
     size = max(1, min(options.chunk_size, -(-len(work) // executor.capacity())))
+    work = sorted(work, key=lambda item: int(item[1].get("block_dim") or extraction.CUDA_BLOCK_DIM))
     queue: deque[_Work] = deque(_chunks(work, size))
     running: dict[int, tuple[Ticket, _Work, Batch]] = {}
     serial = 0

@@ -167,6 +167,25 @@ def test_without_the_device_shim_nvcc_rejects_a_tile_row(tmp_path: Path) -> None
     assert "tile_sum" in done.stdout + done.stderr
 
 
+@pytest.mark.slow
+@needs_nvcc
+def test_tile_rows_compile_together_in_one_nvcc_batch(tmp_path: Path) -> None:
+    """The batch keeps each row's device shim before `aot.h`: without it every batch holding a tile row failed,
+    and the stage compiled its rows again, in halves, down to one per nvcc call."""
+    by_block: dict[int, list[dict]] = {}
+    for seed in range(12):
+        row = rows.make_row(seed, ["tile"])
+        by_block.setdefault(row["block_dim"], []).append(row)
+    pair = next(group[:2] for group in by_block.values() if len(group) >= 2)
+    shims = [device_shim.shim(program.warp_native_dir(), extraction.translation_unit(r, "cuda")) for r in pair]
+    assert any(shims), "the pair needs a shim for the test to mean anything"
+    programs = [r["cuda_program"] for r in pair]
+    text = batch.batch_from_programs(programs, "cuda")
+    assert all(shim in text.split('#include "aot.h"')[0] for shim in shims)
+    status, log = stage._compile(_tools(), "cuda", text, tmp_path, "batch", len(programs))
+    assert status == "ok", log
+
+
 def test_device_shim_declares_warps_host_only_tile_functions() -> None:
     """Read from Warp's headers: the functions nvcc rejected (measured), each declared __host__ __device__."""
     found = device_shim.declarations(Path(program.warp_native_dir()))

@@ -31,6 +31,14 @@ def broken_start() -> None:
     raise RuntimeError("this worker cannot start")
 
 
+def deaf_hang(marker: str) -> None:
+    """Block SIGTERM (as a worker busy in a native compile effectively does), say so, and hang."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    with open(f"{marker}.{os.getpid()}", "w"):
+        pass
+    time.sleep(600)
+
+
 def worker_pid(_: object) -> int:
     return os.getpid()
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.executor_items import behave, broken_start, marked_processes, square, start_grandchild, worker_pid
-from warp_cuda_ir.engines import Outcome, get_executor
+from tests.executor_items import behave, broken_start, deaf_hang, marked_processes, square, start_grandchild, worker_pid
+from warp_cuda_ir.engines import Outcome, Resources, get_executor
 from warp_cuda_ir.errors import WorkerStartError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,6 +53,22 @@ def test_workers_that_cannot_start_stop_the_map_with_one_line() -> None:
     with get_executor("local", 2, initializer=broken_start) as executor:
         with pytest.raises(WorkerStartError, match=r"the worker processes could not start \(All workers expired\)"):
             list(executor.map(square, range(4)))
+
+
+def test_stop_does_not_wait_for_workers_deaf_to_sigterm(tmp_path: Path) -> None:
+    marker = str(tmp_path / "started")
+    with get_executor("local", 2) as executor:
+        for i in range(2):
+            executor.submit(deaf_hang, marker, index=i, time_limit=None, resources=Resources())
+        deadline = time.time() + 60
+        while len(list(tmp_path.glob("started.*"))) < 2:
+            assert time.time() < deadline
+            time.sleep(0.1)
+        pids = [int(p.suffix[1:]) for p in tmp_path.glob("started.*")]
+        started = time.monotonic()
+        executor.stop()
+        assert time.monotonic() - started < 2.5  # pebble alone waits 3 s per worker before SIGKILL
+    assert not any(Path(f"/proc/{pid}").exists() for pid in pids)
 
 
 def test_map_is_lazy() -> None:

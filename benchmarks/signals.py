@@ -26,24 +26,16 @@ import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.executor_items import marked_processes, start_marked  # noqa: E402
+
 STAGES = {
     "harvest": "harvesting",
     "capture": "capturing launches",
     "replay": "replaying launches",
     "generating": "generating",
 }
-
-
-def marked(marker: str) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                if marker.encode() in Path(f"/proc/{entry}/environ").read_bytes():
-                    found.append(int(entry))
-            except OSError:
-                continue
-    return found
 
 
 def command(real: str, out: Path, cache: Path, target_mb: float) -> list[str]:
@@ -57,14 +49,7 @@ def command(real: str, out: Path, cache: Path, target_mb: float) -> list[str]:
 
 def interrupt(cmd: list[str], stage: str, signum: int) -> dict[str, object]:
     marker = f"signals-bench-{uuid.uuid4().hex}"
-    env = {**os.environ, "WARP_CUDA_IR_BENCH_MARKER": marker}
-    proc = subprocess.Popen(
-        cmd,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=env,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    proc = start_marked(cmd, marker)
     seen = threading.Event()
     tail: list[str] = []
 
@@ -85,16 +70,16 @@ def interrupt(cmd: list[str], stage: str, signum: int) -> dict[str, object]:
         reader.join(5)
         return {"stage": stage, "signal": signal.Signals(signum).name, "reached": False, "tail": "".join(tail)[-500:]}
     started = time.monotonic()
-    running = len(marked(marker))
+    running = len(marked_processes(marker, "environ"))
     proc.send_signal(signum)
     try:
         proc.wait(30)
     except subprocess.TimeoutExpired:
         proc.kill()
     exited = time.monotonic() - started
-    while marked(marker) and time.monotonic() - started < 30:
+    while marked_processes(marker, "environ") and time.monotonic() - started < 30:
         time.sleep(0.05)
-    left = marked(marker)
+    left = marked_processes(marker, "environ")
     for pid in left:  # measured; now clean up what a failure left
         os.kill(pid, signal.SIGKILL)
     return {

@@ -31,6 +31,14 @@ def broken_start() -> None:
     raise RuntimeError("this worker cannot start")
 
 
+def deaf_hang(marker: str) -> None:
+    """Block SIGTERM (as a worker busy in a native compile effectively does), say so, and hang."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    with open(f"{marker}.{os.getpid()}", "w"):
+        pass
+    time.sleep(600)
+
+
 def worker_pid(_: object) -> int:
     return os.getpid()
 
@@ -51,18 +59,31 @@ def write_cache_entry(item: tuple[str, int]) -> None:
         Cache(root).put("capture", "shared", list(range(200_000)))
 
 
-def marked_processes(marker: str) -> list[int]:
-    """Pids of processes whose command line names `marker`."""
+def start_marked(command: list[str], marker: str, **popen: object) -> subprocess.Popen[bytes]:
+    """Start `command` with `marker` in its environment (so every process it starts can be found) and
+    Ctrl-C's default action (a background job may inherit SIGINT ignored); stderr is a pipe."""
+    return subprocess.Popen(  # type: ignore[call-overload]
+        command,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "WARP_CUDA_IR_TEST_MARKER": marker},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        **popen,
+    )
+
+
+def marked_processes(marker: str, part: str = "cmdline") -> list[int]:
+    """Pids of processes whose command line (or `part="environ"`: environment, which every process a
+    build starts inherits) holds `marker`."""
     found = []
     for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                if marker.encode() in f.read():
-                    found.append(int(entry))
-        except OSError:
-            continue
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/{part}", "rb") as f:
+                    if marker.encode() in f.read():
+                        found.append(int(entry))
+            except OSError:
+                continue
     return found
 
 

@@ -12,8 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.executor_items import behave, broken_start, marked_processes, square, start_grandchild, worker_pid
-from warp_cuda_ir.engines import Outcome, get_executor
+from tests.executor_items import (
+    behave,
+    broken_start,
+    deaf_hang,
+    marked_processes,
+    square,
+    start_grandchild,
+    start_marked,
+    worker_pid,
+)
+from warp_cuda_ir.engines import Outcome, Resources, get_executor
 from warp_cuda_ir.errors import WorkerStartError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,6 +62,22 @@ def test_workers_that_cannot_start_stop_the_map_with_one_line() -> None:
     with get_executor("local", 2, initializer=broken_start) as executor:
         with pytest.raises(WorkerStartError, match=r"the worker processes could not start \(All workers expired\)"):
             list(executor.map(square, range(4)))
+
+
+def test_stop_does_not_wait_for_workers_deaf_to_sigterm(tmp_path: Path) -> None:
+    marker = str(tmp_path / "started")
+    with get_executor("local", 2) as executor:
+        for i in range(2):
+            executor.submit(deaf_hang, marker, index=i, time_limit=None, resources=Resources())
+        deadline = time.time() + 60
+        while len(list(tmp_path.glob("started.*"))) < 2:
+            assert time.time() < deadline
+            time.sleep(0.1)
+        pids = [int(p.suffix[1:]) for p in tmp_path.glob("started.*")]
+        started = time.monotonic()
+        executor.stop()
+        assert time.monotonic() - started < 2.5  # pebble alone waits 3 s per worker before SIGKILL
+    assert not any(Path(f"/proc/{pid}").exists() for pid in pids)
 
 
 def test_map_is_lazy() -> None:
@@ -114,16 +139,7 @@ def test_a_signal_to_the_parent_stops_every_process_it_started(signum: int) -> N
 
 
 def _environ_marked(marker: str) -> list[int]:
-    """Pids of processes whose environment holds `marker` (every process a build starts inherits it)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                if marker.encode() in Path(f"/proc/{entry}/environ").read_bytes():
-                    found.append(int(entry))
-            except OSError:
-                continue
-    return found
+    return marked_processes(marker, "environ")
 
 
 def _running(needle: str, pids: list[int]) -> bool:
@@ -143,17 +159,10 @@ def test_a_build_signalled_during_its_capture_stops_everything_and_resumes(tmp_p
 
     shutil.copytree(ROOT / "tests" / "data" / "capture" / "capfix", tmp_path / "capfix")
     marker = f"executor-build-{uuid.uuid4().hex}"
-    env = {**os.environ, "WARP_CUDA_IR_TEST_MARKER": marker}
     command = [sys.executable, str(ROOT / "scripts" / "build.py"), "--out", str(tmp_path / "out")]
     command += ["--real", str(tmp_path / "capfix"), "--target-mb", "0.01", "--workers", "2"]
     command += ["--seeds-per-shard", "8", "--cache-dir", str(tmp_path / "cache"), "--no-validate"]
-    build = subprocess.Popen(
-        command,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=env,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    build = start_marked(command, marker)
     try:
         deadline = time.time() + 300
         while not _running("warp_cuda_ir.capture.child", _environ_marked(marker)):
@@ -169,6 +178,6 @@ def test_a_build_signalled_during_its_capture_stops_everything_and_resumes(tmp_p
     finally:
         if build.poll() is None:
             build.kill()
-    again = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
+    again = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0, again.stderr[-2000:]
     assert _environ_marked(marker) == []

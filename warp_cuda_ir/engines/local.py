@@ -45,15 +45,20 @@ CLOSE_TIMEOUT_S = 10.0
 _owned_groups: set[int] = set()
 
 
-def _kill_group(signum: int, frame: FrameType | None) -> None:
-    """A stopped worker takes every process it started with it: those in its process group, and the
-    groups it started with `start_group`. NVRTC's precompiled header (~77 MB in the temp folder per process
-    that compiled, removed only at a normal exit) goes too."""
-    for path in Path(tempfile.gettempdir()).glob(f"__nvrtc_auto_pch_{os.getpid()}_*"):
+def _remove_nvrtc_header(pid: int) -> None:
+    """NVRTC's precompiled header of process `pid` (~77 MB in the temp folder per process that compiled,
+    removed by NVRTC only at a normal exit)."""
+    for path in Path(tempfile.gettempdir()).glob(f"__nvrtc_auto_pch_{pid}_*"):
         if path.is_dir():
             shutil.rmtree(path, ignore_errors=True)
         else:
             path.unlink(missing_ok=True)
+
+
+def _kill_group(signum: int, frame: FrameType | None) -> None:
+    """A stopped worker takes every process it started with it: those in its process group, and the
+    groups it started with `start_group`; its NVRTC header goes too."""
+    _remove_nvrtc_header(os.getpid())
     for pgid in list(_owned_groups):
         try:
             os.killpg(pgid, signal.SIGKILL)
@@ -125,6 +130,12 @@ def outcome_of(ticket: Ticket, future: Future[Any]) -> Outcome[Any]:
     return Outcome.error(ticket.index, error)
 
 
+def _worker_pids(pool: ProcessPool) -> list[int]:
+    """The pids of the pool's live workers (pebble keeps them by pid; not a public attribute)."""
+    manager = getattr(getattr(pool, "_pool_manager", None), "worker_manager", None)
+    return [pid for pid in getattr(manager, "workers", {}) if isinstance(pid, int)]
+
+
 class LocalExecutor(Executor):
     """`workers` processes started with `spawn` (a fork of a process that initialised Warp, NVRTC or a
     thread pool is unsafe), created at the first item that needs one and reused until `close`."""
@@ -186,9 +197,22 @@ class LocalExecutor(Executor):
 
     def stop(self) -> None:
         pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.stop()
-            pool.join()
+        if pool is None:
+            return
+        # Kill the workers' groups from here first: a worker busy in native code (Clang, NVRTC) runs its
+        # SIGTERM handler only when the compile returns, and pebble waits 3 s per worker before SIGKILL
+        # (a replay stage took 6.8 s to stop at load 14 that way). Their `start_group` children die with
+        # them (PR_SET_PDEATHSIG).
+        pids = _worker_pids(pool)
+        for pid in pids:
+            try:
+                os.killpg(pid, signal.SIGKILL)  # a worker still starting leads no group yet: pebble stops it
+            except (ProcessLookupError, PermissionError):
+                pass
+        pool.stop()
+        pool.join()
+        for pid in pids:
+            _remove_nvrtc_header(pid)
 
     def _shutdown(self) -> None:
         pool, self._pool = self._pool, None

@@ -10,15 +10,15 @@ nvcc everywhere and run where a CUDA device is present (else `not_checkable`, "c
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -147,16 +147,24 @@ def _first_error(log: str | None) -> str:
     return one_line((errors or lines or ["compiler failed"])[0], 400)
 
 
-T = TypeVar("T")
-R = TypeVar("R")
+def fan_out(
+    batches: Sequence[list[_Job]], judge_batch: Callable[[list[_Job]], list[tuple[str, str]]], workers: int
+) -> list[list[tuple[str, str]]]:
+    """`judge_batch` over `batches` on the package's executor, results in order. The untrusted work inside
+    (compiler, candidate runs) is child processes with their own limits; a batch whose worker itself fails
+    marks each of its candidates with the executor's one-line reason."""
+    from warp_cuda_ir.engines import get_executor
 
-
-def fan_out(fn: Callable[[T], R], items: Sequence[T], workers: int) -> list[R]:
-    """`fn` over `items` with `workers` threads, results in order. Every unit of untrusted work inside `fn`
-    is a child process of its own (compiler, candidate run): threads only wait on them. The one place to
-    swap for the shared executor (`engines/`) once it offers a map with per-item time limits."""
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        return list(pool.map(fn, items))
+    results: list[list[tuple[str, str]]] = [[] for _ in batches]
+    with get_executor("local", workers=max(1, workers)) as executor:
+        for outcome in executor.map(judge_batch, batches):
+            if outcome.status == "ok" and outcome.value is not None:
+                results[outcome.index] = outcome.value
+            else:
+                verdict = "timeout" if outcome.status == "timeout" else "crashed"
+                detail = f"evaluator worker {outcome.status}: {outcome.detail}"
+                results[outcome.index] = [(verdict, detail)] * len(batches[outcome.index])
+    return results
 
 
 def evaluate(options: Options) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -220,11 +228,11 @@ def judge_entries(
     batches = _batches(jobs)
     work = Path(tempfile.mkdtemp(prefix="warp_cuda_ir_evaluate_"))
 
-    def judge_batch(batch: list[_Job]) -> list[tuple[str, str]]:
-        return _judge_batch(batch, tools, limits, options.time_limit, gpu_reason, work)
-
+    judge_batch = functools.partial(
+        _judge_batch, tools=tools, limits=limits, time_limit=options.time_limit, gpu_reason=gpu_reason, work=work
+    )
     try:
-        for batch, verdicts in zip(batches, fan_out(judge_batch, batches, options.workers), strict=True):
+        for batch, verdicts in zip(batches, fan_out(batches, judge_batch, options.workers), strict=True):
             for job, (verdict, detail) in zip(batch, verdicts, strict=True):
                 records[job.index].update(verdict=verdict, detail=detail)
     finally:

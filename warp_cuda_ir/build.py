@@ -151,13 +151,18 @@ def run_build(
         real_record = None
         if rows is not None and harvested is not None:
             staged = work / "real_prepared"
-            shutil.rmtree(staged, ignore_errors=True)
-            for split in schema.SPLITS:
-                keep = [r for r, s in zip(rows.rows, rows.splits, strict=True) if s == split]
-                if keep:
-                    table = pa.Table.from_pylist(keep, schema=schema.ARROW_SCHEMA)
-                    writing.write_split_files(staged, DATASET_NAME, split, table, options.max_shard_mb * 10**6)
-            files += writing.publish_parquet(out, staged, DATASET_NAME, real.SOURCE)
+            for forward_only in (False, True):  # rows without backward texts in their own files (writing.py)
+                shutil.rmtree(staged, ignore_errors=True)
+                for split in schema.SPLITS:
+                    keep = [
+                        r
+                        for r, s in zip(rows.rows, rows.splits, strict=True)
+                        if s == split and writing.has_backward(r) != forward_only
+                    ]
+                    if keep:
+                        table = pa.Table.from_pylist(keep, schema=schema.ARROW_SCHEMA)
+                        writing.write_split_files(staged, DATASET_NAME, split, table, options.max_shard_mb * 10**6)
+                files += writing.publish_parquet(out, staged, DATASET_NAME, real.SOURCE, forward_only)
             shutil.rmtree(staged, ignore_errors=True)
             licenses = write_notices(harvested["targets"], out)
             files += licenses

@@ -83,6 +83,7 @@ def _shape(
         "cpu_forward": texts.cpu_forward,
         "cpu_backward": texts.cpu_backward,
         "cpu_helpers": texts.cpu_helpers,
+        **extraction.backward_columns(texts),
         "launch_dim": list(program.launch_dim),
         "block_dim": program.block_dim,
         "launch_tiled": program.launch_tiled,

@@ -43,6 +43,10 @@ def worker_pid(_: object) -> int:
     return os.getpid()
 
 
+def string_hash(text: str) -> int:
+    return hash(text)
+
+
 def start_grandchild(marker: str) -> int:
     """Start `sleep` with `marker` on its command line, then hang: only a group kill ends the sleep."""
     subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", marker])

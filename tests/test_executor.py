@@ -20,6 +20,7 @@ from tests.executor_items import (
     square,
     start_grandchild,
     start_marked,
+    string_hash,
     worker_pid,
 )
 from warp_cuda_ir.engines import Outcome, Resources, get_executor
@@ -181,3 +182,13 @@ def test_a_build_signalled_during_its_capture_stops_everything_and_resumes(tmp_p
     again = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0, again.stderr[-2000:]
     assert _environ_marked(marker) == []
+
+
+def test_workers_hash_strings_with_one_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Warp orders some generated lines by iterating a set of strings: workers of every run agree."""
+    monkeypatch.delenv("PYTHONHASHSEED", raising=False)
+    seen = set()
+    for _ in range(2):
+        with get_executor("local", 2) as executor:
+            seen |= {o.value for o in executor.map(string_hash, ["warp"] * 2, time_limit=60)}
+    assert len(seen) == 1

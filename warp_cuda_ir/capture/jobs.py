@@ -10,6 +10,7 @@ back and runs only the missing ones, so a killed capture resumes.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -64,6 +65,7 @@ class JobResult:
     launches: list[tuple[dict[str, Any], bytes | None]] = field(default_factory=list)
 
 
+@functools.cache  # read once: a build keys every entry with the code it started with
 def code_version() -> str:
     """Hash of the code that decides what a job records (not of this scheduling module or the replay)."""
     h = hashlib.sha256()

@@ -149,6 +149,10 @@ class LocalExecutor(Executor):
 
     def _get_pool(self) -> ProcessPool:
         if self._pool is None:
+            # Workers (and what they start) hash strings with one fixed seed: Warp orders some generated
+            # lines by iterating a set (newton's `_solve_persistent` gave two texts across PYTHONHASHSEED
+            # 1-3), and the same inputs must give the same rows on every run. A seed the user set is kept.
+            os.environ.setdefault("PYTHONHASHSEED", "0")
             self._pool = ProcessPool(
                 max_workers=self.workers,
                 initializer=_start_worker,

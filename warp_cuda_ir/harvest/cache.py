@@ -9,6 +9,7 @@ duplicates removed in `run.harvest`).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -27,6 +28,7 @@ _CODE = Path(__file__).resolve().parent
 NAMESPACE = "harvest"
 
 
+@functools.cache  # read once: a build keys every entry with the code it started with
 def code_version() -> str:
     """Hash of the harvester's own source: a change to it invalidates cached harvests."""
     h = hashlib.sha256()

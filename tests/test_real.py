@@ -35,7 +35,8 @@ def real_build(tmp_path_factory):
     from warp_cuda_ir.build import run_build
     from warp_cuda_ir.record import BuildOptions
 
-    options = BuildOptions(out=out, spec=TINY_SPEC, target_mb=0.05, workers=2, real=TARGETS)
+    cache = out.parent / "cache"  # this build's own machine cache, so a test can count its entries
+    options = BuildOptions(out=out, spec=TINY_SPEC, target_mb=0.05, workers=2, real=TARGETS, cache_dir=cache)
     result = run_build(options, on_warning=warnings.append)
     return out, result, warnings, options
 
@@ -145,7 +146,8 @@ def test_licenses_record_and_card(real_build):
 def test_resume_does_not_harvest_again_and_gives_the_same_rows(real_build, monkeypatch):
     out, _, _, options = real_build
     before = {p.relative_to(out).as_posix(): pq.read_table(p) for p in writing.all_data_files(out)}
-    cached = sorted((out / writing.WORK_DIR / "harvest").glob("*.json.gz"))
+    assert options.cache_dir is not None
+    cached = sorted(p for p in (options.cache_dir / "harvest").rglob("*") if p.is_file())
     assert len(cached) == 2  # one per target that resolved
 
     def no_harvest(*args, **kwargs):

@@ -10,7 +10,9 @@ Every extracted text is a verbatim slice of Warp's module source, so
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -46,7 +48,7 @@ class KernelTexts:
 
 
 def codegen_cpu_seconds() -> float:
-    """CPU seconds this process has spent in `extract` (loading the kernel and Warp's codegen).
+    """CPU seconds this process has spent loading kernels and in Warp's codegen (`extract`, `generated`).
 
     The build benchmark sums it over a build's workers: Warp's share of the build's core time,
     measured inside the build rather than in a separate run on a VM whose speed drifts.
@@ -68,34 +70,55 @@ def extract(
     source: str, kernel_name: str | None = None, arch: int = DEFAULT_CUDA_ARCH, block_dim: int = CUDA_BLOCK_DIM
 ) -> KernelTexts:
     """Generate CUDA (for launches of `block_dim` threads per block) and CPU code for the kernel in `source`."""
-    from warp._src import context
+    with generated(source, kernel_name, arch, block_dim) as (texts, _, _):
+        return texts
 
+
+@contextlib.contextmanager
+def generated(
+    source: str, kernel_name: str | None = None, arch: int = DEFAULT_CUDA_ARCH, block_dim: int = CUDA_BLOCK_DIM
+) -> Iterator[tuple[KernelTexts, Any, dict[str, Any]]]:
+    """`extract`, with the kernel left loaded for the block: yields (texts, kernel, namespace).
+
+    What else a row needs of the loaded kernel (its launch's input values) is made in the block, so
+    one Warp load serves every column: loading it again cost ~1 ms per row (exec and Warp's parse).
+    """
     global _codegen_cpu_s
     started = time.process_time()
     with warp_session.lock:  # Warp's registries are process-global
-        kernel, _ = warp_session.load_kernel(source, kernel_name)
         try:
-            # Options the source set with `wp.set_module_options` (real code does, e.g. enable_backward)
-            # count; a source that sets none gets Warp's defaults, as before.
-            cuda_options = module_options("cuda", arch, block_dim, base=kernel.module.options)
-            cpu_options = module_options("cpu", arch, block_dim, base=kernel.module.options)
-            builder = context.ModuleBuilder(kernel.module, cuda_options, target="cuda")
-            cuda_source = builder.codegen("cuda")
-            builder.options = cpu_options  # one build serves both targets
-            cpu_source = builder.codegen("cpu")
-            # A generic kernel with one `wp.overload` (a harvested specialisation): that overload's code.
-            generated = list(kernel.overloads.values()) if kernel.is_generic else [kernel]
-            if len(generated) != 1:
-                raise ExtractionError(f"generic kernel with {len(generated)} overloads; expected one")
-            symbol = generated[0].get_mangled_name()
-        except ExtractionError:
-            raise
-        except Exception as e:
-            raise ExtractionError(f"Warp codegen failed: {type(e).__name__}: {one_line(e)}") from e
+            try:
+                kernel, namespace = warp_session.load_kernel(source, kernel_name)
+                texts = _codegen(kernel, arch, block_dim)
+            finally:
+                _codegen_cpu_s += time.process_time() - started
+            yield texts, kernel, namespace
         finally:
             warp_session.release()
-            _codegen_cpu_s += time.process_time() - started
 
+
+def _codegen(kernel: Any, arch: int, block_dim: int) -> KernelTexts:
+    """Warp's CUDA and CPU code for a loaded kernel, sliced into a row's texts."""
+    from warp._src import context
+
+    try:
+        # Options the source set with `wp.set_module_options` (real code does, e.g. enable_backward)
+        # count; a source that sets none gets Warp's defaults, as before.
+        cuda_options = module_options("cuda", arch, block_dim, base=kernel.module.options)
+        cpu_options = module_options("cpu", arch, block_dim, base=kernel.module.options)
+        builder = context.ModuleBuilder(kernel.module, cuda_options, target="cuda")
+        cuda_source = builder.codegen("cuda")
+        builder.options = cpu_options  # one build serves both targets
+        cpu_source = builder.codegen("cpu")
+        # A generic kernel with one `wp.overload` (a harvested specialisation): that overload's code.
+        overloads = list(kernel.overloads.values()) if kernel.is_generic else [kernel]
+        if len(overloads) != 1:
+            raise ExtractionError(f"generic kernel with {len(overloads)} overloads; expected one")
+        symbol = overloads[0].get_mangled_name()
+    except ExtractionError:
+        raise
+    except Exception as e:
+        raise ExtractionError(f"Warp codegen failed: {type(e).__name__}: {one_line(e)}") from e
     return texts_from_module_sources(
         cuda_source, cpu_source, symbol, kernel.key, cuda_options, cpu_options, block_dim=block_dim
     )

@@ -92,13 +92,11 @@ def run_build(
     previous = BuildRecord.load(out)
     resumed = writing.prepare_output(out, identity, owned_paths(previous), options.overwrite or url is not None)
     work = out / writing.WORK_DIR
-    harvested = _harvest(options, work, on_harvest)
+    harvested = harvest_targets(options, work, on_harvest)
     for line in harvested["target_errors"] if harvested else ():
         if line not in warned:  # the harvest repeats the lines of names that resolve to nothing
             on_warning(line)
-    rows = None
-    if harvested:
-        rows = real.real_rows(harvested["records"], _launches(options, work, harvested["records"], on_capture))
+    rows = real_rows(options, work, harvested, on_capture) if harvested else None
     cache_root = str(work / "shards")
     ShardCache(cache_root).remove_partial()
     target_bytes = int(options.target_mb * 1e6)
@@ -122,8 +120,9 @@ def run_build(
     )
     datasets.disable_progress_bars()
     try:  # generation runs inside: the builder writes each shard's rows while later shards are made
+        # Arrow, not datasets' Snappy Parquet: `publish_arrow` compresses each file once, as published.
         builder.download_and_prepare(
-            output_dir=str(prepared), file_format="parquet", max_shard_size=options.max_shard_mb * 10**6
+            output_dir=str(prepared), file_format="arrow", max_shard_size=options.max_shard_mb * 10**6
         )
     except datasets.exceptions.DatasetGenerationError as e:
         raise (e.__cause__ or e) from None  # datasets wraps what generation raised: pass on the cause
@@ -135,19 +134,11 @@ def run_build(
     (out / writing.CARD).unlink(missing_ok=True)
     for rel in previous.files if previous else ():
         (out / rel).unlink(missing_ok=True)
-    files = writing.publish_parquet(out, prepared, DATASET_NAME)
+    files = writing.publish_arrow(out, prepared, DATASET_NAME)
     shutil.rmtree(prepared, ignore_errors=True)
     real_record = None
     if rows is not None and harvested is not None:
-        staged = work / "real_prepared"
-        shutil.rmtree(staged, ignore_errors=True)
-        for split in schema.SPLITS:
-            keep = [r for r, s in zip(rows.rows, rows.splits, strict=True) if s == split]
-            if keep:
-                table = pa.Table.from_pylist(keep, schema=schema.ARROW_SCHEMA)
-                writing.write_split_files(staged, DATASET_NAME, split, table, options.max_shard_mb * 10**6)
-        files += writing.publish_parquet(out, staged, DATASET_NAME, real.SOURCE)
-        shutil.rmtree(staged, ignore_errors=True)
+        files += write_real_rows(out, rows, options.max_shard_mb * 10**6)
         licenses = write_notices(harvested["targets"], out)
         files += licenses
         real_record = _real_record(harvested, rows, shards.excluded, licenses)
@@ -182,6 +173,24 @@ def run_build(
         resumed,
         real_record,
     )
+
+
+def real_rows(
+    options: BuildOptions, work: Path, harvested: dict, on_capture: CaptureProgress | None = None
+) -> real.RealRows:
+    """The real rows of a harvest (`harvest_targets`), with their captured launches when the build captures."""
+    return real.real_rows(harvested["records"], _launches(options, work, harvested["records"], on_capture))
+
+
+def write_real_rows(out: Path, rows: real.RealRows, max_shard_bytes: int) -> list[str]:
+    """The real rows' Parquet files, split by split (`data/real/`); their paths."""
+    files: list[str] = []
+    for split in schema.SPLITS:
+        keep = [r for r, s in zip(rows.rows, rows.splits, strict=True) if s == split]
+        if keep:
+            table = pa.Table.from_pylist(keep, schema=schema.ARROW_SCHEMA)
+            files += writing.write_split_files(out, real.SOURCE, split, table, max_shard_bytes)
+    return files
 
 
 def _launches(
@@ -222,7 +231,7 @@ def _launches(
     return lambda record: columns.launch_columns(record, captured, verdicts)
 
 
-def _harvest(options: BuildOptions, work: Path, on_harvest: HarvestProgress | None) -> dict | None:
+def harvest_targets(options: BuildOptions, work: Path, on_harvest: HarvestProgress | None = None) -> dict | None:
     """The build's harvest, cached per target in the work folder (a killed build keeps finished targets)."""
     if not options.real:
         return None

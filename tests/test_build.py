@@ -153,6 +153,15 @@ def test_each_published_file_is_written_once_in_zstd(tmp_path: Path, monkeypatch
     assert_publishable(out)  # every data file zstd
 
 
+def test_the_cards_program_figures_tallied_during_the_build_equal_a_read_back(small_build: BuildResult) -> None:
+    from warp_cuda_ir import card
+    from warp_cuda_ir.readback import read_back
+
+    again = read_back(small_build.out)  # every synthetic program analysed from the published files
+    assert again.meaning and again.meaning["programs"] == sum(small_build.rows_per_split.values())
+    assert card.meaning_markdown(again) in (small_build.out / writing.CARD).read_text()
+
+
 def test_rows_made_stage_by_stage_equal_rows_made_one_by_one() -> None:
     seeds, categories = range(40, 46), BuildSpec().categories
     made, failed = rows.make_rows(seeds, categories)

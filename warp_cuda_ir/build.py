@@ -17,7 +17,7 @@ import datasets
 import pyarrow as pa
 
 import warp_cuda_ir
-from warp_cuda_ir import card, destination, real, schema, writing
+from warp_cuda_ir import card, destination, program_analysis, real, schema, writing
 from warp_cuda_ir.engines import get_engine
 from warp_cuda_ir.errors import RealTargetError
 from warp_cuda_ir.feed import ShardFeed
@@ -100,6 +100,7 @@ def run_build(
     cache_root = str(work / "shards")
     ShardCache(cache_root).remove_partial()
     target_bytes = int(options.target_mb * 1e6)
+    meaning = program_analysis.Tally()  # the card's figures of the synthetic programs, tallied as shards come
     shards = ShardFeed(
         options.spec,
         cache_root,
@@ -108,6 +109,7 @@ def run_build(
         target_bytes=target_bytes,
         on_shard=on_shard,
         exclude_ids=[r["id"] for r in rows.rows] if rows else (),
+        on_handed=lambda index: _tally_programs(meaning, ShardCache(cache_root), index, shards.dropped),
     )
 
     prepared = work / "prepared"
@@ -157,7 +159,7 @@ def run_build(
         real=real_record,
     )
     record.save(out)
-    readback = read_back(out)
+    readback = read_back(out, meaning)
     writing.write_text_atomic(out / writing.CARD, card.render(record, readback))
     if url:
         destination.upload(out, url, list(record.files))
@@ -173,6 +175,17 @@ def run_build(
         resumed,
         real_record,
     )
+
+
+def _tally_programs(meaning: program_analysis.Tally, cache: ShardCache, index: int, dropped: set[int]) -> None:
+    """Add the programs of a shard the builder writes to the card's tally (repeats of earlier programs left out).
+
+    While later shards are generated, rather than after the last one in `read_back`, where it ran alone.
+    """
+    table = cache.read(index, ["seed", "python_source", "category"]).to_pydict()
+    for seed, text, category in zip(table["seed"], table["python_source"], table["category"], strict=True):
+        if seed not in dropped:
+            meaning.add(program_analysis.analyse(text, category), category)
 
 
 def real_rows(

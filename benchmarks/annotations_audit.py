@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Audit a validated build from its Parquet files alone (#14 annotations, #16 standalone programs).
+"""Audit a validated build from its Parquet files alone (annotations, standalone programs).
 
     python benchmarks/annotations_audit.py /tmp/standalone/b2k [--json out.json] [--progress]
 
@@ -58,7 +58,7 @@ COLUMNS = [
 ]
 # Half-precision argument types as Warp spells them (float16, half, vec3h, mat22h, quath, transformh...).
 HALF = re.compile(r"float16|half|\b(?:vec[234]|mat(?:22|33|44)|quat|transform|spatial_vector)h\b")
-FLOAT32_STEPS = (1e-2, 3e-3, 1e-3)  # the float32 steps, as the issue's audit defines "float32 steps"
+FLOAT32_STEPS = (1e-2, 3e-3, 1e-3)  # the float32 steps, as the audit defines "float32 steps"
 
 
 def read(folder: Path, progress: bool = False) -> list[dict[str, Any]]:

@@ -1,14 +1,14 @@
 #!/usr/bin/env python
-"""Recompute `meaning-3`'s frozen built-in calibration (`calibration_meaning3` in
+"""Recompute the generator's frozen built-in calibration (`calibration_meaning3` in
 `warp_cuda_ir/synthesis/real_weights.json`).
 
     python benchmarks/calibrate.py --seeds 0:2000 --rounds 2
 
-Each round generates `meaning-3` over the seeds with the factors found so far, counts built-in uses honestly
+Each round generates the programs of the seeds with the factors found so far, counts built-in uses honestly
 (`program_analysis`), and multiplies each drawn built-in's factor by (real share / generated share) ** 0.7
 (clipped to [0.15, 8] in all), the real shares being `real_reference.json`'s. Built-ins the grammar never
-draws keep factor 1. Changing the factors changes `meaning-3`'s programs: do it only with a new generator
-version.
+draws keep factor 1. Changing the factors changes the generator's programs: do it only with a new generator
+version (`GENERATOR_VERSION`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from warp_cuda_ir import program_analysis
-from warp_cuda_ir.synthesis import CATEGORIES, meaning, synthesize
+from warp_cuda_ir.synthesis import meaning, synthesize
 
 EXPONENT = 0.7
 LOW, HIGH = 0.15, 8.0
@@ -43,10 +43,10 @@ def main() -> None:
     real = shares(program_analysis.real_reference()["builtins"])
     factors: dict[str, float] = {}
     for r in range(args.rounds):
-        meaning.CALIBRATION_V3 = factors
+        meaning.CALIBRATION = factors
         tally = program_analysis.Tally()
         for seed in range(start, stop):
-            prog = synthesize(seed, CATEGORIES, "meaning-3")
+            prog = synthesize(seed)
             tally.add(program_analysis.analyse(prog.source, prog.category), prog.category)
         figures = tally.figures()
         print(f"round {r}: js {figures['js_distance']} mean {figures['js_distance_mean']} "

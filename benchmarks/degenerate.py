@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""How many generated kernels have degenerate outputs (#3, #14), by category and by kind.
+"""How many generated kernels have degenerate outputs, by category and by kind.
 
     python benchmarks/degenerate.py --seeds 0:512 [--show 5] [--category math]
 

@@ -1,15 +1,16 @@
 #!/usr/bin/env python
-"""Generation cost per row: the first template generator, typed-5 and the default (meaning-3), on the build's row path.
+"""Generation cost per row of the generator, on the build's row path.
 
     python benchmarks/generator.py --rows 200
     python benchmarks/generator.py --rows 200 --breakdown
 
-The figure issue 15 asks for is the last line: the default generator's cost per kB of generated text against typed-5's
-(target: at most 1.3x), both measured in this one process, interleaved.
+Earlier generators were compared here side by side, in one process, interleaved (their code is at the git tag
+`generators-before-removal`): the first typed generator cost 2.94x the template generator per row (23.96 vs 8.15
+ms/row; its rows carry 60.0 vs 25.2 kB of Python + C++, so 1.24x per kB, 300 rows); `meaning-3` cost 0.92x
+`typed-5` per row and 1.19x per kB of generated text (1,000 rows, load 0.8-1.6; the target was 1.3x).
 
 Each row goes the way a build's rows go: synthesize, then `rows.row_for_program` (Warp codegen for
-CUDA and CPU, cutting the texts, the source facts, row shaping). Both generators run in one process,
-interleaved in blocks, so machine load affects both alike.
+CUDA and CPU, cutting the texts, the source facts, row shaping).
 
 `--breakdown` splits the time into stages by timing Warp's and our entry points:
 synthesis; load (our `exec` plus Warp's kernel registration: source parse, reference scan);
@@ -24,7 +25,6 @@ from __future__ import annotations
 import argparse
 import functools
 import gc
-import random
 import sys
 import time
 from collections import defaultdict
@@ -34,28 +34,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import templates  # the retired first generator, beside this file
-
 from warp_cuda_ir import rows, source_facts, warp_session
-from warp_cuda_ir.synthesis import CATEGORIES, GENERATOR_VERSION, KernelProgram, synthesize
+from warp_cuda_ir.synthesis import GENERATOR_VERSION, synthesize
 
 # The generated text a row carries: what a model trains on, and what Warp's cost grows with.
 TEXT_COLUMNS = (
     "python_source", "cuda_helpers", "cuda_forward", "cuda_backward", "cpu_helpers", "cpu_forward", "cpu_backward",
 )  # fmt: skip
 STAGES = ("synthesis", "load", "warp build", "codegen cuda", "codegen cpu", "source facts", "ours")
-
-
-def _template(seed: int) -> KernelProgram:
-    return templates.generate(seed, templates.CATEGORIES)
-
-
-def _typed(seed: int) -> KernelProgram:
-    return synthesize(seed, CATEGORIES, "typed-5")
-
-
-def _meaning(seed: int) -> KernelProgram:
-    return synthesize(seed, CATEGORIES, GENERATOR_VERSION)
 
 
 class Stages:
@@ -100,46 +86,35 @@ def instrument(stages: Stages) -> None:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--rows", type=int, default=200)
-    p.add_argument("--block", type=int, default=20)
     p.add_argument("--breakdown", action="store_true", help="time each stage of a row (adds a little overhead)")
     args = p.parse_args()
     warp_session.init_warp()
-    generators = {"templates": _template, "typed": _typed, "meaning": _meaning}
-    totals = {name: [0.0, 0.0] for name in generators}  # synthesize seconds, row seconds
-    text_bytes = dict.fromkeys(generators, 0)
-    stages = {name: Stages() for name in generators}
-    current = Stages()
+    stages = Stages()
     if args.breakdown:
-        instrument(current)
-    for start in range(0, args.rows, args.block):
-        for name, make in random.Random(start).sample(list(generators.items()), len(generators)):
-            current.seconds, current.gc_seconds = stages[name].seconds, 0.0
-            for seed in range(start, min(start + args.block, args.rows)):
-                t0 = time.perf_counter()
-                program = make(seed)
-                t1 = time.perf_counter()
-                row = rows.row_for_program(seed, program)
-                totals[name][0] += t1 - t0
-                totals[name][1] += time.perf_counter() - t1
-                text_bytes[name] += sum(len(row[c] or "") for c in TEXT_COLUMNS)
-            stages[name].gc_seconds += current.gc_seconds
-    for name, (synth, row) in totals.items():
-        per = (synth + row) / args.rows * 1000
-        kb = text_bytes[name] / args.rows / 1000
-        print(
-            f"{name:10s} {per:7.2f} ms/row ({1000 / per:6.1f} rows/s): synthesize {synth / args.rows * 1000:.2f} ms, "
-            f"extract + row {row / args.rows * 1000:.2f} ms; {kb:.1f} kB of Python + C++ per row, {per / kb:.2f} ms/kB"
-        )
-        if args.breakdown:
-            seconds = stages[name].seconds
-            seconds["synthesis"] = synth
-            seconds["ours"] = synth + row - sum(seconds[s] for s in STAGES if s != "ours")
-            split = ", ".join(f"{s} {seconds[s] / args.rows * 1000:.2f}" for s in STAGES)
-            print(f"{'':10s} ms/row: {split}; in the collector {stages[name].gc_seconds / args.rows * 1000:.2f}")
-    for new, old in (("typed", "templates"), ("meaning", "typed")):
-        ratio = (sum(totals[new]) / sum(totals[old])) if sum(totals[old]) else float("nan")
-        per_kb = ratio * text_bytes[old] / max(1, text_bytes[new])
-        print(f"{new} / {old} cost ratio: {ratio:.2f}x per row, {per_kb:.2f}x per kB of generated text")
+        instrument(stages)
+    synth = row_seconds = 0.0
+    text_bytes = 0
+    for seed in range(args.rows):
+        t0 = time.perf_counter()
+        program = synthesize(seed)
+        t1 = time.perf_counter()
+        row = rows.row_for_program(seed, program)
+        synth += t1 - t0
+        row_seconds += time.perf_counter() - t1
+        text_bytes += sum(len(row[c] or "") for c in TEXT_COLUMNS)
+    per = (synth + row_seconds) / args.rows * 1000
+    kb = text_bytes / args.rows / 1000
+    print(
+        f"{GENERATOR_VERSION} {per:7.2f} ms/row ({1000 / per:6.1f} rows/s): synthesize {synth / args.rows * 1000:.2f}"
+        f" ms, extract + row {row_seconds / args.rows * 1000:.2f} ms; {kb:.1f} kB of Python + C++ per row,"
+        f" {per / kb:.2f} ms/kB"
+    )
+    if args.breakdown:
+        seconds = stages.seconds
+        seconds["synthesis"] = synth
+        seconds["ours"] = synth + row_seconds - sum(seconds[s] for s in STAGES if s != "ours")
+        split = ", ".join(f"{s} {seconds[s] / args.rows * 1000:.2f}" for s in STAGES)
+        print(f"ms/row: {split}; in the collector {stages.gc_seconds / args.rows * 1000:.2f}")
 
 
 if __name__ == "__main__":

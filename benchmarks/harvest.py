@@ -1,4 +1,4 @@
-"""Harvest the default packages (or others) and print the issue's figures.
+"""Harvest the default packages (or others) and print kernels found, generated and timed.
 
     python benchmarks/harvest.py                         # newton, mujoco_warp, warp; 2 worker processes
     python benchmarks/harvest.py --real path/to/folder --workers 2 --json out.json

@@ -1,8 +1,8 @@
 #!/usr/bin/env python
-"""How much of a generator's programs means something, over consecutive seeds (issue 15's measures).
+"""How much of the generator's programs means something, over consecutive seeds.
 
-    python benchmarks/meaning.py --generator typed-5 --seeds 0:1000 --dynamic 200
-    python benchmarks/meaning.py --generator meaning-1 --seeds 0:10000 --dynamic 500 --json out.json
+    python benchmarks/meaning.py --seeds 0:1000 --dynamic 200
+    python benchmarks/meaning.py --seeds 0:10000 --dynamic 500 --json out.json
 
     python benchmarks/meaning.py --seeds 0:10000 --dynamic 2000 --dynamic-only   # CPU launches only
 
@@ -30,7 +30,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from warp_cuda_ir import coverage, program_analysis, source_facts, warp_session
-from warp_cuda_ir.synthesis import CATEGORIES, GENERATOR_VERSION, KernelProgram, synthesize
+from warp_cuda_ir.synthesis import GENERATOR_VERSION, KernelProgram, synthesize
 
 
 def row_of(seed: int, program: KernelProgram) -> dict:
@@ -46,19 +46,19 @@ def row_of(seed: int, program: KernelProgram) -> dict:
     }
 
 
-def measure(generator: str, seeds: range, dynamic: int) -> dict:
+def measure(seeds: range, launched: int) -> dict:
     t0 = time.perf_counter()
     tally = program_analysis.Tally()
     shapes: set[str] = set()
     programs = []
     for seed in seeds:
-        p = synthesize(seed, CATEGORIES, generator)
+        p = synthesize(seed)
         tally.add(program_analysis.analyse(p.source, p.category), p.category)
         shapes.add(source_facts.analyse(p.source).shape)
-        if len(programs) < dynamic:
+        if len(programs) < launched:
             programs.append((seed, p))
     static_s = time.perf_counter() - t0
-    out = {"generator": generator, "seeds": f"{seeds.start}:{seeds.stop}", **tally.figures()}
+    out = {"generator": GENERATOR_VERSION, "seeds": f"{seeds.start}:{seeds.stop}", **tally.figures()}
     out["distinct_shapes_pct"] = round(100.0 * len(shapes) / len(seeds), 2)
     out["static_seconds"] = round(static_s, 1)
     if programs:
@@ -118,7 +118,6 @@ def dynamic(programs: list[tuple[int, KernelProgram]], batch: int = 32) -> dict:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--generator", default=GENERATOR_VERSION)
     p.add_argument("--seeds", default="0:1000", help="start:stop")
     p.add_argument("--dynamic", type=int, default=0, help="launch this many of the programs on the CPU")
     p.add_argument("--dynamic-only", action="store_true", help="skip the static measures (the --seeds range)")
@@ -127,10 +126,10 @@ def main() -> None:
     start, stop = (int(x) for x in args.seeds.split(":"))
     if args.dynamic_only:
         seeds = range(start, min(stop, start + args.dynamic))
-        figures = {"generator": args.generator, "seeds": f"{seeds.start}:{seeds.stop}"}
-        figures |= dynamic([(s, synthesize(s, CATEGORIES, args.generator)) for s in seeds])
+        figures = {"generator": GENERATOR_VERSION, "seeds": f"{seeds.start}:{seeds.stop}"}
+        figures |= dynamic([(s, synthesize(s)) for s in seeds])
     else:
-        figures = measure(args.generator, range(start, stop), args.dynamic)
+        figures = measure(range(start, stop), args.dynamic)
     text = json.dumps(figures, indent=1, default=lambda o: o.tolist() if isinstance(o, np.ndarray) else str(o))
     print(text)
     if args.json:

@@ -2,7 +2,7 @@
 """Validate a sample of a build's real rows: NVRTC compile (with PTX) and CPU compile, as the validation pass.
 
     python benchmarks/real_validation.py /tmp/realbuild --sample 500 --workers 2
-    python benchmarks/real_validation.py /tmp/realbuild --sample 300 --replayed   # rows that run (#17)
+    python benchmarks/real_validation.py /tmp/realbuild --sample 300 --replayed   # rows that run
 
 The sample is every k-th real row (in file order, all splits) so it spreads over packages and files;
 `--replayed` samples only rows whose captured launch replayed `equal` or `close`, which the pass runs from

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Standalone programs (#16): compile and match rates, the stage's cost per row, the size it adds.
+"""Standalone programs: compile and match rates, the stage's cost per row, the size it adds.
 
     python benchmarks/standalone.py --rows 512 --workers 2 [--pass-rows 32]
 

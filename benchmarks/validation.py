@@ -156,7 +156,7 @@ def _rate(proc: Any, copy: Path, side: dict[str, Any]) -> float:
 def side_by_side(old: Path, seed: int, workers: int, rounds: int, no_standalone: bool = False) -> None:
     """Both sides' passes run at the same time (each with `workers` processes), so they share the load.
 
-    `no_standalone`: this checkout's pass without its standalone stage (#16, which older checkouts lack),
+    `no_standalone`: this checkout's pass without its standalone stage (which older checkouts lack),
     so the two passes do the same stages."""
     import statistics
 
@@ -188,7 +188,7 @@ def main() -> int:
     p.add_argument("--side-by-side", type=Path, default=None, help="older checkout: whole pass, old vs this one")
     p.add_argument("--rounds", type=int, default=2, help="validation runs per side with --side-by-side")
     p.add_argument(
-        "--no-standalone", action="store_true", help="with --side-by-side: this checkout's pass without #16's stage"
+        "--no-standalone", action="store_true", help="with --side-by-side: this checkout's pass, standalone stage off"
     )
     args = p.parse_args()
     if args.side_by_side is not None:

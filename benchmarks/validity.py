@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Generator validity over consecutive seeds (run by hand; not a test): issue #3's targets.
+"""Generator validity over consecutive seeds (run by hand; not a test): compile and run rates.
 
     python benchmarks/validity.py --seeds 10000                    # hours on 2 cores
     python benchmarks/validity.py --seeds 10000 --cpu-seeds 2000   # CPU stage on the first 2,000

@@ -107,6 +107,9 @@ def assert_publishable(folder: Path) -> None:
             meta.row_group(g).column(c).compression for g in range(meta.num_row_groups) for c in range(meta.num_columns)
         }
         assert codecs == {"ZSTD"}, f"{path.name}: {codecs}"
+        # Row groups the Hub's viewer can show (writing.ROW_GROUP_BYTES, uncompressed bytes per group).
+        groups = [meta.row_group(g).total_byte_size for g in range(meta.num_row_groups)]
+        assert max(groups, default=0) <= writing.ROW_GROUP_BYTES, f"{path.name}: row groups of {groups} bytes"
     counted = {split: sum(by.get(split, 0) for by in per_source.values()) for split in schema.SPLITS}
     counted = {split: n for split, n in counted.items() if n}
     text = (folder / writing.CARD).read_text()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from pathlib import Path
 
@@ -16,7 +17,8 @@ from huggingface_hub import DatasetCard
 from tests.helpers import copy_build
 from warp_cuda_ir import card, schema, writing
 from warp_cuda_ir.build import BuildResult
-from warp_cuda_ir.readback import read_back
+from warp_cuda_ir.readback import PackageRows, Readback, read_back
+from warp_cuda_ir.record import BuildRecord, RealPackage, RealRecord
 from warp_cuda_ir.validation.console import describe
 
 # The small build has no real rows: the `real` config has no files, so the card does not list it.
@@ -103,8 +105,12 @@ def test_schema_section_explains_every_column(small_build: BuildResult) -> None:
     text = (small_build.out / "README.md").read_text()
     for name, _, description in schema.COLUMNS:
         assert f"| `{name}` |" in text and description in text
-    for config in schema.CONFIGS:
+    for config in LISTED:
         assert f'load_dataset("{card.DEFAULT_REPO_ID}", "{config.name}")' in text
+    # A config without files is not offered; an every-column config points at this table, not a list.
+    assert f'load_dataset("{card.DEFAULT_REPO_ID}", "real")' not in text
+    config_lines = [line for line in text.splitlines() if line.startswith("| `full` |")]
+    assert len(config_lines) == 1 and "every column (see Schema)" in config_lines[0]
 
 
 def test_variety_section_states_the_files_figures(small_build: BuildResult) -> None:
@@ -218,3 +224,120 @@ def test_leakage_counts_held_out_rows_with_a_train_twin() -> None:
     sample = [("train", kernel), ("test", kernel.replace("12", "13")), ("validation", other), ("train", other + "\n")]
     leak = _leakage(sample, 4)
     assert leak is not None and (leak.held_out, leak.held_out_with_train_twin, leak.cross_split_pairs) == (2, 2, 2)
+
+
+# ---- a card true to what the build holds: generated rows only, real rows only, both ----
+def section(text: str, heading: str) -> str:
+    """The body of the card's `## heading` section."""
+    body = text.split(f"\n## {heading}\n", 1)[1]
+    return body.split("\n## ", 1)[0]
+
+
+def package_rows(rows: dict[str, int], license: str, replay: dict[str, int], backward: int) -> PackageRows:
+    return PackageRows(["1.0"], [license], {s: rows.get(s, 0) for s in schema.SPLITS}, replay, backward)
+
+
+PACKAGES = {  # by name, as the read-back orders them
+    "my_scripts": package_rows({"train": 2}, "unknown", {"": 2}, 2),
+    "newton": package_rows({"train": 5, "test": 1}, "Apache-2.0", {"equal": 3, "not launched": 3}, 2),
+}
+SHIPPED = ("LICENSES/newton/LICENSE.md", "LICENSES/newton/AUTHORS")
+
+
+def with_real(readback: Readback, keep_generated: bool) -> Readback:
+    """`readback` (a generated-only build) as if it also held PACKAGES' real rows, or held only those."""
+    real = {s: sum(p.rows_per_split[s] for p in PACKAGES.values()) for s in schema.SPLITS}
+    synthetic = readback.rows_per_source["synthetic"] if keep_generated else dict.fromkeys(schema.SPLITS, 0)
+    files = readback.files_per_source["synthetic"] if keep_generated else {s: [] for s in schema.SPLITS}
+    return dataclasses.replace(
+        readback,
+        rows_per_source={"synthetic": synthetic, "real": real},
+        rows_per_split={s: synthetic[s] + real[s] for s in schema.SPLITS},
+        files_per_source={"synthetic": files, "real": {s: [Path(f"{s}.parquet")] if real[s] else [] for s in real}},
+        column_bytes_per_source={**readback.column_bytes_per_source, **({} if keep_generated else {"synthetic": {}})},
+        column_bytes={},
+        packages=PACKAGES,
+        meaning=readback.meaning if keep_generated else None,
+        module_options=readback.module_options if keep_generated else None,
+    )
+
+
+def real_record(record: BuildRecord) -> BuildRecord:
+    packages = tuple(
+        RealPackage(
+            n, n, "1.0", None if p.licenses == ["unknown"] else p.licenses[0], p.rows, p.rows, p.rows, 0, p.rows, {}
+        )
+        for n, p in PACKAGES.items()
+    )
+    real = RealRecord(packages, {}, (), 8, {}, 0, 0, 0, 0.0, 0.8, SHIPPED)
+    return dataclasses.replace(record, real=real)
+
+
+def rendered(small_build: BuildResult, source: str) -> tuple[str, Readback]:
+    readback = read_back(small_build.out)
+    record = BuildRecord.load(small_build.out)
+    assert record is not None
+    if source != "synthetic":
+        readback, record = with_real(readback, keep_generated=source == "both"), real_record(record)
+    return card.render(record, readback), readback
+
+
+def assert_license_table_names_the_packages(text: str, packages: dict[str, PackageRows]) -> None:
+    lines = [line for line in section(text, "License and attribution").splitlines() if line.startswith("| ")][1:]
+    assert {line.split(" | ")[0].removeprefix("| ") for line in lines} == set(packages)
+    for name, p in packages.items():
+        line = next(line for line in lines if line.startswith(f"| {name} |"))
+        assert f"| {p.licenses[0]} | {p.rows:,} |" in line
+        shipped = [f.removeprefix(f"LICENSES/{name}/") for f in SHIPPED if f.startswith(f"LICENSES/{name}/")]
+        assert all(f"`{f}`" in line for f in shipped) and (
+            f"`LICENSES/{name}/`" in line if shipped else "check its terms" in line
+        )
+
+
+def test_a_generated_only_card_says_nothing_of_real_kernels(small_build: BuildResult) -> None:
+    text, readback = rendered(small_build, "synthetic")
+    generated = readback.num_rows
+    limits, license = section(text, "Limitations"), section(text, "License and attribution")
+    assert f"The {generated:,} generated kernels are synthetic" in limits and "real kernels come from" not in limits
+    assert "written by this project's generator" in license and "real rows" not in license
+    assert "LICENSES/" not in license and "The data is released under **Apache-2.0**." in license
+    data = DatasetCard(text).data
+    assert data.license == "apache-2.0" and "synthetic" in data.tags
+    assert "holds no real kernels" in text and "seeds 0 to" in section(text, "How the rows were made")
+
+
+def test_a_real_only_card_says_nothing_of_generated_kernels(small_build: BuildResult) -> None:
+    text, _ = rendered(small_build, "real")
+    for heading in ("Limitations", "License and attribution", "Splits"):
+        body = section(text, heading)
+        assert "synthetic" not in body and "project's generator" not in body and "seed" not in body, heading
+        assert "generated row" not in body and "generated kernel" not in body, heading
+    assert "seeds" not in section(text, "How the rows were made").split("Build arguments")[0]
+    assert "generated rows come from generator" not in text and "No generated rows to analyse." in text
+    limits = section(text, "Limitations")
+    assert "The 8 real kernels come from 2 packages (my_scripts, newton)" in limits
+    assert "4 of the 8 real rows have no backward code" in limits
+    assert "5 of the 8 real rows have no launch that replays" in limits
+    assert_license_table_names_the_packages(text, PACKAGES)
+    data = DatasetCard(text).data
+    assert data.license == "unknown" and "synthetic" not in data.tags  # one package's license is not known
+    assert {c["config_name"] for c in data.configs} == {c.name for c in schema.CONFIGS if c.source != "synthetic"}
+
+
+def test_a_mixed_card_states_both_sources_and_only_the_packages_present(small_build: BuildResult) -> None:
+    text, readback = rendered(small_build, "both")
+    generated = sum(readback.rows_per_source["synthetic"].values())
+    limits, license = section(text, "Limitations"), section(text, "License and attribution")
+    assert f"The {generated:,} generated kernels are synthetic" in limits and "this build's 8 real rows" in limits
+    assert "The 8 real kernels come from 2 packages" in limits
+    assert f"The Python kernels of the {generated:,} generated rows are written by this project's generator" in license
+    assert "The Python kernels of the 8 real rows are the work of their packages' authors" in license
+    assert "The data is released under" not in license  # not all of it: one package's license is unknown
+    assert_license_table_names_the_packages(text, PACKAGES)
+    assert "mujoco" not in text.lower()
+    only_apache = {"newton": PACKAGES["newton"]}
+    apache = card.render(
+        real_record(BuildRecord.load(small_build.out)), dataclasses.replace(readback, packages=only_apache)
+    )
+    assert DatasetCard(apache).data.license == "apache-2.0"
+    assert "The data is released under **Apache-2.0**." in section(apache, "License and attribution")

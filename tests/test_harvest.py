@@ -175,6 +175,53 @@ def test_bad_files_each_give_one_reason_and_the_rest_is_harvested():
     assert summary["discovered"] == 4 and summary["generated_by_warp"] == 3 and summary["records"] == 3
 
 
+def test_a_folder_of_scripts_harvests_whatever_its_files_are_called(tmp_path):
+    """Scripts are run by path (`python 001.py`), so their names need not be module names."""
+    scripts = tmp_path / "my scripts"
+    (scripts / "more-kernels").mkdir(parents=True)
+    (scripts / "shared.py").write_text("import warp as wp\n\n\n@wp.func\ndef twice(x: float):\n    return 2.0 * x\n")
+    kernel = (
+        "import warp as wp\n{imports}\n\n@wp.kernel\ndef {name}(a: wp.array(dtype=float)):\n"
+        "    i = wp.tid()\n    a[i] = {body}\n\n\nif __name__ == '__main__':\n    raise SystemExit('ran as main')\n"
+    )
+    files = {
+        "001.py": ("first", "", "a[i] + 1.0"),
+        "cloth-sim.py": ("cloth", "from shared import twice", "twice(a[i])"),
+        "02_particles.py": ("particles", "", "a[i] * a[i]"),
+        "more-kernels/my kernels.py": ("nested", "", "-a[i]"),
+        "plain.py": ("plain", "", "a[i] - 1.0"),
+    }
+    for rel, (name, imports, body) in files.items():
+        (scripts / rel).write_text(kernel.format(name=name, imports=imports, body=body))
+    # A script picks a GPU and exits at top level, between its kernels: what follows is still defined.
+    (scripts / "03 gpu-only.py").write_text(
+        kernel.format(name="before_gpu", imports="", body="0.0")
+        + "\nwp.set_device('cuda:0')\n"
+        + kernel.format(name="after_gpu", imports="import sys", body="1.0")
+        + "\nsys.exit(0)\n"
+        + kernel.format(name="after_exit", imports="", body="2.0")
+    )
+    # Warp's global settings one script changes do not carry over into the next file's code.
+    (scripts / "00-settings.py").write_text("import warp as wp\n\nwp.config.enable_backward = False\n")
+    target = discover.resolve(str(scripts), 0)
+    assert target.skipped_files == []
+    # Files with a module name keep it (a sibling's `import plain` gets the same module); the rest load by path.
+    by_file = {j.file: j for j in target.jobs}
+    assert by_file["plain.py"].module == "plain" and by_file["plain.py"].path == str(scripts / "plain.py")
+    assert by_file["001.py"].path == str(scripts / "001.py") and by_file["001.py"].module.isidentifier()
+    assert len({j.module for j in target.jobs}) == len(target.jobs)
+    result = harvest([str(scripts)], workers=1)
+    # The file's first failure is its reason; nothing else failed.
+    assert [(r.category, r.file) for r in result.reasons] == [(reasons.IMPORT_FAILED, "03 gpu-only.py")]
+    got = {(r["file"], r["qualname"]) for r in result.records}
+    want = {(rel, name) for rel, (name, *_) in files.items()}
+    assert got == want | {("03 gpu-only.py", k) for k in ("before_gpu", "after_gpu", "after_exit")}
+    cloth = next(r for r in result.records if r["qualname"] == "cloth")
+    assert "def twice" in cloth["source"] and cloth["texts"]["cuda_forward"]
+    # `00-settings.py` turned backward off for itself, not for the files after it.
+    assert all(r["texts"]["cuda_backward"] for r in result.records)
+
+
 def test_a_file_that_hangs_is_killed_and_blamed(tmp_path):
     (tmp_path / "hangs.py").write_text((DATA / "hangs" / "hangs.py").read_text())
     (tmp_path / "ok.py").write_text((KERNELS / "wci_forms" / "main_guard.py").read_text())

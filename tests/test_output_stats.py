@@ -1,4 +1,4 @@
-"""Output statistics (#14 part 3): each degenerate kind planted in a real Warp kernel, run on the CPU."""
+"""Output statistics: each degenerate kind planted in a real Warp kernel, run on the CPU."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Real rows in the build (#13): harvested kernels as rows with provenance, their own config and splits.
+"""Real rows in the build: harvested kernels as rows with provenance, their own config and splits.
 
 The build fixture harvests the fixture folder tests/data/harvest/kernels (every kernel form) and one
 installed module set of warp-lang (`warp._src.optim`), next to a tiny synthetic part, and is checked
@@ -13,6 +13,7 @@ from pathlib import Path
 import datasets
 import pyarrow.parquet as pq
 import pytest
+from huggingface_hub import DatasetCard
 
 from tests.helpers import assert_publishable, run_cli
 from warp_cuda_ir import real, schema, writing
@@ -129,6 +130,15 @@ def test_licenses_record_and_card(real_build):
     n_generated, n_packages = len(rows) - len(real), len({r["category"] for r in real})
     assert f"{n_generated:,} generated rows in {len(generated)} generator categories" in text
     assert f"{len(real):,} real kernels from {n_packages} packages" in text
+    # Limitations and license state both sources, each package present (the fixture folder has no license).
+    limits = text.split("\n## Limitations\n")[1].split("\n## ")[0]
+    license = text.split("\n## License and attribution\n")[1].split("\n## ")[0]
+    assert f"The {n_generated:,} generated kernels are synthetic" in limits
+    assert f"The {len(real):,} real kernels come from 2 packages (kernels, warp-lang)" in limits
+    assert f"{len(real):,} of the {len(real):,} real rows have no launch (built without a capture)" in limits
+    assert "| kernels | unknown | unknown |" in license and "check its terms" in license
+    assert "| warp-lang | 1.19.0 | Apache-2.0 |" in license and "`LICENSES/warp-lang/`: `LICENSE.md`" in license
+    assert DatasetCard.load(out / writing.CARD).data.license == "unknown"
 
 
 @pytest.mark.slow

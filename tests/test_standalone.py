@@ -1,4 +1,4 @@
-"""Standalone programs (#16): the digest both sides print, the CPU twin against Warp, nvcc, bad input."""
+"""Standalone programs: the digest both sides print, the CPU twin against Warp, nvcc, bad input."""
 
 from __future__ import annotations
 

@@ -67,7 +67,7 @@ def test_tile_builtins_and_functions_passed_to_them_are_counted() -> None:
     )
     used = set(source_facts.analyse(source).builtins)
     expected = {"tile_load", "tile_map", "sin", "add", "tile_ones", "tile_store", "tile_reduce", "max"}
-    assert used == expected  # the annotation declares the argument: no use of the `array` built-in (issue 15)
+    assert used == expected  # the annotation declares the argument: no use of the `array` built-in
 
 
 def test_annotations_and_literal_signs_are_not_builtin_uses() -> None:

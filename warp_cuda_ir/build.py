@@ -209,7 +209,7 @@ def write_real_rows(out: Path, rows: real.RealRows, max_shard_bytes: int) -> lis
 def _launches(
     options: BuildOptions, work: Path, records: list[dict], on_capture: CaptureProgress | None
 ) -> Callable[[dict], dict] | None:
-    """The capture stage (#17): real launches of the harvested packages' kernels, cached per job, then replayed.
+    """The capture stage: real launches of the harvested packages' kernels, cached per job, then replayed.
 
     Replays run in child processes (`capture.replays`): a replayed kernel is code we did not write, and one
     ended a build's own process. The rows then read their verdicts from the replay cache.

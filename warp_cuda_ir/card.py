@@ -22,7 +22,7 @@ from huggingface_hub import DatasetCard, DatasetCardData
 from warp_cuda_ir import extraction, program_analysis, schema, writing
 from warp_cuda_ir.readback import COMMENT_ECHO, Readback, read_back
 from warp_cuda_ir.record import BuildRecord
-from warp_cuda_ir.writing import CARD
+from warp_cuda_ir.writing import CARD, LICENSES_DIR
 
 TEMPLATE = Path(__file__).resolve().parent.parent / "dataset_card.md"
 DEFAULT_REPO_ID = "warp-cuda-ir/warp_cuda_ir"
@@ -99,13 +99,31 @@ def size_category(n: int) -> str:
     return "1M<n<10M"
 
 
+def generated_rows(readback: Readback) -> int:
+    return sum(readback.rows_per_source.get("synthetic", {}).values())
+
+
+def real_rows(readback: Readback) -> int:
+    return sum(readback.rows_per_source.get("real", {}).values())
+
+
+def data_license(readback: Readback) -> str:
+    """The Hub's license id for the whole folder: Apache-2.0 when every row is (generated rows, and real rows
+    of Apache-2.0 packages); `unknown` when a package's license is not known; `other` for any other mix."""
+    licenses = {name for p in readback.packages.values() for name in p.licenses}
+    if licenses <= {"Apache-2.0"}:
+        return LICENSE
+    return "unknown" if "unknown" in licenses else "other"
+
+
 def metadata(readback: Readback) -> DatasetCardData:
     """The YAML header, from the files."""
+    tags = ["code", "cuda", "gpu", "nvidia-warp", "compiler", "automatic-differentiation"]
     data = DatasetCardData(
-        license=LICENSE,
+        license=data_license(readback),
         pretty_name="Warp CUDA IR",
         language=["en", "code"],
-        tags=["code", "cuda", "gpu", "nvidia-warp", "compiler", "automatic-differentiation", "synthetic"],
+        tags=tags + (["synthetic"] if generated_rows(readback) else []),
         task_categories=["text-generation"],
         size_categories=[size_category(readback.num_rows)],
         configs=configs_yaml(readback.files_per_source),
@@ -116,8 +134,7 @@ def metadata(readback: Readback) -> DatasetCardData:
 
 def origin_line(readback: Readback) -> str:
     """Where the rows come from: generated rows by category, real rows by package (a real row's category)."""
-    real = sum(readback.rows_per_source.get("real", {}).values())
-    generated = readback.num_rows - real
+    real, generated = real_rows(readback), generated_rows(readback)
     categories = [c for c in readback.categories if c not in readback.packages]
     parts = []
     if generated:
@@ -128,28 +145,21 @@ def origin_line(readback: Readback) -> str:
 
 
 def render(record: BuildRecord, readback: Readback, repo_id: str = DEFAULT_REPO_ID) -> str:
-    spec = record.spec
-    last_seed = spec.seed + record.num_shards * spec.seeds_per_shard - 1
-    failures = sum(record.codegen_failures.values())
+    generator = f"; generated rows come from generator `{record.generator_version}`" if generated_rows(readback) else ""
     values = {
         "yaml": metadata(readback).to_yaml().strip(),
         "num_rows": f"{readback.num_rows:,}",
         "size_mb": f"{readback.bytes / 1e6:.1f}",
         "origin": origin_line(readback),
+        "versions": f"Warp's code is that of warp-lang {record.warp_version}{generator}.",
         "warp_version": record.warp_version,
-        "generator_version": record.generator_version,
-        "arch": str(spec.arch),
         "repo_id": repo_id,
-        "seed_range": f"{spec.seed:,} to {last_seed:,}",
-        "codegen_failures": f"{failures:,}",
-        "build_args": json.dumps(record.identity, sort_keys=True),
-        "module_options": _module_options_table(readback),
-        "config_table": "\n".join(
-            f'| `{c.name}` | {c.description} | `load_dataset("{repo_id}", "{c.name}")` | '
-            + ", ".join(f"`{x}`" for x in c.columns)
-            + " |"
-            for c in schema.CONFIGS
-        ),
+        "config_table": config_table(readback, repo_id),
+        "splits_paragraph": splits_paragraph(readback),
+        "rebuild_note": rebuild_note(readback),
+        "making_section": making_markdown(record, readback),
+        "limitations": limitations_markdown(readback),
+        "license_section": license_markdown(record, readback),
         "split_table": "\n".join(f"| {s} | {n:,} |" for s, n in readback.rows_per_split.items()),
         "schema_table": "\n".join(
             f"| `{name}` | {_type_name(schema.FEATURES[name])} | {text} |" for name, _, text in schema.COLUMNS
@@ -169,6 +179,176 @@ def render(record: BuildRecord, readback: Readback, repo_id: str = DEFAULT_REPO_
         "meaning_section": meaning_markdown(readback),
     }
     return Template(TEMPLATE.read_text()).substitute(values)
+
+
+def config_table(readback: Readback, repo_id: str) -> str:
+    """One line per config the YAML lists (those with files); a config of every column points at the schema
+    table instead of listing its columns again."""
+    listed = {entry["config_name"] for entry in configs_yaml(readback.files_per_source)}
+    lines = []
+    for c in schema.CONFIGS:
+        if c.name not in listed:
+            continue
+        columns = (
+            "every column (see Schema)" if c.columns == schema.COLUMN_NAMES else ", ".join(f"`{x}`" for x in c.columns)
+        )
+        lines.append(f'| `{c.name}` | {c.description} | `load_dataset("{repo_id}", "{c.name}")` | {columns} |')
+    return "\n".join(lines)
+
+
+def _per_source(readback: Readback, generated: str, real: str) -> str:
+    """The sentences about the sources the build holds: `generated` if it has generated rows, `real` if real."""
+    return " ".join(text for text, n in ((generated, generated_rows(readback)), (real, real_rows(readback))) if n)
+
+
+def splits_paragraph(readback: Readback) -> str:
+    """How each source's rows were given their split."""
+    return _per_source(
+        readback,
+        "Each generated row's split is decided by a hash of its seed (90% train, 5% validation, 5% test), so a row "
+        "keeps its split whatever the size of the build.",
+        "Real rows are split by a hash of their file (see Real kernels).",
+    )
+
+
+def rebuild_note(readback: Readback) -> str:
+    """What in a row lets a user launch its kernel again."""
+    return _per_source(
+        readback,
+        "For a generated row, `arguments[].init` and `seed` are enough to rebuild its inputs and launch it again.",
+        "For a real row, `launch_record` holds a launch captured while its package's tests or examples ran, "
+        "where one was.",
+    )
+
+
+def making_markdown(record: BuildRecord, readback: Readback) -> str:
+    """How the rows were made: Warp's code generation (every row), the generator's seeds (generated rows)."""
+    spec = record.spec
+    lines = [
+        f"For each kernel, warp-lang {record.warp_version}'s code generator (`ModuleBuilder`) emits the CUDA module "
+        f'(target `sm_{spec.arch}`, for the row\'s `block_dim`) and the CPU module (as `wp.launch(device="cpu")` '
+        "compiles it, block size 1); the stored texts are slices of those modules. No GPU is involved in making "
+        "the data.",
+    ]
+    if generated_rows(readback):
+        last_seed = spec.seed + record.num_shards * spec.seeds_per_shard - 1
+        failures = sum(record.codegen_failures.values())
+        lines += [
+            "",
+            f"Generated kernels come from a seeded program generator (generator `{record.generator_version}`, "
+            f"categories below); seeds {spec.seed:,} to {last_seed:,} were used, one kernel per seed. Tile kernels "
+            "(category `tile`) are launched with `wp.launch_tiled` (column `launch_tiled`). Seeds whose kernel Warp "
+            f"rejected: {failures:,} (left out). Programs identical to an earlier one after normalization were "
+            "dropped.",
+            "",
+            "Warp module options that shape the generated rows' text:",
+            "",
+            _module_options_table(readback),
+        ]
+    if real_rows(readback):
+        lines += [
+            "",
+            "Real kernels keep their upstream module's options: each real row's `module_options` column holds them.",
+        ]
+    lines += ["", f"Build arguments: `{json.dumps(record.identity, sort_keys=True)}`."]
+    return "\n".join(lines) + "\n"
+
+
+def limitations_markdown(readback: Readback) -> str:
+    """The Limitations list: what holds for every row, then what holds for each source the build holds."""
+    generated, real = generated_rows(readback), real_rows(readback)
+    items = []
+    if generated:
+        contrast = f" such as this build's {real:,} real rows" if real else ""
+        items.append(
+            f"The {generated:,} generated kernels are synthetic: written by a seeded generator from parameterised "
+            "families, not collected from projects, so their style and the range of Warp features they use are "
+            f"narrower than real code{contrast}."
+        )
+    if real:
+        names = ", ".join(readback.packages)
+        one = len(readback.packages) == 1
+        whose = "that package's" if one else "those packages'"
+        items.append(
+            f"The {real:,} real kernels come from {len(readback.packages)} {'package' if one else 'packages'} "
+            f"({names}): they show {whose} domains and style, not Warp code at large."
+        )
+        backward = sum(p.with_backward for p in readback.packages.values())
+        if backward < real:
+            items.append(
+                f"{real - backward:,} of the {real:,} real rows have no backward code (`cuda_backward` and "
+                "`cpu_backward` empty): they serve forward translation only."
+            )
+        replayed = sum(p.launch_replay.get(v, 0) for p in readback.packages.values() for v in ("equal", "close"))
+        captured = any(set(p.launch_replay) - {""} for p in readback.packages.values())
+        why = (
+            "have no launch that replays `equal` or `close`" if captured else "have no launch (built without a capture)"
+        )
+        items.append(
+            f"{real - replayed:,} of the {real:,} real rows {why}: validation compiles them but cannot run them."
+        )
+    items += [
+        "The C++ is what one Warp version emits with the module options each row records (`module_options`); "
+        "other Warp versions or options emit different text for the same kernel.",
+        "Kernel symbols carry Warp's content hash (`name_<hash>`), kept as Warp writes them.",
+        "The texts reference Warp's runtime headers (`builtin.h` and friends) without including them: they compile "
+        "with Warp's headers, not on their own. The standalone programs (`cuda_standalone`) include them "
+        "(`-isystem <warp>/native`) and build with `nvcc` / `g++` alone.",
+        "About 1 kernel in 10,000 compiles for the CPU but may fail to load there (`cpu_run_status` `error`): "
+        "warp-lang 1.19's CPU JIT lacks `__truncdfhf2`, which some float16 kernels need (whether it is found depends "
+        "on what the validating process compiled before). Its CUDA code is unaffected.",
+    ]
+    return "\n".join(f"- {item}" for item in items) + "\n"
+
+
+def license_markdown(record: BuildRecord, readback: Readback) -> str:
+    """Who wrote what and under which license, for the sources the build holds: the generator's kernels, each
+    real package's kernels with the license files the folder carries, and Warp's generated C++ (every row)."""
+    generated, real = generated_rows(readback), real_rows(readback)
+    if data_license(readback) == LICENSE:
+        released = "The data is released under **Apache-2.0**."
+    else:
+        what = "The generated rows and every row's C++" if generated else "Every row's C++"
+        released = (
+            f"{what} are released under **Apache-2.0**; each real row's Python kernel stays under its package's "
+            "license (below)."
+        )
+    lines = [released, ""]
+    if generated:
+        lines.append(
+            f"- The Python kernels of the {generated:,} generated rows are written by this project's generator "
+            "(Apache-2.0)."
+        )
+    if real:
+        files = record.real.licenses if record.real else ()
+        lines.append(
+            f"- The Python kernels of the {real:,} real rows are the work of their packages' authors, under each "
+            "package's license; column `provenance` gives each row's package, version, file and line. Keep the "
+            "package's license and notice files (in `LICENSES/`) and the provenance with any copy of its rows:"
+        )
+        lines += [
+            "",
+            "| package | version | license | real rows | license and notice files |",
+            "|---|---|---|---:|---|",
+        ]
+        for name, p in readback.packages.items():
+            shipped = sorted(f for f in files if f.split("/")[1:2] == [name])
+            listed = (
+                f"`{LICENSES_DIR}/{name}/`: " + ", ".join(f"`{f.split('/', 2)[2]}`" for f in shipped)
+                if shipped
+                else "none found: check its terms before redistributing"
+            )
+            lines.append(f"| {name} | {', '.join(p.versions)} | {', '.join(p.licenses)} | {p.rows:,} | {listed} |")
+        lines.append("")
+    lines.append(
+        "- The C++ texts of every row are the output of [NVIDIA Warp](https://github.com/NVIDIA/warp)'s code "
+        "generator (Copyright NVIDIA Corporation, Apache-2.0), and that output reproduces fragments of the "
+        "templates in Warp's source; releasing it under Warp's own license keeps it usable wherever Warp is, and "
+        "asks users for the same attribution Warp's license asks: keep this notice when redistributing. Warp's "
+        "headers and libraries are not included."
+    )
+    lines += ["", "This is not legal advice."]
+    return "\n".join(lines) + "\n"
 
 
 def verify(out: Path, readback: Readback | None = None) -> list[str]:
@@ -259,7 +439,7 @@ def real_markdown(record: BuildRecord, readback: Readback) -> str:
 
 
 def _launches_paragraph(readback: Readback) -> str:
-    """What `launch_record` / `launch_replay` hold in this build (#17), counted from the rows."""
+    """What `launch_record` / `launch_replay` hold in this build, counted from the rows."""
     verdicts: Counter[str] = Counter()
     for p in readback.packages.values():
         verdicts.update(p.launch_replay)
@@ -332,7 +512,7 @@ def validation_markdown(readback: Readback) -> str:
     return "\n".join(lines) + "\n"
 
 
-# ---- gradients branch (#14 parts 2-3) ----
+# ---- known-wrong backward code and the gradient check ----
 def gradient_markdown(readback: Readback) -> str:
     """Known-wrong backward code (build-time flags) and how the gradient check's verdicts agree with it."""
     g = readback.validation.gradients
@@ -474,18 +654,20 @@ def _type_name(feature: Any) -> str:
     return str(getattr(feature, "dtype", None) or type(feature).__name__).replace("|", "/")
 
 
-# ---- issue 15: what the programs mean ----------------------------------------------------------
+# ---- what the programs mean ------------------------------------------------------------------
 def meaning_markdown(readback: Readback) -> str:
-    """Dead code, idle arguments, fixed conditions, category fidelity, distance to real kernels."""
+    """Dead code, idle arguments, fixed conditions, idle clauses, helpers defined twice, category fidelity,
+    distance to real kernels."""
     m = readback.meaning
     if not m:
-        return "No rows to analyse."
+        return "No generated rows to analyse."
 
     def share(pair: list[int]) -> str:
         return f"{pair[0]:,} of {pair[1]:,} ({percent(pair[0], pair[1])})" if pair[1] else "none"
 
     lines = [
-        "Measured statically on every row's `python_source` (`warp_cuda_ir/program_analysis.py`); a value is live",
+        "Measured statically on every generated row's `python_source` (`warp_cuda_ir/program_analysis.py`); a "
+        "value is live",
         "when it reaches an array store, an atomic, a helper's return or a condition of live code, transitively.",
         "",
         "| measure | value |",
@@ -495,6 +677,9 @@ def meaning_markdown(readback: Readback) -> str:
         f"| `@wp.func` helpers defined but never called | {share(m['uncalled_helpers'])} |",
         f"| conditions decided before the kernel runs (literal, self-compared, contradictory) "
         f"| {share(m['fixed_conditions'])} |",
+        "| `and` / `or` conditions with a clause that cannot change the outcome (`warp_cuda_ir/clauses.py`) "
+        f"| {share(m['idle_clause_conditions'])} |",
+        f"| `@wp.func` helpers defined twice (same parameters and body) | {m['duplicate_helpers']} |",
         f"| rows whose category's defining construct is present | {m['category_fidelity_pct']}% |",
         f"| distinct Warp built-ins used (annotations and literal signs not counted) | {m['distinct_builtins']} |",
     ]
@@ -507,7 +692,7 @@ def meaning_markdown(readback: Readback) -> str:
     b = program_analysis.TYPED5_BASELINE
     lines += [
         "",
-        "For comparison, the previous generator `typed-5` on seeds 0-999:"
+        "For comparison, the first typed generator `typed-5` on seeds 0-999:"
         f" dead assignments {b['dead_assignments_pct']}%,"
         f" idle inputs {b['idle_inputs_pct']}%, uncalled helpers {b['uncalled_helpers'][0]} of"
         f" {b['uncalled_helpers'][1]}, fixed conditions {b['fixed_conditions'][0]} of {b['fixed_conditions'][1]},"

@@ -162,7 +162,7 @@ def prepare(
 def _prepare_captured(
     row: Mapping[str, Any], kernel: Any, namespace: Mapping[str, Any], device: str, requires_grad: bool
 ) -> Launch:
-    """A real row whose captured launch replays faithfully (#17): its recorded grid and argument values."""
+    """A real row whose captured launch replays faithfully: its recorded grid and argument values."""
     try:
         captured = columns.launch_from_record(row["launch_record"], kernel, dict(namespace), device, requires_grad)
     except Exception as e:

@@ -1,5 +1,6 @@
 """What a kernel's source means, measured statically: dead code, idle arguments, fixed conditions,
-category fidelity, and the distributions (built-ins, statement and expression kinds) that say how
+compound conditions with a clause that cannot matter and helpers defined twice (`clauses`), category
+fidelity, and the distributions (built-ins, statement and expression kinds) that say how
 close a set of programs is to real Warp code.
 
 One function, `analyse(source, category)`, gives a `ProgramFacts` per program; `Tally` adds them
@@ -22,12 +23,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from warp_cuda_ir import clauses
 from warp_cuda_ir.synthesis import dataflow
 from warp_cuda_ir.synthesis.catalogue import offered_builtins
 
 REFERENCE_PATH = Path(__file__).with_name("real_reference.json")
-# The previous generator on seeds 0-999, for comparison in the card: `python benchmarks/meaning.py
-# --generator typed-5 --seeds 0:1000` against this real_reference.json (dynamic figures: 80 seeds).
+# The first typed generator on seeds 0-999, for comparison in the card: at the git tag `generators-before-removal`,
+# `python benchmarks/meaning.py --generator typed-5 --seeds 0:1000` against this real_reference.json (dynamic
+# figures: 80 seeds).
 TYPED5_BASELINE = {
     "dead_assignments_pct": 46.99, "idle_inputs_pct": 29.67, "uncalled_helpers": [274, 328],
     "fixed_conditions": [110, 2241], "category_fidelity_pct": 77.7,
@@ -53,6 +56,9 @@ class ProgramFacts:
     uncalled_helpers: int = 0  # not reached from the kernel
     conditions: int = 0  # if/elif/while tests, conditional expressions, `wp.where` selectors
     fixed_conditions: int = 0  # literal, constant-only, self-compared, contradictory or tautological
+    compound_conditions: int = 0  # `and` / `or` expressions (`clauses`)
+    idle_clause_conditions: int = 0  # of those, with a clause that cannot change the outcome
+    duplicate_helpers: int = 0  # helpers with the same parameters and body as an earlier one
     faithful: bool | None = None  # the category's defining construct is there (None: no category given)
     constructs: frozenset[str] = frozenset()
     builtins: Counter[str] = field(default_factory=Counter)
@@ -183,6 +189,10 @@ def analyse(source: str, category: str | None = None) -> ProgramFacts:
     facts.helpers, facts.uncalled_helpers = len(helpers), len(helpers - called)
     facts.conditions = len(dataflow.conditions(kernel)) + sum(len(dataflow.conditions(functions[h])) for h in helpers)
     facts.fixed_conditions = len(dataflow.fixed_conditions(tree, kernel))
+    compound = clauses.compound_conditions(tree)
+    facts.compound_conditions = len(compound)
+    facts.idle_clause_conditions = sum(bool(clauses.idle_clauses(c)) for c in compound)
+    facts.duplicate_helpers = len(clauses.duplicate_helpers(source))
     for f in [kernel, *(functions[h] for h in sorted(called))]:  # what runs: uncalled helpers do not
         honest_builtins(f, offered, facts.builtins)
         for stmt in f.body:
@@ -195,6 +205,10 @@ def analyse(source: str, category: str | None = None) -> ProgramFacts:
     if category is not None:
         facts.faithful = all(c in facts.constructs for c in dataflow.CATEGORY_CONSTRUCTS.get(category, ()))
     return facts
+
+
+_ADDED = ("assignments", "dead_assignments", "inputs", "idle_inputs", "helpers", "uncalled_helpers")
+_ADDED += ("compound_conditions", "idle_clause_conditions", "duplicate_helpers")
 
 
 @dataclass
@@ -210,6 +224,9 @@ class Tally:
     uncalled_helpers: int = 0
     conditions: int = 0
     fixed_conditions: int = 0
+    compound_conditions: int = 0
+    idle_clause_conditions: int = 0
+    duplicate_helpers: int = 0
     faithful: Counter[str] = field(default_factory=Counter)  # category -> programs true to it
     per_category: Counter[str] = field(default_factory=Counter)
     builtins: Counter[str] = field(default_factory=Counter)
@@ -218,7 +235,7 @@ class Tally:
 
     def add(self, facts: ProgramFacts, category: str | None = None) -> None:
         self.programs += 1
-        for name in ("assignments", "dead_assignments", "inputs", "idle_inputs", "helpers", "uncalled_helpers"):
+        for name in _ADDED:
             setattr(self, name, getattr(self, name) + getattr(facts, name))
         self.conditions += facts.conditions
         self.fixed_conditions += facts.fixed_conditions
@@ -244,6 +261,9 @@ class Tally:
             "idle_inputs": [self.idle_inputs, self.inputs],
             "uncalled_helpers": [self.uncalled_helpers, self.helpers],
             "fixed_conditions": [self.fixed_conditions, self.conditions],
+            "idle_clause_conditions_pct": pct(self.idle_clause_conditions, self.compound_conditions),
+            "idle_clause_conditions": [self.idle_clause_conditions, self.compound_conditions],
+            "duplicate_helpers": self.duplicate_helpers,
             "category_fidelity_pct": pct(faithful, sum(self.per_category.values())),
             "unfaithful_by_category": {
                 c: n - self.faithful[c] for c, n in sorted(self.per_category.items()) if n - self.faithful[c]

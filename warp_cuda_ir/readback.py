@@ -64,7 +64,7 @@ class Variety:
         return len(self.builtin_counts)
 
 
-# ---- gradients branch (#14 part 3): gradient verdicts against the build-time adjoint hazard flags ----
+# ---- gradient verdicts against the build-time adjoint hazard flags ----
 DISAGREEING = ("wrong_adjoint", "zero_adjoint")  # the check found the adjoint wrong
 
 
@@ -195,8 +195,9 @@ class PackageRows:
     versions: list[str]
     licenses: list[str]
     rows_per_split: dict[str, int]
-    # `launch_replay` -> rows (#17: the capture's verdict; null, i.e. built without a capture, counts as "")
+    # `launch_replay` -> rows (the capture's verdict; null, i.e. built without a capture, counts as "")
     launch_replay: dict[str, int] = field(default_factory=dict)
+    with_backward: int = 0  # rows with backward code (`cuda_backward` not empty)
 
     @property
     def rows(self) -> int:
@@ -244,10 +245,10 @@ class Readback:
     bytes: int  # Parquet bytes on disk
     variety: Variety | None  # None without rows
     validation: ValidationCounts
-    module_options: dict[str, Any] | None  # the first row's, JSON-decoded
+    module_options: dict[str, Any] | None  # the first generated row's, JSON-decoded; None without one
     leakage: Leakage | None = None  # None without rows in two splits
     comment_echo: CommentEcho | None = None  # None without rows
-    # ---- issue 15: what the synthetic programs mean (program_analysis figures over their sources) ----
+    # ---- what the synthetic programs mean (program_analysis figures over their sources) ----
     meaning: dict[str, Any] | None = None
 
     @property
@@ -358,7 +359,8 @@ def read_back(folder: Path, meaning: program_analysis.Tally | None = None) -> Re
                         rows_per_source[source][split] += group.num_rows
                         for category in group.column("category").to_pylist():
                             per_category.setdefault(category, Counter())[split] += 1
-                        if module_options is None and group.num_rows:
+                        # The build's options are the generated rows'; a real row carries its upstream module's.
+                        if module_options is None and group.num_rows and source == "synthetic":
                             module_options = json.loads(group.column("module_options")[0].as_py())
                         if set(_VARIETY_COLUMNS) <= set(group.column_names):
                             builtins.update(_value_counts(pc.list_flatten(group.column("warp_builtins"))))
@@ -418,6 +420,7 @@ def read_back(folder: Path, meaning: program_analysis.Tally | None = None) -> Re
                 sorted(p["licenses"]),
                 {s: p["splits"][s] for s in schema.SPLITS},
                 dict(p["replay"].most_common()),
+                p["backward"],
             )
             for name, p in sorted(packages.items())
         },
@@ -473,10 +476,13 @@ def _leakage(sample: list[tuple[str, str]], rows: int) -> Leakage | None:
 
 def _count_packages(group: pa.Table, split: str, packages: dict[str, dict[str, Any]]) -> None:
     replays = group.column("launch_replay").to_pylist() if "launch_replay" in group.column_names else None
+    backward = pc.fill_null(pc.greater(pc.utf8_length(group.column("cuda_backward")), 0), False).to_pylist()
     for i, p in enumerate(group.column("provenance").to_pylist()):
         entry = packages.setdefault(
-            p["package"], {"versions": set(), "licenses": set(), "splits": Counter(), "replay": Counter()}
+            p["package"],
+            {"versions": set(), "licenses": set(), "splits": Counter(), "replay": Counter(), "backward": 0},
         )
+        entry["backward"] += backward[i]
         entry["versions"].add(p["package_version"] or "unknown")
         entry["licenses"].add(p["license"] or "unknown")
         entry["splits"][split] += 1

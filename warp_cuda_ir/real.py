@@ -56,7 +56,7 @@ def real_rows(
 ) -> RealRows:
     """Rows for harvest records (in the harvest's order); a normalized source seen before is dropped.
 
-    `launch(record)`: columns from the capture (#17, `capture.columns.launch_columns`) that replace the row's.
+    `launch(record)`: columns from the capture (`capture.columns.launch_columns`) that replace the row's.
     """
     rows: list[dict[str, Any]] = []
     seen: set[str] = set()
@@ -122,12 +122,12 @@ def row_for_record(record: dict[str, Any], capture: dict[str, Any] | None = None
             "license": record.get("license"),
             "upstream_source": record["upstream_source"],
         },
-        **schema.NO_CAPTURE,  # real rows: filled in from the capture (#17)
+        **schema.NO_CAPTURE,  # real rows: filled in from the capture
         **schema.UNVALIDATED,
     }
     if capture is not None:
         row = with_launch(row, capture)
-    # Standalone programs (#16): compile-only unless the row has a captured launch to embed.
+    # Standalone programs: compile-only unless the row has a captured launch to embed.
     row |= standalone.program_columns(row)
     assert row.keys() == set(schema.COLUMN_NAMES), "real.row_for_record and schema.COLUMNS disagree"
     return row
@@ -240,7 +240,7 @@ def _classify(annotation: ast.expr | None, structs: Sequence[str] | set[str]) ->
 
 
 def with_launch(row: dict[str, Any], columns: dict[str, Any]) -> dict[str, Any]:
-    """The row with its capture columns (#17); a usable launch also gives `launch_dim` and argument roles.
+    """The row with its capture columns; a usable launch also gives `launch_dim` and argument roles.
 
     Roles come from the captured launch: `inout` for the arrays it changed, `in` for the others (what the
     validation's output statistics and gradient check read). The standalone programs are not remade here.

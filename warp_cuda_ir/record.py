@@ -36,8 +36,8 @@ class BuildOptions:
     # Installed packages or folders of Warp code whose kernels become real rows (`--real`). The library
     # default is none (tests stay fast); `scripts/build.py` defaults to `harvest.DEFAULT_PACKAGES`.
     real: tuple[str, ...] = ()
-    # Capture real launches of the real rows' kernels by running their packages' examples and tests (#17,
-    # `--capture`); cached per job in `capture_cache` (default: the build's work folder), keyed by versions.
+    # Capture real launches of the real rows' kernels by running their packages' examples and tests
+    # (`--capture`); cached per job in `capture_cache` (default: the build's work folder), keyed by versions.
     capture: bool = False
     capture_cache: Path | None = None
     # The first N jobs of the capture's planned order (`capture.plan`), None for all of them: a fixed set, so

@@ -110,6 +110,6 @@ def _shape(
         **schema.NO_CAPTURE,  # a generated row has its own launch record (seed + recipes)
         **schema.UNVALIDATED,  # filled in by the validation pass
     }
-    row |= standalone.program_columns(row, inputs)  # standalone programs (#16): text from the columns above
+    row |= standalone.program_columns(row, inputs)  # standalone programs: text from the columns above
     assert row.keys() == set(schema.COLUMN_NAMES), "rows.make_row and schema.COLUMNS disagree"
     return row

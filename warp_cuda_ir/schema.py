@@ -121,7 +121,7 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         string,
         "Hash of the Python AST with identifiers and literals erased: equal values differ only in names and constants.",
     ),
-    # ---- gradients branch (#14 parts 1-2): known-wrong backward code, flagged at build time ----
+    # ---- known-wrong backward code, flagged at build time ----
     (
         "adjoint_hazards",
         pa.list_(string),
@@ -145,7 +145,7 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         string,
         "JSON of the Warp module options used for each target (for real rows: the upstream module's).",
     ),
-    # --- real rows (#13): where a row comes from ---
+    # --- real rows: where a row comes from ---
     (
         "source",
         string,
@@ -159,7 +159,7 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         "(of its `def`), license (SPDX) and upstream_source (the kernel as written upstream). Null for synthetic "
         "rows.",
     ),
-    # --- real launches (#17): a real row's launch captured while its package's examples and tests ran ---
+    # --- real launches: a real row's launch captured while its package's examples and tests ran ---
     (
         "launch_record",
         pa.binary(),
@@ -188,7 +188,7 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
 # A row that did not go through the capture (synthetic rows, builds without `--capture`).
 NO_CAPTURE: dict[str, object] = {"launch_record": None, "launch_replay": None, "launch_replay_detail": None}
 
-# ---- standalone programs (standalone branch, #16) ----------------------------------------------------
+# ---- standalone programs -------------------------------------------------------------------------------
 # Written at build time (`warp_cuda_ir/standalone/`): each row as programs that build with nvcc / a C++
 # compiler and run without Python or Warp's runtime library (Warp's headers only).
 STANDALONE_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
@@ -215,7 +215,7 @@ STANDALONE_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
 COLUMNS = COLUMNS + STANDALONE_COLUMNS
 # ---- end standalone programs ---------------------------------------------------------------------------
 
-# ---- validation columns (statuses branch, #14 parts 3-6) -------------------------------------------
+# ---- validation columns ----------------------------------------------------------------------------
 # Written by the validation pass (`scripts/validate.py`, `warp_cuda_ir/validation/`). A build that was
 # not validated holds UNVALIDATED: every status `skipped`, every skip reason "not validated", the rest null.
 #
@@ -239,8 +239,8 @@ DID_NOT_RUN_CPU = "did not run on the CPU"
 NO_BACKWARD = "no backward code"
 NOTHING_TO_DIFFERENTIATE = "nothing to differentiate"
 NOT_REACHED = "an earlier stage hung or crashed"
-# Why a stage was skipped: the only values the `<stage>_skip_reason` columns take. Other branches add
-# theirs here (merges take the union); `tests/test_validation.py` checks every written value is listed.
+# Why a stage was skipped: the only values the `<stage>_skip_reason` columns take. A new stage adds
+# its reasons here; `tests/test_validation.py` checks every written value is listed.
 SKIP_REASONS: tuple[str, ...] = (
     NOT_VALIDATED,  # the validation pass has not run on this row
     NO_LAUNCH_RECORD,  # the row has no launch record (launch_dim/arguments): nothing can run it
@@ -343,7 +343,7 @@ VALIDATION_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
     ),
     ("gpu_max_abs_diff", float64, "Largest absolute difference between GPU and CPU outputs; null without both runs."),
     ("gpu_max_rel_diff", float64, "Largest relative difference between GPU and CPU outputs; null without both runs."),
-    # ---- gradients branch (#14 part 1): the gradient check over the whole adjoint ----
+    # ---- the gradient check over the whole adjoint ----
     # `gradcheck_detail` and `gradcheck_max_error` are retired: the numbers are in the columns below, and what
     # failed or why it was skipped in `gradcheck_error` / `gradcheck_skip_reason`.
     (
@@ -359,7 +359,7 @@ VALIDATION_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         "output), `error`, `timeout` (hung past its time limit) or `skipped`.",
     ),
     *_stage_columns("gradcheck", "", "The exception or crash of the check, or how long it hung")[1:],
-    # ---- gradients branch (#14 part 1): the gradient check over the whole adjoint ----
+    # ---- the gradient check's numbers ----
     (
         "gradcheck_dtype",
         string,
@@ -402,7 +402,7 @@ VALIDATION_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
     ("validation_driver_version", string, "CUDA driver version the row was validated with (null without a driver)."),
     ("validation_warp_version", string, "warp-lang version that ran the validation; null when not validated."),
 )
-# ---- standalone program validation (standalone branch, #16) -------------------------------------------
+# ---- standalone program validation -------------------------------------------------------------------
 # Stages `standalone_nvcc`, `standalone_cpu_compile`, `standalone_cpu_run`, `standalone_gpu_run`, each with
 # `<stage>_status` (`ok` | `error` | `timeout` | `skipped`), `<stage>_error` and `<stage>_skip_reason`.
 STANDALONE_STAGES: tuple[str, ...] = (
@@ -454,7 +454,7 @@ VALIDATION_COLUMNS = (
 )
 # ---- end standalone program validation ----------------------------------------------------------------
 # 1.3 removed `cpu_kernel_ms`/`gpu_kernel_ms`: they timed one launch of 16-256 threads, i.e. Warp's launch
-# overhead (median 25 us whatever the size, rank correlation 0.21 between two runs in the #14 audit).
+# overhead (median 25 us whatever the size, rank correlation 0.21 between two runs of a 384-row audit).
 # A figure that tracks the work needs launches far larger than the row's record, which changes what many
 # kernels compute (indices derived from tid and fixed shapes), so no timing column is kept.
 VALIDATION_COLUMN_NAMES: tuple[str, ...] = tuple(name for name, _, _ in VALIDATION_COLUMNS)
@@ -467,7 +467,7 @@ UNVALIDATED: dict[str, object] = {name: None for name in VALIDATION_COLUMN_NAMES
 }
 # ---- end of validation columns ----------------------------------------------------------------------
 
-# ---- standalone skip reasons and unvalidated values (standalone branch, #16) ----
+# ---- standalone skip reasons and unvalidated values ----
 NVCC_NOT_FOUND = "nvcc not found"
 CXX_NOT_FOUND = "C++ compiler not found"
 STANDALONE_DISABLED = "standalone stage disabled (--no-standalone)"
@@ -522,7 +522,7 @@ CONFIGS: tuple[ConfigSpec, ...] = (
         "cuda_ptx", "Python kernel -> PTX of the forward kernel (filled by the validation pass).", (*_KEY, "ptx")
     ),
 )
-# standalone branch (#16): the programs config.
+# The programs config: each row's standalone programs and what their validation found.
 CONFIGS = (
     *CONFIGS,
     ConfigSpec(

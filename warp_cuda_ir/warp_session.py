@@ -73,6 +73,21 @@ def _freeze_long_lived_objects() -> None:
     gc.freeze()
 
 
+_CONFIG_VALUE_TYPES = (bool, int, float, str, type(None))
+
+
+def config_snapshot() -> dict[str, Any]:
+    """Warp's global settings (`wp.config`'s plain values), to put back with `restore_config`."""
+    return {k: v for k, v in vars(wp.config).items() if not k.startswith("_") and isinstance(v, _CONFIG_VALUE_TYPES)}
+
+
+def restore_config(snapshot: Mapping[str, Any]) -> None:
+    """Undo what imported code set in `wp.config` since `snapshot` was taken."""
+    for key, value in snapshot.items():
+        if getattr(wp.config, key, value) != value:
+            setattr(wp.config, key, value)
+
+
 @contextlib.contextmanager
 def silenced_fd(fd: int) -> Iterator[None]:
     """Send native writes to `fd` (Warp's C++ and NVRTC write there directly) to /dev/null."""

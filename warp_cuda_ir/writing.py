@@ -35,13 +35,18 @@ ARGS_FILE = "args.json"  # in WORK_DIR: the identity of the build it holds
 
 LICENSES_DIR = "LICENSES"
 
-# Compression of the Parquet files users get. Rows carry two whole programs each (#16), mostly text that
+# Compression of the Parquet files users get. Rows carry two whole standalone programs each, mostly text that
 # repeats across rows; measured on 100 rows (seeds 50000-50099, Parquet as datasets writes it): Snappy
 # (datasets' fixed choice) 43.5 kB/row, zstd at pyarrow's default level 24.8 kB/row (-43%, and faster to
 # write), zstd level 9 21.2 kB/row at 4x the write time, gzip 26.7 kB/row. pyarrow, `load_dataset`
 # (streaming too) and the Hub's viewer all read zstd. Content-defined chunking and the page index stay
 # as datasets writes them (the Hub deduplicates chunks across uploads).
 PARQUET_COMPRESSION = "zstd"
+# Largest row group written, in Arrow bytes (what a reader holds in memory to decode one group). The Hub's
+# dataset viewer refuses a row group over about 300 MB (`TooBigContentError`) and copies Parquet files
+# as they are only when their row groups are under 100 MB; pyarrow's default (one group of up to 1M rows)
+# made the first real train file one group of 1,720 rows and 294 MB. 64 MB leaves room under both.
+ROW_GROUP_BYTES = 64 << 20
 
 
 def source_dir(source: str) -> str:
@@ -181,8 +186,18 @@ def _write_data_file(out: Path, source: str, name: str, table: pa.Table) -> str:
     return rel
 
 
+def row_groups(table: pa.Table, max_bytes: int) -> list[pa.Table]:
+    """`table` cut, in order, into consecutive slices of at most `max_bytes` Arrow bytes each (a row larger
+    than that alone); a pure function of the table, so the same rows always give the same files."""
+    if table.num_rows <= 1 or table.nbytes <= max_bytes:
+        return [table]
+    step = math.ceil(table.num_rows / max(2, math.ceil(table.nbytes / max_bytes)))
+    return [group for i in range(0, table.num_rows, step) for group in row_groups(table.slice(i, step), max_bytes)]
+
+
 def write_parquet(table: pa.Table, path: Path) -> None:
-    """`table` to `path` as every published file is written (PARQUET_COMPRESSION), atomically."""
+    """`table` to `path` as every published file is written (PARQUET_COMPRESSION, row groups of at most
+    ROW_GROUP_BYTES), atomically."""
     from datasets import config
 
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -195,7 +210,8 @@ def write_parquet(table: pa.Table, path: Path) -> None:
             write_page_index=True,
         ) as writer:
             writer.add_key_value_metadata({"content_defined_chunking": json.dumps(config.DEFAULT_CDC_OPTIONS)})
-            writer.write_table(table)
+            for group in row_groups(table, ROW_GROUP_BYTES):
+                writer.write_table(group, row_group_size=max(1, group.num_rows))
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)

@@ -35,7 +35,7 @@ import warp.types as wpt
 from warp_cuda_ir import warp_session
 
 FORMAT = "warp_cuda_ir.launch_record/1"
-MAX_RECORD_BYTES = 1 << 20  # stored (compressed) bytes per row: the 1 MB cap
+MAX_RECORD_BYTES = 1 << 20  # stored (compressed) bytes per row: 1 MB keeps a row's record small next to its code
 MAX_ARRAY_BYTES = 8 << 20  # raw bytes of one array: larger ones are not stored (the launch is not replayable)
 MAX_RAW_BYTES = 24 << 20  # raw bytes of all arrays of one launch, before and after
 # Clang's optimisation level for the kernels a capture's programs and a replay compile (Warp's default for

@@ -6,6 +6,7 @@ Nothing here imports the code: packages are found with `importlib.util.find_spec
 
 from __future__ import annotations
 
+import hashlib
 import importlib.metadata
 import importlib.util
 import keyword
@@ -37,11 +38,12 @@ _SPDX = {
 
 @dataclass(frozen=True)
 class Job:
-    """Import one module (by name) of one target."""
+    """Import one module of one target: by name, or from its file under that name (`path` set)."""
 
     target: int  # index into the harvest's targets
-    module: str  # importable name
+    module: str  # the module's name in sys.modules
     file: str  # path inside the target (provenance of import failures)
+    path: str | None = None  # load this file under `module` instead of importing `module` by name
 
 
 @dataclass
@@ -156,13 +158,34 @@ def _folder(spec: str, path: Path, index: int) -> Target:
             parts = parts[:-1]
         if not parts:
             continue
-        _add_job(target, index, ".".join(parts), f)
+        module = ".".join(parts)
+        if is_package:
+            _add_job(target, index, module, f)
+        else:
+            # A folder of scripts is run file by file (`python 001.py`, runpy, pytest): each file is loaded
+            # from its path (see the worker), under its own name where it has one (a sibling's `import` then
+            # shares the module), else under a name no import statement can spell (`001.py`, `cloth-sim.py`).
+            rel = target.relpath(str(f)) or f.name
+            name = module if _importable(module) else script_module_name(rel)
+            target.jobs.append(Job(index, name, rel, str(f)))
     return target
+
+
+def script_module_name(rel: str) -> str:
+    """The module name a script that has no importable name is loaded under (`02-particles.py` ->
+    `__wci_script_02_particles_<hash>__`): valid, unique per path, and beyond any `import` statement."""
+    stem = "".join(c if c.isalnum() else "_" for c in Path(rel).with_suffix("").as_posix())
+    digest = hashlib.sha256(rel.encode()).hexdigest()[:8]
+    return f"__wci_script_{stem}_{digest}__"
+
+
+def _importable(module: str) -> bool:
+    return all(p.isidentifier() and not keyword.iskeyword(p) for p in module.split("."))
 
 
 def _add_job(target: Target, index: int, module: str, file: Path) -> None:
     rel = target.relpath(str(file)) or file.name
-    if not all(p.isidentifier() and not keyword.iskeyword(p) for p in module.split(".")):
+    if not _importable(module):
         target.skipped_files.append((rel, "file name is not an importable module name"))
         return
     target.jobs.append(Job(index, module, rel))

@@ -258,7 +258,7 @@ def _schedule(jobs, config, state: _State, n_workers: int, import_timeout, kerne
             p.job = jobs.popleft()
             p.state = "importing"
             p.deadline = time.monotonic() + import_timeout
-            p.send({"op": "import", "module": p.job.module})
+            p.send({"op": "import", "module": p.job.module, "path": p.job.path})
         else:
             p.state = "idle"
             p.job = None

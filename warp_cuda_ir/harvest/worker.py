@@ -11,15 +11,20 @@ Protocol: {"op": "import", "module": M} -> {"op": "found", "error": ..., "kernel
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import dataclasses
 import hashlib
 import importlib
+import importlib.util
 import json
 import os
+import signal
 import sys
 import time
+import tokenize
 import traceback
+import types
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -56,14 +61,22 @@ class Worker:
         for target in config["targets"]:
             if target["sys_path"] not in sys.path:
                 sys.path.insert(0, target["sys_path"])
+        self.warp_config = warp_session.config_snapshot()
 
     # --- import ----------------------------------------------------------------------------------
 
-    def do_import(self, module: str) -> None:
+    def do_import(self, module: str, path: str | None = None) -> None:
+        # A file's kernels are processed right after its import; Warp's global settings it changed at top
+        # level (`wp.config.enable_backward = False` in several of Warp's own examples) must not carry over
+        # into the next file's code (they made the next file's kernels fail their self-contained check).
+        warp_session.restore_config(self.warp_config)
         error = category = None
         try:
             with warp_session.silenced_fd(2):
-                importlib.import_module(module)
+                if path is None:
+                    importlib.import_module(module)
+                else:
+                    _load_from_path(module, path)
         except SystemExit as e:
             category, error = reasons.IMPORT_EXITED, f"sys.exit({e.code!r})"
         except BaseException as e:  # whatever the file raises, the harvest goes on
@@ -213,6 +226,58 @@ class Worker:
         }
 
 
+# A script's top-level statement that runs longer than this is its own work (a simulation loop, a
+# benchmark), not a definition: it is cut and the script's later definitions still load. Imports are
+# exempt (newton's first import takes ~20 s idle).
+SCRIPT_STATEMENT_LIMIT_S = 60
+
+
+class _StatementCut(Exception):
+    pass
+
+
+def _load_from_path(module: str, path: str) -> None:
+    """Run a script as the module `module`, one top-level statement at a time.
+
+    A script is written to be run (`python 001.py`), not imported: at top level it may pick a CUDA device,
+    launch, plot or exit, often between two kernel definitions. Each statement that raises, exits or runs
+    past `SCRIPT_STATEMENT_LIMIT_S` is skipped and the rest still run, so every kernel the script defines
+    is found; the first failure is raised at the end, as the file's reason. The module is registered before
+    it runs, as an import would (Warp reads a kernel's globals through its module; a sibling's `import`
+    finds it). Line numbers are the file's, so Warp reads the kernels' source from the file itself.
+    """
+    if module in sys.modules:  # a sibling script imported it by name already
+        return
+    with tokenize.open(path) as f:  # honours a PEP 263 encoding line
+        text = f.read()
+    tree = ast.parse(text, path)
+    spec = importlib.util.spec_from_file_location(module, path)
+    loaded = importlib.util.module_from_spec(spec) if spec is not None else types.ModuleType(module)
+    loaded.__file__ = path
+    sys.modules[module] = loaded
+    first: BaseException | None = None
+
+    def cut(signum: int, frame: Any) -> None:
+        raise _StatementCut(f"top-level statement cut at the {SCRIPT_STATEMENT_LIMIT_S} s limit")
+
+    previous = signal.signal(signal.SIGALRM, cut)
+    try:
+        for node in tree.body:
+            timed = not isinstance(node, (ast.Import, ast.ImportFrom))
+            try:
+                if timed:
+                    signal.alarm(SCRIPT_STATEMENT_LIMIT_S)
+                exec(compile(ast.Module([node], type_ignores=[]), path, "exec"), loaded.__dict__)
+            except (Exception, SystemExit) as e:
+                first = first or e
+            finally:
+                signal.alarm(0)
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    if first is not None:
+        raise first
+
+
 def _closure_digest(func: Any) -> str:
     """Tells apart kernels one factory made with different captured values (stable across processes)."""
     cells = getattr(func, "__closure__", None) or ()
@@ -267,7 +332,7 @@ def main() -> None:
             message = json.loads(line)
             op = message["op"]
             if op == "import":
-                worker.do_import(message["module"])
+                worker.do_import(message["module"], message.get("path"))
             elif op == "process":
                 worker.do_process(message["kernels"])
             elif op == "quit":

@@ -159,74 +159,15 @@ def _random_values(b: KernelBuilder, ex: Expressions) -> None:
         b.declare(Expr(text.format(s=state, f=f, v2=v2, v3=v3), t, mag, True))  # the state is seeded per thread
 
 
-def _atomic(b: KernelBuilder, ex: Expressions) -> None:
-    rng = b.rng
-    dtype = rng.choice(("float32", "int32", "uint32", "float64", "vec3"))
-    ops = {"float32": ("add", "sub", "min", "max"), "float64": ("add", "max"), "vec3": ("add", "sub"),
-           "int32": ("add", "sub", "min", "max", "and", "or", "xor", "exch", "cas"),
-           "uint32": ("add", "max", "and", "or", "xor")}[dtype]  # fmt: skip
-    op = rng.choice(ops)
-    bins = rng.choice((1, 1, 4, 8, 16))
-    target = b.add_array(dtype, "inout", (bins,), {"dist": "zeros"})
-    if bins == 1:
-        idx = "0"
-    else:
-        lin = b.tids[0]
-        idx = f"{lin} % {bins}" if rng.random() < 0.6 else f"wp.abs({ex.expr('int32', 1).text}) % {bins}"
-    if op in ("exch", "cas"):  # every thread of a bin stores the same value: a deterministic result
-        value = "1" if bins == 1 else f"{idx} + 1"  # differs between bins, or the bins are all alike
-        call = (
-            f"wp.atomic_exch({target.name}, {idx}, {value})"
-            if op == "exch"
-            else f"wp.atomic_cas({target.name}, {idx}, 0, {value})"
-        )
-    else:
-        value = ex.expr_reading(dtype, 2)  # a constant summed over equal-sized bins is the same in every bin
-        if value.mag * 4096 > 1e8 and dtype in ("float32", "float64", "vec3") and op in ("add", "sub"):
-            value = ex.leaf(dtype)
-        call = f"wp.atomic_{op}({target.name}, {idx}, {value.text})"
-    if rng.random() < 0.3 and op not in ("exch", "cas"):
-        b.declare(Expr(call, dtype, 1e6 if dtype != "uint32" else 1e12), b.fresh(("prev", "old")))
-        b.expressions.scope.variables.pop()  # the old value depends on thread order: never read it
-    else:
-        b.emit(call)
-
-
-def _generic(rng: random.Random, category: str, profile: Profile) -> KernelProgram:
-    drawn = rng.sample(profile.types, min(len(profile.types), rng.randint(1, 3)))
-    types = tuple(dict.fromkeys(["float32", *profile.required, *drawn]))
-    ex = Expressions(rng, types, profile.focus)
-    dims = rng.choice(profile.dims)
-    b = KernelBuilder(rng, ex, _kernel_name(rng, category), _launch_shape(rng, dims), weights=dict(profile.weights))
-    for _ in range(profile.helpers + (1 if rng.random() < 0.15 else 0)):
-        _helper(b, ex, tuple_result=rng.random() < 0.4)
-    b.emit(f"{', '.join(b.tids)} = wp.tid()")
-    for _ in range(rng.randint(1, 3)):
-        spec = b.add_array(rng.choice(types), "in")
-        b.read(spec, neighbour=rng.random() < 0.2)
-    for _ in range(profile.params + (1 if rng.random() < 0.2 else 0)):
-        ex.scope.variables.append(b.add_scalar_param(rng.choice(types)))
-    if profile.struct:
-        _struct(b, ex)
-    if profile.random or rng.random() < 0.05:
-        _random_values(b, ex)
-    for _ in range(rng.randint(*profile.statements)):
-        b.statement()
-    for _ in range(profile.atomics + (1 if rng.random() < 0.1 else 0)):
-        _atomic(b, ex)
-    for _ in range(rng.randint(1, 2)):
-        b.write(b.add_array(rng.choice(types), "out"))
-    return b.program(category)
-
-
 def generate(rng: random.Random, category: str) -> KernelProgram:
+    """The categories with generators of their own: `idioms` (parameterised real patterns) and `tile`."""
     from warp_cuda_ir.synthesis import idioms, tiles
 
     if category == "idioms":
         return rng.choice(idioms.IDIOMS)(rng)
     if category == "tile":
         return tiles.tile_program(rng, _kernel_name(rng, category))
-    return _generic(rng, category, PROFILES[category])
+    raise ValueError(f"category {category!r} has no generator of its own")
 
 
 CATEGORIES: tuple[str, ...] = tuple(PROFILES)

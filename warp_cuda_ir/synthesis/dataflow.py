@@ -22,6 +22,8 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from warp_cuda_ir import literals
+
 # Calls that do something besides returning a value: kept even when their value is unused.
 _EFFECT_PREFIXES = ("atomic_", "tile_store", "tile_atomic", "printf", "print", "expect_", "array_store")
 RANDOM_DRAWS = frozenset(
@@ -374,18 +376,6 @@ def _relation(c: ast.expr) -> tuple[tuple[str, str], set[str]] | None:
     return (left, right), allowed
 
 
-def _constant(e: ast.expr) -> float | None:
-    """The value of a literal, a negated literal or a cast of one (`wp.int64(-2)`, `float(0.5)`)."""
-    if isinstance(e, ast.Constant) and isinstance(e.value, (int, float)) and not isinstance(e.value, bool):
-        return float(e.value)
-    if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd)):
-        inner = _constant(e.operand)
-        return None if inner is None else (-inner if isinstance(e.op, ast.USub) else inner)
-    if isinstance(e, ast.Call) and len(e.args) == 1 and not e.keywords:
-        return _constant(e.args[0])
-    return None
-
-
 def _bounds_empty(comparisons: list[ast.expr]) -> bool:
     """Comparisons of one value with constants, all required (`and`), that no value satisfies."""
     bounds: dict[str, list[float]] = {}  # value -> [low, high] (closed; strict bounds nudged inward)
@@ -393,9 +383,9 @@ def _bounds_empty(comparisons: list[ast.expr]) -> bool:
         if not (isinstance(c, ast.Compare) and len(c.ops) == 1):
             continue
         left, right, op = c.left, c.comparators[0], type(c.ops[0])
-        value = _constant(right)
+        value = literals.number(right)
         if value is None:
-            value, left = _constant(left), right
+            value, left = literals.number(left), right
             op = {ast.Lt: ast.Gt, ast.Gt: ast.Lt, ast.LtE: ast.GtE, ast.GtE: ast.LtE}.get(op, op)
         if value is None:
             continue
@@ -641,7 +631,7 @@ def prune(tree: ast.Module, kernel_name: str) -> set[str]:
     for _ in range(4):  # removing a statement can kill what fed it only through a loop: repeat
         changed = False
         for f in functions.values():
-            # a helper's own array parameters are arrays too: a store into one is an effect (meaning-3's
+            # a helper's own array parameters are arrays too: a store into one is an effect (the generator's
             # store helpers; real helpers that write a buffer they are passed)
             result = analyse_function(f, arrays if f is kernel else array_arguments(f), index)
             changed |= _drop(f.body, result, removed_nodes) > 0

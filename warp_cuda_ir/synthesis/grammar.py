@@ -87,6 +87,16 @@ def _signed(uint32_text: str) -> str:
     return f"wp.int32({uint32_text})"
 
 
+_CALLED = re.compile(r"(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*\(")  # `wp.sqrt(`, `helper(`: a function, not a value
+_READ = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
+
+
+def values_read(text: str) -> set[str]:
+    """The variables an expression's text reads (`x`, `v` of `v[0]`, `cfg` of `cfg.gain`); no function names,
+    keywords or constants."""
+    return set(_READ.findall(_CALLED.sub("(", text))) - {"and", "or", "not", "True", "False", "float", "int"}
+
+
 def variable_value(e: Expr) -> Expr:
     """`e` made fit to bind to a new variable: never a bare literal.
 
@@ -143,10 +153,10 @@ class Expressions:
         return self._choices[key]
 
     def _draw(self, pool: list[Production]) -> Production:
-        """The production to try next; generators that weight built-ins override this (`meaning-1`)."""
+        """The production to try next; generators that weight built-ins override this (`meaning`)."""
         return self.rng.choice(pool)
 
-    where_rate = 0.04  # share of inner expressions drawn as `wp.where(...)` (meaning-3 draws fewer)
+    where_rate = 0.04  # share of inner expressions drawn as `wp.where(...)` (`meaning` draws fewer)
 
     def expr(self, type_name: str, depth: int) -> Expr:
         rng = self.rng
@@ -328,7 +338,9 @@ class Expressions:
             e = self.expr("bool", depth)
         if rng.random() < 0.25:
             other = self.condition(0, tries=1)
-            if other.varies:  # `c and False`, `c or True` are decided before they run
+            # `c and False`, `c or True` are decided before they run; two clauses on one value can imply or
+            # contradict each other (`n <= 3 or n >= -2`, `flag or (flag and c)`): one of them could not matter
+            if other.varies and not (values_read(e.text) & values_read(other.text)):
                 e = Expr(f"({e.text}) {rng.choice(['and', 'or'])} ({other.text})", "bool", 1, e.varies)
         return e
 

@@ -228,19 +228,6 @@ class KernelBuilder:
             v.mag = max(v.mag, e.mag)
         return None
 
-    def stmt_if(self) -> None:
-        if self.depth >= 4:
-            return self.stmt_assign()
-        self.emit(f"if {self.branch_condition(self.rng.randint(0, 1)).text}:")
-        self.block(self.rng.randint(1, 2))
-        for _ in range(self.rng.choice([0, 0, 0, 1, 2])):
-            self.emit(f"elif {self.branch_condition(1).text}:")
-            self.block(1)
-        if self.rng.random() < 0.5:
-            self.emit("else:")
-            self.block(self.rng.randint(1, 2))
-        return None
-
     def loop(
         self,
         header: str,
@@ -338,25 +325,10 @@ class KernelBuilder:
         return None
 
     def split_condition(self) -> str | None:
-        """A condition true in some threads and false in others, for an early `return` (one true
-        everywhere leaves every output unwritten): an input element against a threshold inside
-        its recipe's range, optionally narrowed by a grammar condition."""
-        rng = self.rng
-        scope = self.expressions.scope
-        copies = [v for v in scope.variables if v.name in self._copies and v.name not in scope.hidden]
-        if not copies:
-            return None
-        v = rng.choice(copies)
-        if v.type == "bool":
-            text = v.name if rng.random() < 0.5 else f"not {v.name}"
-        else:
-            x = self.expressions.component(v)
-            lo, hi = (1, 3) if x.type == "uint32" else (-2, 2)
-            threshold = rng.randint(lo, hi) if typesys.parse(x.type).kind == "int" else rng.uniform(-0.5, 0.5)
-            text = f"{x.text} {rng.choice(['<', '>'])} {typesys.scalar_literal(x.type, threshold)}"
-        if rng.random() < 0.5:
-            text = f"({text}) and ({self.expressions.condition(1).text})"
-        return text
+        """A condition true in some threads and false in others, for a branch or an early `return` (one
+        true everywhere leaves every output unwritten); None when there is none. The generator's builder
+        (`meaning.MeaningBuilder`) splits the thread's own inputs; this one draws none."""
+        return None
 
     def stmt_tuple(self) -> None:
         """Built-ins and helpers returning several values: `a, b = f(...)`."""

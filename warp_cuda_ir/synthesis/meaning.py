@@ -1,4 +1,4 @@
-"""The `meaning-1`, `meaning-2` and `meaning-3` generators: typed programs in which every statement counts.
+"""The generator: typed programs in which every statement counts, in real kernels' mix.
 
 It draws a program with the typed grammar (`grammar`, `kernels`, `categories`), with these changes:
 
@@ -8,42 +8,30 @@ It draws a program with the typed grammar (`grammar`, `kernels`, `categories`), 
   then `dataflow.prune` removes whatever still reaches no output, atomic or condition, helpers
   never called and arguments nothing reads;
 - branch and loop-exit conditions split the thread's own inputs (an input element against a
-  threshold inside the range its recipe draws from), so each side is taken by some threads;
-- atomics combine into buffers whose start values are inputs where the operation needs them
-  (`and`, `or`, `min`, `max` of random start values), never constants exchanged;
+  threshold inside the range its recipe draws from), so each side is taken by some threads; a
+  nested test never splits an input an enclosing test, an early return or a `while` test already
+  split (it would be decided), and two names of one value count as one input; the clauses of a compound
+  test read different values, or bound one input to an interval (`x > lo and x < hi`, `x < lo or x > hi`),
+  so that each clause can change the outcome (`val < -0.26 and val < 0.36` could not);
+- outputs, sinks, add/sub atomics and reduction totals are anchored on the thread's own input element
+  (`w * in[i]`, a vector of input elements, `in[i] * I`, a split of a numeric input for a bool): a drawn
+  value can be constant in practice though the grammar believes it varies (`wp.isfinite(...)`, an
+  identity's off-diagonal, a saturating clamp, `int(False) * n`);
+- atomics combine into buffers whose start values are inputs where the operation needs them (`or`,
+  `xor`, `min`, `max`), binned by thread;
+- early returns as real kernels write them: `if i >= num_items: return` (a count below the launch size)
+  and `if <split of an input>: return`;
+- the mix follows real kernels (`real_weights.json`): built-ins drawn in proportion to their real counts
+  times a frozen per-built-in factor (`CALIBRATION`, `benchmarks/calibrate.py`), so that the built-ins
+  used, not the productions drawn, follow real counts; outputs written through store helpers some of the
+  time (`store_out(out, i, v)`, a `@wp.func` that writes the buffer it is passed; outputs of one type share
+  one, `store_float32`, never two helpers with one body); vector component
+  updates (`v.y = v.y + e`); casts spelled `wp.int32(x)` / `wp.float32(x)` and updates spelled
+  `x = x + (e)` as often as real code does; few float64 values, `wp.where` selects and atomics;
 - each category's defining construct is built in (a helper call in `functions`, a loop in a loop
   in `nested_loop`, ...); a draw that still misses it, or has a condition decided before it runs,
   is drawn again from a sub-stream of the seed (`<stream>/retry<k>`), so changing one category's
   rules leaves other programs alone.
-
-`meaning-2` (the default; same random stream, `version=2`; meaning-1's programs are unchanged) adds:
-
-- outputs anchored on the thread's own input element (`anchor`): a number adds `w * in[i]`, a vector or
-  matrix adds an input of its type, a vector of input elements or `in[i] * I`, a bool is a split of a
-  numeric input; sinks, add/sub atomics and reduction totals too, min/max atomics from a floating-point
-  input only. A drawn value can be constant in practice though the grammar believes it varies
-  (`wp.isfinite(...)`, an identity's off-diagonal, a saturating clamp, `int(False) * n`);
-- early returns as real kernels write them: `if i >= num_items: return` (a count below the launch size)
-  and `if <split of an input>: return` (that input is then left out of later tests);
-- a nested test never splits an input its enclosing test split (it would be decided);
-- fewer float64/float16 values, atomics and stores; built-ins drawn in proportion to real counts
-  (exponent 1, was 0.8); every other `x += e` spelled `x = x + (e)`; neighbour indices wrapped by the
-  array's `shape`; a `combined` row's helper returns one value and its call is never skipped.
-
-`meaning-3` (the default; same stream, `version=3`; meaning-2's programs are unchanged) moves the mix toward
-real kernels (Jensen-Shannon distance 0.224 -> about 0.166, issue 15's target 0.184):
-
-- built-in draws weighted by frozen per-built-in factors (`CALIBRATION_V3`, `benchmarks/calibrate.py`) so that
-  the built-ins used, not the productions drawn, follow real kernels' counts; no bit operation with a zero or
-  negative literal;
-- outputs written through store helpers some of the time (`store_out(out, i, v)`, a `@wp.func` that writes the
-  buffer it is passed): real kernels' statements are 6.6% bare calls, meaning-2's 0.7%;
-- vector component updates (`v.y = v.y + e`, `v.x = e`), casts spelled `wp.int32(x)` / `wp.float32(x)` as often
-  as real code does, fewer float64 values, `wp.where` selects and atomics, more `if`s;
-- tests that cannot split the threads left out: a grammar test reads no input an early return or an enclosing
-  test (grammar tests included) already decided, two names of one value are one input, a `while` test's inputs
-  are not split again in its body; an update in a branch makes a value no longer a copy of its input;
-  add/sub atomics and oversized outputs keep a weighted anchor.
 """
 
 from __future__ import annotations
@@ -53,17 +41,16 @@ import json
 import random
 import re
 from pathlib import Path
-from typing import ClassVar
 
-from warp_cuda_ir.synthesis import categories as typed
-from warp_cuda_ir.synthesis import dataflow, typesys
+from warp_cuda_ir.synthesis import categories, dataflow, typesys
 from warp_cuda_ir.synthesis.catalogue import Production
 from warp_cuda_ir.synthesis.grammar import INDENT, Expr, Expressions, Var, limit
 from warp_cuda_ir.synthesis.kernels import ArraySpec, KernelBuilder
 from warp_cuda_ir.synthesis.program import Argument, KernelProgram
 
-RETRIES = 8
-RETRIES_V2 = 23
+# a draw that misses its category's construct or decides a condition is drawn again up to this often:
+# `matrix` seeds can miss their construct in nine draws in a row (2 of 10,000)
+RETRIES = 23
 
 # Array names by value type, as real kernels name their buffers.
 _ARRAY_NAMES = {
@@ -119,9 +106,8 @@ class MeaningBuilder(KernelBuilder):
 
     last_split: str | None = None  # the variable the last split condition read
     must_reach: tuple[str, ...] = ()  # the category construct's results: the sink writes these first
-    version: int = 1  # meaning-<version>: 2 anchors outputs on inputs, returns early, draws fewer float64
     guarded: tuple[str, ...] = ()  # inputs an early return already split: later tests would be decided
-    enclosing: tuple[str, ...] = ()  # meaning-2: inputs the enclosing `if` tests split, not split again inside
+    enclosing: tuple[str, ...] = ()  # inputs the enclosing tests split: not split again inside
     split_vars: tuple[str, ...] = ()  # the variables the last split condition read
 
     def add_array(
@@ -173,31 +159,6 @@ class MeaningBuilder(KernelBuilder):
         del scope.variables[before:]
         return None
 
-    def write(self, spec: ArraySpec, e: Expr | None = None) -> None:
-        """An output that carries information: a bool output is a split of the inputs (a test on
-        constants is all True or all False); any other output combines its drawn value with one or
-        two values that vary between threads (a drawn value can be nearly constant in practice:
-        `wp.isfinite(...)`, `x * (-s + s)`)."""
-        if e is not None:
-            return super().write(spec, e)
-        if self.version >= 2:
-            return self._write_anchored(spec)
-        if spec.dtype == "bool":
-            split = None
-            for _ in range(4):  # a split on a bool input alone would copy it
-                split = self.split_condition()
-                if split is None or "<" in split or ">" in split:
-                    break
-            if split is not None and ("<" in split or ">" in split):
-                self.emit(f"{spec.name}[{self.index(spec)}] = {split}")
-                return None
-            return super().write(spec)
-        e = self.expressions.expr_reading(spec.dtype, self.rng.randint(1, 3))
-        for _ in range(2 if not e.varies or self.rng.random() < 0.5 else 1):
-            e = self.vary(e)
-        self.emit(f"{spec.name}[{self.index(spec)}] = {e.text}")
-        return None
-
     def is_copy(self, e: Expr) -> bool:
         return super().is_copy(e) or e.text in self.guarded
 
@@ -240,11 +201,13 @@ class MeaningBuilder(KernelBuilder):
         scales = ["", *(f"{typesys.scalar_literal(t.scalar, c)} * " for c in (-0.5, 0.25, -2.0))]
         return f"wp.{dtype}({', '.join(f'{scales[k]}{p.text}' for k, p in enumerate(parts) if p is not None)})"
 
-    def _write_anchored(self, spec: ArraySpec) -> None:
-        """meaning-2's output: the drawn value combined with this thread's own input element.
-        A bool output is a split of a numeric input (a test on constants is all True or all False);
-        a number adds or subtracts `w * anchor` (w != 1: never an input plus a constant); a vector,
-        matrix or quaternion is scaled by one or adds an input of its own type."""
+    def write(self, spec: ArraySpec, e: Expr | None = None) -> None:
+        """An output that carries information: the drawn value combined with this thread's own input
+        element. A bool output is a split of a numeric input (a test on constants is all True or all
+        False); a number adds or subtracts `w * anchor` (w != 1: never an input plus a constant); a
+        vector, matrix or quaternion is scaled by one or adds an input of its own type."""
+        if e is not None:
+            return super().write(spec, e)
         rng = self.rng
         t = typesys.parse(spec.dtype)
         if t.kind == "bool":
@@ -267,9 +230,9 @@ class MeaningBuilder(KernelBuilder):
             if anchor is not None and e.mag + 2 * anchor.mag <= limit(spec.dtype):
                 w = typesys.scalar_literal(spec.dtype, weight if t.kind == "float" else rng.choice((3, 5)))
                 text = f"{e.text} {rng.choice(['+', '-'])} {w} * {anchor.text}"
-            elif anchor is not None and self.version >= 3 and spec.dtype == "float32":
+            elif anchor is not None and spec.dtype == "float32":
                 # too large to add to as it is (a sum over nested loops): clamped, else that output was the
-                # bare sum, all zero when its loops never ran (seed 187)
+                # bare sum, all zero when its loops never ran
                 w = typesys.scalar_literal(spec.dtype, weight)
                 text = f"wp.clamp({e.text}, -1000.0, 1000.0) {rng.choice(['+', '-'])} {w} * {anchor.text}"
         elif t.kind in ("vec", "mat", "quat") and t.scalar in ("float32", "float64"):
@@ -293,9 +256,9 @@ class MeaningBuilder(KernelBuilder):
         return None
 
     def index(self, spec: ArraySpec, neighbour: bool = False) -> str:
-        """meaning-2 wraps a neighbour index with the array's own `shape`, as real kernels do."""
+        """A neighbour index wrapped with the array's own `shape`, as real kernels do."""
         text = super().index(spec, neighbour)
-        if self.version < 2 or not neighbour:
+        if not neighbour:
             return text
         for axis, n in enumerate(spec.shape):
             text = text.replace(f") % {n}", f") % {spec.name}.shape[{axis}]", 1)
@@ -303,9 +266,9 @@ class MeaningBuilder(KernelBuilder):
         return text
 
     def stmt_update(self) -> None:
-        """meaning-3 updates one component of a vector some of the time (`v.y = v.y + e`, `v.x = e`): real
-        kernels store to an attribute in 0.9% of their statements, meaning-2 never did."""
-        if self.version >= 3 and self.rng.random() < COMPONENT_UPDATE_V3 and self._component_update():
+        """Some updates set one component of a vector (`v.y = v.y + e`, `v.x = e`): real kernels store to an
+        attribute in 0.9% of their statements."""
+        if self.rng.random() < COMPONENT_UPDATE and self._component_update():
             return None
         return super().stmt_update()
 
@@ -336,9 +299,9 @@ class MeaningBuilder(KernelBuilder):
         return True
 
     def loop(self, header: str, *args: object, **kwargs: object) -> None:
-        """meaning-3: a `while` test's inputs count as enclosing splits inside its body (`while it < 4 and
-        active1:` then `if not active1: break` never breaks, seed 158)."""
-        if self.version < 3 or not header.startswith("while"):
+        """A `while` test's inputs count as enclosing splits inside its body (`while it < 4 and
+        active1:` then `if not active1: break` never breaks)."""
+        if not header.startswith("while"):
             return super().loop(header, *args, **kwargs)  # type: ignore[arg-type]
         outer = self.enclosing
         self.enclosing = (*outer, *_NAME.findall(header.split(" and ", 1)[1] if " and " in header else ""))
@@ -375,10 +338,8 @@ class MeaningBuilder(KernelBuilder):
             split = self.split_condition()
             if split is not None:
                 return Expr(split, "bool", 1.0, True)
-        if self.version < 3:
-            return super().branch_condition(depth)
-        # meaning-3: a grammar test reads no input an early return or an enclosing test already split
-        # (`if val > -0.13: return` ... `if val < -0.05:` held for every thread left, seed 154)
+        # a grammar test reads no input an early return or an enclosing test already split
+        # (`if val > -0.13: return` ... `if val < -0.05:` held for every thread left)
         scope = self.expressions.scope
         hidden = set(scope.hidden)
         scope.hidden |= set(self.guarded) | set(self.enclosing)
@@ -387,22 +348,21 @@ class MeaningBuilder(KernelBuilder):
         finally:
             scope.hidden = hidden
 
-    def split_condition(self, avoid: str | None = None) -> str | None:
+    def split_condition(self, avoid: str | None = None, exclude: tuple[str, ...] = ()) -> str | None:
         """An input element against a threshold inside the range its recipe draws from (about half the
         threads each way), sometimes joined with a split of another input (`and`: a quarter of them).
-        Grammar conditions are left out here: `x > t and wp.length(v) < -0.5` never holds."""
+        Grammar conditions are left out here: `x > t and wp.length(v) < -0.5` never holds. `avoid`: an
+        input to leave out when there is another; `exclude`: inputs (and their other names) never split."""
         rng = self.rng
         scope = self.expressions.scope
         copies = [v for v in scope.variables if v.name in self._copies and v.name not in scope.hidden]
-        if self.version >= 2:
-            # inside `if x < 0.2:`, a test `x > 0.3` is decided: 3 of meaning-1's 6 blocks of seed 2 never ran
-            copies = [v for v in copies if v.name not in self.enclosing]
-        if self.version >= 3:
-            # `a = phi` makes two names for one value: `a > 0.25 and phi < -0.24` never holds (seed 193)
-            root = scope.aliases.get
-            taken = {root(n, n) for n in (*self.enclosing, *self.guarded)}
-            copies = [v for v in copies if root(v.name, v.name) not in taken]
-            copies = list({root(v.name, v.name): v for v in copies}.values())
+        # inside `if x < 0.2:`, a test `x > 0.3` is decided
+        copies = [v for v in copies if v.name not in self.enclosing]
+        # `a = phi` makes two names for one value: `a > 0.25 and phi < -0.24` never holds
+        root = scope.aliases.get
+        taken = {root(n, n) for n in (*self.enclosing, *self.guarded, *exclude)}
+        copies = [v for v in copies if root(v.name, v.name) not in taken]
+        copies = list({root(v.name, v.name): v for v in copies}.values())
         if avoid is not None and len(copies) > 1:
             copies = [v for v in copies if v.name != avoid] or copies
         if not copies:
@@ -423,6 +383,23 @@ class MeaningBuilder(KernelBuilder):
             parts.append(f"{x.text} {rng.choice(['<', '>'])} {typesys.scalar_literal(x.type, threshold)}")
         return f"{parts[0]} {rng.choice(['and', 'or'])} {parts[1]}" if len(parts) == 2 else parts[0]
 
+    def interval(self, name: str, join: str) -> str | None:
+        """Two bounds on one numeric input that both count: inside an interval (`x > lo and x < hi`) or
+        outside it (`x < lo or x > hi`), lo < hi within the range its recipe draws from; None for a bool."""
+        rng = self.rng
+        v = next(v for v in self.expressions.scope.variables if v.name == name)
+        if v.type == "bool":
+            return None
+        x = self.expressions.component(v)
+        if typesys.parse(x.type).kind == "int":  # inputs draw from [-4, 4] ([0, 4] unsigned): lo + 1 < hi
+            lo: float = rng.randint(0, 1) if x.type == "uint32" else rng.randint(-3, 0)
+            hi: float = lo + rng.randint(2, 3)
+        else:
+            lo, hi = sorted((rng.uniform(-0.4, 0.4), rng.uniform(-0.4, 0.4)))
+            hi = max(hi, lo + 0.1)
+        low, high = typesys.scalar_literal(x.type, lo), typesys.scalar_literal(x.type, hi)
+        return f"{x.text} > {low} and {x.text} < {high}" if join == "and" else f"{x.text} < {low} or {x.text} > {high}"
+
     def stmt_if(self) -> None:
         """if [elif] [else]: each test splits another input where there is one, so that a later test
         is not already decided by an earlier one on the same value."""
@@ -433,11 +410,10 @@ class MeaningBuilder(KernelBuilder):
         first = self.branch_condition(1)
         first_var = self.last_split
         outer = self.enclosing
-        # meaning-3: every name the test reads, a grammar test's too (`if n > -2:` on a neighbour read, then
-        # `if n != 3:` inside its else held for every thread there, seed 125)
-        read = tuple(_NAME.findall(first.text)) if self.version >= 3 else ()
-        if self.version >= 2:
-            self.enclosing = (*outer, *self.split_vars, *read)
+        # every name the test reads, a grammar test's too (`if n > -2:` on a neighbour read, then
+        # `if n != 3:` inside its else held for every thread there)
+        read = tuple(_NAME.findall(first.text))
+        self.enclosing = (*outer, *self.split_vars, *read)
         self.emit(f"if {first.text}:")
         self.block(self.rng.randint(1, 2))
         if self.rng.random() < 0.3:
@@ -445,13 +421,11 @@ class MeaningBuilder(KernelBuilder):
             split = self.split_condition(avoid=first_var)
             # the same input again may already be decided by the first test (`x < 0.2` ... `elif x < 0.1`)
             if split is not None and (first_var is None or self.last_split != first_var):
-                if self.version >= 2:
-                    self.enclosing = (*outer, *self.split_vars, first_var or "", *read)
+                self.enclosing = (*outer, *self.split_vars, first_var or "", *read)
                 self.emit(f"elif {split}:")
                 self.block(1)
         if self.rng.random() < 0.5:
-            if self.version >= 2:
-                self.enclosing = (*outer, *self.split_vars, first_var or "", *read)
+            self.enclosing = (*outer, *self.split_vars, first_var or "", *read)
             self.emit("else:")
             self.block(self.rng.randint(1, 2))
         self.enclosing = outer
@@ -468,61 +442,49 @@ LOW_INFORMATION = frozenset(
 )
 
 
-# How often real kernels use each built-in (a snapshot of `real_reference.json`'s counts, frozen with this
-# generator version so that regenerating the reference does not change its programs). Productions are
-# drawn in proportion to (count + 3) ** 0.8: arithmetic, `dot`, `length`, `clamp` as often as real code
-# has them, while the rarely used built-ins keep a chance (variety).
-_REAL_COUNTS: dict[str, int] = json.loads((Path(__file__).with_name("real_weights.json")).read_text())["builtins"]
+# How often real kernels use each built-in (a snapshot of `real_reference.json`'s counts, frozen with the
+# generator so that regenerating the reference does not change its programs): each production is drawn in
+# proportion to (count + 3), so the rarely used built-ins keep a chance (variety).
+_WEIGHTS_FILE = json.loads((Path(__file__).with_name("real_weights.json")).read_text())
+_REAL_COUNTS: dict[str, int] = _WEIGHTS_FILE["builtins"]
+# A production's share of the draws is not its share of the uses: pools are per result type, and drawn
+# values are rejected or retried. These frozen factors correct that, one per built-in: (real share /
+# uncalibrated share) ** 0.7, clipped to [0.15, 8], fitted over seeds 0-1,999 by `benchmarks/calibrate.py`
+# (frozen with the generator, so a new reference does not change its programs).
+CALIBRATION: dict[str, float] = _WEIGHTS_FILE["calibration_meaning3"]
 
 
-EXPONENT_V2 = 1.0
-
-# meaning-3: drawing each built-in in proportion to its real count still leaves meaning-2's programs far from
-# real kernels' mix (JS 0.346 over seeds 0-9,999): a production's share of the draws is not its share of the
-# uses, because pools are per result type and drawn values are rejected or retried. These frozen factors
-# correct that, one per built-in: (real share / meaning-3's uncalibrated share) ** 0.7, clipped to [0.15, 8],
-# measured over seeds 0-1,999 (`python benchmarks/calibrate.py`; frozen with the generator version, so a
-# new reference does not change its programs).
-CALIBRATION_V3: dict[str, float] = json.loads((Path(__file__).with_name("real_weights.json")).read_text()).get(
-    "calibration_meaning3", {}
-)
-
-
-def _weight(name: str, exponent: float = 0.8) -> float:
-    return (_REAL_COUNTS.get(name, 0) + 3) ** exponent
+def _weight(name: str) -> float:
+    return float(_REAL_COUNTS.get(name, 0) + 3) * CALIBRATION.get(name, 1.0)
 
 
 class MeaningExpressions(Expressions):
     """The typed grammar drawing built-ins as often as real kernels use them."""
 
+    where_rate = 0.015  # `wp.where` is 0.63% of real kernels' built-in uses
+
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._weights: dict[tuple[int, int], list[float]] = {}
-        self.exponent = 0.8  # how closely draws follow real counts (1: as often as real code uses them)
-
-    calibration: ClassVar[dict[str, float]] = {}  # meaning-3: a frozen factor per built-in (see `CALIBRATION_V3`)
 
     def _draw(self, pool: list[Production]) -> Production:
         key = (id(pool), len(pool))
         weights = self._weights.get(key)
         if weights is None:
-            cal = self.calibration
-            weights = self._weights[key] = [_weight(p.name, self.exponent) * cal.get(p.name, 1.0) for p in pool]
+            weights = self._weights[key] = [_weight(p.name) for p in pool]
         return self.rng.choices(pool, weights)[0]
-
-    strict_bits = False  # meaning-3: no bit operation with a zero or negative literal (`0 & x` is 0 everywhere)
 
     def apply(self, p: Production, depth: int) -> Expr | None:
         e = super().apply(p, depth)
-        if e is not None and self.strict_bits and p.name in _BIT_OPERATIONS and _BAD_BIT_OPERAND.search(e.text):
+        if e is not None and p.name in _BIT_OPERATIONS and _BAD_BIT_OPERAND.search(e.text):
             return None
         if e is not None and p.name in LOW_INFORMATION and e.varies:
             return Expr(e.text, e.type, e.mag, False)
         return e
 
 
-# meaning-3 draws bit operations about as often as real kernels (1% of uses): one with a literal 0 or a negative
-# literal is constant or sign junk (`-(0 & bin_)` left a later test decided, seed 131)
+# Bit operations are about 1% of real kernels' built-in uses: one with a literal 0 or a negative literal is
+# constant or sign junk (`-(0 & bin_)` leaves a later test decided)
 _BIT_OPERATIONS = frozenset({"bit_and", "bit_or", "bit_xor", "lshift", "rshift"})
 _BIT = r"(?:[&|^]|<<|>>)"
 _ZERO_OR_NEGATIVE = r"(?<![\w.])\(*(?:wp\.\w+\()?(?:0\b|\(?-)"  # `0`, `wp.uint32(0)`, `-2`, `(-2)`
@@ -575,37 +537,34 @@ def _as_scalar(b: KernelBuilder, v: Var, scalar: str) -> Expr | None:
     return Expr(f"{cast}({e.text})", scalar, e.mag, True)
 
 
-def sink(b: KernelBuilder, spec: ArraySpec) -> bool:
+def sink(b: MeaningBuilder, spec: ArraySpec) -> bool:
     """Write `spec[tid]` from the values nothing reads yet (at most four). False when there are none."""
     scalar = spec.dtype
     unread = _unread(b)
-    first = [v for v in unread if v.name in getattr(b, "must_reach", ())]
+    first = [v for v in unread if v.name in b.must_reach]
     chosen = first + [v for v in unread if v not in first][-(4 - min(len(first), 4)) :] if len(first) < 4 else first
     terms = [e for v in chosen if (e := _as_scalar(b, v, scalar)) is not None]
     if not terms:
         return False
     weights = [typesys.scalar_literal(scalar, round(b.rng.uniform(0.25, 2.0), 2)) for _ in terms]
     parts = [e.text if k == 0 else f"{w} * {e.text}" for k, (e, w) in enumerate(zip(terms, weights, strict=True))]
-    if getattr(b, "version", 1) >= 2:  # real code subtracts half as often as it adds; meaning-1 never did here
-        # the values nothing read can all be constant in practice (a sum over a loop that never runs for
-        # any thread, a cast of a small float to int): this thread's own input element keeps it informative
-        anchor = b.anchor(scalar) if isinstance(b, MeaningBuilder) else None
-        if anchor is not None:
-            parts.append(f"{typesys.scalar_literal(scalar, b.rng.choice((0.25, 0.5, 0.75, 1.5, 2.0)))} * {anchor.text}")
-            terms.append(anchor)
-        text = parts[0] + "".join(f" {b.rng.choice(['+', '-'])} {part}" for part in parts[1:])
-    else:
-        text = " + ".join(parts)
+    # the values nothing read can all be constant in practice (a sum over a loop that never runs for any
+    # thread, a cast of a small float to int): this thread's own input element keeps it informative
+    anchor = b.anchor(scalar)
+    if anchor is not None:
+        parts.append(f"{typesys.scalar_literal(scalar, b.rng.choice((0.25, 0.5, 0.75, 1.5, 2.0)))} * {anchor.text}")
+        terms.append(anchor)
+    text = parts[0] + "".join(f" {b.rng.choice(['+', '-'])} {part}" for part in parts[1:])  # real code subtracts too
     if sum(e.mag for e in terms) * 2 > limit(scalar):
         text = f"wp.tanh({text})" if scalar != "float16" else f"wp.float16(wp.tanh(float({text})))"
-    # `out[i] += v` into a zeroed output, as real kernels accumulate forces (meaning-2: a fifth of sinks)
-    op = "+=" if getattr(b, "version", 1) >= 2 and spec.init.get("dist") == "zeros" and b.rng.random() < 0.2 else "="
+    # `out[i] += v` into a zeroed output, as real kernels accumulate forces (a fifth of sinks)
+    op = "+=" if spec.init.get("dist") == "zeros" and b.rng.random() < 0.2 else "="
     b.emit(f"{spec.name}[{b.index(spec)}] {op} {text}")
     return True
 
 
 # ---- category constructs ---------------------------------------------------------------------
-def _helper_call(b: KernelBuilder, ex: Expressions) -> None:
+def _helper_call(b: MeaningBuilder, ex: Expressions) -> None:
     """`h = helper(args)` with arguments that vary between threads: the `functions` promise."""
     helpers = [p for p in ex.extra if p.name in ex.helper_bounds]
     if helpers:
@@ -613,9 +572,7 @@ def _helper_call(b: KernelBuilder, ex: Expressions) -> None:
         args = [ex.varying(a) or ex.leaf(a) for a in p.args]
         args = [_within(a, 4.0) for a in args]
         if any(a.mag > 4.0 for a in args):
-            if getattr(b, "version", 1) < 2:
-                return
-            # meaning-1 skipped the call here, and a `combined` program then had none after its retries
+            # never skip the call: a `combined` program could then have none after all its redraws
             args = [a if a.mag <= 4.0 else ex.leaf(a.type) for a in args]
         v = b.declare(Expr(f"{p.name}({', '.join(a.text for a in args)})", p.result, ex.helper_bounds[p.name], True))
         _must_reach(b, v)
@@ -623,12 +580,11 @@ def _helper_call(b: KernelBuilder, ex: Expressions) -> None:
         b.stmt_tuple()
 
 
-def _must_reach(b: KernelBuilder, v: Var) -> None:
-    if isinstance(b, MeaningBuilder):
-        b.must_reach = (*b.must_reach, v.name)
+def _must_reach(b: MeaningBuilder, v: Var) -> None:
+    b.must_reach = (*b.must_reach, v.name)
 
 
-def _reduce_loop(b: KernelBuilder, ex: Expressions) -> None:
+def _reduce_loop(b: MeaningBuilder, ex: Expressions) -> None:
     """A per-thread sum over a loop, added atomically into bins: the `reduction` promise."""
     rng = b.rng
     scope = ex.scope
@@ -659,7 +615,7 @@ def _reduce_loop(b: KernelBuilder, ex: Expressions) -> None:
     target = b.add_array(t, "inout", (bins,), {"dist": "zeros"})
     idx = "0" if bins == 1 else f"{b.tids[0]} % {bins}"
     total = acc.name
-    if isinstance(b, MeaningBuilder) and b.version >= 2 and (anchor := b.anchor(t)) is not None:
+    if (anchor := b.anchor(t)) is not None:
         total = f"{acc.name} + {anchor.text}"  # a loop sum can be zero for every thread (terms that cancel)
     b.emit(f"wp.atomic_add({target.name}, {idx}, {total})")
 
@@ -672,7 +628,7 @@ def _within(a: Expr, bound: float) -> Expr:
     return Expr(f"wp.clamp({a.text}, -{b}, {b})", a.type, bound, a.varies)
 
 
-def _nested_loop(b: KernelBuilder, ex: Expressions) -> None:
+def _nested_loop(b: MeaningBuilder, ex: Expressions) -> None:
     """`acc` summed over a loop inside a loop, reading both counters and the thread's inputs."""
     rng = b.rng
     scope = ex.scope
@@ -711,29 +667,35 @@ def _nested_loop(b: KernelBuilder, ex: Expressions) -> None:
     _must_reach(b, acc)
 
 
-def _compound_if(b: KernelBuilder, ex: Expressions) -> None:
+def _compound_if(b: MeaningBuilder, ex: Expressions) -> None:
     """`w = ...; if <split> and/or <split>: w = ... [else: w += ...]`: the branches decide a value the
     kernel goes on with (`sink` writes it out when nothing else reads it)."""
-    first, second = b.split_condition(), b.split_condition()
-    if first is None or second is None:
+    first = b.split_condition()
+    # the second split reads other inputs: two splits of one input imply or contradict each other
+    # (`val < -0.26 and val < 0.36`); with no other input left, two bounds of an interval on that one
+    second = b.split_condition(exclude=b.split_vars) if first is not None else None
+    join = b.rng.choice(["and", "or"])
+    if first is not None and second is None and len(b.split_vars) == 1:
+        condition = b.interval(b.split_vars[0], join)
+    else:
+        condition = f"({first}) {join} ({second})" if first is not None and second is not None else None
+    if condition is None:
         b.stmt_if()
         return
     t = b.rng.choice([x for x in ex.types if typesys.parse(x).kind in ("float", "vec")] or ["float32"])
     w = b.declare(ex.expr_reading(t, 1))
     _must_reach(b, w)
-    b.emit(f"if ({first}) {b.rng.choice(['and', 'or'])} ({second}):")
+    b.emit(f"if {condition}:")
     _branch_update(b, ex, w)
     if b.rng.random() < 0.6:
         b.emit("else:")
         _branch_update(b, ex, w)
 
 
-def _branch_update(b: KernelBuilder, ex: Expressions, w: Var) -> None:
+def _branch_update(b: MeaningBuilder, ex: Expressions, w: Var) -> None:
     t = typesys.parse(w.type)
-    if isinstance(b, MeaningBuilder) and b.version >= 3:
-        b._copies.discard(w.name)  # no longer the input it was read from: a split of it is no input split
-    if (isinstance(b, MeaningBuilder) and b.version >= 3 and t.kind == "vec" and t.scalar in ("float32", "float64")
-            and b.rng.random() < COMPONENT_UPDATE_V3):  # fmt: skip
+    b._copies.discard(w.name)  # no longer the input it was read from: a split of it is no input split
+    if t.kind == "vec" and t.scalar in ("float32", "float64") and b.rng.random() < COMPONENT_UPDATE:
         b.depth += 1
         done = b._component_update(w)
         b.depth -= 1
@@ -756,59 +718,47 @@ def _branch_update(b: KernelBuilder, ex: Expressions, w: Var) -> None:
 
 
 # ---- the whole program -----------------------------------------------------------------------
-def _draw(rng: random.Random, category: str, version: int = 1) -> KernelProgram:
+def _draw(rng: random.Random, category: str) -> KernelProgram:
     if category in ("idioms", "tile"):
-        return typed.generate(rng, category)
-    v2 = version >= 2
-    profile = typed.PROFILES[category]
+        return categories.generate(rng, category)
+    profile = categories.PROFILES[category]
     drawn = rng.sample(profile.types, min(len(profile.types), rng.randint(1, 3)))
-    if v2:
-        # real kernels use float64 and float16 rarely (0.31% and 0.08% of their built-in uses against 11% and
-        # 0.8% in meaning-1's programs, mostly the `wp.float64(...)` casts a float64 value needs)
-        # meaning-3: fewer still (float64 was 3.2% of meaning-2's built-in uses, real kernels 0.31%)
-        keep = {"float64": 0.2 if version < 3 else 0.06, "float16": 0.2}
-        scalars = {t: typesys.parse(t).scalar for t in drawn}
-        drawn = [t for t in drawn if scalars[t] not in keep or rng.random() < keep[scalars[t]]]
-        drawn = drawn or ["float32"]
+    # real kernels use float64 and float16 rarely (0.31% and 0.08% of their built-in uses; a float64 value
+    # brings `wp.float64(...)` casts with it)
+    keep = {"float64": 0.06, "float16": 0.2}
+    scalars = {t: typesys.parse(t).scalar for t in drawn}
+    drawn = [t for t in drawn if scalars[t] not in keep or rng.random() < keep[scalars[t]]]
+    drawn = drawn or ["float32"]
     types = tuple(dict.fromkeys(["float32", *profile.required, *drawn]))
     ex = MeaningExpressions(rng, types, profile.focus)
-    if v2:
-        ex.exponent = EXPONENT_V2
-    if version >= 3:
-        ex.calibration = CALIBRATION_V3
-        ex.where_rate = WHERE_RATE_V3
-        ex.strict_bits = True
     dims = rng.choice(profile.dims)
-    b = MeaningBuilder(rng, ex, typed._kernel_name(rng, category), typed._launch_shape(rng, dims),
+    b = MeaningBuilder(rng, ex, categories._kernel_name(rng, category), categories._launch_shape(rng, dims),
                        weights=dict(profile.weights))  # fmt: skip
-    b.version = version
-    if version >= 3:
-        b.weights["if"] = b.weights.get("if", 0.0) * IF_WEIGHT_V3
-    extra_helper = rng.random() < (0.35 if v2 and category not in ("functions", "combined") else 0.15)
-    # a `combined` row's helper call is its promise: meaning-2 gives it a single-result helper (a tuple
-    # helper's call could be pruned, which failed all nine draws of 2 seeds in 10,000 in meaning-1)
-    single = ("functions", "combined") if v2 else ("functions",)
+    b.weights["if"] = b.weights.get("if", 0.0) * IF_WEIGHT
+    extra_helper = rng.random() < (0.35 if category not in ("functions", "combined") else 0.15)
+    # a `combined` row's helper call is its promise: a single-result helper (a tuple helper's call can be pruned)
+    single = ("functions", "combined")
     for _ in range(profile.helpers + extra_helper):
-        typed._helper(b, ex, tuple_result=rng.random() < (0.2 if v2 else 0.4) and category not in single)
+        categories._helper(b, ex, tuple_result=rng.random() < 0.2 and category not in single)
     b.emit(f"{', '.join(b.tids)} = wp.tid()")
-    # real kernels: `if` 10.6% and `return` 8.4% of statements, meaning-1's 3.6% and 1.6%
-    if v2 and rng.random() < 0.4:
+    # real kernels: `if` is 10.6% and `return` 8.4% of statements
+    if rng.random() < 0.4:
         b.bounds_guard()
     input_types = []
     for _ in range(rng.randint(1, 3)):
         input_types.append(rng.choice(types))
         spec = b.add_array(input_types[-1], "in")
         b.read(spec, neighbour=rng.random() < 0.2)
-    if v2 and not b.anchor_types(input_types):  # a numeric input of the thread's own: outputs and splits read it
+    if not b.anchor_types(input_types):  # a numeric input of the thread's own: outputs and splits read it
         b.read(b.add_array("float32", "in"))
     for _ in range(profile.params + (1 if rng.random() < 0.2 else 0)):
         ex.scope.variables.append(b.add_scalar_param(rng.choice(types)))
-    if v2 and rng.random() < 0.6:
+    if rng.random() < 0.6:
         b.early_return(keep=2 if category in ("multi_condition", "control_flow") else 1)
     if profile.struct:
-        typed._struct(b, ex)
+        categories._struct(b, ex)
     if profile.random or rng.random() < 0.05:
-        typed._random_values(b, ex)
+        categories._random_values(b, ex)
     statements = rng.randint(*profile.statements)
     construct = {
         "functions": _helper_call,
@@ -817,7 +767,7 @@ def _draw(rng: random.Random, category: str, version: int = 1) -> KernelProgram:
         "multi_condition": _compound_if,
         "reduction": _reduce_loop,
     }.get(category)
-    if construct is None and v2 and extra_helper:
+    if construct is None and extra_helper:
         construct = _helper_call  # the extra helper is called, not pruned
     at = rng.randrange(statements + 1)
     for k in range(statements + 1):
@@ -827,32 +777,30 @@ def _draw(rng: random.Random, category: str, version: int = 1) -> KernelProgram:
             b.statement()
     if category == "control_flow" and not any(line.lstrip().startswith("if ") for line in b.lines):
         b.stmt_if()
-    atomics = profile.atomics + (1 if rng.random() < 0.1 else 0)
-    if v2 and category in ("atomic", "reduction"):
-        # real kernels: 1.0% of statements are atomics, meaning-1's 4.2%; a reduction's loop has its own
-        atomics = rng.randint(1, 2) if category == "atomic" else 0
-    if version >= 3 and category != "combined":
-        atomics = min(atomics, 1) if category == "atomic" else 0  # meaning-2: 2.6% of statements, real 1.0%
+    # real kernels: 1.0% of statements are atomics: one in an `atomic` row, one more now and then in a
+    # `combined` row; a reduction's loop has its own
+    extra_atomic = rng.random() < 0.1
+    if category == "atomic":
+        rng.randint(1, 2)  # unused, drawn to keep the random stream (and so every later draw) as it was
+    atomics = {"atomic": 1, "combined": profile.atomics + extra_atomic}.get(category, 0)
     for _ in range(atomics):
         _atomic(b, ex)
     sink_types = [t for t in types if t in ("float32", "float64")] or ["float32"]
-    sink_type = rng.choice(sink_types) if not v2 or rng.random() < 0.3 else "float32"
-    for _ in range(rng.randint(0 if v2 else 1, 1 if v2 else 2)):
+    sink_type = rng.choice(sink_types) if rng.random() < 0.3 else "float32"
+    for _ in range(rng.randint(0, 1)):
         b.write(b.add_array(rng.choice(types), "out"))
     spec = b.add_array(sink_type, "out")
     if not sink(b, spec):
         b.write(spec)
-    if v2:
-        b.lines = _spell_out_updates(b.lines)
-    if version >= 3:
-        b.lines = _spell_casts(rng, b.lines)
-        _store_helpers(b)
+    b.lines = _spell_out_updates(b.lines)
+    b.lines = _spell_casts(rng, b.lines)
+    _store_helpers(b)
     return b.program(category)
 
 
-# meaning-3: real kernels spell a cast `wp.int32(x)` 1.22% and `wp.float32(x)` 0.65% of their built-in uses,
-# `int(x)` 1.79% and `float(x)` 2.30%; meaning-2 0.03%, 0.17%, 1.40% and 5.9%. A cast of a value (never of a
-# literal: `float(0.0)` binds a variable, a cast literal is a Warp constant) is spelled Warp's way this often.
+# Real kernels spell a cast `wp.int32(x)` 1.22% and `wp.float32(x)` 0.65% of their built-in uses, `int(x)`
+# 1.79% and `float(x)` 2.30%. A cast of a value (never of a literal: `float(0.0)` binds a variable, a cast
+# literal is a Warp constant) is spelled Warp's way this often.
 _CAST = re.compile(r"(?<![\w.])(int|float)\((?![-+\d.]+\))")
 CAST_SPELLING = {"int": ("wp.int32", 0.5), "float": ("wp.float32", 0.3)}
 
@@ -874,23 +822,24 @@ def _spell_casts(rng: random.Random, lines: list[str]) -> list[str]:
 _LOOP_COUNTER = re.compile(r"^\s*for (\w+) in range\(")
 
 
-# meaning-3: real kernels' statements are 6.6% bare calls (helpers called for what they write, tile stores,
-# checks), meaning-2's 0.7%. meaning-3 writes outputs through a helper that stores into the buffer it is
-# passed, as real helpers do; each output store becomes one with this chance.
+# Real kernels' statements are 6.6% bare calls (helpers called for what they write, tile stores, checks):
+# outputs are written through a helper that stores into the buffer it is passed, as real helpers do; each
+# output store becomes one with this chance.
 STORE_HELPER_SHARE = 0.55
-COMPONENT_UPDATE_V3 = 0.7  # share of meaning-3's updates that set one component of a vector
-IF_WEIGHT_V3 = 1.5  # `if` is 10.6% of real kernels' statements, meaning-2's 8.3%
-WHERE_RATE_V3 = 0.015  # `wp.where` was 2.05% of meaning-2's built-in uses, real kernels' 0.63%
+COMPONENT_UPDATE = 0.7  # share of updates that set one component of a vector (real: 0.9% of statements)
+IF_WEIGHT = 1.5  # `if` is 10.6% of real kernels' statements
 _STORE_LINE = re.compile(r"^(\s*)([A-Za-z_]\w*)\[([\w, ]+)\] = (.+)$")
 
 
 def _store_helpers(b: MeaningBuilder) -> None:
     """`out[i] = e` -> `store_out(out, i, e)` with `@wp.func def store_out(dst, i, value): dst[i] = value`
-    (one helper per output array, for some of its stores). Only stores into `out` arrays at the thread's own
-    index: the value reaches the output as before, through the helper."""
+    (for some of the stores into each output array). Only stores into `out` arrays at the thread's own
+    index: the value reaches the output as before, through the helper. Outputs of one type share one helper
+    (named for the type then, `store_vec3`): two helpers with one body would be one function defined twice."""
     rng = b.rng
     outputs = {name: (annotation, a) for name, annotation, a in b.arguments if a.kind == "array" and a.role == "out"}
-    helpers: dict[str, str] = {}
+    helpers: dict[str, str] = {}  # output array -> its helper
+    by_definition: dict[str, tuple[str, int, str]] = {}  # parameters and body -> helper, its prelude chunk, dtype
     for n, line in enumerate(b.lines):
         m = _STORE_LINE.match(line)
         if m is None or m.group(2) not in outputs:
@@ -900,70 +849,72 @@ def _store_helpers(b: MeaningBuilder) -> None:
         if index != ", ".join(b.tids[: len(arg.shape)]) or rng.random() >= STORE_HELPER_SHARE:
             continue
         if name not in helpers:
-            stem = name.removeprefix("out_").removeprefix("new_").removeprefix("result_")
-            helper = helpers[name] = f"{rng.choice(('store', 'write', 'set'))}_{stem}"
             indices = [f"{t}: int" for t in b.tids[: len(arg.shape)]]
             value_type = typesys.parse(arg.dtype).annotation
-            b.prelude.append("\n".join([
-                "@wp.func",
-                f"def {helper}(dst: {annotation}, {', '.join(indices)}, value: {value_type}):",
-                f"{INDENT}dst[{index}] = value",
-            ]))  # fmt: skip
+            parameters = f"dst: {annotation}, {', '.join(indices)}, value: {value_type}"
+            definition = f"({parameters}):\n{INDENT}dst[{index}] = value"
+            if definition in by_definition:
+                helpers[name] = by_definition[definition][0]
+            else:
+                stem = name.removeprefix("out_").removeprefix("new_").removeprefix("result_")
+                helper = helpers[name] = f"{rng.choice(('store', 'write', 'set'))}_{stem}"
+                by_definition[definition] = (helper, len(b.prelude), arg.dtype)
+                b.prelude.append(f"@wp.func\ndef {helper}{definition}")
         b.lines[n] = f"{indent}{helpers[name]}({name}, {index}, {value})"
+    for helper, chunk, dtype in by_definition.values():
+        if sum(h == helper for h in helpers.values()) > 1:
+            shared = f"{helper.split('_', 1)[0]}_{dtype}"
+            call = re.compile(rf"\b{helper}\(")
+            b.prelude[chunk] = call.sub(f"{shared}(", b.prelude[chunk])
+            b.lines = [call.sub(f"{shared}(", line) for line in b.lines]
 
 
-def _atomic(b: KernelBuilder, ex: Expressions) -> None:
+def _atomic(b: MeaningBuilder, ex: Expressions) -> None:
     """An atomic whose result depends on the inputs: sums into zeros, min/max/bitwise into inputs."""
     rng = b.rng
     dtype = rng.choice(("float32", "int32", "uint32", "float64", "vec3"))
-    if getattr(b, "version", 1) >= 3 and dtype == "float64":
-        dtype = "float32"  # float64 values: 2.2% of meaning-2's built-in uses after its type draws, real 0.31%
+    if dtype == "float64":
+        dtype = "float32"  # float64 values are 0.31% of real kernels' built-in uses
     ops = {"float32": ("add", "sub", "min", "max"), "float64": ("add", "max", "min"), "vec3": ("add", "sub"),
            "int32": ("add", "sub", "min", "max", "or", "xor"),
            "uint32": ("add", "max", "or", "xor")}[dtype]  # fmt: skip
     # no `and`: AND-ing the small values the grammar makes into random bits clears them (all zero)
     op = rng.choice(ops)
-    if getattr(b, "version", 1) >= 2 and dtype in ("int32", "uint32") and op in ("min", "max"):
-        # the extreme of a bin's small integers is the same in every bin (all -4, or all zero): meaning-2 adds
-        op = "add"
+    if dtype in ("int32", "uint32") and op in ("min", "max"):
+        op = "add"  # the extreme of a bin's small integers is the same in every bin (all -4, or all zero)
     bins = rng.choice((1, 4, 8, 16))
     init = {"dist": "zeros"} if op in ("add", "sub") else typesys.input_recipe(dtype, rng)
     if op in ("and", "or", "xor"):
         init = {"dist": "randint", "low": 0, "high": 1 << 12}
-    v2 = getattr(b, "version", 1) >= 2 and isinstance(b, MeaningBuilder)
-    spread = v2 and op in ("min", "max")
-    if v2 and op in ("min", "max") and not b.anchor(dtype, continuous=True):
+    spread = op in ("min", "max")
+    if op in ("min", "max") and not b.anchor(dtype, continuous=True):
         op = "add"  # no floating-point input to make each bin's extreme its own
         spread = False
     if spread:
-        # meaning-2: start values near zero, so a bin's extreme is past them (uniform(-1, 1) start values
-        # left whole buffers unchanged), and bins indexed by thread (a drawn index can be one constant)
+        # start values near zero, so a bin's extreme is past them (uniform(-1, 1) start values can leave a
+        # whole buffer unchanged)
         bins = rng.choice((4, 8, 16))
         init = {"dist": "zeros"} if dtype in ("int32", "uint32") else {"dist": "uniform", "low": -0.1, "high": 0.1}
     target = b.add_array(dtype, "inout", (bins,), init)
-    if bins == 1:
-        idx = "0"
-    else:
-        lin = b.tids[0]
-        # meaning-2 bins by thread: a drawn index can be one constant (`wp.abs(int(wp.int64(2))) % 8`)
-        idx = f"{lin} % {bins}" if v2 or rng.random() < 0.6 else f"wp.abs({ex.expr('int32', 1).text}) % {bins}"
+    # binned by thread: a drawn index can be one constant (`wp.abs(int(wp.int64(2))) % 8`)
+    idx = "0" if bins == 1 else f"{b.tids[0]} % {bins}"
     value = ex.varying(dtype) if rng.random() < 0.3 else None
     value = value or ex.expr_reading(dtype, 2)
     if not value.varies:
         value = ex.varying(dtype) or value
     if value.mag * 4096 > 1e8 and dtype in ("float32", "float64", "vec3") and op in ("add", "sub"):
         value = ex.varying(dtype) or ex.leaf(dtype)
-    if v2 and dtype == "vec3" and b.anchor("float32"):
+    if dtype == "vec3" and b.anchor("float32"):
         # `wp.vec3(c, c, c)` from one value: a sum of such is one number three times (a single bin)
         value = Expr(f"{value.text} + {b.anchor_vector('vec3')}", dtype, value.mag + 5.0, True)
-    elif v2 and op in ("min", "max", "add", "sub"):
+    elif op in ("min", "max", "add", "sub"):
         # a drawn value can be constant in practice (`int(False) * idx`, a select whose test never holds),
         # and the extreme over a bin's threads of one that saturates (a clamp, a tanh) is the same in every
         # bin: this thread's own input element makes each bin's sum or extreme its own
         anchor = b.anchor(dtype, continuous=op in ("min", "max"))
         if anchor is not None and value.mag + anchor.mag <= limit(dtype):
-            if getattr(b, "version", 1) >= 3 and op in ("add", "sub"):
-                # `slot = -1 - slot` then `slot + cell_ids[i]` is -1 for every thread (seed 200): weighted
+            if op in ("add", "sub"):
+                # `slot = -1 - slot` then `slot + cell_ids[i]` is -1 for every thread: weighted
                 w = typesys.scalar_literal(dtype, b.rng.choice((0.65, 1.7)) if dtype == "float32" else 2)
                 value = Expr(f"{value.text} + {w} * {anchor.text}", dtype, value.mag + 2 * anchor.mag, True)
             else:
@@ -987,8 +938,8 @@ _UPDATE = re.compile(r"^(\s*)([A-Za-z_]\w*) ([-+*])= (.*)$")
 
 
 def _spell_out_updates(lines: list[str]) -> list[str]:
-    """`x += e` -> `x = x + (e)` for every other update of a local (meaning-2): real kernels write 2.2% of
-    their statements as augmented assignments to a local, meaning-1 9%; Warp generates the same code.
+    """`x += e` -> `x = x + (e)` for every other update of a local: real kernels write 2.2% of their
+    statements as augmented assignments to a local; Warp generates the same code for both.
     On the builder's lines, before the one parse (an AST pass here cost 7% of the generation time)."""
     out, seen = [], 0
     for line in lines:
@@ -1016,15 +967,13 @@ def finish(program: KernelProgram) -> tuple[KernelProgram, bool]:
                          program.block_dim, program.launch_tiled), ok  # fmt: skip
 
 
-def generate(stream: str, rng: random.Random, category: str, version: int = 1) -> KernelProgram:
-    """The `meaning-<version>` program of `category` for the seed whose stream `rng` draws from."""
-    program, ok = finish(_draw(rng, category, version))
-    # meaning-2 draws up to 24 times: 2 `matrix` seeds of 10,000 missed their construct in all 9 draws
-    # (retries past the eighth change only the programs whose first nine draws all failed)
-    for k in range(RETRIES if version < 2 else RETRIES_V2):
+def generate(stream: str, rng: random.Random, category: str) -> KernelProgram:
+    """The program of `category` for the seed whose stream `rng` draws from."""
+    program, ok = finish(_draw(rng, category))
+    for k in range(RETRIES):
         if ok:
             break
-        program, ok = finish(_draw(random.Random(f"{stream}/retry{k}"), category, version))
+        program, ok = finish(_draw(random.Random(f"{stream}/retry{k}"), category))
     return program
 
 

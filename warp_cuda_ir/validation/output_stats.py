@@ -1,7 +1,7 @@
 """Does each output carry information? Statistics of every output array after the CPU launch.
 
 Replaces `trivial.py`/`trivial_output`, which flagged a row only when every output was all zero,
-constant or an exact, unshifted copy of an input (17 of 384 rows in the #14 audit, while 111 of 735
+constant or an exact, unshifted copy of an input (17 of 384 rows in an audit of generated rows, while 111 of 735
 outputs were degenerate and 47 more took two values). Here each output is judged on its own, and a
 row says how many of its outputs are degenerate.
 

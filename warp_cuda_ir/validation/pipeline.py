@@ -95,7 +95,7 @@ def validate_dataset(
     try:
         if chunks:
             run_pass(chunks, options, make_config, work / "workers", add, times)
-        standalone_phase(files, done, options, gpu_skip, work / "standalone", progress)  # #16
+        standalone_phase(files, done, options, gpu_skip, work / "standalone", progress)
     finally:
         progress.close()
         shutil.rmtree(work / "workers", ignore_errors=True)

@@ -182,5 +182,5 @@ def failed_execution(status: str, why: str, failed: str, so_far: Mapping[str, An
         columns |= {"output_digest": None, "output_stats": None, "degenerate_output": None}
         columns |= {"degenerate_output_count": None, "nonfinite_output": None}
     if failed == "gradcheck":
-        columns |= gradients.GradientCheck(status).numbers()  # gradients branch: nothing of the check holds
+        columns |= gradients.GradientCheck(status).numbers()  # nothing of the gradient check holds
     return columns

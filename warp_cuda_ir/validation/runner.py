@@ -40,7 +40,7 @@ class PassOptions:
     stage_timeout_s: float = 120.0  # each of a row's stages (CPU compile, CPU run, GPU run, gradient check)
     compile_timeout_s: float = 60.0  # plus 10 s per row in the batch
     use_gpu: bool = True
-    standalone: bool = True  # standalone programs (#16): compile with nvcc / g++, run the CPU twin
+    standalone: bool = True  # standalone programs: compile with nvcc / g++, run the CPU twin
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""The standalone stage (#16) inside the validation pass: after the workers, over every row not yet done.
+"""The standalone stage inside the validation pass: after the workers, over every row not yet done.
 
 Its compilers and programs run as subprocesses with time limits (`standalone.stage`), so it needs no
 worker of its own; each finished row is appended to the pass's progress at once (resume).

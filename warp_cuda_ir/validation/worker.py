@@ -22,7 +22,7 @@ class WorkerConfig:
     scratch: str  # this worker's own folder
     gpu_skip_reason: str | None  # a value of schema.SKIP_REASONS; None: run on the GPU too
     environment: dict[str, str | None]
-    standalone: bool = True  # standalone programs (#16): Warp's CPU digests for the CPU twin to match
+    standalone: bool = True  # standalone programs: Warp's CPU digests for the CPU twin to match
 
 
 def main(conn: Connection, config: WorkerConfig) -> None:
@@ -56,7 +56,7 @@ def main(conn: Connection, config: WorkerConfig) -> None:
                 conn.send(("stage", i, stage, so_far))
 
             columns = row.execution_columns(r, config.gpu_skip_reason, config.environment, on_stage)
-            if config.standalone and columns.get("cpu_run_status") == "ok":  # standalone programs (#16)
+            if config.standalone and columns.get("cpu_run_status") == "ok":  # the CPU twin's reference
                 columns |= standalone.reference_columns(r)
             warp_session.forget_compiled_rows(scratch / "kernel_cache")
             conn.send(("done", i, columns))

@@ -255,8 +255,7 @@ def real_part(targets: tuple[str, ...], out: Path, capture_jobs: int, workers: i
         overwrite=True,
     )
     work = out / writing.WORK_DIR
-    if not (work / "harvest").is_dir() or not (work / "capture").is_dir():
-        build.run_build(options)  # harvest and capture once; not timed
+    build.run_build(options)  # harvest and capture, or check their caches are current; not timed
     with tempfile.TemporaryDirectory(prefix="warp_cuda_ir_bench_") as tmp:
         started, cpu = time.time(), cpu_seconds()
         harvested = build.harvest_targets(options, work)

@@ -90,18 +90,25 @@ def assert_publishable(folder: Path) -> None:
     on_disk = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
     on_disk = {p for p in on_disk if not p.startswith(writing.WORK_DIR + "/")}
     assert on_disk == record.owned(), f"files differ from the record: {sorted(on_disk ^ record.owned())}"
-    per_source = {
-        source: {
-            split: sum(
-                pq.read_metadata(p).num_rows for p in sorted((folder / writing.source_dir(source)).glob(f"{split}-*"))
-            )
-            for split in schema.SPLITS
-        }
+
+    def rows_in(rel: str, split: str) -> int:
+        return sum(pq.read_metadata(p).num_rows for p in sorted((folder / rel).glob(f"{split}-*")))
+
+    # Rows with backward texts, and (forward_only) those without, which the backward configs leave out.
+    with_backward = {
+        source: {split: rows_in(writing.source_dir(source), split) for split in schema.SPLITS}
         for source in schema.SOURCES
     }
-    per_source = {source: {split: n for split, n in by.items() if n} for source, by in per_source.items()}
+    forward_only = {
+        source: {split: rows_in(writing.source_dir(source, forward_only=True), split) for split in schema.SPLITS}
+        for source in schema.SOURCES
+    }
+    per_source = {
+        source: {split: n + forward_only[source][split] for split, n in by.items() if n + forward_only[source][split]}
+        for source, by in with_backward.items()
+    }
     # Every data file zstd-compressed (writing.PARQUET_COMPRESSION), read from the file's own column chunks.
-    for path in folder.glob(f"{writing.DATA_DIR}/*/*.parquet"):
+    for path in [*folder.glob(f"{writing.DATA_DIR}/*/*.parquet"), *folder.glob(f"{writing.DATA_DIR}/*/*/*.parquet")]:
         meta = pq.read_metadata(path)
         codecs = {
             meta.row_group(g).column(c).compression for g in range(meta.num_row_groups) for c in range(meta.num_columns)
@@ -119,6 +126,10 @@ def assert_publishable(folder: Path) -> None:
         full: dict[str, datasets.Dataset] = {}
         for config in schema.CONFIGS:
             expected = counted if config.source is None else per_source[config.source]
+            if config.backward_only:
+                sources = schema.SOURCES if config.source is None else (config.source,)
+                expected = {split: sum(with_backward[source][split] for source in sources) for split in schema.SPLITS}
+                expected = {split: n for split, n in expected.items() if n}
             if not expected:  # e.g. `real` in a build without real rows: the card lists no such config
                 with pytest.raises(ValueError):
                     datasets.load_dataset(str(folder), config.name, cache_dir=cache)
@@ -130,6 +141,9 @@ def assert_publishable(folder: Path) -> None:
             for split in ds:
                 assert ds[split].column_names == list(config.columns), config.name
                 assert ds[split].features == config.features(), config.name
+                for target in ("cuda_backward", "cpu_backward"):
+                    if config.backward_only and target in config.columns:  # a backward target is never empty
+                        assert all(ds[split][target]), f"{config.name}: a row without {target}"
             if config.name == schema.DEFAULT_CONFIG:
                 full = dict(ds)
         again = datasets.load_dataset(str(folder), schema.DEFAULT_CONFIG, cache_dir=cache)
@@ -143,3 +157,13 @@ def assert_publishable(folder: Path) -> None:
     assert len(programs) == len(set(programs)), "a program occurs twice"
     upload = hub.plan(folder, "contract/check")
     assert set(upload.files) == record.owned() and upload.rows_per_split == counted
+
+
+def cpu_twin_lines(row: dict[str, Any], folder: Path) -> list[str]:
+    """The row's programs and Makefile copied into a new `folder`, `make cpu`, run: the twin's printed lines."""
+    folder.mkdir()
+    (folder / "program.cpp").write_text(row["cpu_program"])
+    (folder / "program.cu").write_text(row["cuda_program"])
+    (folder / "Makefile").write_text(row["makefile"])
+    subprocess.run(["make", "-s", "cpu"], cwd=folder, check=True, capture_output=True)
+    return subprocess.run(["./program_cpu"], cwd=folder, capture_output=True, text=True, check=True).stdout.splitlines()

@@ -118,11 +118,14 @@ def test_factory_closures_and_generic_overloads_are_separate_records(forms):
 
 
 def test_options_reach_the_generated_code(forms):
+    # Backward disabled upstream is enabled for codegen only (test_backward.py), and the row says which switch.
     (no_bwd,) = _by_name(forms, "no_backward")
-    assert no_bwd["texts"]["cuda_backward"] == "" and no_bwd["texts"]["cuda_forward"]
+    assert no_bwd["texts"]["backward_origin"] == extraction.ENABLED_KERNEL and no_bwd["texts"]["cuda_forward"]
     (unrolled,) = _by_name(forms, "unrolled")
-    assert unrolled["texts"]["cuda_backward"] == ""  # from wp.set_module_options in its module
+    assert unrolled["texts"]["backward_origin"] == extraction.ENABLED_MODULE  # wp.set_module_options in its module
     assert "wp.set_module_options({'enable_backward': False, 'max_unroll': 4})" in unrolled["source"]
+    (bounded,) = _by_name(forms, "bounded")
+    assert bounded["texts"]["backward_origin"] == extraction.AS_WRITTEN
     (bounded,) = _by_name(forms, "bounded")
     assert "__launch_bounds__(128, 1)" in bounded["texts"]["cuda_forward"]
     (named,) = _by_name(forms, "named")

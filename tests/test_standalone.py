@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.helpers import cpu_twin_lines
 from warp_cuda_ir import extraction, rows, schema, synthesis, warp_session
 from warp_cuda_ir.standalone import batch, device_shim, program, program_columns, stage
 from warp_cuda_ir.standalone.digest import CPP_DIGEST, digest_line
@@ -109,15 +110,6 @@ def test_rows_without_a_launch_record_get_programs_that_say_so() -> None:
     assert columns["makefile"] == program.MAKEFILE
 
 
-def _twin_lines(row: dict, folder: Path) -> list[str]:
-    folder.mkdir()
-    (folder / "program.cpp").write_text(row["cpu_program"])
-    (folder / "program.cu").write_text(row["cuda_program"])
-    (folder / "Makefile").write_text(row["makefile"])
-    subprocess.run(["make", "-s", "cpu"], cwd=folder, check=True, capture_output=True)
-    return subprocess.run(["./program_cpu"], cwd=folder, capture_output=True, text=True, check=True).stdout.splitlines()
-
-
 @pytest.mark.slow
 @needs_cxx
 @pytest.mark.parametrize("seed", TWIN_SEEDS)
@@ -127,7 +119,7 @@ def test_cpu_twin_built_by_its_makefile_prints_warps_cpu_digests(seed: int, tmp_
     with warp_session.loaded_kernel(row["python_source"], row["kernel_name"]) as (kernel, namespace):
         _, expected = reference_run(row, kernel, namespace)
     assert any(line.startswith("output ") for line in expected)
-    assert _twin_lines(row, tmp_path / "row") == expected
+    assert cpu_twin_lines(row, tmp_path / "row") == expected
 
 
 @pytest.mark.slow

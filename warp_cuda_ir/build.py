@@ -196,13 +196,18 @@ def real_rows(
 
 
 def write_real_rows(out: Path, rows: real.RealRows, max_shard_bytes: int) -> list[str]:
-    """The real rows' Parquet files, split by split (`data/real/`); their paths."""
+    """The real rows' Parquet files, split by split (`data/real/`, `data/real/forward_only/`); their paths."""
     files: list[str] = []
-    for split in schema.SPLITS:
-        keep = [r for r, s in zip(rows.rows, rows.splits, strict=True) if s == split]
-        if keep:
-            table = pa.Table.from_pylist(keep, schema=schema.ARROW_SCHEMA)
-            files += writing.write_split_files(out, real.SOURCE, split, table, max_shard_bytes)
+    for forward_only in (False, True):  # rows without backward texts in their own files (writing.py)
+        for split in schema.SPLITS:
+            keep = [
+                r
+                for r, s in zip(rows.rows, rows.splits, strict=True)
+                if s == split and writing.has_backward(r) != forward_only
+            ]
+            if keep:
+                table = pa.Table.from_pylist(keep, schema=schema.ARROW_SCHEMA)
+                files += writing.write_split_files(out, real.SOURCE, split, table, max_shard_bytes, forward_only)
     return files
 
 

@@ -20,7 +20,7 @@ from datasets.splits import SplitDict, SplitInfo
 from huggingface_hub import DatasetCard, DatasetCardData
 
 from warp_cuda_ir import extraction, program_analysis, schema, writing
-from warp_cuda_ir.readback import COMMENT_ECHO, Readback, read_back
+from warp_cuda_ir.readback import COMMENT_ECHO, GradientAgreement, Readback, read_back
 from warp_cuda_ir.record import BuildRecord
 from warp_cuda_ir.writing import CARD, LICENSES_DIR
 
@@ -34,15 +34,28 @@ NOT_VALIDATED = (
 )
 
 
-def configs_yaml(files_per_source: dict[str, dict[str, list[Path]]]) -> list[dict[str, Any]]:
+def configs_yaml(
+    files_per_source: dict[str, dict[str, list[Path]]],
+    forward_only_files: dict[str, dict[str, list[Path]]] | None = None,
+) -> list[dict[str, Any]]:
     """The `configs:` entries: every config reads the files of its sources (`real`/`synthetic`: one; the
-    others: both) per split, only patterns that match files; all but `full` project columns."""
+    others: both) per split, only patterns that match files; all but `full` project columns.
+
+    `forward_only_files`: the files among them of rows without backward texts (`writing.FORWARD_ONLY_DIR`),
+    which the backward configs do not read."""
     entries: list[dict[str, Any]] = []
     for config in schema.CONFIGS:
         sources = schema.SOURCES if config.source is None else (config.source,)
         data_files = []
         for split in schema.SPLITS:
-            paths = [writing.split_pattern(split, s) for s in sources if files_per_source.get(s, {}).get(split)]
+            paths = []
+            for s in sources:
+                every = files_per_source.get(s, {}).get(split) or []
+                without = set((forward_only_files or {}).get(s, {}).get(split) or [])
+                if any(p not in without for p in every):
+                    paths.append(writing.split_pattern(split, s))
+                if without and not config.backward_only:
+                    paths.append(writing.split_pattern(split, s, forward_only=True))
             if paths:
                 data_files.append({"split": split, "path": paths if len(paths) > 1 else paths[0]})
         if not data_files:
@@ -59,8 +72,22 @@ def configs_yaml(files_per_source: dict[str, dict[str, list[Path]]]) -> list[dic
 def _sizes(readback: Readback, config: schema.ConfigSpec) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
     """Rows per split and column bytes per split of the files `config` reads."""
     if config.source is None:
-        return readback.rows_per_split, readback.column_bytes
-    return readback.rows_per_source[config.source], readback.column_bytes_per_source[config.source]
+        rows, column_bytes = readback.rows_per_split, readback.column_bytes
+    else:
+        rows, column_bytes = readback.rows_per_source[config.source], readback.column_bytes_per_source[config.source]
+    if not config.backward_only:
+        return rows, column_bytes
+    sources = schema.SOURCES if config.source is None else (config.source,)
+    rows = dict(rows)
+    column_bytes = {split: dict(by) for split, by in column_bytes.items()}
+    for source in sources:
+        for split, n in readback.forward_only_rows.get(source, {}).items():
+            rows[split] -= n
+        for split, by in readback.forward_only_column_bytes.get(source, {}).items():
+            for column, nbytes in by.items():
+                column_bytes[split][column] -= nbytes
+    # A split whose every file is forward-only is not listed in the config.
+    return rows, {split: by for split, by in column_bytes.items() if rows.get(split)}
 
 
 def dataset_infos(readback: Readback) -> DatasetInfosDict:
@@ -126,7 +153,7 @@ def metadata(readback: Readback) -> DatasetCardData:
         tags=tags + (["synthetic"] if generated_rows(readback) else []),
         task_categories=["text-generation"],
         size_categories=[size_category(readback.num_rows)],
-        configs=configs_yaml(readback.files_per_source),
+        configs=configs_yaml(readback.files_per_source, readback.forward_only_files),
     )
     dataset_infos(readback).to_dataset_card_data(data)  # datasets' own serialisation of `dataset_info`
     return data
@@ -527,6 +554,7 @@ def gradient_markdown(readback: Readback) -> str:
         *(f"| `{kind}` | {n:,} |" for kind, n in g.flags.items()),
         "",
     ]
+    lines += [backward_paragraph(readback), ""]
     if readback.validation.validated:
         explained = "n/a" if g.explained is None else f"{100 * g.explained:.1f}%"
         lines += [
@@ -537,6 +565,7 @@ def gradient_markdown(readback: Readback) -> str:
             f"or are inconclusive. {g.ok_flagged:,} flagged rows passed the check (the construct did not change "
             f"the gradient for those inputs); {g.ok_zero_adjoint:,} rows pass with an adjoint identically zero.",
             "",
+            *_gradient_table(g),
         ]
     lines.append(
         "For training or evaluating on backward code: the `cuda_backward`/`cpu_backward` texts are what Warp "
@@ -545,6 +574,48 @@ def gradient_markdown(readback: Readback) -> str:
         "`zero_adjoint` verdict are faithful examples of Warp's output but teach its known errors."
     )
     return "\n".join(lines) + "\n"
+
+
+def backward_paragraph(readback: Readback) -> str:
+    """Where the backward texts come from, per source, and the rows the backward configs leave out, and why."""
+    parts, left_out = [], []
+    for source, origins in readback.backward_origins.items():
+        total = sum(origins.values())
+        kinds = ", ".join(f"`{k}` {n:,}" for k, n in origins.items() if not k.startswith("none: "))
+        parts.append(f"{source} rows: {kinds or 'none'} of {total:,}")
+        left_out += [(source, k.removeprefix("none: "), n) for k, n in origins.items() if k.startswith("none: ")]
+    text = (
+        "Backward code (`backward_origin`): "
+        + "; ".join(parts)
+        + ". `enabled_here:*` rows come from packages that compile forward-only; their backward code was generated "
+        "here with `enable_backward` on for code generation only (forward texts unchanged)."
+    )
+    if left_out:
+        reasons = "; ".join(f"{source}: {n:,} ({reason})" for source, reason, n in left_out)
+        text += (
+            f" Rows without backward code are kept in `{writing.FORWARD_ONLY_DIR}/` files that the `cuda_backward` "
+            f"and `cpu_backward` configs do not read, so no backward target is empty; by reason "
+            f"(`backward_missing_reason`): {reasons}."
+        )
+    return text
+
+
+def _gradient_table(g: GradientAgreement) -> list[str]:
+    """Gradient verdicts per source and per package (`synthetic`, `real: <package>`)."""
+    if not g.by_group:
+        return []
+    verdicts = sorted({v for by in g.by_group.values() for v in by}, key=lambda v: (v.startswith("skipped"), v))
+    lines = [
+        "Gradient verdicts by source and package (`gradcheck_status`; skipped rows by reason), and the rows judged "
+        "`wrong_adjoint`/`zero_adjoint` without an `adjoint_hazards` flag:",
+        "",
+        f"| rows of | {' | '.join(f'`{v}`' for v in verdicts)} | wrong/zero without a flag |",
+        "|---|" + "---:|" * (len(verdicts) + 1),
+    ]
+    for label, by in g.by_group.items():
+        cells = " | ".join(f"{by.get(v, 0):,}" for v in verdicts)
+        lines.append(f"| {label} | {cells} | {g.disagreeing_unflagged.get(label, 0):,} |")
+    return [*lines, ""]
 
 
 # ---- end gradients block ----

@@ -11,6 +11,10 @@ Every extracted text is a verbatim slice of Warp's module source, so
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import re
+import signal
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -29,6 +33,17 @@ DEFAULT_CUDA_ARCH = 90
 
 _codegen_cpu_s = 0.0  # see codegen_cpu_seconds
 
+# `KernelTexts.backward_origin`: the options the source sets generate the adjoint (`AS_WRITTEN`), or they
+# disable it and `extract(..., force_backward=True)` enabled it for code generation only, because the
+# module disables it (`wp.set_module_options({"enable_backward": False})`) or the kernel itself does
+# (`@wp.kernel(enable_backward=False)`, which wins over the module's option in Warp).
+AS_WRITTEN = "as_written"
+ENABLED_MODULE = "enabled_here:module"
+ENABLED_KERNEL = "enabled_here:kernel"
+BACKWARD_ORIGINS = (AS_WRITTEN, ENABLED_MODULE, ENABLED_KERNEL)
+# `KernelTexts.backward_missing` when the source disables backward and nobody asked to enable it.
+DISABLED_BY_SOURCE = "disabled by the source's options (enable_backward=False)"
+
 
 @dataclass(frozen=True)
 class KernelTexts:
@@ -45,6 +60,9 @@ class KernelTexts:
     cuda_options: dict[str, Any]
     cpu_options: dict[str, Any]
     block_dim: int = CUDA_BLOCK_DIM  # the CUDA module's; the CPU module's is always CPU_BLOCK_DIM
+    # Where the backward texts come from (`BACKWARD_ORIGINS`); None: there are none, `backward_missing` says why.
+    backward_origin: str | None = None
+    backward_missing: str | None = None
 
 
 def codegen_cpu_seconds() -> float:
@@ -67,16 +85,28 @@ def module_options(
 
 
 def extract(
-    source: str, kernel_name: str | None = None, arch: int = DEFAULT_CUDA_ARCH, block_dim: int = CUDA_BLOCK_DIM
+    source: str,
+    kernel_name: str | None = None,
+    arch: int = DEFAULT_CUDA_ARCH,
+    block_dim: int = CUDA_BLOCK_DIM,
+    force_backward: bool = False,
 ) -> KernelTexts:
-    """Generate CUDA (for launches of `block_dim` threads per block) and CPU code for the kernel in `source`."""
-    with generated(source, kernel_name, arch, block_dim) as (texts, _, _):
+    """Generate CUDA (for launches of `block_dim` threads per block) and CPU code for the kernel in `source`.
+
+    `force_backward`: where the source's options disable backward, generate the adjoint all the same (see
+    `AS_WRITTEN`); the forward texts stay those of the source's own options, byte for byte.
+    """
+    with generated(source, kernel_name, arch, block_dim, force_backward) as (texts, _, _):
         return texts
 
 
 @contextlib.contextmanager
 def generated(
-    source: str, kernel_name: str | None = None, arch: int = DEFAULT_CUDA_ARCH, block_dim: int = CUDA_BLOCK_DIM
+    source: str,
+    kernel_name: str | None = None,
+    arch: int = DEFAULT_CUDA_ARCH,
+    block_dim: int = CUDA_BLOCK_DIM,
+    force_backward: bool = False,
 ) -> Iterator[tuple[KernelTexts, Any, dict[str, Any]]]:
     """`extract`, with the kernel left loaded for the block: yields (texts, kernel, namespace).
 
@@ -89,7 +119,7 @@ def generated(
         try:
             try:
                 kernel, namespace = warp_session.load_kernel(source, kernel_name)
-                texts = _codegen(kernel, arch, block_dim)
+                texts = _generate(kernel, arch, block_dim, force_backward)
             finally:
                 _codegen_cpu_s += time.process_time() - started
             yield texts, kernel, namespace
@@ -97,8 +127,8 @@ def generated(
             warp_session.release()
 
 
-def _codegen(kernel: Any, arch: int, block_dim: int) -> KernelTexts:
-    """Warp's CUDA and CPU code for a loaded kernel, sliced into a row's texts."""
+def _generate(kernel: Any, arch: int, block_dim: int, force_backward: bool) -> KernelTexts:
+    """Warp's code for a loaded kernel, sliced into a row's texts."""
     from warp._src import context
 
     try:
@@ -106,22 +136,127 @@ def _codegen(kernel: Any, arch: int, block_dim: int) -> KernelTexts:
         # count; a source that sets none gets Warp's defaults, as before.
         cuda_options = module_options("cuda", arch, block_dim, base=kernel.module.options)
         cpu_options = module_options("cpu", arch, block_dim, base=kernel.module.options)
-        builder = context.ModuleBuilder(kernel.module, cuda_options, target="cuda")
-        cuda_source = builder.codegen("cuda")
-        builder.options = cpu_options  # one build serves both targets
-        cpu_source = builder.codegen("cpu")
         # A generic kernel with one `wp.overload` (a harvested specialisation): that overload's code.
-        overloads = list(kernel.overloads.values()) if kernel.is_generic else [kernel]
-        if len(overloads) != 1:
-            raise ExtractionError(f"generic kernel with {len(overloads)} overloads; expected one")
-        symbol = overloads[0].get_mangled_name()
+        generated = list(kernel.overloads.values()) if kernel.is_generic else [kernel]
+        if len(generated) != 1:
+            raise ExtractionError(f"generic kernel with {len(generated)} overloads; expected one")
+        hasher = context.ModuleHasher(kernel.module._get_live_kernels(), cuda_options)
+        cuda_source, cpu_source = _codegen(kernel.module, hasher, cuda_options, cpu_options)
+        symbol = generated[0].get_mangled_name()
+        switch = warp_session.backward_switch(generated[0], cuda_options)
+        origin = {"kernel": ENABLED_KERNEL, "module": ENABLED_MODULE}.get(switch or "")
+        enabled = None
+        if origin is not None and force_backward:
+            enabled = _codegen_with_backward(kernel.module, generated[0], hasher, cuda_options, cpu_options)
     except ExtractionError:
         raise
     except Exception as e:
         raise ExtractionError(f"Warp codegen failed: {type(e).__name__}: {one_line(e)}") from e
-    return texts_from_module_sources(
+
+    texts = texts_from_module_sources(
         cuda_source, cpu_source, symbol, kernel.key, cuda_options, cpu_options, block_dim=block_dim
     )
+    if origin is None:
+        return dataclasses.replace(texts, backward_origin=AS_WRITTEN)
+    if not force_backward:
+        return dataclasses.replace(texts, backward_missing=DISABLED_BY_SOURCE)
+    return _with_enabled_backward(texts, enabled, origin)
+
+
+def backward_columns(texts: KernelTexts | dict[str, Any]) -> dict[str, str | None]:
+    """The row's `backward_origin` and `backward_missing_reason` (schema.py) for these texts."""
+    get = texts.get if isinstance(texts, dict) else lambda k: getattr(texts, k)
+    if get("cuda_backward") and get("cpu_backward"):
+        return {"backward_origin": get("backward_origin") or AS_WRITTEN, "backward_missing_reason": None}
+    return {"backward_origin": None, "backward_missing_reason": get("backward_missing") or DISABLED_BY_SOURCE}
+
+
+def _codegen(module: Any, hasher: Any, cuda_options: dict[str, Any], cpu_options: dict[str, Any]) -> tuple[str, str]:
+    """(CUDA, CPU) sources of the whole module, one build serving both targets."""
+    from warp._src import context
+
+    builder = context.ModuleBuilder(module, cuda_options, hasher=hasher, target="cuda")
+    cuda_source = builder.codegen("cuda")
+    builder.options = cpu_options
+    return cuda_source, builder.codegen("cpu")
+
+
+def _codegen_with_backward(
+    module: Any, kernel: Any, hasher: Any, cuda_options: dict[str, Any], cpu_options: dict[str, Any]
+) -> tuple[str, str] | str:
+    """(CUDA, CPU) sources with backward enabled for this build only, or why Warp could not generate them.
+
+    `hasher` is the one the source's own options gave: kernel names keep their hashes (the kernel's own
+    `enable_backward` enters its hash), so the backward code calls the forward's symbols.
+    """
+    on = {"enable_backward": True}
+    try:
+        with time_limit(BACKWARD_CODEGEN_LIMIT_S), warp_session.kernel_options_set(kernel, on):
+            return _codegen(module, hasher, cuda_options | on, cpu_options | on)
+    except TimeLimitExceeded as e:
+        return f"Warp's adjoint generation did not finish: {e}"
+    except Exception as e:  # whatever Warp raises for this kernel's adjoint (WarpCodegenError, ...)
+        return f"Warp cannot generate the adjoint: {type(e).__name__}: {one_line(e)}"[:500]
+
+
+# The harvest's parent kills a worker after 120 s without an answer for a kernel, losing its forward row too;
+# the slowest newton kernel takes ~2 s for both of its codegens (measured), so an adjoint still generating after
+# this long is stuck and only its backward is given up.
+BACKWARD_CODEGEN_LIMIT_S = 40.0
+
+
+class TimeLimitExceeded(Exception):
+    """`time_limit`'s budget ran out."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise TimeLimitExceeded in the block after `seconds` (SIGALRM: on the main thread only, else no limit)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise TimeLimitExceeded(f"over {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _with_enabled_backward(texts: KernelTexts, enabled: tuple[str, str] | str | None, origin: str) -> KernelTexts:
+    """`texts` (the source's own options, no backward) completed from the backward-enabled build `enabled`.
+
+    Forward texts stay `texts`'; backward texts and helpers (now holding their adjoints' bodies, which the
+    backward kernel calls) come from `enabled`. Its forward must be the same code, up to the blank lines
+    Warp puts between the functions, or the backward is not the adjoint of this forward and is left out.
+    """
+    if not isinstance(enabled, tuple):
+        return dataclasses.replace(texts, backward_missing=enabled or DISABLED_BY_SOURCE)
+    full = texts_from_module_sources(
+        *enabled, texts.kernel_symbol, texts.kernel_name, texts.cuda_options, texts.cpu_options, texts.block_dim
+    )
+    for part in ("cuda_forward", "cpu_forward"):
+        if _blank_lines_folded(getattr(full, part)) != _blank_lines_folded(getattr(texts, part)):
+            return dataclasses.replace(texts, backward_missing=f"enabling backward changes {part}")
+    if not full.cuda_backward or not full.cpu_backward:
+        return dataclasses.replace(texts, backward_missing="Warp generated no adjoint with backward enabled")
+    return dataclasses.replace(
+        texts,
+        cuda_helpers=full.cuda_helpers,
+        cpu_helpers=full.cpu_helpers,
+        cuda_backward=full.cuda_backward,
+        cpu_backward=full.cpu_backward,
+        backward_origin=origin,
+    )
+
+
+def _blank_lines_folded(text: str) -> str:
+    return re.sub(r"\n{3,}", "\n\n", text).rstrip("\n")
 
 
 def texts_from_module_sources(

@@ -63,6 +63,8 @@ class Upload:
     left_out: tuple[str, ...]  # what the folder holds that is not part of the dataset
     rows_per_split: dict[str, int]  # splits with rows
     rows_per_source: dict[str, dict[str, int]] = field(default_factory=dict)  # source -> splits with rows
+    # source -> split -> rows without backward texts (left out of the backward configs)
+    forward_only_per_source: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @property
     def num_rows(self) -> int:
@@ -134,17 +136,22 @@ def plan(folder: Path, repo_id: str) -> Upload:
     )
     rows = {split: n for split, n in readback.rows_per_split.items() if n}
     per_source = {s: {split: n for split, n in by.items() if n} for s, by in readback.rows_per_source.items()}
-    return Upload(repo_id, folder, tuple(files), rendered, tuple(left_out), rows, per_source)
+    forward_only = {s: {split: n for split, n in by.items() if n} for s, by in readback.forward_only_rows.items()}
+    return Upload(repo_id, folder, tuple(files), rendered, tuple(left_out), rows, per_source, forward_only)
 
 
 def check_loads(
-    folder: Path, expected: dict[str, int], per_source: dict[str, dict[str, int]] | None = None
+    folder: Path,
+    expected: dict[str, int],
+    per_source: dict[str, dict[str, int]] | None = None,
+    forward_only: dict[str, dict[str, int]] | None = None,
 ) -> dict[str, dict[str, int]]:
     """Load every config with `load_dataset` (as a Hub user would); return rows per config and split.
 
     `expected`: rows per split the files hold (splits without rows left out); `per_source`: the same per
-    source, for the `real`/`synthetic` configs (a source without rows has no config in the card). Loading enforces the
-    card's `dataset_info` (features, split sizes), so a stale card fails here too.
+    source, for the `real`/`synthetic` configs (a source without rows has no config in the card); `forward_only`:
+    per source, the rows the backward configs leave out. Loading enforces the card's `dataset_info` (features,
+    split sizes), so a stale card fails here too.
     """
     loaded: dict[str, dict[str, int]] = {}
     bars_were_on = not datasets.utils.are_progress_bars_disabled()
@@ -153,6 +160,12 @@ def check_loads(
         try:
             for config in schema.CONFIGS:
                 want = expected if config.source is None else (per_source or {}).get(config.source, {})
+                if config.backward_only:
+                    want = dict(want)
+                    for by in (forward_only or {}).values():
+                        for split, n in by.items():
+                            want[split] = want.get(split, 0) - n
+                    want = {split: n for split, n in want.items() if n}
                 if not want:  # e.g. `real` in a build without real rows: the card does not list it
                     continue
                 loaded[config.name] = _load_rows(folder, config.name, cache)
@@ -181,7 +194,12 @@ def stale_files(remote: Iterable[str], upload: Upload) -> list[str]:
 
     They are left over from an earlier, differently sharded push; kept, they would add rows.
     """
-    patterns = [writing.split_pattern(split, source) for split in schema.SPLITS for source in schema.SOURCES]
+    patterns = [
+        writing.split_pattern(split, source, part)
+        for split in schema.SPLITS
+        for source in schema.SOURCES
+        for part in (False, True)
+    ]
     patterns += [f"{writing.DATA_DIR}/{split}-*" for split in schema.SPLITS]  # shards of the layout before 1.3
     return sorted(p for p in remote if p not in upload.files and any(fnmatch.fnmatchcase(p, pat) for pat in patterns))
 
@@ -262,7 +280,7 @@ def publish(
     check_repo_id(repo_id)
     token = require_token() if api is None and not dry_run else None
     upload = plan(folder, repo_id)
-    loaded = check_loads(folder, upload.rows_per_split, upload.rows_per_source)
+    loaded = check_loads(folder, upload.rows_per_split, upload.rows_per_source, upload.forward_only_per_source)
     say(f"checked {folder}: loads with every config ({', '.join(loaded)}); the card matches the files")
     if dry_run:
         for line in describe(upload, private, revision, commit_message):

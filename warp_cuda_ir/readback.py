@@ -80,6 +80,9 @@ class GradientAgreement:
     inconclusive_flagged: int = 0
     ok_flagged: int = 0  # rows judged ok that carry a flag (the flag's construct did not bite there)
     ok_zero_adjoint: int = 0  # rows judged ok with an adjoint identically zero (must be 0)
+    # "synthetic" or "real: <package>" -> `gradcheck_status` (skipped: "skipped: <reason>") -> rows
+    by_group: dict[str, dict[str, int]] = field(default_factory=dict)
+    disagreeing_unflagged: dict[str, int] = field(default_factory=dict)  # group -> wrong/zero rows without a flag
 
     @property
     def explained(self) -> float | None:
@@ -99,6 +102,8 @@ class GradientAgreement:
             "ok_flagged": self.ok_flagged,
             "ok_zero_adjoint": self.ok_zero_adjoint,
             "explained": self.explained,
+            "by_group": self.by_group,
+            "disagreeing_unflagged": self.disagreeing_unflagged,
         }
 
 
@@ -106,6 +111,8 @@ class _GradientTally:
     def __init__(self) -> None:
         self.result = GradientAgreement()
         self.flags: Counter[str] = Counter()
+        self.by_group: dict[str, Counter[str]] = {}
+        self.unflagged: Counter[str] = Counter()
 
     def add(self, group: pa.Table) -> None:
         if "adjoint_hazards" not in group.column_names:
@@ -114,14 +121,23 @@ class _GradientTally:
         has = {"gradcheck_status", "gradcheck_adjoint_norm"} <= set(group.column_names)
         statuses = group.column("gradcheck_status").to_pylist() if has else [None] * len(hazards)
         norms = group.column("gradcheck_adjoint_norm").to_pylist() if has else [None] * len(hazards)
+        skips = (
+            group.column("gradcheck_skip_reason").to_pylist()
+            if "gradcheck_skip_reason" in group.column_names
+            else [None] * len(hazards)
+        )
+        labels = _gradient_groups(group)
         r = self.result
-        for flags, status, norm in zip(hazards, statuses, norms, strict=True):
+        for flags, status, norm, skip, label in zip(hazards, statuses, norms, skips, labels, strict=True):
             flagged = bool(flags)
             r.flagged_rows += flagged
             self.flags.update({f.split(":", 1)[0] for f in flags or ()})
+            verdict = f"skipped: {skip}" if status == "skipped" and skip else status or "unvalidated"
+            self.by_group.setdefault(label, Counter())[verdict] += 1
             if status in DISAGREEING:
                 r.disagreeing += 1
                 r.disagreeing_flagged += flagged
+                self.unflagged[label] += not flagged
             elif status == "inconclusive":
                 r.inconclusive += 1
                 r.inconclusive_flagged += flagged
@@ -131,7 +147,17 @@ class _GradientTally:
 
     def done(self) -> GradientAgreement:
         self.result.flags = dict(self.flags.most_common())
+        self.result.by_group = {k: dict(c.most_common()) for k, c in sorted(self.by_group.items())}
+        self.result.disagreeing_unflagged = dict(sorted(self.unflagged.items()))
         return self.result
+
+
+def _gradient_groups(group: pa.Table) -> list[str]:
+    """Each row's group in the card's gradient table: `synthetic`, or `real: <package>` (a real row's category)."""
+    names = group.column_names
+    sources = group.column("source").to_pylist() if "source" in names else ["synthetic"] * group.num_rows
+    categories = group.column("category").to_pylist() if "category" in names else [None] * group.num_rows
+    return [f"real: {c}" if s == "real" else (s or "synthetic") for s, c in zip(sources, categories, strict=True)]
 
 
 # ---- end gradients block ----
@@ -250,6 +276,13 @@ class Readback:
     comment_echo: CommentEcho | None = None  # None without rows
     # ---- what the synthetic programs mean (program_analysis figures over their sources) ----
     meaning: dict[str, Any] | None = None
+    # Rows without backward texts (`writing.FORWARD_ONLY_DIR` files), which the backward configs leave out.
+    forward_only_files: dict[str, dict[str, list[Path]]] = field(default_factory=dict)  # source -> split -> files
+    forward_only_rows: dict[str, dict[str, int]] = field(default_factory=dict)  # source -> split -> rows
+    forward_only_column_bytes: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
+    # source -> `backward_origin` (or "none: <reason's first clause>") -> rows, every file
+    backward_origins: dict[str, dict[str, int]] = field(default_factory=dict)
+    backward_missing_in_backward_files: int = 0  # rows the backward configs read without backward texts: 0
 
     @property
     def num_rows(self) -> int:
@@ -321,6 +354,11 @@ def read_back(folder: Path, meaning: program_analysis.Tally | None = None) -> Re
     analysed = meaning is None
     files = writing.data_files(folder)
     files_per_source = {source: writing.data_files(folder, source) for source in schema.SOURCES}
+    forward_only_files = {source: writing.data_files(folder, source, forward_only=True) for source in schema.SOURCES}
+    forward_only_rows = {source: dict.fromkeys(schema.SPLITS, 0) for source in schema.SOURCES}
+    forward_only_bytes: dict[str, dict[str, dict[str, int]]] = {source: {} for source in schema.SOURCES}
+    origins: dict[str, Counter[str]] = {source: Counter() for source in schema.SOURCES}
+    missing_in_backward_files = 0
     rows_per_source = {source: dict.fromkeys(schema.SPLITS, 0) for source in schema.SOURCES}
     column_bytes_per_source: dict[str, dict[str, dict[str, int]]] = {source: {} for source in schema.SOURCES}
     packages: dict[str, dict[str, Any]] = {}
@@ -346,7 +384,9 @@ def read_back(folder: Path, meaning: program_analysis.Tally | None = None) -> Re
         for source in schema.SOURCES:
             paths = files_per_source[source][split]
             source_bytes: Counter[str] = Counter()
+            forward_only_source_bytes: Counter[str] = Counter()
             for path in paths:
+                forward_only = path in forward_only_files[source][split]
                 try:
                     parquet = pq.ParquetFile(path)
                     nbytes += path.stat().st_size
@@ -354,9 +394,16 @@ def read_back(folder: Path, meaning: program_analysis.Tally | None = None) -> Re
                         arrow_schema = parquet.schema_arrow
                     for i in range(parquet.num_row_groups):
                         group = parquet.read_row_group(i)
-                        source_bytes.update({name: group.column(name).nbytes for name in group.column_names})
+                        group_bytes = {name: group.column(name).nbytes for name in group.column_names}
+                        source_bytes.update(group_bytes)
                         rows_per_split[split] += group.num_rows
                         rows_per_source[source][split] += group.num_rows
+                        if forward_only:
+                            forward_only_source_bytes.update(group_bytes)
+                            forward_only_rows[source][split] += group.num_rows
+                        missing = _count_backward_origins(group, origins[source])
+                        if not forward_only:
+                            missing_in_backward_files += missing
                         for category in group.column("category").to_pylist():
                             per_category.setdefault(category, Counter())[split] += 1
                         # The build's options are the generated rows'; a real row carries its upstream module's.
@@ -391,6 +438,8 @@ def read_back(folder: Path, meaning: program_analysis.Tally | None = None) -> Re
                     raise DatasetFolderError(f"{path} is not a readable Parquet file ({one_line(e)})") from None
             if paths:
                 column_bytes_per_source[source][split] = dict(source_bytes)
+            if forward_only_files[source][split]:
+                forward_only_bytes[source][split] = dict(forward_only_source_bytes)
             split_bytes.update(source_bytes)
         if files[split]:
             column_bytes[split] = dict(split_bytes)
@@ -412,6 +461,11 @@ def read_back(folder: Path, meaning: program_analysis.Tally | None = None) -> Re
         folder=folder,
         files=files,
         files_per_source=files_per_source,
+        forward_only_files=forward_only_files,
+        forward_only_rows=forward_only_rows,
+        forward_only_column_bytes=forward_only_bytes,
+        backward_origins={source: dict(c.most_common()) for source, c in origins.items() if c},
+        backward_missing_in_backward_files=missing_in_backward_files,
         rows_per_source=rows_per_source,
         column_bytes_per_source=column_bytes_per_source,
         packages={
@@ -491,6 +545,23 @@ def _count_packages(group: pa.Table, split: str, packages: dict[str, dict[str, A
 
 def _value_counts(values: pa.Array | pa.ChunkedArray) -> Counter[str]:
     return Counter({c["values"].as_py(): c["counts"].as_py() for c in pc.value_counts(values)})
+
+
+def _count_backward_origins(group: pa.Table, origins: Counter[str]) -> int:
+    """Add the group's rows to `origins` by `backward_origin` (missing: "none: <reason>"); return how many
+    rows lack a backward text. Files written before the column existed count by their texts alone."""
+    cuda, cpu = group.column("cuda_backward").to_pylist(), group.column("cpu_backward").to_pylist()
+    names = group.column_names
+    kinds = group.column("backward_origin").to_pylist() if "backward_origin" in names else [None] * len(cuda)
+    why = group.column("backward_missing_reason").to_pylist() if "backward_missing_reason" in names else kinds
+    missing = 0
+    for c, p, kind, reason in zip(cuda, cpu, kinds, why, strict=True):
+        if c and p:
+            origins[kind or "unrecorded"] += 1
+        else:
+            missing += 1
+            origins[f"none: {(reason or 'unrecorded').split(':')[0]}"] += 1
+    return missing
 
 
 class _ValidationTally:

@@ -20,7 +20,7 @@ from typing import Any
 
 import warp as wp
 
-from warp_cuda_ir import adjoint_hazards, schema, source_facts, standalone
+from warp_cuda_ir import adjoint_hazards, extraction, schema, source_facts, standalone
 from warp_cuda_ir.harvest import assign_splits, near_duplicates
 
 SOURCE = "real"
@@ -103,6 +103,7 @@ def row_for_record(record: dict[str, Any], capture: dict[str, Any] | None = None
         "cpu_forward": texts["cpu_forward"],
         "cpu_backward": texts["cpu_backward"],
         "cpu_helpers": texts["cpu_helpers"],
+        **extraction.backward_columns(texts),
         "launch_dim": None,
         "block_dim": int(texts.get("block_dim") or record["block_dim"]),
         "launch_tiled": None,

@@ -98,6 +98,7 @@ def _shape(
         "cpu_forward": texts.cpu_forward,
         "cpu_backward": texts.cpu_backward,
         "cpu_helpers": texts.cpu_helpers,
+        **extraction.backward_columns(texts),
         **_launch_record(seed, program),
         "warp_builtins": list(facts.builtins),
         "program_shape": facts.shape,

@@ -23,7 +23,9 @@ if TYPE_CHECKING:
 # 1.2: `warp_builtins`, `program_shape`, `nonfinite_output`, `block_dim`, `launch_tiled`
 # 1.3: real rows (source, provenance), gradient verdicts, adjoint hazards, output statistics, standalone
 #      programs, launch records (one bump for the whole round)
-SCHEMA_VERSION = "1.3"
+# 1.4: `backward_origin`, `backward_missing_reason`; real rows get backward code where their package disables
+#      it, and rows without backward code are kept in their own files (`writing.FORWARD_ONLY_DIR`)
+SCHEMA_VERSION = "1.4"
 SPLITS: tuple[str, ...] = ("train", "validation", "test")
 DEFAULT_CONFIG = "full"
 
@@ -84,6 +86,24 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
     ("cpu_helpers", string, "CPU code the kernel needs before it: structs, `wp.func` functions and adjoints."),
     ("cpu_forward", string, "CPU C++ forward kernel with its argument struct and entry point."),
     ("cpu_backward", string, "CPU C++ adjoint kernel with its entry point."),
+    (
+        "backward_origin",
+        string,
+        "Where the backward texts come from: `as_written` (Warp generates them with the options `python_source` "
+        "sets), `enabled_here:module` (the module sets `enable_backward=False`; for real rows, as its package "
+        "does) or `enabled_here:kernel` (`@wp.kernel(enable_backward=False)`, which wins over the module's "
+        "option): this project enabled backward for code generation only. `python_source` and `module_options` "
+        "keep the package's options, and the forward texts are byte for byte what they give; the backward texts "
+        "and the helpers (with their adjoints' bodies) are what Warp generates for the same kernel, under the "
+        "same symbols, with `enable_backward` set to True on the module and on the kernel. Null: no backward "
+        "texts (see `backward_missing_reason`); such rows are not in the `cuda_backward`/`cpu_backward` configs.",
+    ),
+    (
+        "backward_missing_reason",
+        string,
+        "Why a row has no backward texts (Warp's error when it cannot generate the kernel's adjoint); null when "
+        "it has them.",
+    ),
     (
         "launch_dim",
         pa.list_(int64),
@@ -198,7 +218,9 @@ STANDALONE_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         "Standalone CUDA program (`program.cu`): Warp's `aot.h`, the row's whole generated CUDA module (helpers, "
         "forward, backward) and a host `main()` that fills every argument with the row's inputs (embedded), "
         "launches the forward then the backward kernel (seeded output adjoints) and prints a digest line per "
-        "output and per input adjoint. Rows without a launch record: compiles, prints why it does not run.",
+        "output and per input adjoint; a row without backward code launches the forward kernel only (a program "
+        "never calls code its row does not hold). Rows without a launch record: compiles, prints why it does not "
+        "run.",
     ),
     (
         "cpu_program",
@@ -502,6 +524,8 @@ class ConfigSpec:
     description: str
     columns: tuple[str, ...]
     source: str | None = None  # read only this source's files (`SOURCES`); None: all of them
+    # Read only the files of rows with backward texts: a backward target is never empty (writing.py).
+    backward_only: bool = False
 
     def features(self) -> datasets.Features:
         import datasets
@@ -515,9 +539,19 @@ CONFIGS: tuple[ConfigSpec, ...] = (
     ConfigSpec("synthetic", "Every column, generated rows only (`source` = synthetic).", COLUMN_NAMES, "synthetic"),
     ConfigSpec("real", "Every column, harvested real kernels only (`source` = real).", COLUMN_NAMES, "real"),
     ConfigSpec("cuda_forward", "Python kernel -> CUDA forward kernel.", (*_KEY, "cuda_helpers", "cuda_forward")),
-    ConfigSpec("cuda_backward", "Python kernel -> CUDA adjoint kernel.", (*_KEY, "cuda_helpers", "cuda_backward")),
+    ConfigSpec(
+        "cuda_backward",
+        "Python kernel -> CUDA adjoint kernel (rows with backward code only).",
+        (*_KEY, "cuda_helpers", "cuda_backward", "backward_origin"),
+        backward_only=True,
+    ),
     ConfigSpec("cpu_forward", "Python kernel -> CPU forward kernel.", (*_KEY, "cpu_helpers", "cpu_forward")),
-    ConfigSpec("cpu_backward", "Python kernel -> CPU adjoint kernel.", (*_KEY, "cpu_helpers", "cpu_backward")),
+    ConfigSpec(
+        "cpu_backward",
+        "Python kernel -> CPU adjoint kernel (rows with backward code only).",
+        (*_KEY, "cpu_helpers", "cpu_backward", "backward_origin"),
+        backward_only=True,
+    ),
     ConfigSpec(
         "cuda_ptx", "Python kernel -> PTX of the forward kernel (filled by the validation pass).", (*_KEY, "ptx")
     ),

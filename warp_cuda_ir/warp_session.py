@@ -171,11 +171,23 @@ def load_kernels(source: str) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 @contextlib.contextmanager
-def loaded_kernel(source: str, kernel_name: str | None = None) -> Iterator[tuple[Any, dict[str, Any]]]:
-    """`load_kernel` for the duration of a block (e.g. to launch it), then `release`."""
+def loaded_kernel(
+    source: str, kernel_name: str | None = None, *, backward: bool = False
+) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """`load_kernel` for the duration of a block (e.g. to launch it), then `release`.
+
+    `backward`: compile the kernel with its adjoint even where the source's options disable it (a row whose
+    backward code was enabled for code generation, `backward_origin`), so `adjoint=True` launches run it.
+    Without it Warp would launch no backward kernel for such a source.
+    """
     with lock:
         kernel, namespace = load_kernel(source, kernel_name)
         try:
+            if backward:
+                kernel.module.options["enable_backward"] = True
+                for k in [kernel, *kernel.overloads.values()]:
+                    if k.options.get("enable_backward") is False:
+                        k.options["enable_backward"] = True
             yield kernel, namespace
         finally:
             release()
@@ -485,6 +497,28 @@ def changed_module_options(kernel: Any) -> dict[str, Any]:
         return {}  # `module="unique"` or a named module: the decorator or its owner sets them
     defaults = _default_options()
     return {k: v for k, v in module.options.items() if k not in ("block_dim", "output_arch") and defaults.get(k) != v}
+
+
+def backward_switch(kernel: Any, module_options: dict[str, Any]) -> str | None:
+    """What disables the kernel's backward code: `kernel` (its own `enable_backward=False`, which wins in Warp),
+    `module` (the module's option), or None when Warp generates it with these options."""
+    if kernel.options.get("enable_backward") is False:
+        return "kernel"
+    if (module_options | kernel.options).get("enable_backward") is False:
+        return "module"
+    return None
+
+
+@contextlib.contextmanager
+def kernel_options_set(kernel: Any, options: dict[str, Any]) -> Iterator[None]:
+    """The kernel's own options (`@wp.kernel(...)`) overridden for the duration of a block, then restored."""
+    saved = dict(kernel.options)
+    kernel.options.update(options)
+    try:
+        yield
+    finally:
+        kernel.options.clear()
+        kernel.options.update(saved)
 
 
 def module_block_dim(kernel: Any) -> int:

@@ -4,6 +4,7 @@
     <out>/build.json       the run record (`record.BuildRecord`): identity, versions, files we wrote
     <out>/data/synthetic/<split>-NNNNN-of-MMMMM.parquet   generated rows
     <out>/data/real/<split>-NNNNN-of-MMMMM.parquet        harvested real kernels (when the build has any)
+    <out>/data/real/forward_only/<split>-...parquet       real kernels without backward code (Warp's error)
     <out>/LICENSES/<package>/...                          upstream license files of the real rows
     <out>/.build/          shard cache and staging (resume state; never uploaded)
 
@@ -49,26 +50,45 @@ PARQUET_COMPRESSION = "zstd"
 ROW_GROUP_BYTES = 64 << 20
 
 
-def source_dir(source: str) -> str:
-    """The folder (relative to `out`) holding one source's data files (`schema.SOURCES`)."""
-    return f"{DATA_DIR}/{source}"
+# Rows without backward texts live in this subfolder of their source's folder, so the backward configs'
+# `data_files` patterns (`data/<source>/<split>-*`, which do not descend into it) leave them out while every
+# other config lists both folders: the configs stay projections of one set of files (`schema.BACKWARD_CONFIGS`).
+FORWARD_ONLY_DIR = "forward_only"
 
 
-def split_pattern(split: str, source: str) -> str:
-    """The `data_files` pattern of one split of one source, as the card's configs write it."""
-    return f"{source_dir(source)}/{split}-*"
+def source_dir(source: str, forward_only: bool = False) -> str:
+    """The folder (relative to `out`) holding one source's data files (`schema.SOURCES`): rows with backward
+    texts, or (`forward_only`) the rows without."""
+    return f"{DATA_DIR}/{source}" + (f"/{FORWARD_ONLY_DIR}" if forward_only else "")
 
 
-def data_files(out: Path, source: str | None = None) -> dict[str, list[Path]]:
-    """The folder's Parquet data files per split (synthetic, then real; each in name order).
+def split_pattern(split: str, source: str, forward_only: bool = False) -> str:
+    """The `data_files` pattern of one split of one source's files, as the card's configs write it."""
+    return f"{source_dir(source, forward_only)}/{split}-*"
 
-    `source`: only that source's files (`schema.SOURCES`); None: all. Splits without files: empty lists.
+
+def data_files(out: Path, source: str | None = None, forward_only: bool | None = None) -> dict[str, list[Path]]:
+    """The folder's Parquet data files per split (synthetic, then real; each with backward, then without).
+
+    `source`: only that source's files (`schema.SOURCES`); None: all. `forward_only`: only the files of rows
+    without (True) or with (False) backward texts; None: both. Splits without files: empty lists.
     """
     sources = schema.SOURCES if source is None else (source,)
+    parts = (False, True) if forward_only is None else (forward_only,)
     return {
-        split: [path for s in sources for path in sorted((Path(out) / source_dir(s)).glob(f"{split}-*.parquet"))]
+        split: [
+            path
+            for s in sources
+            for part in parts
+            for path in sorted((Path(out) / source_dir(s, part)).glob(f"{split}-*.parquet"))
+        ]
         for split in schema.SPLITS
     }
+
+
+def has_backward(row: dict[str, Any]) -> bool:
+    """Whether a row belongs in the backward configs: both backward texts present."""
+    return bool(row.get("cuda_backward")) and bool(row.get("cpu_backward"))
 
 
 def all_data_files(out: Path) -> list[Path]:
@@ -129,7 +149,8 @@ def remove_build(out: Path, owned: Collection[str]) -> None:
         (out / rel).unlink(missing_ok=True)
     if (out / WORK_DIR / ARGS_FILE).exists():  # only a work folder we made
         shutil.rmtree(out / WORK_DIR)
-    _remove_empty_dirs(out, (*(source_dir(s) for s in schema.SOURCES), DATA_DIR, LICENSES_DIR))
+    folders = [source_dir(s, part) for part in (True, False) for s in schema.SOURCES]  # deepest first
+    _remove_empty_dirs(out, (*folders, DATA_DIR, LICENSES_DIR))
 
 
 def _remove_empty_dirs(out: Path, rels: Collection[str]) -> None:
@@ -162,25 +183,29 @@ def publish_arrow(out: Path, prepared: Path, dataset_name: str, source: str = "s
                 continue
             name = stem if "-of-" in stem else f"{stem}-00000-of-00001"
             # One chunk: pages then do not break where the builder's tables did (0.3% smaller files).
-            written.append(_write_data_file(out, source, name, table.combine_chunks()))
+            written.append(_write_data_file(out, source_dir(source), name, table.combine_chunks()))
     return written
 
 
-def write_split_files(out: Path, source: str, split: str, table: pa.Table, max_bytes: int) -> list[str]:
-    """One split's rows as `data/<source>/<split>-NNNNN-of-MMMMM.parquet` files of at most ~`max_bytes`
-    (uncompressed Arrow bytes, as the builder counts them); return their paths."""
+def write_split_files(
+    out: Path, source: str, split: str, table: pa.Table, max_bytes: int, forward_only: bool = False
+) -> list[str]:
+    """One split's rows as `<source_dir(source, forward_only)>/<split>-NNNNN-of-MMMMM.parquet` files of at most
+    ~`max_bytes` (uncompressed Arrow bytes, as the builder counts them); return their paths."""
     count = max(1, math.ceil(table.nbytes / max_bytes))  # equal row counts per file: sizes close enough
     step = math.ceil(table.num_rows / count)
     parts = [table.slice(i, step) for i in range(0, table.num_rows, step)] or [table]
     features = schema.datasets_features().arrow_schema  # with datasets' feature metadata, as the builder writes
     return [
-        _write_data_file(out, source, f"{split}-{n:05d}-of-{len(parts):05d}", part.cast(features))
+        _write_data_file(
+            out, source_dir(source, forward_only), f"{split}-{n:05d}-of-{len(parts):05d}", part.cast(features)
+        )
         for n, part in enumerate(parts)
     ]
 
 
-def _write_data_file(out: Path, source: str, name: str, table: pa.Table) -> str:
-    rel = f"{source_dir(source)}/{name}.parquet"
+def _write_data_file(out: Path, folder: str, name: str, table: pa.Table) -> str:
+    rel = f"{folder}/{name}.parquet"
     (out / rel).parent.mkdir(parents=True, exist_ok=True)
     write_parquet(table, out / rel)
     return rel

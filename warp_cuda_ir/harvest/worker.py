@@ -192,12 +192,16 @@ class Worker:
                 warp_session.private_registry([kernel.module.name]),
                 warp_session.silenced_fd(2),
             ):
-                texts = extraction.extract(sc.source, sc.kernel_name, self.arch, block_dim)
+                texts = extraction.extract(sc.source, sc.kernel_name, self.arch, block_dim, force_backward=True)
         except ExtractionError as e:
             out = self._reason(ident, reasons.SELF_CONTAINED_EXTRACT_FAILED, one_line(e))
             out["source"] = sc.source
             return out
         candidate = dataclasses.replace(texts, cuda_helpers="", cpu_helpers="")
+        if texts.backward_origin != extraction.AS_WRITTEN:
+            # The package's options give no backward: the check is of what they give. The adjoint enabled
+            # here is Warp's derivation of the checked source (its forward checked equal in `extract`).
+            candidate = dataclasses.replace(candidate, cuda_backward="", cpu_backward="")
         mine = warp_session.declared_names(texts.cuda_helpers + texts.cpu_helpers)
         differing = check.compare(original, candidate, symbols, mine)
         if differing:

@@ -9,7 +9,7 @@ from typing import Any
 from warp_cuda_ir import launch, schema, warp_session
 from warp_cuda_ir.errors import one_line
 from warp_cuda_ir.launch import has_launch_record
-from warp_cuda_ir.standalone.program import MAKEFILE, cpu_program, cuda_program
+from warp_cuda_ir.standalone.program import MAKEFILE, cpu_program, cuda_program, has_backward
 from warp_cuda_ir.standalone.values import ArgumentValue, argument_values
 
 NO_LAUNCH_RECORD = "no launch record"
@@ -76,7 +76,9 @@ def reference_columns(row: Mapping[str, Any]) -> dict[str, Any]:
     if not has_launch_record(row):
         return {"standalone_reference_digest": None}
     try:
-        with warp_session.loaded_kernel(row["python_source"], row.get("kernel_name")) as (kernel, namespace):
+        backward = has_backward(row, "cpu")
+        source = row["python_source"]
+        with warp_session.loaded_kernel(source, row.get("kernel_name"), backward=backward) as (kernel, namespace):
             _, lines = reference_run(row, kernel, namespace)
     except Exception:  # the CPU stage reports launch failures; this digest is then simply absent
         return {"standalone_reference_digest": None}

@@ -248,6 +248,7 @@ def _header(row: Mapping[str, Any], target: str) -> str:
         "// Warp's generated code for the kernel, then a main() that fills its arguments with the row's inputs,\n"
         "// runs the forward kernel, prints a digest of each output, runs the backward kernel with seeded output\n"
         "// adjoints and prints a digest of each input adjoint. Build: see the row's `makefile`.\n"
+        + ("" if has_backward(row, target) else "// The row has no backward code: only the forward kernel runs.\n")
     )
 
 
@@ -347,10 +348,16 @@ def _cpu_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
                 body.append(f"    memcpy((void*)&args.{n}, wp_in_{n}, {nbytes});")
     body.append(f"    {symbol}_cpu_forward(&dim, &args);")
     body += _print_lines(values, "output", "p")
-    body.append(f"    {symbol}_cpu_backward(&dim, &args, &adj);")
-    body += _print_lines(values, "adjoint", "g")
+    if has_backward(row, "cpu"):
+        body.append(f"    {symbol}_cpu_backward(&dim, &args, &adj);")
+        body += _print_lines(values, "adjoint", "g")
     body += ["    return 0;", "}", ""]
     return "\n".join(body)
+
+
+def has_backward(row: Mapping[str, Any], target: str) -> bool:
+    """Whether the row holds `target`'s backward code: a program launches no kernel its row does not contain."""
+    return bool(row.get(f"{target}_backward"))
 
 
 def _print_lines(values: Sequence[ArgumentValue], kind: str, prefix: str) -> list[str]:
@@ -411,6 +418,7 @@ def _cuda_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
     forward_args = ", ".join(["dim", *args])
     backward_args = ", ".join(["dim", *args, *adjs])
     smem = "0"
+    directions = ("forward", "backward") if has_backward(row, "cuda") else ("forward",)
     if row.get("launch_tiled"):
         # Tiles live in dynamic shared memory, sized by Warp at launch from its adjoint analysis, which the
         # row does not record: offer each kernel all the device allows beside its static shared memory.
@@ -418,12 +426,12 @@ def _cuda_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
         body.append("    int wp_optin = 0;")
         body.append("    CHECK_CUDA(cudaDeviceGetAttribute(&wp_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));")
         body.append("    size_t wp_smem = 0;")
-        for direction in ("forward", "backward"):
+        for direction in directions:
             kernel = f"{symbol}_cuda_kernel_{direction}"
             body.append(f"    {{ cudaFuncAttributes a{{}}; CHECK_CUDA(cudaFuncGetAttributes(&a, {kernel}));")
             body.append("      size_t free_bytes = (size_t)wp_optin - a.sharedSizeBytes;")
             body.append("      wp_smem = wp_smem == 0 || free_bytes < wp_smem ? free_bytes : wp_smem; }")
-        for direction in ("forward", "backward"):
+        for direction in directions:
             kernel = f"{symbol}_cuda_kernel_{direction}"
             body.append(
                 f"    CHECK_CUDA(cudaFuncSetAttribute({kernel}, cudaFuncAttributeMaxDynamicSharedMemorySize, "
@@ -434,10 +442,13 @@ def _cuda_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
     for v in printed(values, "output"):
         body.append(f"    CHECK_CUDA(cudaMemcpy(p_{v.name}, d_{v.name}, {v.values.nbytes}, cudaMemcpyDeviceToHost));")
     body += _print_lines(values, "output", "p")
-    body.append(f"    {symbol}_cuda_kernel_backward<<<{grid}, {block_dim}, {smem}>>>({backward_args});")
-    body.append(launch_ok)
-    for v in printed(values, "adjoint"):
-        body.append(f"    CHECK_CUDA(cudaMemcpy(g_{v.name}, dg_{v.name}, {v.values.nbytes}, cudaMemcpyDeviceToHost));")
-    body += _print_lines(values, "adjoint", "g")
+    if "backward" in directions:
+        body.append(f"    {symbol}_cuda_kernel_backward<<<{grid}, {block_dim}, {smem}>>>({backward_args});")
+        body.append(launch_ok)
+        for v in printed(values, "adjoint"):
+            body.append(
+                f"    CHECK_CUDA(cudaMemcpy(g_{v.name}, dg_{v.name}, {v.values.nbytes}, cudaMemcpyDeviceToHost));"
+            )
+        body += _print_lines(values, "adjoint", "g")
     body += ["    return 0;", "}", ""]
     return "\n".join(body)

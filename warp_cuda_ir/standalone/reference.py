@@ -10,7 +10,7 @@ import warp as wp
 
 from warp_cuda_ir import launch
 from warp_cuda_ir.standalone.digest import digest_line
-from warp_cuda_ir.standalone.program import printed
+from warp_cuda_ir.standalone.program import has_backward, printed
 from warp_cuda_ir.standalone.values import ArgumentValue, argument_values
 
 
@@ -28,7 +28,8 @@ def reference_run(
 
     The forward launch is `launch.start` (what the validation pass runs); the backward launch gets the
     same arrays, as they are after the forward one, with adjoint arrays holding the seeds for outputs
-    and zeros elsewhere: exactly what a program does.
+    and zeros elsewhere: exactly what a program does. A row without backward code: the forward lines only.
+    `kernel` must be loaded with its backward (`loaded_kernel(..., backward=True)`) when the row has one.
     """
     prepared = launch.prepare(row, kernel, namespace, "cpu")
     values = argument_values(prepared, row)  # before the launch changes the arrays
@@ -36,6 +37,8 @@ def reference_run(
     wp.synchronize_device("cpu")
     arrays = prepared.arrays()
     lines = [digest_line("output", v.name, arrays[v.name].numpy()) for v in printed(values, "output")]
+    if not has_backward(row, "cpu"):  # the programs launch no backward kernel either
+        return values, lines
     adjoints: list[Any] = []
     for v, value in zip(values, prepared.inputs, strict=True):
         if v.kind == "array":

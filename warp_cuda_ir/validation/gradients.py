@@ -284,7 +284,7 @@ def _fallback_precision(row: Mapping[str, Any]) -> str:
 
 def check(row: Mapping[str, Any]) -> GradientCheck:
     """Gradient check of the row's kernel on the CPU, float64 if the kernel allows."""
-    if not row.get("cuda_backward") and not row.get("cpu_backward"):
+    if not row.get("cuda_backward") or not row.get("cpu_backward"):
         return skipped(schema.NO_BACKWARD)
     try:
         # Clang prints its errors for a source that does not widen; they are expected, not news.
@@ -345,7 +345,9 @@ class _Loss:
 def _check(row: Mapping[str, Any], precision: str) -> GradientCheck:
     steps, tolerance, eps = SETTINGS[precision]
     exposed_row, exposed = expose_parameters(row)
-    with warp_session.loaded_kernel(exposed_row["python_source"], row.get("kernel_name")) as (kernel, namespace):
+    source = exposed_row["python_source"]
+    # backward=True: a real row's package may disable backward; its row's backward code was enabled for codegen
+    with warp_session.loaded_kernel(source, row.get("kernel_name"), backward=True) as (kernel, namespace):
         base = _materialise(exposed_row, namespace)
         pairs: list[_Pair] = []
         norms: list[float] = []

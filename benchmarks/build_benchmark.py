@@ -240,8 +240,10 @@ def rss_per_worker(workers: int, num_rows: int) -> list[list[tuple[int, float, f
 
 
 def real_part(targets: tuple[str, ...], out: Path, capture_jobs: int, workers: int) -> dict[str, Any]:
-    """The real rows' part of a build whose harvest and capture are cached in `out` (filled first if not)."""
+    """The real rows' part of a build once harvest and capture are cached in the machine cache (filled first)."""
     from warp_cuda_ir import build
+    from warp_cuda_ir.cache import Cache
+    from warp_cuda_ir.engines import get_executor
     from warp_cuda_ir.record import BuildOptions
 
     options = BuildOptions(
@@ -254,15 +256,16 @@ def real_part(targets: tuple[str, ...], out: Path, capture_jobs: int, workers: i
         capture_jobs=capture_jobs,
         overwrite=True,
     )
-    work = out / writing.WORK_DIR
     build.run_build(options)  # harvest and capture, or check their caches are current; not timed
     with tempfile.TemporaryDirectory(prefix="warp_cuda_ir_bench_") as tmp:
-        started, cpu = time.time(), cpu_seconds()
-        harvested = build.harvest_targets(options, work)
-        assert harvested is not None
-        rows = build.real_rows(options, work, harvested)
-        build.write_real_rows(Path(tmp), rows, options.max_shard_mb * 10**6)
-        wall, cpu = time.time() - started, cpu_seconds() - cpu
+        with get_executor(options.engine, workers) as executor:
+            started, cpu = time.time(), cpu_seconds()
+            cache = Cache.from_options(options.cache_dir)
+            harvested = build.harvest_targets(options, cache)
+            assert harvested is not None
+            rows = build.real_rows(options, cache, executor, harvested)
+            build.write_real_rows(Path(tmp), rows, options.max_shard_mb * 10**6)
+            wall, cpu = time.time() - started, cpu_seconds() - cpu
     n = len(rows.rows)
     return {
         "rows": n,

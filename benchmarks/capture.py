@@ -1,12 +1,12 @@
 """Capture real launches of the default packages (their examples and tests on the CPU), then replay them.
 
-    python benchmarks/capture.py --cache /tmp/capture/jobs                     # capture only
-    python benchmarks/capture.py --cache /tmp/capture/jobs --harvest-cache H   # + share of harvest records
+    python benchmarks/capture.py --cache /tmp/cache                     # capture only
+    python benchmarks/capture.py --cache /tmp/cache --harvest-cache H   # + share of harvest records
                                                                                #   with a replayable launch,
                                                                                #   replay fidelity
 Per package: jobs by outcome (one line each that did not end cleanly), kernels with a record, replayable,
-record bytes; with `--harvest-cache` (a `harvest.cached_harvest` folder): harvest records, those with a
-replayable launch, replay verdicts (replays run in child processes on the CPU, as in the build), and wall times.
+record bytes; with `--harvest-cache` (a cache folder for `harvest.cached_harvest`): harvest records, those with a
+replayable launch, replay verdicts (replays run in executor workers on the CPU, as in the build), and wall times.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import pickle
 import sys
 import tempfile
 import time
@@ -22,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from warp_cuda_ir.cache import Cache
 from warp_cuda_ir.capture import Captured, capture_packages, jobs, keys, replays
 from warp_cuda_ir.harvest import DEFAULT_PACKAGES, cached_harvest
 
@@ -58,7 +58,7 @@ def main() -> None:
         type=Path,
         required=True,
         nargs="+",
-        help="capture cache folder (one file per job); with --read-only several, the first preferred",
+        help="cache folder (a machine cache: capture/ has one entry per job); with --read-only several",
     )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--time-limit", type=float, default=90.0, help="seconds per script")
@@ -96,7 +96,7 @@ def main() -> None:
         harvested = cached_harvest(measured, args.harvest_cache, workers=args.workers)
     started = time.monotonic()
     if args.read_only:
-        results = [pickle.loads(p.read_bytes()) for c in args.cache for p in sorted(c.glob("*.capture"))]
+        results = [r for c in args.cache for r in Cache(c).values(jobs.NAMESPACE)]
         captured = Captured(jobs.best_records(results), results, [], 0.0)
     else:
         captured = capture_packages(
@@ -152,7 +152,7 @@ def main() -> None:
             d["sampled"] = d.get("sampled", 0) + 1
             if args.replay_sample is None or d["sampled"] <= args.replay_sample:
                 sample.append((record, meta, data))
-        # As the build does: in child processes, so a replay that crashes or hangs costs only its own verdict.
+        # As the build does: in executor workers, so a replay that crashes or hangs costs only its own verdict.
         items = [(r["source"], r["kernel_name"], data) for r, _, data in sample]
         replays.replay_all(items, verdicts, workers=args.workers)
         for (record, meta, _), item in zip(sample, items, strict=True):

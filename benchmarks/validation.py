@@ -3,6 +3,14 @@
 
     python benchmarks/validation.py --rows 64 --workers 2
     python benchmarks/validation.py --side-by-side OLD_CHECKOUT [--rounds 2] [--no-standalone]   # old vs new
+    python benchmarks/validation.py --stages --rows 64 [--old OLD_CHECKOUT]   # core-s/row per step, and floors
+
+`--stages` builds --rows generated rows, validates a copy with this checkout's `scripts/validate.py --no-gpu`
+(and with OLD_CHECKOUT's, one after the other, for the before figure), and prints CPU seconds per row (the
+pass and every process it started) in total and per step of the pass, next to each step's floor: the tool
+alone on the same code with its best batching, in this process (NVRTC on one module of every row, Warp's
+Clang on one translation unit of every row's CPU modules, the plain one and the gradient check's, nvcc and
+g++ on one translation unit of every row's program per block size).
 
 `--side-by-side` measures the whole pass (`scripts/validate.py --no-gpu`) in rows/s on a 128-seed
 build, for an older checkout of this repository (e.g. `git archive <commit> | tar -x -C OLD`) and for
@@ -24,6 +32,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import os
+import resource
 import shutil
 import sys
 import tempfile
@@ -177,6 +186,149 @@ def side_by_side(old: Path, seed: int, workers: int, rounds: int, no_standalone:
         shutil.rmtree(root, ignore_errors=True)
 
 
+def _cpu_of_children() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _cpu_of_self() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _validate_cost(checkout: Path, folder: Path, workers: int, chunk_size: int) -> tuple[float, float, str]:
+    """(CPU seconds of the whole pass and its children, wall seconds, its output) for one checkout."""
+    import subprocess
+
+    command = [sys.executable, str(checkout / "scripts" / "validate.py"), str(folder), "--no-gpu"]
+    command += ["--workers", str(workers), "--chunk-size", str(chunk_size)]
+    env = dict(os.environ, PYTHONPATH=str(checkout))
+    before, clock = _cpu_of_children(), time.perf_counter()
+    done = subprocess.run(command, env=env, capture_output=True, text=True, cwd=tempfile.gettempdir())
+    if done.returncode != 0:
+        raise RuntimeError(f"{checkout}: validate.py failed: {(done.stderr or done.stdout)[-800:]}")
+    return _cpu_of_children() - before, time.perf_counter() - clock, done.stdout
+
+
+def _floors(rows: list[dict[str, Any]], arch: int, root: Path) -> dict[str, float]:
+    """CPU seconds per row of each tool alone on the rows' code, batched as far as it goes."""
+    import warp as wp
+    from warp._src import build as warp_build
+    from warp._src import context
+
+    from warp_cuda_ir import extraction
+    from warp_cuda_ir.standalone import batch, stage
+
+    n = len(rows)
+    floors: dict[str, float] = {}
+    wp.config.kernel_cache_dir = str(root / "kernel_cache")
+    warp_session.init_warp()
+    compile_cuda.compile_rows(rows[:1], arch, root / "warm")  # NVRTC's header precompile, as workers pay once
+    execute.validate_cpu(rows[0])  # Clang's
+    by_block: dict[int, list[dict[str, Any]]] = {}
+    for r in rows:
+        by_block.setdefault(r.get("block_dim") or extraction.CUDA_BLOCK_DIM, []).append(r)
+    clock = _cpu_of_self()
+    for group in by_block.values():
+        ptx, _ = compile_cuda.compile_source(compile_cuda.batch_source(group), arch, root, "floor")
+        if ptx is None:
+            print(f"  note: the NVRTC floor's module of {len(group)} rows failed; its figure is too low")
+    floors["cuda"] = (_cpu_of_self() - clock) / n
+
+    # Clang: the modules the pass compiles per row (the row's own; the gradient check's, widened when it can).
+    modules: dict[str, None] = {}
+    prelude = ""
+    for r in rows:
+        variants = [r]
+        try:
+            variants.append(gradients.expose_parameters(gradients.widen_row(r))[0])
+        except Exception:
+            pass
+        variants.append(gradients.expose_parameters(r)[0])
+        for variant in variants:
+            try:
+                with warp_session.loaded_kernel(variant["python_source"], r.get("kernel_name")) as (kernel, _):
+                    module = kernel.module
+                    module.get_module_hash(extraction.CPU_BLOCK_DIM)
+                    options = module.resolved_options[extraction.CPU_BLOCK_DIM]
+                    source = module._run_codegen(options, True)[0]
+            except Exception:
+                continue
+            prelude = prelude or extraction.prelude(source)
+            modules.setdefault(source[len(prelude) :])
+            if variant is not r:
+                break  # the check compiles one variant: the widened one when it codegens
+    body = "".join(f"\nnamespace floor_{k} {{\n{text}\n}}\n" for k, text in enumerate(modules))
+    cpp = root / "floor.cpp"
+    cpp.write_text(prelude + body)
+    clock = _cpu_of_self()
+    try:
+        warp_build.build_cpu(
+            str(root / "floor.o"),
+            str(cpp),
+            optimization_level=2,
+            use_precompiled_headers=True,
+            pch_dir=context.runtime.get_clang_pch_dir(),
+            block_dim=extraction.CPU_BLOCK_DIM,
+        )
+        floors["row (Clang)"] = (_cpu_of_self() - clock) / n
+    except Exception as e:  # two rows with one kernel symbol clash in one unit: report it rather than guess
+        print(f"  note: Clang floor not measured ({type(e).__name__}: {e})")
+
+    tools = stage.find_tools(arch)
+    for target, name in (("cuda", "programs (nvcc)"), ("cpu", "programs (g++)")):
+        if (tools.nvcc if target == "cuda" else tools.cxx) is None:
+            continue
+        column = "cuda_program" if target == "cuda" else "cpu_program"
+        groups: dict[int, list[str]] = {}
+        for r in rows:
+            key = int(r.get("block_dim") or extraction.CUDA_BLOCK_DIM) if target == "cuda" else 0
+            groups.setdefault(key, []).append(r[column])
+        clock = _cpu_of_children()
+        for k, programs in enumerate(groups.values()):
+            stage._compile(
+                tools, target, batch.batch_from_programs(programs, target), root, f"{target}{k}", len(programs)
+            )
+        floors[name] = (_cpu_of_children() - clock) / n
+    return floors
+
+
+def stages_report(rows_wanted: int, seed: int, workers: int, chunk_size: int, arch: int, old: Path | None) -> None:
+    import re
+    import subprocess
+
+    import pyarrow.parquet as pq
+
+    here = Path(__file__).resolve().parent.parent
+    root = Path(tempfile.mkdtemp(prefix="warp_cuda_ir_stages_"))
+    try:
+        built = root / "built"
+        command = [sys.executable, str(here / "scripts" / "build.py"), "--out", str(built), "--real", "none"]
+        command += ["--no-validate", "--target-mb", "0.01", "--seeds-per-shard", str(rows_wanted), "--seed", str(seed)]
+        subprocess.run(command, check=True, capture_output=True)
+        rows = [r for f in sorted((built / "data").rglob("*.parquet")) for r in pq.read_table(f).to_pylist()]
+        n = len(rows)
+        print(f"{n} generated rows, {workers} workers, batches of {chunk_size}, load {os.getloadavg()[0]:.1f}")
+        sides = [("new", here)] + ([("old", old.resolve())] if old is not None else [])
+        for name, checkout in sides:
+            folder = root / name
+            shutil.copytree(built, folder)
+            cpu, wall, out = _validate_cost(checkout, folder, workers, chunk_size)
+            print(
+                f"  {name} pass ({checkout}): {cpu / n:.3f} core-s/row ({cpu:.0f} CPU s, {wall:.0f} s wall, "
+                f"load {os.getloadavg()[0]:.1f})"
+            )
+            found = re.search(r"core-seconds per row, by step of the pass: (.*)", out)
+            if found:
+                print(f"    per step: {found.group(1)}")
+            shutil.rmtree(folder, ignore_errors=True)
+        print("  floors (the tool alone, one batch of every row), core-s/row:")
+        for step, value in _floors(rows, arch, root / "floors").items():
+            print(f"    {step}: {value:.3f}")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--rows", type=int, default=64)
@@ -190,7 +342,13 @@ def main() -> int:
     p.add_argument(
         "--no-standalone", action="store_true", help="with --side-by-side: this checkout's pass, standalone stage off"
     )
+    p.add_argument("--stages", action="store_true", help="core-s/row per step of the pass, and each step's floor")
+    p.add_argument("--old", type=Path, default=None, help="with --stages: an older checkout's pass, for comparison")
     args = p.parse_args()
+    if args.stages:
+        (Path(tempfile.gettempdir())).mkdir(exist_ok=True)
+        stages_report(args.rows, args.seed, args.workers, args.chunk_size, args.arch, args.old)
+        return 0
     if args.side_by_side is not None:
         side_by_side(args.side_by_side, args.seed, args.workers, args.rounds, args.no_standalone)
         return 0

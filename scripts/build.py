@@ -16,7 +16,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
 
-from warp_cuda_ir.cli import add_validation_arguments, default_workers, fail, positive_float, positive_int
+from warp_cuda_ir.cli import (
+    add_engine_arguments,
+    add_validation_arguments,
+    default_workers,
+    fail,
+    positive_float,
+    positive_int,
+)
 
 
 def _real_targets(text: str) -> tuple[str, ...]:
@@ -30,7 +37,6 @@ def _real_targets(text: str) -> tuple[str, ...]:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     from warp_cuda_ir.capture import DEFAULT_CAPTURE_JOBS
-    from warp_cuda_ir.engines import ENGINES
     from warp_cuda_ir.harvest import DEFAULT_PACKAGES
     from warp_cuda_ir.shards import BuildSpec
 
@@ -57,9 +63,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=True,
         help="record real launches of the real rows' kernels by running their packages' own examples and tests "
         "on the CPU (runs their code; about 30 min on 2 cores for the default packages, cached per script in "
-        "the work folder and not rerun), then replay them in child processes, so replayable real rows are "
+        "the machine cache and not rerun), then replay them in worker processes, so replayable real rows are "
         "validated like generated ones (default: on; --no-capture leaves real rows compile-only; nothing to "
         "capture with --real none)",
+    )
+    p.add_argument(
+        "--cache-dir",
+        type=Path,
+        default=None,
+        help="the machine cache of harvests, capture jobs, replay verdicts and compiled kernels, reused by every "
+        "build (default: $WARP_CUDA_IR_CACHE, else $XDG_CACHE_HOME/warp_cuda_ir, else ~/.cache/warp_cuda_ir)",
+    )
+    p.add_argument(
+        "--no-cache", action="store_true", help="neither read nor write the machine cache (everything is recomputed)"
     )
     p.add_argument(
         "--capture-jobs",
@@ -91,14 +107,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=256,
         help="largest Parquet file written, uncompressed MB (default: 256)",
     )
-    p.add_argument(
-        "--engine", choices=ENGINES, default="local", help="local processes or a Ray cluster (default: local)"
-    )
-    p.add_argument(
-        "--ray-address",
-        default=None,
-        help="Ray cluster to join (host:port, ray://host:port or auto); default: start Ray on this machine",
-    )
+    add_engine_arguments(p)
     p.add_argument(
         "--staging",
         type=Path,
@@ -118,10 +127,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument(
         "--validate",
-        action="store_true",
-        help="then run the validation pass (scripts/validate.py) with the options below and --workers",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="then run the validation pass (scripts/validate.py) with the options below, --workers and --engine, "
+        "so the folder ships annotated rows (default: on; --no-validate builds only, a URL --out is never validated)",
     )
-    group = p.add_argument_group("validation pass (--validate); --arch is also the arch code is generated for")
+    group = p.add_argument_group("validation pass; --arch is also the arch code is generated for")
     add_validation_arguments(group, with_workers=False)
     return p.parse_args(argv)
 
@@ -155,9 +166,12 @@ def _build(args: argparse.Namespace, bars: list[Any]) -> int:
 
     if args.ray_address and args.engine != "ray":
         return fail("--ray-address needs --engine ray")
-    if (args.push_to_hub or args.validate) and is_url(args.out):
-        flag = "--push-to-hub" if args.push_to_hub else "--validate"
-        return fail(f"{flag} works on a local --out folder, not a URL")
+    if args.push_to_hub and is_url(args.out):
+        return fail("--push-to-hub works on a local --out folder, not a URL")
+    if args.validate and is_url(args.out):
+        return fail("--validate works on a local --out folder, not a URL")
+    if args.validate is None:  # on by default where it can run: the pass rewrites a local folder's files
+        args.validate = not is_url(args.out)
     categories = check_categories(args.categories)
     if args.push_to_hub:  # refuse a bad repo id or a missing token before a long build, not after
         hub.check_repo_id(args.push_to_hub)
@@ -208,6 +222,8 @@ def _build(args: argparse.Namespace, bars: list[Any]) -> int:
         real=args.real,
         capture=args.capture,
         capture_jobs=args.capture_jobs,
+        cache_dir=args.cache_dir,
+        no_cache=args.no_cache,
     )
     result = run_build(
         options, on_shard, on_harvest, lambda line: print(f"warning: {line}", file=sys.stderr), on_capture

@@ -3,14 +3,14 @@
 
 python scripts/real_reference.py --packages newton,mujoco_warp,warp --cache /tmp/harvest-cache
 python scripts/real_reference.py --packages mujoco_warp --parse newton,warp --cache /tmp/harvest-cache
-python scripts/real_reference.py --harvested /tmp/realrows_hcache/*.json.gz   # a build's harvest cache files
+python scripts/real_reference.py --harvested ~/.cache/warp_cuda_ir   # the harvests builds cached
 
 Harvests `--packages` (`warp_cuda_ir.harvest.cached_harvest`: imports them, so only packages you would
 import yourself; cached per package in `--cache`) and analyses every record's self-contained source with
 `program_analysis.analyse`. `--parse` takes packages without importing them: every `@wp.kernel` in their
 installed `.py` files, with the `@wp.func`s and `@wp.struct`s of its own file (faster than a harvest, which
 on a loaded 2-core machine takes 20-30 minutes for newton and warp; kernels made by factories are missed).
-`--harvested` reads harvest cache files (`harvest.cached_harvest`'s `<key>.json.gz`) as they are: the real rows
+`--harvested` reads the harvests cached in machine-cache folders (`harvest/` entries) as they are: the real rows
 of a build, each record's self-contained source counted once (the shipped reference is made this way).
 Writes the summed distributions of Warp built-ins, statement kinds and expression kinds, with the packages
 and versions they came from. Only counts are stored, no source text.
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import gzip
 import importlib.metadata
 import importlib.util
 import json
@@ -66,8 +65,10 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--packages", default="newton,mujoco_warp,warp", help="comma-separated packages to harvest")
     p.add_argument("--parse", default="", help="comma-separated packages to parse without importing")
-    p.add_argument("--cache", type=Path, help="harvest cache folder (one file per package)")
-    p.add_argument("--harvested", type=Path, nargs="*", default=[], help="harvest cache files to read as they are")
+    p.add_argument("--cache", type=Path, help="cache folder (one harvest entry per package)")
+    p.add_argument(
+        "--harvested", type=Path, nargs="*", default=[], help="cache folders whose harvests to read as they are"
+    )
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--out", type=Path, default=None, help="default: the package's real_reference.json")
     args = p.parse_args(argv)
@@ -84,15 +85,17 @@ def main(argv: list[str] | None = None) -> int:
         return fail(str(e))
     sources = [(r["package"], r["source"]) for r in harvested["records"]]
     versions = {t["package"]: t["version"] for t in harvested["targets"]}
-    for path in args.harvested:
-        try:
-            with gzip.open(path, "rt") as f:
-                data = json.load(f)
-        except (OSError, ValueError) as e:
-            return fail(f"{path}: not a harvest cache file ({type(e).__name__})")
-        sources += [(r["package"], r["source"]) for r in data["records"]]
-        versions[data["target"]["package"]] = data["target"]["version"]
-        specs.append(data["target"]["spec"])
+    from warp_cuda_ir.cache import Cache
+    from warp_cuda_ir.harvest.cache import NAMESPACE
+
+    for folder in args.harvested:
+        entries = list(Cache(folder).values(NAMESPACE))
+        if not entries:
+            return fail(f"{folder}: a cache folder with no harvest in it")
+        for data in entries:
+            sources += [(r["package"], r["source"]) for r in data["records"]]
+            versions[data["target"]["package"]] = data["target"]["version"]
+            specs.append(data["target"]["spec"])
     for package in (s for s in args.parse.split(",") if s):
         found = [(package, text) for text in parsed_kernels(package)]
         if not found:

@@ -2,13 +2,16 @@
 """Validate a dataset folder built by scripts/build.py: annotate every row in place.
 
     python scripts/validate.py dist/warp_cuda_ir [--arch 90] [--workers N]
+    python scripts/validate.py dist/warp_cuda_ir --engine ray [--ray-address HOST:6379]
 
 Each row gets its CUDA compile (NVRTC, no GPU needed), CPU compile and launch with its seeded
 inputs, output digest and output statistics (degenerate outputs), gradient check, and GPU launch
 compared with the CPU reference when a CUDA device is present; each stage its own status, error
 and skip reason. The Parquet files are replaced atomically at the
 end and README.md is rendered again. Rerun the same command after an interruption to resume.
-`scripts/build.py --validate` runs the same pass with the same options after a build.
+`scripts/build.py` runs the same pass with the same options after a build (unless --no-validate). The stages
+are `schema.PASS`; batches of rows run on the executor (`--engine local` processes or a Ray cluster), and
+a rerun resumes with either engine.
 """
 
 from __future__ import annotations

@@ -47,10 +47,13 @@ def run_script(
     """`python scripts/<name>.py ARGS`, as a user runs it (`env`: the whole environment, default ours).
 
     A build harvests the default packages' real kernels unless told otherwise (tens of minutes): tests
-    build generated rows only (`--real none`) unless they name `--real` themselves.
+    build generated rows only (`--real none`) unless they name `--real` themselves, and, as the build
+    validates its rows by default (minutes), unvalidated unless they name `--validate` themselves.
     """
     if name == "build" and "--real" not in args:
         args = ("--real", "none", *args)
+    if name == "build" and not {"--validate", "--no-validate"} & set(args):
+        args = ("--no-validate", *args)
     command = [sys.executable, str(ROOT / "scripts" / f"{name}.py"), *args]
     return subprocess.run(command, capture_output=True, text=True, env=env, timeout=timeout, cwd=cwd)
 

@@ -13,11 +13,10 @@ from typing import Any
 import pyarrow as pa
 import pytest
 
+from tests.test_validation import run_rows
 from warp_cuda_ir import adjoint_hazards, extraction, schema
 from warp_cuda_ir.readback import _GradientTally
 from warp_cuda_ir.validation import gradients
-from warp_cuda_ir.validation.runner import Chunk, PassOptions, StageTimes, run_pass
-from warp_cuda_ir.validation.worker import WorkerConfig
 
 N = 16
 UNIFORM = {"dist": "uniform", "low": 0.1, "high": 1.0}
@@ -285,15 +284,7 @@ def test_a_hang_in_the_gradient_check_is_that_stages_timeout(tmp_path: Path) -> 
     # Inputs are exactly 0.5: the CPU run ends; the first finite-difference step never does.
     full = {"dist": "full", "value": 0.5}
     hangs = make_row(HANGS_WHEN_MOVED, "k", arrays(("a", "float32", "in", full), ("b", "float32", "out", ZEROS)))
-    results: dict[str, dict] = {}
-    run_pass(
-        [Chunk([hangs], ["f"])],
-        PassOptions(workers=1, chunk_size=1, stage_timeout_s=40.0),
-        lambda scratch: WorkerConfig(90, scratch, schema.NO_GPU, {}),
-        tmp_path / "workers",
-        lambda key, row_id, columns: results.setdefault(row_id, columns),
-        StageTimes(),
-    )
+    results = run_rows([hangs], tmp_path, stage_timeout_s=40.0, chunk_size=1)
     columns = results[hangs["id"]]
     assert (columns["cpu_compile_status"], columns["cpu_run_status"]) == ("ok", "ok")
     assert columns["gradcheck_status"] == "timeout" and "timed out" in columns["gradcheck_error"], columns

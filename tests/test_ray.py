@@ -39,3 +39,40 @@ def test_a_ray_address_that_does_not_answer_fails_in_one_line(tmp_path: Path) ->
     assert time.monotonic() - started < 60  # generous: the bound is ray.CONNECT_TIMEOUT_S plus start-up
     assert proc.returncode == 2 and "error: no Ray cluster answers at 127.0.0.1:1" in proc.stderr
     assert proc.stderr.count("\n") == 1 and not (tmp_path / "out").exists()
+
+
+def test_the_validation_pass_on_ray_writes_the_local_engines_files(local_ray: None, tmp_path: Path) -> None:
+    """`scripts/validate.py --engine ray` on a local Ray instance: the same Parquet bytes as the local engine."""
+    import hashlib
+    import shutil
+
+    from warp_cuda_ir.shards import BuildSpec
+    from warp_cuda_ir.validation.pipeline import validate_dataset
+    from warp_cuda_ir.validation.runner import PassOptions
+
+    built = tmp_path / "built"
+    build(built, BuildSpec(seed=7000, seeds_per_shard=6), 0.01, workers=2)
+    digests = {}
+    for engine in ("local", "ray"):
+        out = tmp_path / engine
+        shutil.copytree(built, out)
+        options = PassOptions(workers=2, chunk_size=3, use_gpu=False, standalone=False, engine=engine)
+        result = validate_dataset(out, options)
+        assert result.validated_now == result.rows > 0
+        files = sorted((out / "data").rglob("*.parquet"))
+        digests[engine] = {p.relative_to(out): hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
+    assert digests["ray"] == digests["local"]
+
+
+def test_ray_executor_blames_each_bad_item_alone(local_ray: None) -> None:
+    from tests.executor_items import behave
+    from warp_cuda_ir.engines import get_executor
+
+    items = [("ok", 1), ("hang", 0), ("raise", 7), ("ok", 3), ("exit", 0)]
+    with get_executor("ray", 2) as executor:
+        list(executor.map(behave, [("ok", 0)] * 2))  # start the workers: a start-up counts against the limit
+        got = {o.index: o for o in executor.map(behave, items, time_limit=20)}
+    assert [got[i].status for i in range(len(items))] == ["ok", "timeout", "error", "ok", "crashed"]
+    assert [got[0].value, got[3].value] == [1, 3]
+    assert got[1].detail == "cut at the 20 s limit"
+    assert got[2].detail == "ValueError: bad item 7 second line"

@@ -17,9 +17,9 @@ import pytest
 
 from tests.helpers import ROOT, assert_publishable, build, remote_data_tables, run_cli
 from warp_cuda_ir import rows, writing
-from warp_cuda_ir.engines.local import run_shards
+from warp_cuda_ir.engines import get_executor
 from warp_cuda_ir.errors import OutputFolderError
-from warp_cuda_ir.feed import ShardFeed
+from warp_cuda_ir.feed import ShardFeed, shard_engine
 from warp_cuda_ir.record import BuildRecord
 from warp_cuda_ir.shards import BuildSpec, ShardCache
 from warp_cuda_ir.synthesis import KernelProgram
@@ -44,7 +44,7 @@ def assert_same_data(a: dict[str, pa.Table], b: dict[str, pa.Table]) -> None:
 def test_a_killed_build_resumes_to_the_rows_of_an_uninterrupted_one(tmp_path: Path) -> None:
     out = tmp_path / "killed"
     args = ["--real", "none", "--out", str(out), "--target-mb", str(KILL_TARGET_MB), "--seed", str(KILL_SPEC.seed)]
-    args += ["--seeds-per-shard", str(KILL_SPEC.seeds_per_shard), "--workers", "2"]
+    args += ["--seeds-per-shard", str(KILL_SPEC.seeds_per_shard), "--workers", "2", "--no-validate"]
     shards = out / writing.WORK_DIR / "shards"
     kill_after = random.Random().randint(2, 6)  # a different moment each run; any moment must work
     proc = subprocess.Popen(
@@ -103,7 +103,7 @@ def test_each_shard_is_handed_to_the_builder_before_the_next_is_generated(
     feed = ShardFeed(
         TINY_SPEC,
         str(tmp_path),
-        run_shards,
+        shard_engine(get_executor("local", 1)),
         workers=1,
         num_shards=3,
         on_shard=lambda s: events.append(("made", s.index)),
@@ -129,9 +129,11 @@ def test_a_failure_during_generation_reaches_the_caller_as_itself(
 
 
 def test_generation_workers_never_import_datasets() -> None:
-    # `datasets` takes about a second to import: every pool worker would pay it at start-up.
+    # `datasets` takes about a second to import: every pool worker would pay it at start-up. A shard
+    # worker imports the executor and the module of the function it runs (the feed's).
     code = (
-        "import sys, warp_cuda_ir.engines.local; print(sorted(m for m in ('datasets', 'pandas') if m in sys.modules))"
+        "import sys, warp_cuda_ir.engines.local, warp_cuda_ir.feed; "
+        "print(sorted(m for m in ('datasets', 'pandas') if m in sys.modules))"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert proc.stdout.strip() == "[]"

@@ -1,11 +1,11 @@
-"""Focused tests of the bookkeeping that schedules work: the engines' scheduler, the feed, and how the
+"""Focused tests of the bookkeeping that schedules work: the shard scheduler, the feed, and how the
 validation runner blames a failed worker. Real shards are written to a real shard cache; what is
 replaced is only the part under test's own seam (the engine callable, the worker slot).
 """
 
 from __future__ import annotations
 
-from collections import deque
+import json
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -14,12 +14,12 @@ import pyarrow as pa
 import pytest
 
 from warp_cuda_ir import schema
-from warp_cuda_ir.engines import schedule
+from warp_cuda_ir.engines import Outcome
 from warp_cuda_ir.errors import WorkerStartError
-from warp_cuda_ir.feed import ShardFeed
+from warp_cuda_ir.feed import ShardFeed, schedule
 from warp_cuda_ir.shards import FAILURE_SCHEMA, BuildSpec, ShardCache, ShardStats
 from warp_cuda_ir.validation import runner
-from warp_cuda_ir.validation.runner import Chunk, PassOptions
+from warp_cuda_ir.validation.runner import PassOptions
 
 SPEC = BuildSpec(seed=0, seeds_per_shard=4)
 
@@ -141,66 +141,49 @@ def test_feed_refuses_an_engine_that_stops_early(tmp_path: Path) -> None:
 # ---- the validation runner's blame ---------------------------------------------------------------
 
 
-class FakeSlot:
-    """A worker slot as `runner._fail` sees it, stopped without a process."""
-
-    def __init__(self, chunk: Chunk | None, stage: str | int | None, next_row: int = 0, row_stage: str = "cpu_compile"):
-        self.index, self.chunk, self.stage, self.next_row, self.row_stage = 0, chunk, stage, next_row, row_stage
-        self.so_far: dict[str, Any] = {}
-        self.config = runner.WorkerConfig(90, "", "no GPU", {})
-        self.stopped: list[bool] = []
-
-    def stop(self, kill: bool) -> None:
-        self.stopped.append(kill)
-
-
-def blame(slot: FakeSlot, monkeypatch: pytest.MonkeyPatch) -> tuple[deque[Chunk], dict[str, dict[str, Any]]]:
-    monkeypatch.setattr(runner, "_Slot", lambda *args: "fresh worker")
-    queue: deque[Chunk] = deque()
-    marked: dict[str, dict[str, Any]] = {}
-    fresh = runner._fail(
-        slot,  # type: ignore[arg-type]
-        "timeout",
-        "timed out after 9 s",
-        queue,
-        PassOptions(),
-        lambda key, row_id, columns: marked.setdefault(row_id, columns),
-        lambda scratch: slot.config,
-        Path("."),
-    )
-    assert fresh == "fresh worker" and slot.stopped == [True]
-    return queue, marked
+def after(
+    rows: list[dict[str, Any]], records: list[dict[str, Any]], tmp_path: Path, status: str = "timeout"
+) -> list[runner._Work]:
+    """What `runner._after_failure` leaves of a batch whose worker left `records` in its trail, then was cut."""
+    settings = runner.Settings(90, schema.NO_GPU, {}, trail=str(tmp_path))
+    batch = runner.Batch(settings, "b1", rows, [{} for _ in rows])
+    (tmp_path / "b1.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    outcome = Outcome(1, status, None, "cut at the 9 s limit" if status == "timeout" else "worker died: exit code -11")
+    return runner._after_failure(runner._Work(["f"] * len(rows), rows, batch.done), batch, outcome, PassOptions())
 
 
 def rows(n: int) -> list[dict[str, Any]]:
     return [{"id": f"r{i}"} for i in range(n)]
 
 
-def test_a_failed_compile_batch_is_split_so_each_row_compiles_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    queue, marked = blame(FakeSlot(Chunk(rows(3), ["f"] * 3), "compile"), monkeypatch)
-    assert marked == {} and [[r["id"] for r in c.rows] for c in queue] == [["r0"], ["r1"], ["r2"]]
-    assert all(c.compile for c in queue)
+def test_a_failed_compile_batch_is_split_until_each_row_compiles_alone(tmp_path: Path) -> None:
+    left = after(rows(3), [{"step": "cuda", "rows": [0, 1, 2]}], tmp_path)
+    assert [[r["id"] for r in w.rows] for w in left] == [["r0"], ["r1", "r2"]]
+    assert all(d == {} for w in left for d in w.done), "nothing is marked while more than one row shares the blame"
 
 
-def test_a_row_that_fails_its_compile_alone_is_marked_and_still_runs(monkeypatch: pytest.MonkeyPatch) -> None:
-    queue, marked = blame(FakeSlot(Chunk(rows(1), ["f"]), "compile"), monkeypatch)
-    assert marked == {} and len(queue) == 1 and not queue[0].compile
-    cuda = queue[0].cuda[0]
-    assert cuda is not None
-    assert (cuda["cuda_compile_status"], cuda["cuda_compile_error"]) == ("timeout", "NVRTC timed out after 9 s")
+def test_a_row_that_fails_its_compile_alone_is_marked_and_still_runs(tmp_path: Path) -> None:
+    (left,) = after(rows(1), [{"step": "cuda", "rows": [0]}], tmp_path)
+    cuda = left.done[0]
+    assert cuda["cuda_compile_status"] == "timeout"
+    assert cuda["cuda_compile_error"] == "NVRTC timed out: cut at the 9 s limit"
+    assert "cpu_compile_status" not in cuda, "the row's other stages still run"
 
 
-def test_only_the_running_row_is_blamed_and_the_rest_is_requeued(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_only_the_running_row_and_stage_are_blamed_and_the_rest_runs_again(tmp_path: Path) -> None:
     compiled = [{"cuda_compile_status": "ok", "tag": i} for i in range(3)]
-    chunk = Chunk(rows(3), ["f"] * 3, compile=False, cuda=list(compiled))
-    queue, marked = blame(FakeSlot(chunk, 1, next_row=1, row_stage="gradcheck"), monkeypatch)
-    assert list(marked) == ["r1"]
-    assert marked["r1"]["gradcheck_status"] == "timeout" and "timed out" in marked["r1"]["gradcheck_error"]
-    assert marked["r1"]["tag"] == 1, "the row keeps its CUDA compile result"
-    (rest,) = queue
-    assert [r["id"] for r in rest.rows] == ["r2"] and not rest.compile and rest.cuda == [compiled[2]]
+    records = [{"step": "cuda", "rows": [0, 1, 2]}, *({"row": i, "columns": compiled[i]} for i in range(3))]
+    records += [{"row": 0, "stage": "cpu_compile", "so_far": {}}, {"row": 0, "columns": {**compiled[0], "done": 1}}]
+    records += [{"row": 1, "stage": "gradcheck", "so_far": {"cpu_run_status": "ok"}}]
+    records += [{"timeout": "gradcheck", "after": 120.0}]
+    (left,) = after(rows(3), records, tmp_path, status="crashed")
+    marked = left.done[1]
+    assert (marked["gradcheck_status"], marked["gradcheck_error"]) == ("timeout", "timed out after 120 s")
+    assert marked["tag"] == 1 and marked["cpu_run_status"] == "ok", "the row keeps what finished before"
+    assert left.done[0] == {**compiled[0], "done": 1} and left.done[2] == compiled[2]
+    assert [r["id"] for r in left.rows] == ["r0", "r1", "r2"], "finished steps are not run again (see stages)"
 
 
-def test_a_worker_that_cannot_start_stops_the_pass(monkeypatch: pytest.MonkeyPatch) -> None:
-    with pytest.raises(WorkerStartError, match="could not start"):
-        blame(FakeSlot(None, "startup"), monkeypatch)
+def test_a_worker_that_fails_outside_any_row_stops_the_pass(tmp_path: Path) -> None:
+    with pytest.raises(WorkerStartError, match="validation worker"):
+        after(rows(2), [], tmp_path, status="error")

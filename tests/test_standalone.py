@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -84,10 +85,8 @@ def test_missing_compilers_skip_their_stages_with_one_reason(monkeypatch: pytest
     tools = stage.find_tools()
     assert tools.nvcc is None and tools.cxx is None
     row = {"kernel_symbol": "k", "launch_dim": [4], "arguments": [], "cuda_program": "", "cpu_program": ""}
-    seen: list = []
-    out = stage.run_stage([("a", row, None)], tmp_path / "work", tools, "no GPU", on_row=lambda k, c: seen.append(k))
+    out = stage.run_stage([("a", row, None)], tmp_path / "work", tools, "no GPU")
     columns = out["a"]
-    assert seen == ["a"]
     assert columns["standalone_nvcc_status"] == "skipped"
     assert columns["standalone_nvcc_skip_reason"] == schema.NVCC_NOT_FOUND
     assert columns["standalone_gpu_run_skip_reason"] == schema.NVCC_NOT_FOUND
@@ -160,6 +159,25 @@ def test_without_the_device_shim_nvcc_rejects_a_tile_row(tmp_path: Path) -> None
     assert "tile_sum" in done.stdout + done.stderr
 
 
+@pytest.mark.slow
+@needs_nvcc
+def test_tile_rows_compile_together_in_one_nvcc_batch(tmp_path: Path) -> None:
+    """The batch keeps each row's device shim before `aot.h`: without it every batch holding a tile row failed,
+    and the stage compiled its rows again, in halves, down to one per nvcc call."""
+    by_block: dict[int, list[dict]] = {}
+    for seed in range(12):
+        row = rows.make_row(seed, ["tile"])
+        by_block.setdefault(row["block_dim"], []).append(row)
+    pair = next(group[:2] for group in by_block.values() if len(group) >= 2)
+    shims = [device_shim.shim(program.warp_native_dir(), extraction.translation_unit(r, "cuda")) for r in pair]
+    assert any(shims), "the pair needs a shim for the test to mean anything"
+    programs = [r["cuda_program"] for r in pair]
+    text = batch.batch_from_programs(programs, "cuda")
+    assert all(shim in text.split('#include "aot.h"')[0] for shim in shims)
+    status, log = stage._compile(_tools(), "cuda", text, tmp_path, "batch", len(programs))
+    assert status == "ok", log
+
+
 def test_device_shim_declares_warps_host_only_tile_functions() -> None:
     """Read from Warp's headers: the functions nvcc rejected (measured), each declared __host__ __device__."""
     found = device_shim.declarations(Path(program.warp_native_dir()))
@@ -208,20 +226,22 @@ def test_no_standalone_marks_the_stage_skipped_and_keeps_the_rest(tmp_path: Path
     import argparse
 
     from warp_cuda_ir.cli import add_validation_arguments, validation_options
+    from warp_cuda_ir.validation import stages
     from warp_cuda_ir.validation.runner import Progress
-    from warp_cuda_ir.validation.standalone_phase import standalone_phase
 
     parser = argparse.ArgumentParser()
     add_validation_arguments(parser)
     options = validation_options(parser.parse_args(["--no-standalone"]))
     assert options.standalone is False and validation_options(parser.parse_args([])).standalone is True
-    done = {"train.parquet": {"a": {"cpu_run_status": "ok"}}}
+    settings = stages.Settings(90, schema.NO_GPU, {}, standalone=options.standalone)
+    columns = {"cpu_run_status": "ok"}
+    worker = SimpleNamespace(note=lambda record: None)  # the step needs no compiler when it is disabled
+    stages.RUNS["programs"](worker, settings, [{"id": "a"}], [columns], [0])  # type: ignore[arg-type]
     progress = Progress(tmp_path, {"test": 1})
     try:
-        standalone_phase([], done, options, schema.NO_GPU, tmp_path / "work", progress)
+        progress.add("train.parquet", "a", columns)
     finally:
         progress.close()
-    columns = done["train.parquet"]["a"]
     assert columns["cpu_run_status"] == "ok"
     for name in schema.STANDALONE_STAGES:
         assert columns[f"{name}_status"] == "skipped"

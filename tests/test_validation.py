@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib.util
 import json
@@ -27,8 +28,8 @@ from warp_cuda_ir.shards import BuildSpec
 from warp_cuda_ir.validation import compile_cuda, execute, gpu, outputs
 from warp_cuda_ir.validation import row as row_columns
 from warp_cuda_ir.validation.pipeline import ValidationResult, validate_dataset
-from warp_cuda_ir.validation.runner import Chunk, PassOptions, StageTimes, run_pass
-from warp_cuda_ir.validation.worker import WorkerConfig
+from warp_cuda_ir.validation.runner import PassOptions, StageTimes, run_pass
+from warp_cuda_ir.validation.stages import Settings
 
 VALIDATE = [sys.executable, str(ROOT / "scripts" / "validate.py")]
 TINY_SPEC = BuildSpec(seed=5000, seeds_per_shard=10)
@@ -201,21 +202,31 @@ HANGS_IN_GRADCHECK = WRITES_NOTHING.replace(
 )
 
 
+def run_rows(rows: list[dict], tmp_path: Path, stage_timeout_s: float, chunk_size: int) -> dict[str, dict]:
+    """The pass's driver on the local executor (2 workers) over hand-written rows: columns by row id."""
+    from warp_cuda_ir.engines import get_executor
+
+    for folder in ("trail", "workers"):
+        (tmp_path / folder).mkdir()
+    settings = Settings(90, schema.NO_GPU, {}, standalone=False, stage_timeout_s=stage_timeout_s)
+    settings = dataclasses.replace(settings, trail=str(tmp_path / "trail"), scratch=str(tmp_path / "workers"))
+    results: dict[str, dict] = {}
+    options = PassOptions(workers=2, chunk_size=chunk_size, stage_timeout_s=stage_timeout_s, standalone=False)
+    with get_executor("local", 2) as executor:
+        work = [("f", row, {}) for row in rows]
+        run_pass(
+            work, options, settings, executor, lambda key, i, columns: results.setdefault(i, columns), StageTimes()
+        )
+    return results
+
+
 @pytest.mark.slow
 def test_hanging_or_crashing_kernel_marks_only_its_row_and_stage(tmp_path: Path) -> None:
     args = [("a", "float32", "in", UNIFORM), ("b", "float32", "out", ZEROS)]
     good, copies, hangs, crashes, grad_hangs = (
         row_for(s, "idle", args) for s in (SCALES, COPIES, HANGS, CRASHES, HANGS_IN_GRADCHECK)
     )
-    results: dict[str, dict] = {}
-    run_pass(
-        [Chunk([crashes, good], ["f", "f"]), Chunk([hangs, copies, grad_hangs], ["f", "f", "f"])],
-        PassOptions(workers=2, chunk_size=2, stage_timeout_s=10.0),
-        lambda scratch: WorkerConfig(90, scratch, schema.NO_GPU, {}),
-        tmp_path / "workers",
-        lambda key, row_id, columns: results.setdefault(row_id, columns),
-        StageTimes(),
-    )
+    results = run_rows([crashes, good, hangs, copies, grad_hangs], tmp_path, stage_timeout_s=10.0, chunk_size=2)
     crashed, hung, grad_hung = results[crashes["id"]], results[hangs["id"]], results[grad_hangs["id"]]
     assert (crashed["cpu_compile_status"], crashed["cpu_run_status"]) == ("ok", "error")
     assert "died" in crashed["cpu_run_error"] and crashed["cpu_compile_error"] is None
@@ -231,7 +242,6 @@ def test_hanging_or_crashing_kernel_marks_only_its_row_and_stage(tmp_path: Path)
     assert all(r["cuda_compile_status"] == "ok" for r in results.values())
     for columns in results.values():
         assert_stage_columns_consistent(columns)
-    assert not list((tmp_path / "workers").glob("*")), "killed workers' scratch folders are removed"
 
 
 def test_a_hung_cpu_compile_is_a_compile_timeout() -> None:
@@ -249,7 +259,11 @@ def test_a_gpu_fault_keeps_the_cpu_results_of_its_row() -> None:
     assert (columns["cpu_run_status"], columns["output_digest"]) == ("ok", "abc")
     assert (columns["gpu_run_status"], columns["gpu_run_error"]) == ("error", "worker process died (exit code -6)")
     assert (columns["gradcheck_status"], columns["gradcheck_skip_reason"]) == ("skipped", schema.NOT_REACHED)
-    assert columns.keys() == {n for n in schema.VALIDATION_COLUMN_NAMES if not n.startswith("cuda_") and n != "ptx"}
+    # Exactly the columns of the stages Warp runs in the worker, and the environment's: the other steps' stages
+    # (NVRTC, the standalone programs) are theirs to fill.
+    row_step = [s for s in schema.PASS if s.run == "row"]
+    expected = {n for s in row_step for n in (*(c for c, _, _ in s.columns), *s.result_names)}
+    assert columns.keys() == expected | {n for n, _, _ in schema.ENVIRONMENT_COLUMNS}
 
 
 def test_a_source_that_does_not_load_fails_its_cpu_compile_and_skips_the_rest() -> None:
@@ -300,6 +314,9 @@ def assert_stage_columns_consistent(columns: dict) -> None:
         assert error is None or "np." not in error
     if columns.get("gradcheck_status") in ("skipped", "error", "timeout", "not_applicable"):
         assert columns["gradcheck_dtype"] is None and columns["gradcheck_rel_error"] is None
+    for stage in schema.PASS:  # a stage that ran had every stage it needs succeed
+        if columns.get(f"{stage.name}_status") not in (None, "skipped"):
+            assert all(columns.get(f"{need}_status") == "ok" for need in stage.needs), stage.name
 
 
 def assert_card_states_the_rows(card_text: str, rows: list[dict]) -> None:
@@ -406,3 +423,38 @@ def test_gpu_comparison_uses_per_dtype_tolerance() -> None:
     off = {"b": np.array([1.1, 2.0], np.float32), "n": np.array([1, 3], np.int32)}
     assert gpu.compare(ref, close)[0] and not gpu.compare(ref, off)[0]
     assert gpu.compare(ref, off)[1] == pytest.approx(1.0)
+
+
+def test_the_stage_list_orders_needs_and_owns_every_validation_column() -> None:
+    names = [stage.name for stage in schema.PASS]
+    for stage in schema.PASS:
+        assert all(names.index(need) < names.index(stage.name) for need in stage.needs), stage.name
+        assert all(schema.STAGES_BY_NAME[need].unmet in schema.SKIP_REASONS for need in stage.needs), stage.name
+    owned = [c for stage in schema.PASS for c in (*stage.columns, *stage.results)]
+    assert sorted(owned + list(schema.ENVIRONMENT_COLUMNS)) == sorted(schema.VALIDATION_COLUMNS)
+    from warp_cuda_ir.validation.stages import RUNS
+
+    assert {stage.run for stage in schema.PASS} == set(RUNS), "every step of the list has its runner"
+
+
+def test_a_failed_stage_skips_what_needs_it_and_leaves_the_rest_not_reached() -> None:
+    so_far = {"standalone_nvcc_status": "ok", "standalone_nvcc_error": None, "standalone_nvcc_skip_reason": None}
+    columns = row_columns.failed_step("timeout", "timed out after 20 s", "standalone_cpu_compile", so_far)
+    assert columns["standalone_cpu_compile_status"] == "timeout" and columns["standalone_nvcc_status"] == "ok"
+    assert columns["standalone_cpu_run_skip_reason"] == schema.DID_NOT_COMPILE  # needs the compile
+    assert columns["standalone_gpu_run_skip_reason"] == schema.NOT_REACHED  # needs nvcc, which was fine
+    assert "cpu_run_status" not in columns, "a step's failure writes that step's columns only"
+    assert_stage_columns_consistent(columns)
+    # A skip that carries over: no launch record upstream is no launch record downstream.
+    passed = {"cpu_run_status": "skipped", "cpu_run_skip_reason": schema.NO_LAUNCH_RECORD}
+    assert row_columns.skip_reason(schema.STAGES_BY_NAME["gradcheck"], passed) == schema.NO_LAUNCH_RECORD
+
+
+def test_the_build_validates_by_default_and_no_validate_builds_only() -> None:
+    spec = importlib.util.spec_from_file_location("build_script", ROOT / "scripts" / "build.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    default = script.parse_args([])
+    assert default.validate is None and default.capture is True  # None: on, where the folder is local
+    assert script.parse_args(["--no-validate"]).validate is False
+    assert script.parse_args(["--validate"]).validate is True

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import shutil
 import sys
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,9 +20,10 @@ import pyarrow as pa
 
 import warp_cuda_ir
 from warp_cuda_ir import card, destination, program_analysis, real, schema, writing
-from warp_cuda_ir.engines import get_engine
+from warp_cuda_ir.cache import Cache
+from warp_cuda_ir.engines import Executor, get_executor
 from warp_cuda_ir.errors import RealTargetError
-from warp_cuda_ir.feed import ShardFeed
+from warp_cuda_ir.feed import ShardFeed, shard_engine
 from warp_cuda_ir.harvest import TargetError, cached_harvest, write_notices
 from warp_cuda_ir.harvest.discover import resolve
 from warp_cuda_ir.readback import read_back
@@ -74,7 +77,7 @@ def run_build(
     """Build into `options.out`: a local folder, or an fsspec URL (built in a staging folder, then copied).
 
     Everything that can refuse (the output, the engine, `--real` names) is checked before any shard is
-    generated. Real rows (`options.real`) are harvested first (cached in the work folder) and written in
+    generated. Real rows (`options.real`) are harvested first (cached in the machine cache) and written in
     full; the size target applies to the synthetic rows, which leave out any program a real row has.
     """
     started = time.time()
@@ -85,96 +88,103 @@ def run_build(
         out = Path(options.staging or destination.default_staging(url)).absolute()
     else:
         out = Path(str(options.out).removeprefix("file://")).absolute()
-    run = get_engine(options.engine, options.workers, options.ray_address)  # before the folder is touched
-    warned = check_real_targets(options.real)
-    for line in warned:
-        on_warning(line)
-    previous = BuildRecord.load(out)
-    resumed = writing.prepare_output(out, identity, owned_paths(previous), options.overwrite or url is not None)
-    work = out / writing.WORK_DIR
-    harvested = harvest_targets(options, work, on_harvest)
-    for line in harvested["target_errors"] if harvested else ():
-        if line not in warned:  # the harvest repeats the lines of names that resolve to nothing
+    # Before the folder is touched (Ray: connected); every fan-out of the build runs on it, and leaving
+    # this block on Ctrl-C or SIGTERM stops every process it started.
+    executor = get_executor(options.engine, options.workers, options.ray_address)
+    with executor, ExitStack() as scratch:
+        cache = Cache.from_options(options.cache_dir)
+        if options.no_cache:  # a cache that lives as long as this build (replay verdicts travel through it)
+            cache = Cache(scratch.enter_context(tempfile.TemporaryDirectory(prefix="warp_cuda_ir_cache_")))
+        cache.warn = on_warning
+        warned = check_real_targets(options.real)
+        for line in warned:
             on_warning(line)
-    rows = real_rows(options, work, harvested, on_capture) if harvested else None
-    cache_root = str(work / "shards")
-    ShardCache(cache_root).remove_partial()
-    target_bytes = int(options.target_mb * 1e6)
-    meaning = program_analysis.Tally()  # the card's figures of the synthetic programs, tallied as shards come
-    shards = ShardFeed(
-        options.spec,
-        cache_root,
-        run,
-        options.workers,
-        target_bytes=target_bytes,
-        on_shard=on_shard,
-        exclude_ids=[r["id"] for r in rows.rows] if rows else (),
-        on_handed=lambda index: _tally_programs(meaning, ShardCache(cache_root), index, shards.dropped),
-    )
-
-    prepared = work / "prepared"
-    # A killed run may leave a half-written `prepared` or, mid-write, datasets' `prepared.incomplete`
-    # (which datasets would reuse and then move into place): neither may reach the output.
-    for stale in (prepared, prepared.with_name(prepared.name + ".incomplete")):
-        shutil.rmtree(stale, ignore_errors=True)
-    builder = warp_cuda_ir.builder_class()(
-        config_name="full", dataset_name=DATASET_NAME, cache_dir=str(work / "hf_cache"), shards=shards
-    )
-    datasets.disable_progress_bars()
-    try:  # generation runs inside: the builder writes each shard's rows while later shards are made
-        # Arrow, not datasets' Snappy Parquet: `publish_arrow` compresses each file once, as published.
-        builder.download_and_prepare(
-            output_dir=str(prepared), file_format="arrow", max_shard_size=options.max_shard_mb * 10**6
+        previous = BuildRecord.load(out)
+        resumed = writing.prepare_output(out, identity, owned_paths(previous), options.overwrite or url is not None)
+        work = out / writing.WORK_DIR
+        harvested = harvest_targets(options, cache, on_harvest)
+        for line in harvested["target_errors"] if harvested else ():
+            if line not in warned:  # the harvest repeats the lines of names that resolve to nothing
+                on_warning(line)
+        rows = real_rows(options, cache, executor, harvested, on_capture) if harvested else None
+        cache_root = str(work / "shards")
+        ShardCache(cache_root).remove_partial()
+        target_bytes = int(options.target_mb * 1e6)
+        meaning = program_analysis.Tally()  # the card's figures of the synthetic programs, tallied as shards come
+        shards = ShardFeed(
+            options.spec,
+            cache_root,
+            shard_engine(executor),
+            options.workers,
+            target_bytes=target_bytes,
+            on_shard=on_shard,
+            exclude_ids=[r["id"] for r in rows.rows] if rows else (),
+            on_handed=lambda index: _tally_programs(meaning, ShardCache(cache_root), index, shards.dropped),
         )
-    except datasets.exceptions.DatasetGenerationError as e:
-        raise (e.__cause__ or e) from None  # datasets wraps what generation raised: pass on the cause
-    num_shards = shards.num_shards
-    assert num_shards is not None
 
-    # Swap in the new files: card first out, card last in, so a crash never leaves a
-    # README that describes files which are not there.
-    (out / writing.CARD).unlink(missing_ok=True)
-    for rel in previous.files if previous else ():
-        (out / rel).unlink(missing_ok=True)
-    files = writing.publish_arrow(out, prepared, DATASET_NAME)
-    shutil.rmtree(prepared, ignore_errors=True)
-    real_record = None
-    if rows is not None and harvested is not None:
-        files += write_real_rows(out, rows, options.max_shard_mb * 10**6)
-        licenses = write_notices(harvested["targets"], out)
-        files += licenses
-        real_record = _real_record(harvested, rows, shards.excluded, licenses)
-    failures = Counter(f["error"].split(":")[0] for f in ShardCache(cache_root).failures(range(num_shards)))
-    record = BuildRecord(
-        identity=identity,
-        num_shards=num_shards,
-        versions={
-            "datasets": datasets.__version__,
-            "pyarrow": pa.__version__,
-            "python": sys.version.split()[0],
-            "warp_cuda_ir": warp_cuda_ir.__version__,
-        },
-        codegen_failures=dict(failures),
-        files=(*files, writing.CARD),
-        real=real_record,
-    )
-    record.save(out)
-    readback = read_back(out, meaning)
-    writing.write_text_atomic(out / writing.CARD, card.render(record, readback))
-    if url:
-        destination.upload(out, url, list(record.files))
-        destination.remove_staging(out)
-    return BuildResult(
-        url or out,
-        num_shards,
-        readback.rows_per_split,
-        dict(sorted(readback.categories.items())),
-        readback.bytes,
-        failures,
-        time.time() - started,
-        resumed,
-        real_record,
-    )
+        prepared = work / "prepared"
+        # A killed run may leave a half-written `prepared` or, mid-write, datasets' `prepared.incomplete`
+        # (which datasets would reuse and then move into place): neither may reach the output.
+        for stale in (prepared, prepared.with_name(prepared.name + ".incomplete")):
+            shutil.rmtree(stale, ignore_errors=True)
+        builder = warp_cuda_ir.builder_class()(
+            config_name="full", dataset_name=DATASET_NAME, cache_dir=str(work / "hf_cache"), shards=shards
+        )
+        datasets.disable_progress_bars()
+        try:  # generation runs inside: the builder writes each shard's rows while later shards are made
+            # Arrow, not datasets' Snappy Parquet: `publish_arrow` compresses each file once, as published.
+            builder.download_and_prepare(
+                output_dir=str(prepared), file_format="arrow", max_shard_size=options.max_shard_mb * 10**6
+            )
+        except datasets.exceptions.DatasetGenerationError as e:
+            raise (e.__cause__ or e) from None  # datasets wraps what generation raised: pass on the cause
+        num_shards = shards.num_shards
+        assert num_shards is not None
+
+        # Swap in the new files: card first out, card last in, so a crash never leaves a
+        # README that describes files which are not there.
+        (out / writing.CARD).unlink(missing_ok=True)
+        for rel in previous.files if previous else ():
+            (out / rel).unlink(missing_ok=True)
+        files = writing.publish_arrow(out, prepared, DATASET_NAME)
+        shutil.rmtree(prepared, ignore_errors=True)
+        real_record = None
+        if rows is not None and harvested is not None:
+            files += write_real_rows(out, rows, options.max_shard_mb * 10**6)
+            licenses = write_notices(harvested["targets"], out)
+            files += licenses
+            real_record = _real_record(harvested, rows, shards.excluded, licenses)
+        failures = Counter(f["error"].split(":")[0] for f in ShardCache(cache_root).failures(range(num_shards)))
+        record = BuildRecord(
+            identity=identity,
+            num_shards=num_shards,
+            versions={
+                "datasets": datasets.__version__,
+                "pyarrow": pa.__version__,
+                "python": sys.version.split()[0],
+                "warp_cuda_ir": warp_cuda_ir.__version__,
+            },
+            codegen_failures=dict(failures),
+            files=(*files, writing.CARD),
+            real=real_record,
+        )
+        record.save(out)
+        readback = read_back(out, meaning)
+        writing.write_text_atomic(out / writing.CARD, card.render(record, readback))
+        if url:
+            destination.upload(out, url, list(record.files))
+            destination.remove_staging(out)
+        return BuildResult(
+            url or out,
+            num_shards,
+            readback.rows_per_split,
+            dict(sorted(readback.categories.items())),
+            readback.bytes,
+            failures,
+            time.time() - started,
+            resumed,
+            real_record,
+        )
 
 
 def _tally_programs(meaning: program_analysis.Tally, cache: ShardCache, index: int, dropped: set[int]) -> None:
@@ -189,10 +199,15 @@ def _tally_programs(meaning: program_analysis.Tally, cache: ShardCache, index: i
 
 
 def real_rows(
-    options: BuildOptions, work: Path, harvested: dict, on_capture: CaptureProgress | None = None
+    options: BuildOptions,
+    cache: Cache,
+    executor: Executor,
+    harvested: dict,
+    on_capture: CaptureProgress | None = None,
 ) -> real.RealRows:
     """The real rows of a harvest (`harvest_targets`), with their captured launches when the build captures."""
-    return real.real_rows(harvested["records"], _launches(options, work, harvested["records"], on_capture))
+    launches = _launches(options, cache, executor, harvested["records"], on_capture)
+    return real.real_rows(harvested["records"], launches)
 
 
 def write_real_rows(out: Path, rows: real.RealRows, max_shard_bytes: int) -> list[str]:
@@ -212,29 +227,33 @@ def write_real_rows(out: Path, rows: real.RealRows, max_shard_bytes: int) -> lis
 
 
 def _launches(
-    options: BuildOptions, work: Path, records: list[dict], on_capture: CaptureProgress | None
+    options: BuildOptions,
+    cache: Cache,
+    executor: Executor,
+    records: list[dict],
+    on_capture: CaptureProgress | None,
 ) -> Callable[[dict], dict] | None:
     """The capture stage: real launches of the harvested packages' kernels, cached per job, then replayed.
 
-    Replays run in child processes (`capture.replays`): a replayed kernel is code we did not write, and one
+    Replays run in executor workers (`capture.replays`): a replayed kernel is code we did not write, and one
     ended a build's own process. The rows then read their verdicts from the replay cache.
     """
     if not options.capture:
         return None
     from warp_cuda_ir.capture import capture_packages, columns, replays
 
-    cache = Path(options.capture_cache).absolute() if options.capture_cache else work / "capture"
     captured = capture_packages(
         options.real,
-        cache / "jobs",
+        cache,
         workers=options.workers,
         max_jobs=options.capture_jobs,
         harvest_records=records,
         progress=(lambda result, done, total: on_capture("capture", result.job.name, done, total))
         if on_capture
         else None,
+        executor=executor,
     )
-    verdicts = replays.ReplayCache(cache / "replays")
+    verdicts = replays.ReplayCache(cache)
     to_replay = []
     for record in records:
         got = captured.record_for(record)
@@ -245,16 +264,18 @@ def _launches(
         verdicts,
         workers=options.workers,
         progress=(lambda done, total: on_capture("replay", "", done, total)) if on_capture else None,
+        # workers of their own (closed after the stage): a replayed kernel's module stays loaded in the
+        # process that ran it, and shard workers must hold nothing but the generator
     )
     return lambda record: columns.launch_columns(record, captured, verdicts)
 
 
-def harvest_targets(options: BuildOptions, work: Path, on_harvest: HarvestProgress | None = None) -> dict | None:
-    """The build's harvest, cached per target in the work folder (a killed build keeps finished targets)."""
+def harvest_targets(options: BuildOptions, cache: Cache, on_harvest: HarvestProgress | None = None) -> dict | None:
+    """The build's harvest, cached per target in the machine cache (a killed build keeps finished targets)."""
     if not options.real:
         return None
     harvested = cached_harvest(
-        options.real, work / "harvest", workers=options.workers, arch=options.spec.arch, progress=on_harvest
+        options.real, cache, workers=options.workers, arch=options.spec.arch, progress=on_harvest
     )
     if not harvested["records"]:
         lines = harvested["target_errors"] or [f"--real {','.join(options.real)}: no kernel passed its check"]

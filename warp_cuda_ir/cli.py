@@ -41,17 +41,38 @@ def default_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
+def add_engine_arguments(p: argparse._ActionsContainer) -> None:
+    """`--engine` and `--ray-address`: where the work fans out (`engines.get_executor`)."""
+    from warp_cuda_ir.engines import ENGINES
+
+    p.add_argument(
+        "--engine", choices=ENGINES, default="local", help="local processes or a Ray cluster (default: local)"
+    )
+    p.add_argument(
+        "--ray-address",
+        default=None,
+        help="Ray cluster to join (host:port, ray://host:port or auto); default: start Ray on this machine",
+    )
+
+
 def add_validation_arguments(p: argparse._ActionsContainer, with_workers: bool = True) -> None:
     """The validation pass's options: `scripts/validate.py` and `scripts/build.py --validate` share them.
 
-    `with_workers=False` for a parser that already has `--workers` (the build's, which the pass then uses).
+    `with_workers=False` for a parser that already has `--workers`, `--engine` and `--ray-address` (the
+    build's, which the pass then uses).
     """
     p.add_argument("--arch", type=positive_int, default=90, help="CUDA arch NVRTC compiles for (default: 90)")
     if with_workers:
         p.add_argument(
             "--workers", type=positive_int, default=default_workers(), help="worker processes (default: all cores)"
         )
-    p.add_argument("--chunk-size", type=positive_int, default=16, help="rows per NVRTC batch (default: 16)")
+        add_engine_arguments(p)
+    p.add_argument(
+        "--chunk-size",
+        type=positive_int,
+        default=32,
+        help="rows per batch: one NVRTC module, one nvcc and one g++ translation unit (default: 32)",
+    )
     p.add_argument(
         "--stage-timeout",
         "--row-timeout",
@@ -77,6 +98,8 @@ def validation_options(args: argparse.Namespace) -> PassOptions:
         workers=args.workers,
         chunk_size=args.chunk_size,
         stage_timeout_s=args.stage_timeout,
+        engine=args.engine,
+        ray_address=args.ray_address,
         use_gpu=not args.no_gpu,
         standalone=not args.no_standalone,
     )

@@ -1,16 +1,115 @@
 """The feed: the shards one build is made of, handed to the builder in index order as they finish.
 
-It sits above the engines (it drives one) and below the builder (which iterates it).
+It sits above the executor (it drives one through `shard_engine`) and below the builder (which iterates it).
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator
+from typing import Any, Protocol, TypeVar
 
-from warp_cuda_ir.engines import RunShards
-from warp_cuda_ir.shards import BuildSpec, ShardCache, ShardStats
+from warp_cuda_ir.engines import Executor, Resources, Ticket, always
+from warp_cuda_ir.shards import BuildSpec, ShardCache, ShardStats, generate_shard, run_shard
+
+H = TypeVar("H", bound=Hashable)
+
+
+class RunShards(Protocol):
+    """Given the spec, shard indices (possibly endless), the shard cache folder and a worker count, yield
+    each finished shard's stats. Before each submission it asks `wanted(in_flight)`; the caller updates
+    what that answers while it consumes the stats, so a size target stops new work without over-shooting
+    by a queue's worth of shards."""
+
+    def __call__(
+        self,
+        spec: BuildSpec,
+        indices: Iterable[int],
+        cache_root: str,
+        workers: int,
+        wanted: Callable[[int], bool] = ...,
+    ) -> Iterator[ShardStats]: ...
+
+
+def schedule(
+    indices: Iterable[int],
+    cache: ShardCache,
+    capacity: int,
+    wanted: Callable[[int], bool],
+    submit: Callable[[int], H],
+    wait: Callable[[list[H]], Iterable[tuple[H, ShardStats]]],
+) -> Iterator[ShardStats]:
+    """Shards already cached are reported without running; the others are submitted lazily in index
+    order, at most `capacity` in flight, while `wanted(in_flight)`. `submit` starts one shard and returns
+    a handle; `wait` blocks until some finish.
+    """
+    pending: dict[H, int] = {}
+    todo = iter(indices)
+    exhausted = False
+    while True:
+        while not exhausted and len(pending) < capacity and wanted(len(pending)):
+            index = next(todo, None)
+            if index is None:
+                exhausted = True
+            elif cache.has(index):  # resumed: nothing to run
+                yield cache.stats(index)
+            else:
+                pending[submit(index)] = index
+        if not pending:
+            return
+        for handle, stats in wait(list(pending)):
+            del pending[handle]
+            yield stats
+
+
+def _write_shard(job: tuple[BuildSpec, int, str]) -> ShardStats:
+    return run_shard(*job)
+
+
+def _make_shard(job: tuple[BuildSpec, int]) -> Any:
+    return generate_shard(*job)
+
+
+def shard_engine(executor: Executor) -> RunShards:
+    """Run shards on `executor`. Workers that share this machine's files write their shard into the
+    cache themselves; elsewhere (Ray) a worker returns the shard's Arrow tables and the driver writes
+    them, so a cluster needs no shared file system. Either way the bytes are the same."""
+
+    def run(
+        spec: BuildSpec,
+        indices: Iterable[int],
+        cache_root: str,
+        workers: int,
+        wanted: Callable[[int], bool] = always,
+    ) -> Iterator[ShardStats]:
+        cache = ShardCache(cache_root)
+        running: set[Ticket] = set()
+        fn: Callable[[Any], Any] = _write_shard if executor.shares_files else _make_shard
+
+        def submit(index: int) -> Ticket:
+            job = (spec, index, cache_root) if executor.shares_files else (spec, index)
+            ticket = executor.submit(fn, job, index=index, time_limit=None, resources=Resources())
+            running.add(ticket)
+            return ticket
+
+        def finished(tickets: list[Ticket]) -> Iterator[tuple[Ticket, ShardStats]]:
+            for ticket, outcome in executor.wait(tickets):
+                running.discard(ticket)
+                if outcome.status != "ok":  # a shard is a pure function of (spec, index): a bug, not bad input
+                    raise RuntimeError(f"shard {ticket.index} {outcome.status}: {outcome.detail}")
+                value = outcome.value
+                yield ticket, value if executor.shares_files else cache.write(ticket.index, *value)
+
+        # Two shards per worker keep the workers busy while the builder writes; more would over-shoot
+        # a size target.
+        try:
+            yield from schedule(indices, cache, 2 * executor.capacity(), wanted, submit, finished)
+        finally:
+            if running:  # stopped early or failed: shards nobody will read
+                executor.cancel(list(running))
+
+    return run
 
 
 class ShardFeed:

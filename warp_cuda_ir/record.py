@@ -37,9 +37,12 @@ class BuildOptions:
     # default is none (tests stay fast); `scripts/build.py` defaults to `harvest.DEFAULT_PACKAGES`.
     real: tuple[str, ...] = ()
     # Capture real launches of the real rows' kernels by running their packages' examples and tests
-    # (`--capture`); cached per job in `capture_cache` (default: the build's work folder), keyed by versions.
+    # (`--capture`), then replay them.
     capture: bool = False
-    capture_cache: Path | None = None
+    # The machine cache (harvest, capture jobs, replay verdicts, Warp's kernels): `cache.default_root()`
+    # unless moved (`--cache-dir`); `no_cache` keeps nothing past the build (`--no-cache`).
+    cache_dir: Path | None = None
+    no_cache: bool = False
     # The first N jobs of the capture's planned order (`capture.plan`), None for all of them: a fixed set, so
     # a build that finished it reruns nothing (`scripts/build.py` defaults to `capture.DEFAULT_CAPTURE_JOBS`).
     capture_jobs: int | None = None

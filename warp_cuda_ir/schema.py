@@ -248,7 +248,6 @@ COLUMNS = COLUMNS + STANDALONE_COLUMNS
 # `skipped` for the reason that it did not finish. 1.3 replaced 1.2's `cuda_compile_log`, `cpu_error`,
 # `gpu_error` and free-text skip reasons with these per-stage columns, `trivial_output`/`trivial_reason`
 # with `output_stats`/`degenerate_output`/`degenerate_output_count`, and dropped the timing columns.
-STAGES: tuple[str, ...] = ("cuda_compile", "cpu_compile", "cpu_run", "gpu_run", "gradcheck")
 STAGE_STATUSES: tuple[str, ...] = ("ok", "error", "timeout", "skipped")
 
 NOT_VALIDATED = "not validated"
@@ -291,6 +290,42 @@ def _stage_columns(stage: str, what: str, error: str) -> tuple[tuple[str, pa.Dat
     )
 
 
+def _program_stage_columns(stage: str, what: str) -> tuple[tuple[str, pa.DataType, str], ...]:
+    return (
+        (f"{stage}_status", string, f"{what}: `ok`, `error`, `timeout` or `skipped`."),
+        (
+            f"{stage}_error",
+            string,
+            "What failed (compiler log, exit status, stderr) or hung; null unless `error` or `timeout`.",
+        ),
+        (f"{stage}_skip_reason", string, "Why the stage was skipped (a value of `SKIP_REASONS`); null otherwise."),
+    )
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One stage of the validation pass: the columns it writes, what it needs, which step of the pass runs it.
+
+    `columns` are its `<name>_status`, `<name>_error` and `<name>_skip_reason`; `results` the columns its
+    result fills. A stage runs on a row only when every stage it `needs` ended `ok`; otherwise it is
+    `skipped`, for the reason the needed stage gives its dependents (`unmet`), or the needed stage's own
+    skip reason when that is one that carries over (`PASSED_ON`). `run` names the step of the pass that
+    runs it (`validation.stages.RUNS`): "cuda" (NVRTC over a batch), "row" (Warp in the worker, one row
+    at a time), "programs" (the standalone programs' compilers and runs over a batch).
+    """
+
+    name: str
+    columns: tuple[tuple[str, pa.DataType, str], ...]
+    results: tuple[tuple[str, pa.DataType, str], ...] = ()
+    needs: tuple[str, ...] = ()
+    unmet: str | None = None
+    run: str = "row"
+
+    @property
+    def result_names(self) -> tuple[str, ...]:
+        return tuple(name for name, _, _ in self.results)
+
+
 OUTPUT_STATS = pa.struct(
     [
         ("name", string),  # the output argument
@@ -307,26 +342,39 @@ OUTPUT_STATS = pa.struct(
     ]
 )
 
-VALIDATION_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
-    *_stage_columns(
-        "cuda_compile",
-        "NVRTC compile of the row's CUDA module (forward + adjoint)",
-        "NVRTC's compiler log, or how long it hung",
-    ),
+# Skip reasons of the standalone programs' stages.
+NVCC_NOT_FOUND = "nvcc not found"
+CXX_NOT_FOUND = "C++ compiler not found"
+STANDALONE_DISABLED = "standalone stage disabled (--no-standalone)"
+DID_NOT_COMPILE = "the program did not compile"
+INPUTS_TOO_LARGE = "inputs too large to write into the program"
+SKIP_REASONS = (
+    *SKIP_REASONS,
+    STANDALONE_DISABLED,  # the pass ran with --no-standalone
+    DID_NOT_COMPILE,  # a standalone program's run needs its compile, which failed or hung
+    INPUTS_TOO_LARGE,  # a real row's captured inputs exceed `standalone.MAX_PROGRAM_VALUES`: not written out
+)
+# A stage skipped for one of these passes the reason on to the stages that need it: what it lacked, they lack.
+PASSED_ON: tuple[str, ...] = (NOT_VALIDATED, NO_LAUNCH_RECORD, SOURCE_DOES_NOT_LOAD)
+
+# The validation pass, in the order a row goes through it. The schema's validation columns, the read-back's
+# tally, the console summary and the card are read from this list; `validation.stages` runs it.
+_CUDA_COMPILE_RESULTS: tuple[tuple[str, pa.DataType, str], ...] = (
     ("cuda_arch", int64, "Target architecture of the CUDA compile (e.g. 90 for sm_90); null when skipped."),
-    ("cuda_toolkit_version", string, "CUDA toolkit version of the NVRTC that compiled the row; null when skipped."),
+    (
+        "cuda_toolkit_version",
+        string,
+        "CUDA toolkit version of the NVRTC that compiled the row; null when skipped.",
+    ),
     ("ptx", string, "PTX of the forward kernel (`.entry`, with the module's PTX header) emitted by NVRTC."),
-    *_stage_columns(
-        "cpu_compile",
-        "Loading the Python source as a Warp module and compiling it for the CPU with Warp's Clang",
-        "The Python or Clang error, or how long it hung",
+)
+
+_CPU_RUN_RESULTS: tuple[tuple[str, pa.DataType, str], ...] = (
+    (
+        "output_digest",
+        string,
+        "SHA-256 of every array argument after the CPU launch (names, dtypes, shapes, bytes).",
     ),
-    *_stage_columns(
-        "cpu_run",
-        "CPU launch with the row's seeded inputs (the reference the other stages compare with)",
-        "The exception or crash of the launch, or how long it hung",
-    ),
-    ("output_digest", string, "SHA-256 of every array argument after the CPU launch (names, dtypes, shapes, bytes)."),
     (
         "output_stats",
         pa.list_(OUTPUT_STATS),
@@ -353,35 +401,27 @@ VALIDATION_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         boolean,
         "True when an output holds NaN or Inf after the CPU launch; null when the kernel did not run.",
     ),
-    *_stage_columns(
-        "gpu_run",
-        "GPU launch with the same inputs, compared with the CPU reference",
-        "The exception or crash of the launch, or how long it hung",
-    ),
+)
+
+_GPU_RUN_RESULTS: tuple[tuple[str, pa.DataType, str], ...] = (
     (
         "gpu_matches_reference",
         boolean,
         "GPU outputs equal the CPU reference within the per-dtype tolerance; null without both runs.",
     ),
-    ("gpu_max_abs_diff", float64, "Largest absolute difference between GPU and CPU outputs; null without both runs."),
-    ("gpu_max_rel_diff", float64, "Largest relative difference between GPU and CPU outputs; null without both runs."),
-    # ---- the gradient check over the whole adjoint ----
-    # `gradcheck_detail` and `gradcheck_max_error` are retired: the numbers are in the columns below, and what
-    # failed or why it was skipped in `gradcheck_error` / `gradcheck_skip_reason`.
     (
-        "gradcheck_status",
-        string,
-        "`wp.Tape` adjoint on the CPU vs central finite differences along random directions over every element of "
-        "every differentiable input (float arrays read or updated, float scalar parameters, float struct fields), "
-        "loss sum(w * out) with random weights, 3 steps, 3 input sets: `ok` (agrees), `wrong_adjoint` (disagrees "
-        "on >= 2 input sets where the finite differences are stable across steps: the backward code is wrong), "
-        "`zero_adjoint` (the same with an adjoint identically zero), `inconclusive` (finite differences unstable "
-        "across steps, or a disagreement on one input set only: a kink, branch or discontinuity), "
-        "`nothing_to_check` (neither the loss nor the adjoint moves), `not_applicable` (no float input or no float "
-        "output), `error`, `timeout` (hung past its time limit) or `skipped`.",
+        "gpu_max_abs_diff",
+        float64,
+        "Largest absolute difference between GPU and CPU outputs; null without both runs.",
     ),
-    *_stage_columns("gradcheck", "", "The exception or crash of the check, or how long it hung")[1:],
-    # ---- the gradient check's numbers ----
+    (
+        "gpu_max_rel_diff",
+        float64,
+        "Largest relative difference between GPU and CPU outputs; null without both runs.",
+    ),
+)
+
+_GRADCHECK_RESULTS: tuple[tuple[str, pa.DataType, str], ...] = (
     (
         "gradcheck_dtype",
         string,
@@ -419,62 +459,146 @@ VALIDATION_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         "no check ran.",
     ),
     ("gradcheck_worst_input", string, "Input of the worst pair (see `gradcheck_rel_error`); null when none."),
-    # ---- end gradients block ----
+)
+
+_STANDALONE_CPU_RUN_RESULTS: tuple[tuple[str, pa.DataType, str], ...] = (
+    (
+        "standalone_reference_digest",
+        string,
+        "The digest lines Warp's own CPU launch of the kernel gives (forward outputs, then input adjoints), "
+        "which `cpu_program` must print; null without a launch record.",
+    ),
+    (
+        "standalone_cpu_matches_warp",
+        boolean,
+        "True when the CPU twin printed exactly `standalone_reference_digest`; null when it did not run.",
+    ),
+)
+
+_STANDALONE_GPU_RUN_RESULTS: tuple[tuple[str, pa.DataType, str], ...] = (
+    (
+        "standalone_gpu_matches_reference",
+        boolean,
+        "True when the CUDA program's digests equal the CPU reference within the GPU run's tolerance; null "
+        "when it did not run.",
+    ),
+)
+
+
+_GRADCHECK_STATUS: tuple[str, pa.DataType, str] = (
+    "gradcheck_status",
+    string,
+    "`wp.Tape` adjoint on the CPU vs central finite differences along random directions over every element of "
+    "every differentiable input (float arrays read or updated, float scalar parameters, float struct fields), "
+    "loss sum(w * out) with random weights, 3 steps, 3 input sets: `ok` (agrees), `wrong_adjoint` (disagrees "
+    "on >= 2 input sets where the finite differences are stable across steps: the backward code is wrong), "
+    "`zero_adjoint` (the same with an adjoint identically zero), `inconclusive` (finite differences unstable "
+    "across steps, or a disagreement on one input set only: a kink, branch or discontinuity), "
+    "`nothing_to_check` (neither the loss nor the adjoint moves), `not_applicable` (no float input or no float "
+    "output), `error`, `timeout` (hung past its time limit) or `skipped`.",
+)
+
+PASS: tuple[Stage, ...] = (
+    Stage(
+        "cuda_compile",
+        _stage_columns(
+            "cuda_compile",
+            "NVRTC compile of the row's CUDA module (forward + adjoint)",
+            "NVRTC's compiler log, or how long it hung",
+        ),
+        results=_CUDA_COMPILE_RESULTS,
+        run="cuda",
+    ),
+    Stage(
+        "cpu_compile",
+        _stage_columns(
+            "cpu_compile",
+            "Loading the Python source as a Warp module and compiling it for the CPU with Warp's Clang",
+            "The Python or Clang error, or how long it hung",
+        ),
+        unmet=DID_NOT_COMPILE_CPU,
+    ),
+    Stage(
+        "cpu_run",
+        _stage_columns(
+            "cpu_run",
+            "CPU launch with the row's seeded inputs (the reference the other stages compare with)",
+            "The exception or crash of the launch, or how long it hung",
+        ),
+        results=_CPU_RUN_RESULTS,
+        needs=("cpu_compile",),
+        unmet=DID_NOT_RUN_CPU,
+    ),
+    Stage(
+        "gpu_run",
+        _stage_columns(
+            "gpu_run",
+            "GPU launch with the same inputs, compared with the CPU reference",
+            "The exception or crash of the launch, or how long it hung",
+        ),
+        results=_GPU_RUN_RESULTS,
+    ),
+    Stage(
+        "gradcheck",
+        (
+            _GRADCHECK_STATUS,
+            *_stage_columns("gradcheck", "", "The exception or crash of the check, or how long it hung")[1:],
+        ),
+        results=_GRADCHECK_RESULTS,
+        needs=("cpu_run",),
+    ),
+    Stage(
+        "standalone_nvcc",
+        _program_stage_columns("standalone_nvcc", "`nvcc` compile of `cuda_program` (the row's Makefile flags)"),
+        unmet=DID_NOT_COMPILE,
+        run="programs",
+    ),
+    Stage(
+        "standalone_cpu_compile",
+        _program_stage_columns(
+            "standalone_cpu_compile", "C++ compile of `cpu_program` (g++, the row's Makefile flags)"
+        ),
+        unmet=DID_NOT_COMPILE,
+        run="programs",
+    ),
+    Stage(
+        "standalone_cpu_run",
+        _program_stage_columns(
+            "standalone_cpu_run",
+            "Run of the compiled CPU twin (its digest lines compared with Warp's own CPU launch)",
+        ),
+        # The digest is Warp's own CPU launch of the row, made while the worker has the row loaded.
+        results=_STANDALONE_CPU_RUN_RESULTS,
+        needs=("standalone_cpu_compile",),
+        run="programs",
+    ),
+    Stage(
+        "standalone_gpu_run",
+        _program_stage_columns(
+            "standalone_gpu_run",
+            "Run of the compiled CUDA program on a GPU (compared with the CPU reference)",
+        ),
+        results=_STANDALONE_GPU_RUN_RESULTS,
+        needs=("standalone_nvcc",),
+        run="programs",
+    ),
+)
+STAGES_BY_NAME: dict[str, Stage] = {stage.name: stage for stage in PASS}
+STAGES: tuple[str, ...] = tuple(stage.name for stage in PASS)
+STANDALONE_STAGES: tuple[str, ...] = tuple(stage.name for stage in PASS if stage.run == "programs")
+ENVIRONMENT_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
     ("validation_gpu_name", string, "GPU the row was validated on (null without a GPU)."),
     ("validation_driver_version", string, "CUDA driver version the row was validated with (null without a driver)."),
     ("validation_warp_version", string, "warp-lang version that ran the validation; null when not validated."),
 )
-# ---- standalone program validation -------------------------------------------------------------------
-# Stages `standalone_nvcc`, `standalone_cpu_compile`, `standalone_cpu_run`, `standalone_gpu_run`, each with
-# `<stage>_status` (`ok` | `error` | `timeout` | `skipped`), `<stage>_error` and `<stage>_skip_reason`.
-STANDALONE_STAGES: tuple[str, ...] = (
-    "standalone_nvcc",
-    "standalone_cpu_compile",
-    "standalone_cpu_run",
-    "standalone_gpu_run",
+# Column order: each stage's columns then its results; the standalone programs' stages, added later, keep
+# their three columns together and their results last, as files written since they came have them.
+VALIDATION_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
+    *(column for stage in PASS if stage.run != "programs" for column in (*stage.columns, *stage.results)),
+    *ENVIRONMENT_COLUMNS,
+    *(column for stage in PASS if stage.run == "programs" for column in stage.columns),
+    *(column for stage in PASS if stage.run == "programs" for column in stage.results),
 )
-_STANDALONE_STAGE_TEXT = {
-    "standalone_nvcc": "`nvcc` compile of `cuda_program` (the row's Makefile flags)",
-    "standalone_cpu_compile": "C++ compile of `cpu_program` (g++, the row's Makefile flags)",
-    "standalone_cpu_run": "Run of the compiled CPU twin (its digest lines compared with Warp's own CPU launch)",
-    "standalone_gpu_run": "Run of the compiled CUDA program on a GPU (compared with the CPU reference)",
-}
-VALIDATION_COLUMNS = (
-    VALIDATION_COLUMNS
-    + tuple(
-        column
-        for stage in STANDALONE_STAGES
-        for column in (
-            (f"{stage}_status", string, f"{_STANDALONE_STAGE_TEXT[stage]}: `ok`, `error`, `timeout` or `skipped`."),
-            (
-                f"{stage}_error",
-                string,
-                "What failed (compiler log, exit status, stderr) or hung; null unless `error` or `timeout`.",
-            ),
-            (f"{stage}_skip_reason", string, "Why the stage was skipped (a value of `SKIP_REASONS`); null otherwise."),
-        )
-    )
-    + (
-        (
-            "standalone_reference_digest",
-            string,
-            "The digest lines Warp's own CPU launch of the kernel gives (forward outputs, then input adjoints), "
-            "which `cpu_program` must print; null without a launch record.",
-        ),
-        (
-            "standalone_cpu_matches_warp",
-            boolean,
-            "True when the CPU twin printed exactly `standalone_reference_digest`; null when it did not run.",
-        ),
-        (
-            "standalone_gpu_matches_reference",
-            boolean,
-            "True when the CUDA program's digests equal the CPU reference within the GPU run's tolerance; null "
-            "when it did not run.",
-        ),
-    )
-)
-# ---- end standalone program validation ----------------------------------------------------------------
 # 1.3 removed `cpu_kernel_ms`/`gpu_kernel_ms`: they timed one launch of 16-256 threads, i.e. Warp's launch
 # overhead (median 25 us whatever the size, rank correlation 0.21 between two runs of a 384-row audit).
 # A figure that tracks the work needs launches far larger than the row's record, which changes what many
@@ -488,26 +612,6 @@ UNVALIDATED: dict[str, object] = {name: None for name in VALIDATION_COLUMN_NAMES
     for field, value in ((f"{stage}_status", "skipped"), (f"{stage}_skip_reason", NOT_VALIDATED))
 }
 # ---- end of validation columns ----------------------------------------------------------------------
-
-# ---- standalone skip reasons and unvalidated values ----
-NVCC_NOT_FOUND = "nvcc not found"
-CXX_NOT_FOUND = "C++ compiler not found"
-STANDALONE_DISABLED = "standalone stage disabled (--no-standalone)"
-DID_NOT_COMPILE = "the program did not compile"
-INPUTS_TOO_LARGE = "inputs too large to write into the program"
-SKIP_REASONS = (
-    *SKIP_REASONS,
-    *(r for r in (NVCC_NOT_FOUND, CXX_NOT_FOUND) if r not in SKIP_REASONS),
-    STANDALONE_DISABLED,  # the pass ran with --no-standalone
-    DID_NOT_COMPILE,  # a standalone program's run needs its compile, which failed or hung
-    INPUTS_TOO_LARGE,  # a real row's captured inputs exceed `standalone.MAX_PROGRAM_VALUES`: not written out
-)
-UNVALIDATED |= {
-    field: value
-    for stage in STANDALONE_STAGES
-    for field, value in ((f"{stage}_status", "skipped"), (f"{stage}_skip_reason", NOT_VALIDATED))
-}
-# ---- end standalone skip reasons ----
 
 COLUMN_NAMES: tuple[str, ...] = tuple(name for name, _, _ in COLUMNS)
 ARROW_SCHEMA = pa.schema([(name, type_) for name, type_, _ in COLUMNS])

@@ -25,6 +25,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from warp_cuda_ir import schema
+from warp_cuda_ir.cache import atomic_write
 from warp_cuda_ir.errors import OutputFolderError
 
 MANIFEST = "build.json"
@@ -243,6 +244,4 @@ def write_parquet(table: pa.Table, path: Path) -> None:
 
 
 def write_text_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
+    atomic_write(path, text.encode())

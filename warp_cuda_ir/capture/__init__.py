@@ -1,7 +1,7 @@
 """Capture: real launches of harvested kernels, recorded while their packages' own programs run.
 
     from warp_cuda_ir.capture import capture_packages, replay
-    captured = capture_packages(["newton", "mujoco_warp", "warp"], cache_dir, workers=2)
+    captured = capture_packages(["newton", "mujoco_warp", "warp"], Cache.from_options(), workers=2)
     captured.records[key]          # (meta, npz bytes or None) per kernel key (`keys.record_key(harvest record)`)
     replay.replay(source, kernel_name, data)   # -> Fidelity(verdict, detail)
 
@@ -9,7 +9,7 @@ Stages: `keys` (the harvest's kernel identity), `record` (argument values -> sel
 bytes), `hook` (the wrap around Warp's launch, inside the running program), `child` (one job's process),
 `jobs` (which examples and tests, run under time limits, cached per job), `plan` (which jobs first),
 `replay` (record -> launch ->
-fidelity verdict), `replays` (verdicts for a build: cached, computed in child processes under a time limit),
+fidelity verdict), `replays` (verdicts for a build: cached, computed in executor workers under a time limit),
 `columns` (a real row's capture columns). Capturing runs the packages' examples and tests, i.e. their code.
 """
 

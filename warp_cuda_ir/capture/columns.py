@@ -7,7 +7,7 @@ records (`role` is `inout` for the arrays the captured launch changed, `in` for 
 run, its digest, output statistics and the gradient check treat a replayable real row like a synthetic one.
 
 Replay verdicts are cached per (source, kernel name, record bytes) in a `replays.ReplayCache`, which the
-build fills in child processes first (`replays.replay_all`); a verdict missing from it is replayed here.
+build fills in executor workers first (`replays.replay_all`); a verdict missing from it is replayed here.
 """
 
 from __future__ import annotations

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from typing import Any
 import warp as wp
 
 from warp_cuda_ir import warp_session
+from warp_cuda_ir.cache import atomic_write
 from warp_cuda_ir.capture import keys, record
 
 
@@ -114,10 +114,7 @@ class Capture:
         self.seq += 1
         name = f"{os.getpid()}-{self.seq:06d}"
         head = json.dumps(meta).encode()
-        fd, tmp = tempfile.mkstemp(dir=self.out, prefix=name, suffix=".partial")
-        with os.fdopen(fd, "wb") as f:
-            f.write(len(head).to_bytes(8, "little") + head + (data or b""))
-        os.replace(tmp, self.out / f"{name}.launch")
+        atomic_write(self.out / f"{name}.launch", len(head).to_bytes(8, "little") + head + (data or b""))
 
 
 def read_launch_file(path: str | os.PathLike[str]) -> tuple[dict[str, Any], bytes | None]:

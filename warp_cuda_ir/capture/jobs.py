@@ -1,40 +1,45 @@
 """Capture jobs: run packages' own examples and tests on the CPU with the capture, cached per job.
 
-A job is one script (an example with short settings, or one test file under pytest) run in its own
-process group, in a scratch working directory, under a time limit. Whatever happens to it (exit 0, an
+A job is one script (an example with short settings, or one test file under pytest) run on the executor,
+in its own process group, in a scratch working directory, under a time limit. Whatever happens to it (exit 0, an
 error, a crash, a hang cut by the limit), the launches that completed are kept and its outcome is one
-line. Each finished job is one file in the cache (`<job key>.capture`, written atomically), keyed by the
-job's command, the package and Warp versions and this capture code: a rerun reads finished jobs back
-and runs only the missing ones, so a killed capture resumes.
+line. Each finished job is one entry of the machine cache (`capture/`), keyed by the job's command, the
+package and Warp versions and this capture code: a rerun, into any output folder, reads finished jobs
+back and runs only the missing ones, so a killed capture resumes.
 """
 
 from __future__ import annotations
 
-import concurrent.futures
+import functools
 import hashlib
 import json
 import os
-import pickle
 import re
-import signal
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import warp as wp
 
+from warp_cuda_ir.cache import Cache
 from warp_cuda_ir.capture import keys
 from warp_cuda_ir.capture.hook import read_launch_file
+from warp_cuda_ir.engines import Executor, get_executor
+from warp_cuda_ir.engines.local import kill_group, start_group
 
 _CODE = Path(__file__).resolve().parent
 DEFAULT_TIME_LIMIT_S = 90.0  # newton examples: import ~20 s + CPU compiles; a few frames fit (measured)
 NEWTON_TIME_LIMIT_S = 150.0  # importing newton alone took 33 s of wall time at load 14 (5 s of CPU)
 EXAMPLE_FRAMES = 3
+JOB_MARGIN_S = 120.0
+NAMESPACE = "capture"  # the machine cache's folder of finished jobs
+KERNEL_NAMESPACE = "warp-kernels"  # Warp's kernel cache shared by the capture jobs
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,7 @@ class JobResult:
     launches: list[tuple[dict[str, Any], bytes | None]] = field(default_factory=list)
 
 
+@functools.cache  # read once: a build keys every entry with the code it started with
 def code_version() -> str:
     """Hash of the code that decides what a job records (not of this scheduling module or the replay)."""
     h = hashlib.sha256()
@@ -229,14 +235,14 @@ def run_job(
         }
         log_path = Path(scratch) / "log.txt"
         with open(log_path, "wb") as log:
-            proc = subprocess.Popen(
+            # its own process group: a timeout kills its children too; stopping the executor's worker kills it
+            proc = start_group(
                 [sys.executable, "-m", "warp_cuda_ir.capture.child", json.dumps(config)],
                 cwd=work,
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 env=child_env(kernel_cache),
-                start_new_session=True,  # its own process group: a timeout kills its children too
             )
             try:
                 code = proc.wait(timeout=job.time_limit)
@@ -260,82 +266,64 @@ def run_job(
     return JobResult(job, status, detail[:300], time.monotonic() - started, launches)
 
 
-def kill_group(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    proc.wait()
-
-
 def last_error_line(path: Path) -> str:
     lines = [ln.strip() for ln in path.read_text(errors="replace").splitlines() if ln.strip()]
     errors = [ln for ln in lines if "Error" in ln or "error" in ln]
     return (errors or lines or [""])[-1][:200]
 
 
+def _run(item: tuple[Job, Sequence[keys.Target], int, str | None]) -> JobResult:
+    return run_job(*item)
+
+
 def cached_capture(
     jobs: Iterable[Job],
     targets: Sequence[keys.Target],
-    cache_dir: str | os.PathLike[str],
+    cache: Cache | str | os.PathLike[str] | None,
     workers: int = 2,
     per_kernel: int = 2,
     budget_s: float | None = None,
     progress: Callable[[JobResult, int, int], None] | None = None,
+    executor: Executor | None = None,
 ) -> list[JobResult]:
-    """Run every job not already in the cache (`workers` at a time); return all results, cached ones read back.
+    """Run every job not already in the cache on `executor` (default: a local one with `workers`
+    processes); return all results, cached ones read back. `cache`: the machine cache (`capture/`
+    entries), or a folder for one.
 
     `budget_s` stops handing out new jobs after that many seconds (the rest run next time). The jobs share
-    one Warp kernel cache, `<cache_dir>/warp-kernels`: compiled CPU modules are part of the capture's cache.
+    one Warp kernel cache, the cache's `warp-kernels/`: a module that several jobs load is compiled once.
     """
-    cache = Path(cache_dir).absolute()  # the jobs run in scratch folders and share a kernel cache in it
-    cache.mkdir(parents=True, exist_ok=True)
-    kernel_cache = cache / "warp-kernels"
+    store = cache if isinstance(cache, Cache) else Cache(cache)
+    kernel_cache = store.folder(KERNEL_NAMESPACE)
     jobs = list(jobs)
     results: dict[int, JobResult] = {}
     todo = []
     for i, job in enumerate(jobs):
-        path = cache / f"{job_key(job, targets)}.capture"
-        if path.exists():
-            with open(path, "rb") as f:
-                results[i] = pickle.load(f)
+        got = store.get(NAMESPACE, job_key(job, targets))
+        if isinstance(got, JobResult):
+            results[i] = got
         else:
-            todo.append((i, job, path))
+            todo.append(i)
     started = time.monotonic()
-    done = len(results)
-    with concurrent.futures.ThreadPoolExecutor(max(1, workers)) as pool:
-        pending: dict[concurrent.futures.Future, tuple[int, Path]] = {}
-        queue = list(todo)
-        while queue or pending:
-            while queue and len(pending) < max(1, workers):
-                if budget_s is not None and time.monotonic() - started > budget_s:
-                    queue.clear()
-                    break
-                i, job, path = queue.pop(0)
-                pending[pool.submit(run_job, job, targets, per_kernel, kernel_cache)] = (i, path)
-            if not pending:
-                break
-            finished, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
-            for fut in finished:
-                i, path = pending.pop(fut)
-                result = fut.result()
-                _atomic_pickle(path, result)
-                results[i] = result
-                done += 1
-                if progress is not None:
-                    progress(result, done, len(jobs))
+    in_time = lambda _: budget_s is None or time.monotonic() - started <= budget_s  # noqa: E731
+    items = [(jobs[i], list(targets), per_kernel, str(kernel_cache) if kernel_cache else None) for i in todo]
+    # run_job cuts a job at its own limit and keeps the launches it completed; the executor's limit is a
+    # safety net for the rest (reading the launches back).
+    limit = max((job.time_limit for job, *_ in items), default=0.0) + JOB_MARGIN_S
+    with ExitStack() as stack:
+        if executor is None:
+            executor = stack.enter_context(get_executor("local", workers))
+        for outcome in executor.map(_run, items, time_limit=limit, ahead=executor.capacity(), wanted=in_time):
+            job = jobs[todo[outcome.index]]
+            if outcome.status == "ok" and outcome.value is not None:
+                result = outcome.value
+                store.put(NAMESPACE, job_key(job, targets), result)
+            else:  # not cached: the next build tries it again
+                result = JobResult(job, "failed", outcome.detail[:300], 0.0)
+            results[todo[outcome.index]] = result
+            if progress is not None:
+                progress(result, len(results), len(jobs))
     return [results[i] for i in sorted(results)]
-
-
-def _atomic_pickle(path: Path, value: Any) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".partial")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 # --- from job results to one record per kernel -----------------------------------------------------

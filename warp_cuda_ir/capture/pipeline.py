@@ -8,8 +8,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from warp_cuda_ir.cache import Cache
 from warp_cuda_ir.capture import jobs as jobs_mod
 from warp_cuda_ir.capture import keys, plan
+from warp_cuda_ir.engines import Executor
 
 # The build's default capture (`scripts/build.py --capture-jobs`): the first jobs of the planned order, the 88
 # jobs a 30-minute budget ran on 2 cores at load ~3 (the README's capture section: 40.9% of real rows replayable).
@@ -39,7 +41,7 @@ class Captured:
 
 def capture_packages(
     specs: Sequence[str],
-    cache_dir: str | os.PathLike[str],
+    cache: Cache | str | os.PathLike[str] | None,
     workers: int = 2,
     time_limit: float = jobs_mod.DEFAULT_TIME_LIMIT_S,
     per_kernel: int = 2,
@@ -48,6 +50,7 @@ def capture_packages(
     harvest_records: Iterable[dict[str, Any]] | None = None,
     select: Callable[[jobs_mod.Job], bool] | None = None,
     progress: Callable[[jobs_mod.JobResult, int, int], None] | None = None,
+    executor: Executor | None = None,
 ) -> Captured:
     """Run the targets' examples and tests with the capture (each job cached); keep one record per kernel.
 
@@ -67,5 +70,7 @@ def capture_packages(
     all_jobs = plan.order(all_jobs, targets, counts)
     if max_jobs is not None:
         all_jobs = all_jobs[:max_jobs]
-    results = jobs_mod.cached_capture(all_jobs, targets, cache_dir, workers, per_kernel, budget_s, progress)
+    results = jobs_mod.cached_capture(
+        all_jobs, targets, cache, workers, per_kernel, budget_s, progress, executor=executor
+    )
     return Captured(jobs_mod.best_records(results), results, targets, time.monotonic() - started)

@@ -1,47 +1,230 @@
-"""Local engine: a pool of worker processes on this machine."""
+"""The local executor: worker processes on this machine, through pebble's `ProcessPool`.
+
+pebble gives what a killable pool needs and what `concurrent.futures` lacks: a per-task time limit that
+kills the worker running it, and a dead worker blamed on its own task (`ProcessExpired`) while the pool
+replaces it and the other tasks go on. What it does not do is follow a worker's children; `_start_worker`
+adds that (process group, group kill on SIGTERM, death with the parent).
+"""
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future
+from concurrent.futures import wait as wait_futures
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from types import FrameType
+from typing import Any, TypeVar
 
-from warp_cuda_ir.engines import always, schedule
-from warp_cuda_ir.shards import BuildSpec, ShardCache, ShardStats, run_shard
+from pebble import ProcessExpired, ProcessPool
 
-# Workers are replaced after this many shards (about 16,000 rows): a safety margin for very long
-# builds (per-sample cleanup keeps RSS flat, measured by benchmarks/build_benchmark.py).
-SHARDS_PER_WORKER = 128
+from warp_cuda_ir.engines import Executor, Outcome, Resources, Ticket
+from warp_cuda_ir.errors import WorkerStartError, one_line
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+# How often `wait` wakes to let the main thread's signal handlers run (a blocked wait on a Condition is
+# interruptible on Linux, but a short tick costs nothing and keeps Ctrl-C prompt everywhere).
+WAIT_TICK_S = 0.5
+# Idle workers normally exit within a second of `close`; past this they are killed.
+CLOSE_TIMEOUT_S = 10.0
 
 
-def run_shards(
-    spec: BuildSpec,
-    indices: Iterable[int],
-    cache_root: str,
-    workers: int,
-    wanted: Callable[[int], bool] = always,
-) -> Iterator[ShardStats]:
-    """Run shards with `workers` processes (`engines.RunShards`), yielding stats as each finishes."""
-    cache = ShardCache(cache_root)
-    if workers == 1:  # in-process: simplest to debug, no start-up cost
-        run_now = lambda ready: [(ready[0], run_shard(spec, ready[0], cache_root))]  # noqa: E731
-        yield from schedule(indices, cache, 1, wanted, lambda i: i, run_now)
-        return
-    # spawn: a fork of a process that already initialised Warp or a thread pool is unsafe.
-    # The pool starts its processes at the first submission: a fully resumed build starts none.
-    ctx = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(workers, mp_context=ctx, max_tasks_per_child=SHARDS_PER_WORKER)
+# Process groups of subprocesses started with `start_group` in this process and not yet reaped.
+_owned_groups: set[int] = set()
 
-    def finished(futures: list[Future[ShardStats]]) -> list[tuple[Future[ShardStats], ShardStats]]:
-        done, _ = wait(futures, return_when=FIRST_COMPLETED)
-        return sorted(((f, f.result()) for f in done), key=lambda fs: fs[1].index)
 
+def _remove_nvrtc_header(pid: int) -> None:
+    """NVRTC's precompiled header of process `pid` (~77 MB in the temp folder per process that compiled,
+    removed by NVRTC only at a normal exit)."""
+    for path in Path(tempfile.gettempdir()).glob(f"__nvrtc_auto_pch_{pid}_*"):
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+
+
+def _kill_group(signum: int, frame: FrameType | None) -> None:
+    """A stopped worker takes every process it started with it: those in its process group, and the
+    groups it started with `start_group`; its NVRTC header goes too."""
+    _remove_nvrtc_header(os.getpid())
+    for pgid in list(_owned_groups):
+        try:
+            os.killpg(pgid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    os.killpg(0, signal.SIGKILL)
+
+
+def _set_death_signal(signum: int) -> bool:
+    """Linux: receive `signum` when the parent (the thread that started us) dies, even by SIGKILL."""
+    if not sys.platform.startswith("linux"):
+        return False
+    libc = ctypes.CDLL(None, use_errno=True)
+    return libc.prctl(PR_SET_PDEATHSIG, signum, 0, 0, 0) == 0
+
+
+def _die_with_parent(parent: int) -> None:
+    if _set_death_signal(signal.SIGTERM) and os.getppid() != parent:  # the parent died first
+        _kill_group(signal.SIGTERM, None)
+
+
+def _child_dies_with_us() -> None:
+    _set_death_signal(signal.SIGKILL)
+
+
+def start_group(args: list[str], **popen: Any) -> subprocess.Popen[bytes]:
+    """Start a subprocess that leads its own process group, so `kill_group` ends it with whatever it
+    started (a test runner's helpers), and that cannot outlive this process: a stopped worker kills the
+    groups it started, and the subprocess dies with the process that started it."""
+    proc = subprocess.Popen(args, start_new_session=True, preexec_fn=_child_dies_with_us, **popen)
+    _owned_groups.add(proc.pid)
+    return proc
+
+
+def kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """Kill a `start_group` subprocess and its group, and reap it."""
     try:
-        # One queued shard per worker keeps the workers busy while the builder writes; more would
-        # over-shoot a size target.
-        yield from schedule(
-            indices, cache, 2 * workers, wanted, lambda i: pool.submit(run_shard, spec, i, cache_root), finished
-        )
-    finally:
-        # Workers exit in the background while the caller goes on (the rest of the Parquet pass).
-        pool.shutdown(wait=False, cancel_futures=True)
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
+    _owned_groups.discard(proc.pid)
+
+
+def _start_worker(initializer: Callable[[], None] | None, parent: int) -> None:
+    """Runs first in every worker (pebble's initializer)."""
+    os.setpgrp()  # lead a group: Ctrl-C at the terminal reaches the parent only, which stops us
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _kill_group)
+    _die_with_parent(parent)
+    if initializer is not None:
+        initializer()
+
+
+def _is_pebble_timeout(error: BaseException) -> bool:
+    # pebble cuts a task with TimeoutError("Task timeout", limit); an item's own TimeoutError carries
+    # the remote traceback as its cause.
+    return isinstance(error, TimeoutError) and error.args[:1] == ("Task timeout",) and error.__cause__ is None
+
+
+def outcome_of(ticket: Ticket, future: Future[Any]) -> Outcome[Any]:
+    error = future.exception()
+    if error is None:
+        return Outcome(ticket.index, "ok", future.result())
+    if _is_pebble_timeout(error):
+        return Outcome.timeout(ticket.index, ticket.time_limit)
+    if isinstance(error, ProcessExpired):
+        return Outcome.crashed(ticket.index, error.exitcode)
+    return Outcome.error(ticket.index, error)
+
+
+def _worker_pids(pool: ProcessPool) -> list[int]:
+    """The pids of the pool's live workers (pebble keeps them by pid; not a public attribute)."""
+    manager = getattr(getattr(pool, "_pool_manager", None), "worker_manager", None)
+    return [pid for pid in getattr(manager, "workers", {}) if isinstance(pid, int)]
+
+
+class LocalExecutor(Executor):
+    """`workers` processes started with `spawn` (a fork of a process that initialised Warp, NVRTC or a
+    thread pool is unsafe), created at the first item that needs one and reused until `close`."""
+
+    def __init__(self, workers: int, *, initializer: Callable[[], None] | None = None) -> None:
+        super().__init__()
+        self.workers = workers
+        self.initializer = initializer
+        self._pool: ProcessPool | None = None
+        self._initialised_here = False
+
+    def _get_pool(self) -> ProcessPool:
+        if self._pool is None:
+            # Workers (and what they start) hash strings with one fixed seed: Warp orders some generated
+            # lines by iterating a set (newton's `_solve_persistent` gave two texts across PYTHONHASHSEED
+            # 1-3), and the same inputs must give the same rows on every run. A seed the user set is kept.
+            os.environ.setdefault("PYTHONHASHSEED", "0")
+            self._pool = ProcessPool(
+                max_workers=self.workers,
+                initializer=_start_worker,
+                initargs=(self.initializer, os.getpid()),
+                context=multiprocessing.get_context("spawn"),
+            )
+        return self._pool
+
+    def submit(
+        self, fn: Callable[[T], R], item: T, *, index: int, time_limit: float | None, resources: Resources
+    ) -> Ticket:
+        if self.workers == 1 and time_limit is None:
+            return Ticket(index, self._run_here(fn, item, index), time.time(), None)
+        future = self._get_pool().schedule(fn, args=(item,), timeout=time_limit)
+        return Ticket(index, future, time.time(), time_limit)
+
+    def _run_here(self, fn: Callable[[T], R], item: T, index: int) -> Outcome[R]:
+        """One worker and no time limit: the calling process is the worker."""
+        if not self._initialised_here and self.initializer is not None:
+            self.initializer()
+        self._initialised_here = True
+        try:
+            return Outcome(index, "ok", fn(item))
+        except Exception as e:
+            return Outcome.error(index, e)
+
+    def wait(self, tickets: list[Ticket]) -> list[tuple[Ticket, Outcome[Any]]]:
+        ready = [(t, t.handle) for t in tickets if isinstance(t.handle, Outcome)]
+        if ready:
+            return ready
+        by_future = {t.handle: t for t in tickets}
+        while True:
+            done, _ = wait_futures(list(by_future), timeout=WAIT_TICK_S, return_when=FIRST_COMPLETED)
+            if done:
+                broken = next((f.exception() for f in done if isinstance(f.exception(), BrokenProcessPool)), None)
+                if broken is not None:  # not an item's fault: say so once rather than blame every item
+                    self.stop()
+                    raise WorkerStartError(f"the worker processes could not start ({one_line(broken)})")
+                finished = sorted((by_future[f] for f in done), key=lambda t: t.index)
+                return [(t, outcome_of(t, t.handle)) for t in finished]
+
+    def cancel(self, tickets: list[Ticket]) -> None:
+        for ticket in tickets:
+            if isinstance(ticket.handle, Future):
+                ticket.handle.cancel()  # pebble kills the worker of a running task
+
+    def stop(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        # Kill the workers' groups from here first: a worker busy in native code (Clang, NVRTC) runs its
+        # SIGTERM handler only when the compile returns, and pebble waits 3 s per worker before SIGKILL
+        # (a replay stage took 6.8 s to stop at load 14 that way). Their `start_group` children die with
+        # them (PR_SET_PDEATHSIG).
+        pids = _worker_pids(pool)
+        for pid in pids:
+            try:
+                os.killpg(pid, signal.SIGKILL)  # a worker still starting leads no group yet: pebble stops it
+            except (ProcessLookupError, PermissionError):
+                pass
+        pool.stop()
+        pool.join()
+        for pid in pids:
+            _remove_nvrtc_header(pid)
+
+    def _shutdown(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        pool.close()
+        try:
+            pool.join(CLOSE_TIMEOUT_S)
+        except TimeoutError:
+            pool.stop()
+            pool.join()

@@ -1,14 +1,15 @@
-"""Ray engine: the same shards on a Ray cluster, or on a Ray instance started on this machine.
+"""The Ray executor: the same items as Ray tasks, on a cluster or on a Ray instance started here.
 
-Each missing shard is one Ray task (1 CPU) running `shards.generate_shard`, the function
-the local engine runs too; the task returns the shard's Arrow tables and the driver writes them
-into its shard cache. Workers therefore need no shared file system, and resume, the stop-at-target
-rule and the builder's writing (`ShardFeed`) work exactly as with the local engine: same arguments,
-same rows.
+Each item is one Ray task asking for `Resources` (`num_cpus`, `num_gpus`: a GPU stage waits for a node
+with a GPU); results stream back as they finish (`ray.wait`). A task past its time limit is cancelled
+with `force=True` (its worker process is killed) and reported `timeout`; a task whose worker dies is
+`crashed` (no retry: the item is blamed, the rest go on). The time limit counts from submission, since
+Ray does not say when a task starts, so with a time limit `map` keeps only as many items in flight as the
+cluster has CPUs (twice that without one); a worker's start-up counts against its first item.
 
-Plain Ray tasks rather than Ray Data: the number of shards is not known in advance (the build stops
-once the first K shards reach the size target), and tasks let us submit shards lazily, as the local
-engine does.
+Workers may not share the driver's files (`shares_files` is False): the shard engine has a worker
+return a shard's Arrow tables and the driver writes them, so resume, the stop-at-target rule and the
+builder's writing work as with the local executor: same arguments, same rows.
 
 The driver ships this package to the workers (`runtime_env` `py_modules`), so the cluster runs the
 driver's code; its nodes need the dependencies installed (`pip install "warp-cuda-ir[ray]"`).
@@ -18,14 +19,13 @@ from __future__ import annotations
 
 import socket
 import threading
-from collections.abc import Callable, Iterable, Iterator
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from warp_cuda_ir.engines import always, schedule
-from warp_cuda_ir.engines.local import SHARDS_PER_WORKER
+from warp_cuda_ir.engines import Executor, Outcome, Resources, Ticket
 from warp_cuda_ir.errors import EngineUnavailable, one_line
-from warp_cuda_ir.shards import BuildSpec, ShardCache, ShardStats, generate_shard
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -95,37 +95,79 @@ def _probe(address: str) -> None:
         raise EngineUnavailable(f"no Ray cluster answers at {address}: {one_line(e)}") from None
 
 
-def run_shards(
-    spec: BuildSpec,
-    indices: Iterable[int],
-    cache_root: str,
-    workers: int,
-    wanted: Callable[[int], bool] = always,
-) -> Iterator[ShardStats]:
-    """Run shards as Ray tasks (`engines.RunShards`), yielding stats as each finishes.
+def _run_item(fn: Callable[[Any], Any], item: Any, initializer: Callable[[], None] | None) -> Any:
+    """The Ray task: the worker's initializer once per worker process, then the item."""
+    global _initialised
+    if initializer is not None and not _initialised:
+        initializer()
+        _initialised = True
+    return fn(item)
 
-    Up to twice the cluster's CPUs are in flight (`workers` sized the local instance in
-    `connect`; a cluster brings its own).
-    """
-    ray = _import_ray()
-    cache = ShardCache(cache_root)
-    # max_calls recycles worker processes, as the local pool does.
-    task = ray.remote(num_cpus=1, max_calls=SHARDS_PER_WORKER)(generate_shard)
-    capacity = 2 * max(1, int(ray.cluster_resources().get("CPU", workers)))
-    submitted: dict[Any, int] = {}
 
-    def submit(index: int) -> Any:
-        ref = task.remote(spec, index)
-        submitted[ref] = index
-        return ref
+_initialised = False
+# How often `wait` wakes to check time limits and let signal handlers run.
+WAIT_TICK_S = 0.5
 
-    def finished(refs: list[Any]) -> list[tuple[Any, ShardStats]]:
-        done, _ = ray.wait(refs, num_returns=1)
-        # The driver writes the shard: workers need no file system shared with it.
-        return [(ref, cache.write(submitted.pop(ref), *ray.get(ref))) for ref in done]
 
-    try:
-        yield from schedule(indices, cache, capacity, wanted, submit, finished)
-    finally:
-        for ref in submitted:  # stopped early or failed: shards nobody will read
-            ray.cancel(ref)
+class RayExecutor(Executor):
+    shares_files = False
+
+    def __init__(self, workers: int, address: str | None, *, initializer: Callable[[], None] | None = None) -> None:
+        super().__init__()
+        connect(address, num_cpus=workers)
+        self.ray = _import_ray()
+        self.workers = workers
+        self.initializer = initializer
+        self._task = self.ray.remote(max_retries=0)(_run_item)
+
+    def capacity(self) -> int:
+        return max(1, int(self.ray.cluster_resources().get("CPU", self.workers)))
+
+    def _default_ahead(self, time_limit: float | None) -> int:
+        # A time limit counts from submission here: a queued item's clock would run while it waits.
+        return self.capacity() if time_limit is not None else 2 * self.capacity()
+
+    def submit(
+        self, fn: Callable[[T], R], item: T, *, index: int, time_limit: float | None, resources: Resources
+    ) -> Ticket:
+        ref = self._task.options(num_cpus=resources.cpus, num_gpus=resources.gpus).remote(fn, item, self.initializer)
+        return Ticket(index, ref, time.time(), time_limit)
+
+    def wait(self, tickets: list[Ticket]) -> list[tuple[Ticket, Outcome[Any]]]:
+        by_ref = {t.handle: t for t in tickets}
+        while True:
+            now = time.time()
+            late = [t for t in tickets if t.time_limit is not None and now - t.started > t.time_limit]
+            if late:
+                for t in late:
+                    self.ray.cancel(t.handle, force=True)
+                return [(t, Outcome.timeout(t.index, t.time_limit)) for t in late]
+            done, _ = self.ray.wait(list(by_ref), num_returns=1, timeout=WAIT_TICK_S)
+            if done:
+                ready, _ = self.ray.wait(list(by_ref), num_returns=len(by_ref), timeout=0)
+                finished = sorted((by_ref[r] for r in ready), key=lambda t: t.index)
+                return [(t, self._outcome(t)) for t in finished]
+
+    def _outcome(self, ticket: Ticket) -> Outcome[Any]:
+        ray = self.ray
+        try:
+            return Outcome(ticket.index, "ok", ray.get(ticket.handle))
+        except ray.exceptions.RayTaskError as e:  # the item raised: report its own exception
+            cause = e.cause if getattr(e, "cause", None) is not None else e
+            return Outcome.error(ticket.index, cause)
+        except (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError) as e:
+            return Outcome.crashed(ticket.index, None, str(e).splitlines()[0])
+        except ray.exceptions.TaskCancelledError:
+            return Outcome.timeout(ticket.index, ticket.time_limit)
+        except ray.exceptions.RayError as e:
+            return Outcome.crashed(ticket.index, None, f"{type(e).__name__}: {e}")
+
+    def cancel(self, tickets: list[Ticket]) -> None:
+        for ticket in tickets:
+            self.ray.cancel(ticket.handle, force=True)
+
+    def stop(self) -> None:
+        """Ray owns its workers: tasks of this driver are cancelled by `cancel`; the cluster stays up."""
+
+    def _shutdown(self) -> None:
+        pass

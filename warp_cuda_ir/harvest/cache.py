@@ -1,31 +1,34 @@
-"""A harvest cached like a work shard: one file per target, written once and atomically.
+"""A harvest cached in the machine cache (`harvest/`): one entry per target, written once and atomically.
 
-The key covers what decides the result: the target as named, where it resolved to, the package version,
-Warp's version and this harvester's own code. A build killed during a harvest keeps the targets already
-finished and harvests the rest when run again; a finished harvest is read back, so two builds give the
-same records (records are sorted and exact duplicates removed in `run.harvest`).
+The key covers what decides the result: the target as named, where it resolved to, the package version
+and a hash of its Python files, Warp's version and this harvester's own code. A build killed during a
+harvest keeps the targets already finished and harvests the rest when run again; a finished harvest is
+read back, so two builds, into any folders, give the same records (records are sorted and exact
+duplicates removed in `run.harvest`).
 """
 
 from __future__ import annotations
 
-import gzip
+import functools
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import warp as wp
 
+from warp_cuda_ir.cache import Cache, key_of
 from warp_cuda_ir.harvest import discover
 from warp_cuda_ir.harvest.reasons import Reason, TargetError
 from warp_cuda_ir.harvest.run import harvest
 
 _CODE = Path(__file__).resolve().parent
+NAMESPACE = "harvest"
 
 
+@functools.cache  # read once: a build keys every entry with the code it started with
 def code_version() -> str:
     """Hash of the harvester's own source: a change to it invalidates cached harvests."""
     h = hashlib.sha256()
@@ -34,29 +37,43 @@ def code_version() -> str:
     return h.hexdigest()[:16]
 
 
+def files_digest(root: Path) -> str:
+    """Hash of the Python files under `root` (names and contents): an edited folder is harvested again."""
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + hashlib.sha256(data).digest())
+    return h.hexdigest()[:20]
+
+
 def _key(target: discover.Target, arch: int) -> str:
-    payload = {
-        "spec": target.spec,
-        "root": str(target.root),
-        "version": target.version,
-        "warp": wp.config.version,
-        "arch": arch,
-        "code": code_version(),
-    }
-    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:20]
+    return key_of(
+        {
+            "spec": target.spec,
+            "root": str(target.root),
+            "version": target.version,
+            "files": files_digest(Path(target.root)),
+            "warp": wp.config.version,
+            "arch": arch,
+            "code": code_version(),
+        }
+    )
 
 
 def cached_harvest(
     specs: Sequence[str],
-    cache_dir: str | os.PathLike[str],
+    cache: Cache | str | os.PathLike[str] | None,
     workers: int = 2,
     arch: int = 90,
     progress: Callable[[str, int, int], None] | None = None,
     **kwargs: Any,
 ) -> dict[str, Any]:
-    """Harvest each target once (cached per target). Returns records, reasons, per-target summaries, errors."""
-    cache = Path(cache_dir).absolute()
-    cache.mkdir(parents=True, exist_ok=True)
+    """Harvest each target once (cached per target in `cache`, the machine cache or a folder for one).
+    Returns records, reasons, per-target summaries, errors."""
+    store = cache if isinstance(cache, Cache) else Cache(cache)
     out: dict[str, Any] = {"records": [], "reasons": [], "targets": [], "target_errors": []}
     for spec in specs:
         try:
@@ -64,8 +81,9 @@ def cached_harvest(
         except TargetError as e:
             out["target_errors"].append(str(e))
             continue
-        path = cache / f"{_key(target, arch)}.json.gz"
-        if not path.exists():
+        key = _key(target, arch)
+        data = store.get(NAMESPACE, key)
+        if not isinstance(data, dict):
             report = None if progress is None else (lambda done, total, s=spec: progress(s, done, total))
             result = harvest([spec], workers=workers, arch=arch, progress=report, **kwargs)
             data = {
@@ -81,22 +99,11 @@ def cached_harvest(
                 "summary": result.summary(),
                 "target_errors": result.target_errors,
             }
-            _atomic_write(path, data)
-        with gzip.open(path, "rt") as f:
-            data = json.load(f)
+            # JSON-shaped, as a cached entry reads back: a fresh harvest and a cached one give the same rows
+            data = json.loads(json.dumps(data, sort_keys=True))
+            store.put(NAMESPACE, key, data)
         out["records"] += data["records"]
         out["reasons"] += [Reason(**r) for r in data["reasons"]]
         out["targets"].append({**data["target"], "summary": data["summary"]["packages"]})
         out["target_errors"] += data["target_errors"]
     return out
-
-
-def _atomic_write(path: Path, data: dict[str, Any]) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".partial")
-    try:
-        with os.fdopen(fd, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
-            f.write(json.dumps(data, sort_keys=True).encode())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

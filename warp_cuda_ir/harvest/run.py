@@ -1,31 +1,31 @@
-"""Run a harvest: worker processes import the targets' modules, the parent hands out work and keeps time.
+"""Run a harvest: the executor maps `worker.harvest_file` over the targets' files.
 
-Isolation: each worker is a separate Python process with its own pipes; a module that hangs at import
-(or a kernel whose codegen hangs) past its time limit gets the worker killed and replaced, with one
-reason recorded, and the harvest goes on. A kernel is processed by the first worker that finds it
-(modules import each other, so several workers see the same kernels): the parent claims idents.
+Isolation: each file is imported in an executor worker. A module that hangs at import, or a kernel whose
+codegen hangs, past its time limit is cut (in the worker, or by the executor, which kills and replaces
+the worker) with one reason recorded, and the harvest goes on. A kernel is processed by the first item
+that claims it (modules import each other, so several workers see the same kernels).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import selectors
-import subprocess
-import sys
 import tempfile
 import time
-from collections import deque
 from collections.abc import Callable, Iterable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from warp_cuda_ir.engines import Executor, Outcome, get_executor
 from warp_cuda_ir.harvest import discover, reasons
 from warp_cuda_ir.harvest.reasons import Reason, TargetError
+from warp_cuda_ir.harvest.worker import FileItem, claimed_path, harvest_file, results_dir
 
 DEFAULT_IMPORT_TIMEOUT_S = 180.0  # newton's first import pulls in most of the package: ~20 s measured
 DEFAULT_KERNEL_TIMEOUT_S = 120.0  # the slowest newton kernel takes ~2 s for both codegens
+# A file's hard limit (a hang in native code) is its import's limit plus this many kernels' limits.
+HARD_LIMIT_KERNELS = 10
 
 
 @dataclass
@@ -81,70 +81,6 @@ class HarvestResult:
         }
 
 
-class _Proc:
-    """One worker process and what it is doing."""
-
-    def __init__(self, config: dict[str, Any], log_dir: str) -> None:
-        cmd_r, self.cmd_w = os.pipe()
-        self.res_r, res_w = os.pipe()
-        self.log = tempfile.NamedTemporaryFile(dir=log_dir, prefix="worker-", suffix=".log", delete=False)
-        self.popen = subprocess.Popen(
-            [sys.executable, "-m", "warp_cuda_ir.harvest.worker", str(cmd_r), str(res_w), json.dumps(config)],
-            pass_fds=(cmd_r, res_w),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=self.log,
-            env=_worker_env(),
-        )
-        os.close(cmd_r)
-        os.close(res_w)
-        os.set_blocking(self.res_r, False)
-        self.buffer = b""
-        self.job: discover.Job | None = None
-        self.pending: deque[str] = deque()  # idents sent for processing, not answered yet
-        self.deadline = time.monotonic() + 120.0  # start-up: Python, Warp and its init
-        self.state = "starting"
-
-    def send(self, message: dict[str, Any]) -> None:
-        os.write(self.cmd_w, (json.dumps(message) + "\n").encode())
-
-    def read_messages(self) -> tuple[list[dict[str, Any]], bool]:
-        """Complete messages available now, and whether the worker closed its end (it died)."""
-        eof = False
-        while True:
-            try:
-                chunk = os.read(self.res_r, 1 << 20)
-            except BlockingIOError:
-                break
-            if not chunk:
-                eof = True
-                break
-            self.buffer += chunk
-        *lines, self.buffer = self.buffer.split(b"\n")
-        return [json.loads(line) for line in lines if line.strip()], eof
-
-    def kill(self) -> None:
-        if self.popen.poll() is None:
-            self.popen.kill()
-        self.popen.wait()
-        self.close()
-
-    def close(self) -> None:
-        for fd in (self.cmd_w, self.res_r):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-        self.log.close()
-
-
-def _worker_env() -> dict[str, str]:
-    """The worker imports this very copy of warp_cuda_ir (a checkout may not be the installed one)."""
-    here = str(Path(__file__).resolve().parents[2])
-    path = os.environ.get("PYTHONPATH", "")
-    return {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": here + (os.pathsep + path if path else "")}
-
-
 def harvest(
     specs: Iterable[str],
     workers: int = 2,
@@ -152,8 +88,11 @@ def harvest(
     kernel_timeout: float = DEFAULT_KERNEL_TIMEOUT_S,
     arch: int = 90,
     progress: Callable[[int, int], None] | None = None,
+    executor: Executor | None = None,
 ) -> HarvestResult:
-    """Harvest installed packages / folders into records and reasons (see the package docstring)."""
+    """Harvest installed packages / folders into records and reasons (see the package docstring), on
+    `executor` when its workers share this machine's files (claims and results travel through them),
+    else on a local executor of `workers` processes."""
     started = time.monotonic()
     targets: list[discover.Target] = []
     errors: list[str] = []
@@ -165,7 +104,7 @@ def harvest(
     found: list[Reason] = []
     for t in targets:
         found += [Reason(reasons.NOT_IMPORTABLE, why, t.package, f) for f, why in t.skipped_files]
-    jobs = deque(job for t in targets for job in t.jobs)
+    jobs = [job for t in targets for job in t.jobs]
     config = {
         "arch": arch,
         "targets": [
@@ -183,8 +122,20 @@ def harvest(
     state = _State(targets, found, progress)
     state.total = len(jobs)
     if jobs:
-        with tempfile.TemporaryDirectory(prefix="warp_cuda_ir_harvest_") as log_dir:
-            _schedule(jobs, config, state, max(1, workers), import_timeout, kernel_timeout, log_dir)
+        with tempfile.TemporaryDirectory(prefix="warp_cuda_ir_harvest_") as scratch, ExitStack() as stack:
+            if executor is None or not executor.shares_files:
+                executor = stack.enter_context(get_executor("local", max(1, workers)))
+            for folder in ("claims", "claimed", "results"):
+                (Path(scratch) / folder).mkdir()
+            text = json.dumps(config, sort_keys=True)
+            items = [
+                FileItem(text, scratch, i, j.module, j.path, import_timeout, kernel_timeout) for i, j in enumerate(jobs)
+            ]
+            # The soft limits cut hangs in Python code inside the worker; this one, for a hang in native
+            # code, kills the worker.
+            limit = import_timeout + HARD_LIMIT_KERNELS * kernel_timeout
+            for outcome in executor.map(harvest_file, items, time_limit=limit):
+                _collect(jobs[outcome.index], outcome, scratch, state, kernel_timeout, import_timeout)
     for t in targets:
         if not state.discovered.get(t.package):
             failed = sum(1 for r in state.reasons if r.package == t.package and r.category in reasons.FILE_CATEGORIES)
@@ -234,127 +185,36 @@ class _State:
             self.progress(self.done_jobs, self.total)
 
 
-def _schedule(jobs, config, state: _State, n_workers: int, import_timeout, kernel_timeout, log_dir) -> None:
-    selector = selectors.DefaultSelector()
-    procs: list[_Proc] = []
-
-    def start() -> _Proc:
-        p = _Proc(config, log_dir)
-        selector.register(p.res_r, selectors.EVENT_READ, p)
-        procs.append(p)
-        return p
-
-    def retire(p: _Proc, kill: bool) -> None:
-        selector.unregister(p.res_r)
-        procs.remove(p)
-        if kill:
-            p.kill()
+def _collect(
+    job: discover.Job,
+    outcome: Outcome[dict[str, Any]],
+    scratch: str,
+    state: _State,
+    kernel_timeout: float,
+    import_timeout: float,
+) -> None:
+    """Take one file's results: its import's reason, its kernels' records and reasons, and on a killed or
+    dead worker the blame: the kernel it was on, or the import when it had claimed none."""
+    index = outcome.index
+    claimed_file = claimed_path(scratch, index)
+    if outcome.status == "ok" and outcome.value is not None and outcome.value["category"]:
+        state.reason_for_job(job, outcome.value["category"], outcome.value["error"])
+    elif outcome.status != "ok" and not claimed_file.exists():
+        if outcome.status == "timeout":
+            state.reason_for_job(job, reasons.IMPORT_TIMEOUT, f"no answer within {import_timeout:g} s")
+        elif outcome.status == "crashed":
+            state.reason_for_job(job, reasons.WORKER_DIED, f"exit code {outcome.exit_code} while importing")
         else:
-            p.popen.wait(timeout=30)
-            p.close()
-
-    def assign(p: _Proc) -> None:
-        if jobs:
-            p.job = jobs.popleft()
-            p.state = "importing"
-            p.deadline = time.monotonic() + import_timeout
-            p.send({"op": "import", "module": p.job.module, "path": p.job.path})
-        else:
-            p.state = "idle"
-            p.job = None
-
-    def handle_death(p: _Proc, timed_out: bool) -> None:
-        """The worker hung or died: blame what it was doing, replace it, requeue nothing else."""
-        if not timed_out:
-            try:
-                p.popen.wait(timeout=10)  # it closed its pipe: collect its exit code
-            except subprocess.TimeoutExpired:
-                pass
-        code = p.popen.poll()
-        if p.state == "importing" and p.job is not None:
-            if timed_out:
-                state.reason_for_job(p.job, reasons.IMPORT_TIMEOUT, f"no answer within {import_timeout:g} s")
-            else:
-                state.reason_for_job(p.job, reasons.WORKER_DIED, f"exit code {code} while importing")
-            state.job_finished()
-        elif p.state == "processing":
-            if p.pending:
-                blamed = p.pending.popleft()
-                category = reasons.KERNEL_TIMEOUT if timed_out else reasons.WORKER_DIED
-                detail = f"no answer within {kernel_timeout:g} s" if timed_out else f"exit code {code}"
-                state.reason_for_ident(blamed, category, detail)
-            for ident in p.pending:  # the rest of this worker's batch: not its fault, but lost with it
-                state.reason_for_ident(ident, reasons.WORKER_DIED, "its worker was killed for another kernel")
-            state.job_finished()
-        retire(p, kill=True)
-        if jobs or any(q.state != "idle" for q in procs):
-            start()
-
-    for _ in range(min(n_workers, len(jobs))):
-        start()
-    try:
-        while procs and (jobs or any(p.state not in ("idle",) for p in procs)):
-            now = time.monotonic()
-            timeout = (
-                max(0.0, min(p.deadline for p in procs if p.state != "idle") - now)
-                if any(p.state != "idle" for p in procs)
-                else 0.1
-            )
-            events = selector.select(timeout=min(timeout, 5.0))
-            for key, _ in events:
-                p: _Proc = key.data
-                if p not in procs:
-                    continue
-                messages, eof = p.read_messages()
-                for m in messages:
-                    _on_message(p, m, state, kernel_timeout, assign)
-                if eof:
-                    handle_death(p, timed_out=False)
-            now = time.monotonic()
-            for p in list(procs):
-                if p.state != "idle" and now > p.deadline:
-                    handle_death(p, timed_out=True)
-            for p in list(procs):
-                if p.state == "idle" and jobs:
-                    assign(p)
-            if not jobs:  # nothing left to hand out: idle workers can go
-                for p in list(procs):
-                    if p.state == "idle":
-                        p.send({"op": "quit"})
-                        retire(p, kill=False)
-    finally:
-        for p in list(procs):
-            retire(p, kill=True)
-        selector.close()
-
-
-def _on_message(p: _Proc, m: dict[str, Any], state: _State, kernel_timeout: float, assign) -> None:
-    op = m["op"]
-    if op == "ready":
-        assign(p)
-    elif op == "found":
-        job = p.job
-        assert job is not None
-        if m.get("category"):
-            state.reason_for_job(job, m["category"], m["error"])
-        mine = [i for i in m["kernels"] if i not in state.claimed]
-        for ident in mine:
-            state.claimed.add(ident)
-            package = state.targets[int(ident.split("|")[0])].package
-            state.discovered[package] = state.discovered.get(package, 0) + 1
-        if mine:
-            p.state = "processing"
-            p.pending = deque(mine)
-            p.deadline = time.monotonic() + kernel_timeout
-            p.send({"op": "process", "kernels": mine})
-        else:
-            state.job_finished()
-            assign(p)
-    elif op == "result":
+            state.reason_for_job(job, reasons.IMPORT_FAILED, outcome.detail[:500])
+    claimed: list[str] = json.loads(claimed_file.read_text()) if claimed_file.exists() else []
+    for ident in claimed:
+        package = state.targets[int(ident.split("|")[0])].package
+        state.discovered[package] = state.discovered.get(package, 0) + 1
+    done: set[str] = set()
+    for path in sorted(results_dir(scratch, index).glob("*.json")):
+        m = json.loads(path.read_text())
         ident = m["ident"]
-        if p.pending and p.pending[0] == ident:
-            p.pending.popleft()
-        p.deadline = time.monotonic() + kernel_timeout
+        done.add(ident)
         state.seconds["kernels"] = state.seconds.get("kernels", 0.0) + m.get("seconds", 0.0)
         if "record" in m:
             record = m["record"]
@@ -364,9 +224,16 @@ def _on_message(p: _Proc, m: dict[str, Any], state: _State, kernel_timeout: floa
             state.reason_for_ident(ident, m["category"], m["detail"])
             if "source" in m:
                 state.failed_sources[ident] = m["source"]
-    elif op == "done":
-        state.job_finished()
-        assign(p)
+    lost = [ident for ident in claimed if ident not in done]
+    if lost:  # the worker was killed or died on the first of these
+        if outcome.status == "timeout":
+            category, detail = reasons.KERNEL_TIMEOUT, f"no answer within {kernel_timeout:g} s"
+        else:
+            category, detail = reasons.WORKER_DIED, f"exit code {outcome.exit_code}"
+        state.reason_for_ident(lost[0], category, detail)
+        for ident in lost[1:]:  # not its fault, but lost with it
+            state.reason_for_ident(ident, reasons.WORKER_DIED, "its worker was killed for another kernel")
+    state.job_finished()
 
 
 def _record_key(r: dict[str, Any]) -> tuple:

@@ -1,12 +1,11 @@
-"""A harvest worker process: imports modules one at a time, finds their kernels, makes records.
+"""The harvest's work in an executor worker: import one module, find its kernels, make records.
 
-Run by `warp_cuda_ir.harvest.run` as `python -m warp_cuda_ir.harvest.worker CMD_FD RES_FD CONFIG_JSON`.
-Commands arrive as JSON lines on CMD_FD, answers leave as JSON lines on RES_FD; the imported code gets
-/dev/null as stdin and stdout, so its prints and `input()` cannot disturb the protocol. The parent
-enforces time limits and kills this process when one is exceeded; nothing here needs to be graceful.
-
-Protocol: {"op": "import", "module": M} -> {"op": "found", "error": ..., "kernels": [ident, ...]}
-          {"op": "process", "kernels": [ident, ...]} -> {"op": "result", ...} per kernel, then {"op": "done"}
+`harvest_file` is the function `run.harvest` maps over the targets' files. A worker process keeps one
+`Worker` per harvest (the kernels it has seen, the modules it has built), since modules import each
+other: a kernel is processed by the first item that claims it (an exclusive file in the harvest's
+scratch folder), whichever worker runs that item. Each kernel's result is written to the scratch folder
+as soon as it is known, so a worker killed mid-file (a hang past the executor's limit, a crash) loses
+no finished kernel, and the parent blames the kernel it was on. The imported code writes to /dev/null.
 """
 
 from __future__ import annotations
@@ -21,15 +20,18 @@ import json
 import os
 import signal
 import sys
+import threading
 import time
 import tokenize
 import traceback
 import types
-from dataclasses import asdict
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from warp_cuda_ir import extraction, warp_session
+from warp_cuda_ir.cache import atomic_write
 from warp_cuda_ir.errors import ExtractionError, one_line
 from warp_cuda_ir.harvest import check, reasons
 from warp_cuda_ir.harvest.paths import file_in_target
@@ -51,7 +53,7 @@ class _TargetView:
 
 
 class Worker:
-    def __init__(self, config: dict[str, Any], send) -> None:
+    def __init__(self, config: dict[str, Any], send: Callable[[dict[str, Any]], None]) -> None:
         self.targets = [_TargetView(t) for t in config["targets"]]
         self.arch = int(config.get("arch", extraction.DEFAULT_CUDA_ARCH))
         self.send = send
@@ -65,23 +67,27 @@ class Worker:
 
     # --- import ----------------------------------------------------------------------------------
 
-    def do_import(self, module: str, path: str | None = None) -> None:
+    def do_import(self, module: str, path: str | None, time_limit: float) -> tuple[str | None, str | None, list[str]]:
+        """(reason category, detail, idents of the kernels not seen before) after importing `module` (by
+        `path` for a script of a folder that is not a package)."""
         # A file's kernels are processed right after its import; Warp's global settings it changed at top
         # level (`wp.config.enable_backward = False` in several of Warp's own examples) must not carry over
         # into the next file's code (they made the next file's kernels fail their self-contained check).
         warp_session.restore_config(self.warp_config)
         error = category = None
         try:
-            with warp_session.silenced_fd(2):
+            with _time_limit(time_limit):
                 if path is None:
                     importlib.import_module(module)
                 else:
                     _load_from_path(module, path)
+        except _OverTime:  # its kernels are left to a later import (as when the worker was killed)
+            return reasons.IMPORT_TIMEOUT, f"no answer within {time_limit:g} s", []
         except SystemExit as e:
             category, error = reasons.IMPORT_EXITED, f"sys.exit({e.code!r})"
         except BaseException as e:  # whatever the file raises, the harvest goes on
             category, error = reasons.IMPORT_FAILED, f"{type(e).__name__}: {one_line(e)}"[:500]
-        self.send({"op": "found", "category": category, "error": error, "kernels": self._announce()})
+        return category, error, self._announce()
 
     def _announce(self) -> list[str]:
         """Idents of kernels (and overloads) of the harvested targets not announced before."""
@@ -145,18 +151,19 @@ class Worker:
                 return sources
         return warp_session.original_module_sources(kernel, self.arch, block_dim)
 
-    def do_process(self, idents: list[str]) -> None:
-        for ident in idents:
-            started = time.perf_counter()
-            try:
+    def do_process(self, ident: str, time_limit: float) -> None:
+        started = time.perf_counter()
+        try:
+            with _time_limit(time_limit):
                 out = self._process(ident)
-            except BaseException as e:  # a bug of ours must not lose the rest
-                detail = f"internal error: {type(e).__name__}: {one_line(e)}"
-                out = self._reason(ident, reasons.SELF_CONTAINED_UNSUPPORTED, detail)
-                out["traceback"] = traceback.format_exc()[-2000:]
-            out["seconds"] = round(time.perf_counter() - started, 4)
-            self.send(out)
-        self.send({"op": "done"})
+        except _OverTime:
+            out = self._reason(ident, reasons.KERNEL_TIMEOUT, f"no answer within {time_limit:g} s")
+        except BaseException as e:  # a bug of ours must not lose the rest
+            detail = f"internal error: {type(e).__name__}: {one_line(e)}"
+            out = self._reason(ident, reasons.SELF_CONTAINED_UNSUPPORTED, detail)
+            out["traceback"] = traceback.format_exc()[-2000:]
+        out["seconds"] = round(time.perf_counter() - started, 4)
+        self.send(out)
 
     def _reason(self, ident: str, category: str, detail: str) -> dict[str, Any]:
         return {"op": "result", "ident": ident, "category": category, "detail": detail[:1000]}
@@ -319,30 +326,89 @@ def _stable_repr(value: Any, depth: int = 0) -> str:
     return text if " at 0x" not in text else type(value).__name__
 
 
-def main() -> None:
-    cmd_fd, res_fd, config = int(sys.argv[1]), int(sys.argv[2]), json.loads(sys.argv[3])
-    results = os.fdopen(res_fd, "w", buffering=1)
-    commands = os.fdopen(cmd_fd, "r")
+class _OverTime(BaseException):
+    """A soft time limit ran out (not an Exception: the imported code's `except Exception` cannot eat it)."""
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    """Raise `_OverTime` in this (main) thread after `seconds`: a hang in Python code is cut without
+    losing the worker; a hang in native code is left to the executor's time limit, which kills it.
+
+    A timer thread sends SIGUSR1 rather than arming SIGALRM: a script's own statements are timed with
+    SIGALRM (`_load_from_path`), and one process has one alarm.
+    """
+    armed = True
+
+    def over(signum: int, frame: Any) -> None:
+        if armed:
+            raise _OverTime
+
+    previous = signal.signal(signal.SIGUSR1, over)
+    timer = threading.Timer(seconds, signal.pthread_kill, (threading.main_thread().ident, signal.SIGUSR1))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        armed = False
+        timer.cancel()
+        signal.signal(signal.SIGUSR1, previous)
+
+
+@dataclass(frozen=True)
+class FileItem:
+    """One file of a harvest: what an executor worker needs to harvest it."""
+
+    config: str  # the harvest's targets and arch, as JSON: one `Worker` per config in a worker process
+    scratch: str  # the harvest's scratch folder: claims and streamed results
+    job: int  # the file's position in the harvest's job list
+    module: str
+    path: str | None  # a script of a folder that is not a package: loaded from here under `module`
+    import_timeout: float
+    kernel_timeout: float
+
+
+def results_dir(scratch: str | Path, job: int) -> Path:
+    return Path(scratch) / "results" / str(job)
+
+
+def claimed_path(scratch: str | Path, job: int) -> Path:
+    return Path(scratch) / "claimed" / f"{job}.json"
+
+
+def _claim(scratch: str, ident: str) -> bool:
+    """True for the first item that asks for `ident` in this harvest, on any worker."""
+    path = Path(scratch) / "claims" / hashlib.sha1(ident.encode()).hexdigest()
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return False
+    return True
+
+
+_workers: dict[str, Worker] = {}
+
+
+def harvest_file(item: FileItem) -> dict[str, Any]:
+    """Import `item.module`, claim the kernels no item claimed before, process them; each kernel's
+    result is written under `results_dir` as it is known. Returns the import's reason, if any."""
+    out = results_dir(item.scratch, item.job)
+    out.mkdir(parents=True, exist_ok=True)
+    sequence = iter(range(1 << 30))
 
     def send(message: dict[str, Any]) -> None:
-        results.write(json.dumps(message) + "\n")
-        results.flush()
+        atomic_write(out / f"{next(sequence):06d}.json", json.dumps(message).encode())
 
-    with contextlib.redirect_stdout(sys.stderr):
+    worker = _workers.get(item.config)
+    if worker is None:
         warp_session.init_warp()
-        worker = Worker(config, send)
-        send({"op": "ready"})
-        for line in commands:
-            message = json.loads(line)
-            op = message["op"]
-            if op == "import":
-                worker.do_import(message["module"], message.get("path"))
-            elif op == "process":
-                worker.do_process(message["kernels"])
-            elif op == "quit":
-                break
-    os._exit(0)  # imported code may have left threads or atexit hooks behind; none of it matters here
-
-
-if __name__ == "__main__":
-    main()
+        worker = _workers[item.config] = Worker(json.loads(item.config), send)
+    worker.send = send
+    with contextlib.redirect_stdout(sys.stderr), warp_session.silenced_fd(1), warp_session.silenced_fd(2):
+        category, error, idents = worker.do_import(item.module, item.path, item.import_timeout)
+        mine = [ident for ident in idents if _claim(item.scratch, ident)]
+        atomic_write(claimed_path(item.scratch, item.job), json.dumps(mine).encode())
+        for ident in mine:
+            worker.do_process(ident, item.kernel_timeout)
+    return {"category": category, "error": error}

@@ -16,10 +16,13 @@ from warp_cuda_ir import extraction
 from warp_cuda_ir.standalone.program import CPU_INCLUDES, CUDA_INCLUDES, support
 
 
-def prefix(target: str, block_dim: int) -> str:
+def prefix(target: str, block_dim: int, shims: Sequence[str] = ()) -> str:
+    """What comes before the rows: the includes, and for CUDA the rows' device shims (`device_shim`), which
+    must precede `aot.h` (repeating a declaration is allowed, so each distinct shim is kept whole)."""
     if target == "cuda":
         # deterministic.h too: the module includes it, and inside a namespace it would land there.
-        return f'{CUDA_INCLUDES}#define WP_TILE_BLOCK_DIM {block_dim}\n#include "aot.h"\n#include "deterministic.h"\n'
+        head = f"{CUDA_INCLUDES}#define WP_TILE_BLOCK_DIM {block_dim}\n{''.join(shims)}"
+        return head + '#include "aot.h"\n#include "deterministic.h"\n'
     # The CPU module header without the row: Warp's headers with the CRT stand-ins, before the support code.
     return (
         f"{CPU_INCLUDES}#define WP_TILE_BLOCK_DIM {extraction.CPU_BLOCK_DIM}\n#define WP_NO_CRT\n"
@@ -46,7 +49,8 @@ def batch_from_programs(programs: Sequence[str], target: str) -> str:
         raise ValueError("a CUDA batch needs programs of one block_dim")
     block_dim = block_dims.pop()
     own_prefix = CUDA_INCLUDES if target == "cuda" else CPU_INCLUDES
-    parts = [prefix(target, block_dim), shared]
+    parts = [shared]
+    shims: dict[str, None] = {}
     cases = []
     for k, text in enumerate(programs):
         head, sep, rest = text.partition(shared)
@@ -55,11 +59,13 @@ def batch_from_programs(programs: Sequence[str], target: str) -> str:
             raise ValueError("not a program written by warp_cuda_ir.standalone")
         module = head[start + len(own_prefix) :]
         if target == "cuda":
-            module = module[module.index('#include "aot.h"\n') + len('#include "aot.h"\n') :]
+            aot = module.index('#include "aot.h"\n')
+            shims.setdefault(module[module.index("\n") + 1 : aot])  # after the WP_TILE_BLOCK_DIM line
+            module = module[aot + len('#include "aot.h"\n') :]
         parts += [f"namespace wp_row_{k} {{", module, rest, f"}}  // namespace wp_row_{k}"]
         cases.append(f"    case {k}: return wp_row_{k}::main();")
     parts.append(_dispatch(cases))
-    return "\n".join(parts)
+    return "\n".join([prefix(target, block_dim, list(shims)), *parts])
 
 
 def _dispatch(cases: Sequence[str]) -> str:

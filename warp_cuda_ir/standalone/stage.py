@@ -18,7 +18,6 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,7 +32,7 @@ from warp_cuda_ir.standalone.program import CXXFLAGS, NVCCFLAGS, launches, warp_
 
 NVCC_ENV = "WARP_CUDA_IR_NVCC"
 CXX_ENV = "WARP_CUDA_IR_CXX"
-BATCH_ROWS = 16  # programs per compiler invocation
+BATCH_ROWS = 64  # programs per compiler invocation at most (the pass hands it batches of --chunk-size)
 COMPILE_TIMEOUT_S = 120.0  # per batch, plus COMPILE_TIMEOUT_PER_ROW_S per program in it
 COMPILE_TIMEOUT_PER_ROW_S = 20.0
 RUN_TIMEOUT_S = 20.0  # one program run
@@ -168,10 +167,9 @@ def run_stage(
     work: Path,
     tools: Tools,
     gpu_skip_reason: str | None,
-    workers: int = 1,
-    on_row: Callable[[Any, dict[str, Any]], None] = lambda key, columns: None,
 ) -> dict[Any, dict[str, Any]]:
-    """Standalone columns for each (key, row, reference digest lines or None); `on_row` as each is finished."""
+    """Standalone columns for each (key, row, reference digest lines or None), compiled and run in this process
+    (the validation pass spreads batches of rows over its executor's workers)."""
     items = [_Item(key, row, reference) for key, row, reference in rows]
     for item in items:
         item.columns = skipped_columns(schema.NOT_VALIDATED)
@@ -227,7 +225,6 @@ def run_stage(
         jobs += [(cpu_job, g) for g in _group_batches(items, "cpu")]
     if not nvcc_missing:
         jobs += [(cuda_job, g) for g in _group_batches(items, "cuda")]
-    pending = {id(item): sum(item in g for _, g in jobs) for item in items}
 
     def run_job(job: Callable[[list[_Item], Path], None], group: list[_Item]) -> None:
         folder = Path(tempfile.mkdtemp(dir=work, prefix="batch_"))
@@ -241,17 +238,8 @@ def run_stage(
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        futures = {pool.submit(run_job, job, group): group for job, group in jobs}
-        for future, group in futures.items():
-            future.result()
-            for item in group:
-                pending[id(item)] -= 1
-                if pending[id(item)] == 0:
-                    on_row(item.key, item.columns)
-    for item in items:
-        if not any(item in g for _, g in jobs):
-            on_row(item.key, item.columns)
+    for job, group in jobs:
+        run_job(job, group)
     return {item.key: item.columns for item in items}
 
 

@@ -37,11 +37,9 @@ def validate_and_report(folder: Path, options: PassOptions) -> None:
     for line in describe(result.readback.validation):
         print(line)
     times = result.times
-    rates = {"cuda compile": (times.cuda_rows, times.cuda_compile)}
-    rates |= {stage: (times.rows, seconds) for stage, seconds in times.execution.items()}
-    per_stage = ", ".join(f"{stage} {n / s:.1f}" for stage, (n, s) in rates.items() if s > 0)
-    if per_stage:
-        print(f"  kernels/s per worker: {per_stage}")
+    per_step = ", ".join(f"{step} {seconds / times.rows:.2f}" for step, seconds in times.seconds.items() if times.rows)
+    if per_step:
+        print(f"  core-seconds per row, by step of the pass: {per_step}")
 
 
 def describe(counts: ValidationCounts) -> list[str]:
@@ -53,7 +51,7 @@ def describe(counts: ValidationCounts) -> list[str]:
         ran = counts.applied(stage)
         detail = ", ".join(f"{k} {v:,}" for k, v in n.items() if k != "skipped")
         skipped = ", ".join(f"{r} {v:,}" for r, v in counts.skip_reasons.get(stage, {}).items())
-        line = f"  {stage:<13} {percent(n.get('ok', 0), ran):>8} ok of {ran:,} run ({detail or 'none'})"
+        line = f"  {stage:<22} {percent(n.get('ok', 0), ran):>8} ok of {ran:,} run ({detail or 'none'})"
         lines.append(line + (f"; skipped: {skipped}" if skipped else ""))
     lines.append(
         f"  degenerate_output  {counts.degenerate_rows:,} rows (every output), "

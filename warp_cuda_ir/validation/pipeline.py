@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import shutil
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,13 +18,13 @@ from typing import Any
 
 import warp as wp
 
-from warp_cuda_ir import card, schema, warp_session, writing
+from warp_cuda_ir import card, engines, schema, warp_session, writing
 from warp_cuda_ir.readback import Readback, read_back
 from warp_cuda_ir.record import BuildRecord, ValidationRecord
+from warp_cuda_ir.standalone import stage as programs
 from warp_cuda_ir.validation import compile_cuda, dataset, gpu
-from warp_cuda_ir.validation.runner import Chunk, PassOptions, Progress, StageTimes, chunked, run_pass
-from warp_cuda_ir.validation.standalone_phase import standalone_phase
-from warp_cuda_ir.validation.worker import WorkerConfig
+from warp_cuda_ir.validation.runner import PassOptions, Progress, StageTimes, complete, run_pass
+from warp_cuda_ir.validation.stages import Settings
 
 VALIDATION_DIR = "validation"
 
@@ -68,15 +69,18 @@ def validate_dataset(
     }
     progress = Progress(work, fingerprint)
     done: dict[str, dict[str, dict[str, Any]]] = {f.name: progress.load(f.name) for f in files}
-    todo: list[tuple[str, dict[str, Any]]] = []
+    todo: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
     total = 0
     for path in files:
         for row in dataset.read_rows(path):
             total += 1
-            if row["id"] not in done[path.name]:
-                todo.append((path.name, row))
+            known = done[path.name].get(row["id"])
+            if known is None or not complete(known):  # a row of an older pass may lack later stages
+                todo.append((path.name, row, known or {}))
     resumed = total - len(todo)
     on_start(total, resumed, gpu_reason)
+    if options.standalone and todo:
+        _note_missing_compilers(options.arch)
 
     def add(key: str, row_id: str, columns: dict[str, Any]) -> None:
         progress.add(key, row_id, columns)
@@ -87,18 +91,29 @@ def validate_dataset(
 
     # The row's skip reason is one of schema.SKIP_REASONS; the full text goes to build.json and the console.
     gpu_skip = None if gpu_reason is None else (schema.GPU_DISABLED if not options.use_gpu else schema.NO_GPU)
-
-    def make_config(scratch: str) -> WorkerConfig:
-        return WorkerConfig(options.arch, scratch, gpu_skip, environment, options.standalone)
-
-    chunks: list[Chunk] = list(chunked(todo, options.chunk_size))
+    (work / "trail").mkdir(parents=True, exist_ok=True)
+    (work / "workers").mkdir(parents=True, exist_ok=True)
+    settings = Settings(
+        options.arch,
+        gpu_skip,
+        environment,
+        options.standalone,
+        options.stage_timeout_s,
+        options.compile_timeout_s,
+        trail=str(work / "trail"),
+        scratch=str(work / "workers"),
+    )
     try:
-        if chunks:
-            run_pass(chunks, options, make_config, work / "workers", add, times)
-        standalone_phase(files, done, options, gpu_skip, work / "standalone", progress)
+        if todo:
+            workers = max(1, min(options.workers, -(-len(todo) // max(1, options.chunk_size))))
+            with engines.get_executor(options.engine, workers, options.ray_address) as executor:
+                run_pass(todo, options, settings, executor, add, times)
     finally:
         progress.close()
+        # The workers' TMPDIR is inside these, so this also removes NVRTC's ~77 MB __nvrtc_auto_pch_<pid>_0
+        # and Clang's PCH folders, which a killed worker leaves behind.
         shutil.rmtree(work / "workers", ignore_errors=True)
+        shutil.rmtree(work / "trail", ignore_errors=True)
 
     for path in files:
         dataset.rewrite(path, done[path.name])
@@ -120,3 +135,18 @@ def validate_dataset(
     record.save(out)
     writing.write_text_atomic(out / writing.CARD, card.render(record, readback))
     return ValidationResult(total, len(todo), resumed, gpu_reason, time.time() - started, readback, times)
+
+
+def _note_missing_compilers(arch: int) -> None:
+    """One line per standalone compiler this machine lacks: its stages are skipped with that reason."""
+    tools = programs.find_tools(arch)
+    if tools.cxx is None:
+        print(
+            f"standalone programs: {schema.CXX_NOT_FOUND} (${programs.CXX_ENV} or g++ on PATH); CPU twin skipped",
+            file=sys.stderr,
+        )
+    if tools.nvcc is None:
+        print(
+            f"standalone programs: {schema.NVCC_NOT_FOUND} (${programs.NVCC_ENV} or nvcc on PATH); nvcc stage skipped",
+            file=sys.stderr,
+        )

@@ -24,9 +24,6 @@ from warp_cuda_ir.validation.execute import CpuRun, run_cpu
 from warp_cuda_ir.validation.gpu import GpuRun, run_gpu
 from warp_cuda_ir.validation.output_stats import degenerate_count
 
-# The CPU stages, then the GPU run and the gradient check: the order a worker goes through them.
-ROW_STAGES = ("cpu_compile", "cpu_run", "gpu_run", "gradcheck")
-
 _NUMPY_SCALAR = re.compile(r"\bnp\.(?:u?int\d*|float\d*|bool_?|str_|complex\d*)\(([^()]*)\)")
 _NUMPY_BOOL = re.compile(r"\bnp\.(True|False)_")
 
@@ -156,31 +153,57 @@ def skipped_gpu(reason: str) -> dict[str, Any]:
     return _gpu_columns(GpuRun("skipped", skip_reason=reason))
 
 
-def failed_execution(status: str, why: str, failed: str, so_far: Mapping[str, Any]) -> dict[str, Any]:
-    """Columns for a row whose worker hung (`timeout`) or died (`error`) in stage `failed` (of ROW_STAGES).
+def skip_reason(stage: schema.Stage, columns: Mapping[str, Any]) -> str | None:
+    """Why `stage` cannot run on a row with `columns`: a stage it needs did not end `ok` (None: it can run).
 
-    What finished before that stage is kept; the stage gets `status` and `why`; the stages after it
-    are skipped: for the reason that they needed it, or NOT_REACHED. A GPU run skipped for want of a
-    GPU keeps that reason.
+    The reason is the one the needed stage gives its dependents (`Stage.unmet`), or the needed stage's own
+    skip reason when that one carries over (`schema.PASSED_ON`: no launch record, a source that does not load).
     """
-    columns = {k: v for k, v in schema.UNVALIDATED.items() if not k.startswith("cuda_") and k != "ptx"}
-    columns |= {"validation_warp_version": wp.config.version} | dict(so_far)
+    for need in stage.needs:
+        status = columns.get(f"{need}_status")
+        if status == "ok":
+            continue
+        own = columns.get(f"{need}_skip_reason")
+        if status == "skipped" and own in schema.PASSED_ON:
+            return own
+        return schema.STAGES_BY_NAME[need].unmet or schema.NOT_REACHED
+    return None
+
+
+def failed_step(status: str, why: str, failed: str, so_far: Mapping[str, Any]) -> dict[str, Any]:
+    """Columns of the step of stage `failed` (`Stage.run`) for a row whose worker hung (`timeout`) or died
+    (`error`) in that stage.
+
+    What finished before it is kept (`so_far`); the stage gets `status` and `why`; the stages of the step
+    after it are skipped: for the reason that a stage they need did not succeed (`skip_reason`), else the
+    reason they already had (a GPU run skipped for want of a GPU keeps it), else NOT_REACHED.
+    """
+    step = schema.STAGES_BY_NAME[failed].run
+    stages = [s for s in schema.PASS if s.run == step]
+    columns = {n: schema.UNVALIDATED[n] for s in stages for n in (*(c for c, _, _ in s.columns), *s.result_names)}
+    columns |= dict(so_far)
     columns |= stage(failed, status, why)
-    after = ROW_STAGES[ROW_STAGES.index(failed) + 1 :]
-    gpu_reason = so_far.get("gpu_run_skip_reason")
-    for later in after:
-        if later == "cpu_run":
-            reason = schema.DID_NOT_COMPILE_CPU
-        elif later == "gradcheck" and failed in ("cpu_compile", "cpu_run"):
-            reason = schema.DID_NOT_RUN_CPU
-        elif later == "gpu_run" and gpu_reason not in (None, schema.NOT_REACHED):
-            reason = gpu_reason  # no GPU here: that stays the reason
-        else:
-            reason = schema.NOT_REACHED
-        columns |= skipped_gradcheck(reason) if later == "gradcheck" else stage(later, "skipped", skip_reason=reason)
-    if failed in ("cpu_compile", "cpu_run"):  # nothing of the launch holds
-        columns |= {"output_digest": None, "output_stats": None, "degenerate_output": None}
-        columns |= {"degenerate_output_count": None, "nonfinite_output": None}
-    if failed == "gradcheck":
-        columns |= gradients.GradientCheck(status).numbers()  # nothing of the gradient check holds
+    names = [s.name for s in stages]
+    for later in stages[names.index(failed) + 1 :]:
+        reason = skip_reason(later, columns)
+        had = so_far.get(f"{later.name}_skip_reason")
+        if reason is None:
+            reason = had if had not in (None, schema.NOT_REACHED) else schema.NOT_REACHED
+        columns |= (
+            skipped_gradcheck(reason) if later.name == "gradcheck" else stage(later.name, "skipped", None, reason)
+        )
     return columns
+
+
+def failed_execution(status: str, why: str, failed: str, so_far: Mapping[str, Any]) -> dict[str, Any]:
+    """`failed_step` for a stage Warp runs in the worker (CPU compile, CPU run, GPU run, gradient check),
+    with the row's environment columns."""
+    environment = {n: schema.UNVALIDATED[n] for n, _, _ in schema.ENVIRONMENT_COLUMNS}
+    return environment | {"validation_warp_version": wp.config.version} | failed_step(status, why, failed, so_far)
+
+
+def failed_programs(status: str, why: str, so_far: Mapping[str, Any]) -> dict[str, Any]:
+    """`failed_step` for the first standalone program stage `so_far` lacks (the worker died compiling or
+    running the row's programs)."""
+    first = next(s.name for s in schema.PASS if s.run == "programs" and f"{s.name}_status" not in so_far)
+    return failed_step(status, why, first, so_far)

@@ -1,67 +1,55 @@
-"""The validation pass: rows go to worker processes in chunks; results are kept as they arrive.
+"""The validation pass's driver: batches of rows go to the executor's workers; results are kept as they arrive.
 
-Isolation: a worker that exceeds its deadline is killed and one that dies is noticed at once
-(its pipe closes); either way only the row it was on is marked, on the stage it was in (the
-worker reports each stage as it starts: `cpu_compile`, `cpu_run`, `gpu_run`, `gradcheck`; each has
-its own time limit), as `timeout` / `error`; the rest of its chunk goes back in the queue, and a
-fresh worker takes over. Resume: every finished
-row is appended to `<out>/.build/validation/progress/<data file>.jsonl` at once, so a rerun
+Each batch runs every step of the pass (`stages.validate_batch`). Isolation: a batch whose worker was
+cut (past its time limit) or died is looked up in its trail (`stages`): the row and stage it was on get
+`timeout` / `error`, the stages of that step that needed it are skipped (`row.failed_execution`), what
+finished before is kept, and the rest of the batch runs again in a fresh worker. A batch without a trail
+(a worker on another machine) is split in halves until the row is alone. Resume: every finished row is
+appended to `<out>/.build/validation/progress/<data file>.jsonl` at once, so a rerun, with either engine,
 validates only what is missing (a torn last line is ignored).
 """
 
 from __future__ import annotations
 
 import json
-import multiprocessing
 import shutil
-import tempfile
-import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
-from warp_cuda_ir import schema, writing
+from warp_cuda_ir import extraction, schema, writing
+from warp_cuda_ir.engines import Executor, Outcome, Resources, Ticket
 from warp_cuda_ir.errors import WorkerStartError
 from warp_cuda_ir.validation import row as row_columns
-from warp_cuda_ir.validation.worker import WorkerConfig
-from warp_cuda_ir.validation.worker import main as worker_main
+from warp_cuda_ir.validation.stages import Batch, Settings, steps, validate_batch
 
-STARTUP_TIMEOUT_S = 300.0
+__all__ = ["Batch", "PassOptions", "Progress", "Settings", "StageTimes", "complete", "run_pass"]
+
+STARTUP_S = 300.0  # a fresh worker starts Warp and precompiles NVRTC's and Clang's headers
+PROGRAMS_S_PER_ROW = 60.0  # the standalone programs' compiles and runs (each has its own limit)
 
 
 @dataclass(frozen=True)
 class PassOptions:
     arch: int = 90
     workers: int = 1
-    chunk_size: int = 16  # rows per NVRTC batch
+    chunk_size: int = 32  # rows per batch: one NVRTC module, one nvcc and one g++ translation unit
     stage_timeout_s: float = 120.0  # each of a row's stages (CPU compile, CPU run, GPU run, gradient check)
     compile_timeout_s: float = 60.0  # plus 10 s per row in the batch
     use_gpu: bool = True
     standalone: bool = True  # standalone programs: compile with nvcc / g++, run the CPU twin
+    engine: str = "local"  # "local" or "ray" (engines.get_executor)
+    ray_address: str | None = None
 
 
 @dataclass
 class StageTimes:
-    """Worker-seconds spent per stage (summed over workers), for kernels/s figures."""
+    """CPU seconds spent per step of the pass (workers and their compilers, summed), and rows validated."""
 
-    cuda_compile: float = 0.0
-    cuda_rows: int = 0
-    execution: dict[str, float] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
     rows: int = 0
-
-
-@dataclass
-class Chunk:
-    rows: list[dict[str, Any]]
-    files: list[str]  # progress key (data file name) of each row
-    compile: bool = True
-    cuda: list[dict[str, Any] | None] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        self.cuda = self.cuda or [None] * len(self.rows)
 
 
 class Progress:
@@ -98,181 +86,138 @@ class Progress:
             handle.close()
 
 
-class _Slot:
-    """One worker process and what it is doing."""
+def complete(columns: dict[str, Any]) -> bool:
+    """Every stage of the pass has its status."""
+    return all(f"{stage}_status" in columns for stage in schema.STAGES)
 
-    def __init__(self, index: int, make_config: Callable[[str], WorkerConfig], scratch_root: Path) -> None:
-        self.index = index
-        self.scratch = Path(tempfile.mkdtemp(dir=scratch_root, prefix=f"w{index}_"))
-        self.config = make_config(str(self.scratch))
-        parent, child = multiprocessing.get_context("spawn").Pipe()
-        self.process = multiprocessing.get_context("spawn").Process(
-            target=worker_main, args=(child, self.config), daemon=True
-        )
-        self.process.start()
-        child.close()
-        self.conn: Connection = parent
-        self.ready = False
-        self.chunk: Chunk | None = None
-        self.stage: str | int | None = "startup"  # "startup" | "compile" | row index | None (idle)
-        self.next_row = 0
-        self.row_stage = "cpu_compile"  # within a row: one of row_columns.ROW_STAGES
-        self.so_far: dict[str, Any] = {}  # the row's columns finished before row_stage
-        self.deadline = time.monotonic() + STARTUP_TIMEOUT_S
-        self.started = time.monotonic()
 
-    def assign(self, chunk: Chunk, options: PassOptions) -> None:
-        self.chunk, self.next_row, self.row_stage, self.so_far = chunk, 0, "cpu_compile", {}
-        self.conn.send((chunk.rows, chunk.compile))
-        self.started = time.monotonic()
-        if chunk.compile:
-            self.stage = "compile"
-            self.deadline = self.started + options.compile_timeout_s + 10.0 * len(chunk.rows)
-        else:
-            self.stage, self.deadline = -1, self.started + options.stage_timeout_s
+@dataclass
+class _Work:
+    """Rows of one batch as the driver tracks them."""
 
-    def stop(self, kill: bool) -> None:
-        if kill:
-            self.process.kill()
-        else:
-            try:
-                self.conn.send(None)
-            except OSError:
-                pass
-        self.process.join(timeout=30)
-        if self.process.is_alive():
-            self.process.kill()
-            self.process.join()
-        self.conn.close()
-        # The worker's TMPDIR is inside its scratch folder, so this also removes NVRTC's ~77 MB
-        # __nvrtc_auto_pch_<pid>_0 and Clang's PCH folder, which a killed process leaves behind.
-        shutil.rmtree(self.scratch, ignore_errors=True)
+    keys: list[str]  # progress key (data file name) of each row
+    rows: list[dict[str, Any]]
+    done: list[dict[str, Any]]
+    retried: bool = False  # ran again once already after its worker died before leaving a trail
 
 
 def run_pass(
-    chunks: list[Chunk],
+    work: list[tuple[str, dict[str, Any], dict[str, Any]]],
     options: PassOptions,
-    make_config: Callable[[str], WorkerConfig],
-    scratch_root: Path,
+    settings: Settings,
+    executor: Executor,
     on_row: Callable[[str, str, dict[str, Any]], None],
     times: StageTimes,
 ) -> None:
-    """Validate every row of `chunks`; `on_row(file key, row id, columns)` for each, as it finishes."""
-    queue = deque(chunks)
-    scratch_root.mkdir(parents=True, exist_ok=True)
-    slots = [_Slot(i, make_config, scratch_root) for i in range(min(options.workers, len(chunks)))]
-    try:
-        while queue or any(s.chunk is not None for s in slots):
-            for i, slot in enumerate(slots):
-                if slot.ready and slot.chunk is None and queue:
-                    if not slot.process.is_alive():  # died while idle: nothing to blame
-                        slot.stop(kill=True)
-                        slots[i] = slot = _Slot(slot.index, make_config, scratch_root)
-                        continue
-                    slot.assign(queue.popleft(), options)
-            now = time.monotonic()
-            waiting = [s for s in slots if s.chunk is not None or not s.ready]
-            if not waiting:
-                break
-            timeout = max(0.0, min(s.deadline for s in waiting) - now)
-            for conn in wait([s.conn for s in waiting], timeout=timeout):
-                slot = next(s for s in slots if s.conn is conn)
-                try:
-                    message = conn.recv()
-                except (EOFError, OSError):
-                    code = slot.process.exitcode if slot.process.join(5) is None else None
-                    slots[slots.index(slot)] = _fail(
-                        slot,
-                        "error",
-                        f"worker process died (exit code {code})",
-                        queue,
-                        options,
-                        on_row,
-                        make_config,
-                        scratch_root,
-                    )
-                    continue
-                _handle(slot, message, options, on_row, times)
-            now = time.monotonic()
-            for i, slot in enumerate(slots):
-                if (slot.chunk is not None or not slot.ready) and now > slot.deadline:
-                    why = f"timed out after {now - slot.started:.0f} s"
-                    slots[i] = _fail(slot, "timeout", why, queue, options, on_row, make_config, scratch_root)
-    finally:
-        for slot in slots:
-            slot.stop(kill=slot.chunk is not None)
+    """Validate each (progress key, row, columns already known) of `work`; `on_row(key, row id, columns)` as
+    each row is finished."""
+    # Batches as large as asked, but never so few that a worker sits idle. Rows of one block size go
+    # together: NVRTC and nvcc take one block size per module, and each call pays Warp's headers again
+    # (nvcc ~4.5 CPU-s), so a batch of mixed sizes paid them once per size.
+    size = max(1, min(options.chunk_size, -(-len(work) // executor.capacity())))
+    work = sorted(work, key=lambda item: int(item[1].get("block_dim") or extraction.CUDA_BLOCK_DIM))
+    queue: deque[_Work] = deque(_chunks(work, size))
+    running: dict[int, tuple[Ticket, _Work, Batch]] = {}
+    serial = 0
+    resources = Resources(cpus=1.0, gpus=1.0 if settings.gpu_skip_reason is None else 0.0)
+    with_trail = settings.trail is not None
+    while queue or running:
+        while queue and len(running) < 2 * executor.capacity():
+            part = queue.popleft()
+            serial += 1
+            batch = Batch(settings, f"b{serial}", part.rows, part.done)
+            if with_trail:
+                (Path(settings.trail) / f"{batch.name}.jsonl").unlink(missing_ok=True)
+            limit = _time_limit(settings, len(part.rows))
+            ticket = executor.submit(validate_batch, batch, index=serial, time_limit=limit, resources=resources)
+            running[serial] = (ticket, part, batch)
+        for ticket, outcome in executor.wait([t for t, _, _ in running.values()]):
+            _, part, batch = running.pop(ticket.index)
+            if outcome.status == "ok" and outcome.value is not None:
+                for step, seconds in outcome.value["seconds"].items():
+                    times.seconds[step] = times.seconds.get(step, 0.0) + seconds
+                for key, row, columns in zip(part.keys, part.rows, outcome.value["columns"], strict=True):
+                    times.rows += 1
+                    on_row(key, row["id"], columns)
+            else:
+                queue.extendleft(reversed(_after_failure(part, batch, outcome, options)))
 
 
-def _handle(
-    slot: _Slot, message: tuple[Any, ...], options: PassOptions, on_row: Callable[..., None], times: StageTimes
-) -> None:
-    kind = message[0]
-    now = time.monotonic()
-    chunk = slot.chunk
-    if kind == "ready":
-        slot.ready, slot.stage = True, None
-        return
-    assert chunk is not None
-    if kind == "compiled":
-        chunk.cuda = message[1]
-        chunk.compile = False
-        times.cuda_compile += now - slot.started
-        times.cuda_rows += len(chunk.rows)
-        slot.stage, slot.deadline = -1, now + options.stage_timeout_s
-    elif kind == "start":
-        slot.stage, slot.started, slot.deadline = message[1], now, now + options.stage_timeout_s
-        slot.row_stage, slot.so_far = "cpu_compile", {}
-    elif kind == "stage":  # the row goes on to its next stage, which gets its own time limit
-        slot.row_stage, slot.so_far = message[2], message[3]
-        slot.started, slot.deadline = now, now + options.stage_timeout_s
-    elif kind == "done":
-        index, columns = message[1], message[2]
-        for stage, seconds in columns.pop("_seconds", {}).items():
-            times.execution[stage] = times.execution.get(stage, 0.0) + seconds
-        times.rows += 1
-        on_row(chunk.files[index], chunk.rows[index]["id"], (chunk.cuda[index] or {}) | columns)
-        slot.next_row, slot.row_stage, slot.so_far = index + 1, "cpu_compile", {}
-        if slot.next_row == len(chunk.rows):
-            slot.chunk, slot.stage = None, None
+def _time_limit(settings: Settings, rows: int) -> float:
+    """The executor's backstop for a batch; stages are cut sooner by the worker's own watchdog."""
+    row_stages = sum(len(stages) for step, stages in steps() if step == "row")
+    return (
+        STARTUP_S
+        + settings.compile_timeout_s
+        + 10.0 * rows
+        + rows * row_stages * settings.stage_timeout_s
+        + rows * PROGRAMS_S_PER_ROW
+    )
+
+
+def _chunks(work: list[tuple[str, dict[str, Any], dict[str, Any]]], size: int) -> Iterator[_Work]:
+    for start in range(0, len(work), max(1, size)):
+        part = work[start : start + size]
+        yield _Work([k for k, _, _ in part], [r for _, r, _ in part], [dict(d) for _, _, d in part])
+
+
+def _read_trail(batch: Batch) -> list[dict[str, Any]]:
+    if batch.settings.trail is None:
+        return []
+    path = Path(batch.settings.trail) / f"{batch.name}.jsonl"
+    records = []
+    if path.exists():
+        for line in path.read_text().splitlines():
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError:
+                break  # torn by the worker's death
+        path.unlink(missing_ok=True)
+    return records
+
+
+def _after_failure(part: _Work, batch: Batch, outcome: Outcome[Any], options: PassOptions) -> list[_Work]:
+    """The work left after a batch whose worker was cut or died, with the culprit row's stage marked."""
+    records = _read_trail(batch)
+    if outcome.status == "error" and not records:
+        # Stages catch what a row raises; an exception before any row is the worker's own (it cannot start).
+        raise WorkerStartError(f"a validation worker failed before its first row: {outcome.detail}")
+    if not records and not part.retried:
+        # No trail: the worker died before the batch began, or on a machine whose files the driver cannot
+        # read (a Ray node that died takes its tasks with it). Once more, elsewhere, before blaming a row.
+        return [_Work(part.keys, part.rows, part.done, retried=True)]
+    done = [dict(d) for d in part.done]
+    where: dict[str, Any] | None = None
+    why = f"timed out: {outcome.detail}" if outcome.status == "timeout" else f"worker {outcome.detail}"
+    for record in records:
+        if "columns" in record:
+            done[record["row"]] = record["columns"]
+        elif "timeout" in record:  # the worker's watchdog cut the stage
+            why = f"timed out after {record['after']:.0f} s"
         else:
-            slot.deadline = now + options.stage_timeout_s
-
-
-def _fail(
-    slot: _Slot,
-    status: str,
-    why: str,
-    queue: deque[Chunk],
-    options: PassOptions,
-    on_row: Callable[..., None],
-    make_config: Callable[[str], WorkerConfig],
-    scratch_root: Path,
-) -> _Slot:
-    """Blame the row (or compile batch) the worker was on, requeue the rest, start a fresh worker."""
-    slot.stop(kill=True)
-    chunk, stage = slot.chunk, slot.stage
-    if stage == "startup":
-        raise WorkerStartError(f"a validation worker could not start: {why}")
-    assert chunk is not None
-    if stage == "compile":
-        if len(chunk.rows) > 1:  # compile each row alone to find the culprit
-            for i in reversed(range(len(chunk.rows))):
-                queue.appendleft(Chunk([chunk.rows[i]], [chunk.files[i]]))
-        else:
-            cuda = row_columns.cuda_columns(None, options.arch, None, status, f"NVRTC {why}")
-            queue.appendleft(Chunk(chunk.rows, chunk.files, compile=False, cuda=[cuda]))
+            where = record  # a step or a row's stage starting
+    status = "timeout" if why.startswith("timed out") else "error"
+    if where is not None and "stage" in where:  # a row's stage: blame it, run the rest again
+        i = where["row"]
+        so_far = where["so_far"] or row_columns.skipped_gpu(batch.settings.gpu_skip_reason or schema.NOT_REACHED)
+        done[i] = done[i] | row_columns.failed_execution(status, why, where["stage"], so_far)
+        return [_Work(part.keys, part.rows, done)]
+    step = where["step"] if where is not None else None
+    if len(part.rows) > 1:  # a whole-batch step (or no trail): split until the row stands alone
+        half = len(part.rows) // 2
+        return [
+            _Work(part.keys[:half], part.rows[:half], done[:half]),
+            _Work(part.keys[half:], part.rows[half:], done[half:]),
+        ]
+    first = next((s for s in schema.PASS if f"{s.name}_status" not in done[0]), None)
+    if first is None:
+        return [_Work(part.keys, part.rows, done)]
+    step = step or first.run
+    if step == "cuda":
+        done[0] |= row_columns.cuda_columns(None, options.arch, None, status, f"NVRTC {why}")
+    elif step == "row":
+        so_far = row_columns.skipped_gpu(batch.settings.gpu_skip_reason or schema.NOT_REACHED)
+        done[0] |= row_columns.failed_execution(status, why, first.name, so_far)
     else:
-        index = slot.next_row
-        so_far = slot.so_far or row_columns.skipped_gpu(slot.config.gpu_skip_reason or schema.NOT_REACHED)
-        columns = row_columns.failed_execution(status, f"worker {why}", slot.row_stage, so_far)
-        on_row(chunk.files[index], chunk.rows[index]["id"], (chunk.cuda[index] or {}) | columns)
-        rest = slice(index + 1, None)
-        if chunk.rows[rest]:
-            queue.appendleft(Chunk(chunk.rows[rest], chunk.files[rest], compile=False, cuda=chunk.cuda[rest]))
-    return _Slot(slot.index, make_config, scratch_root)
-
-
-def chunked(items: list[tuple[str, dict[str, Any]]], size: int) -> Iterator[Chunk]:
-    for start in range(0, len(items), size):
-        part = items[start : start + size]
-        yield Chunk([r for _, r in part], [k for k, _ in part])
+        done[0] |= row_columns.failed_programs(status, why, done[0])
+    return [_Work(part.keys, part.rows, done)]

@@ -1,0 +1,194 @@
+"""The executor: one item that hangs, crashes or raises is blamed alone; signals stop every process."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from tests.executor_items import (
+    behave,
+    broken_start,
+    deaf_hang,
+    marked_processes,
+    square,
+    start_grandchild,
+    start_marked,
+    string_hash,
+    worker_pid,
+)
+from warp_cuda_ir.engines import Outcome, Resources, get_executor
+from warp_cuda_ir.errors import WorkerStartError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def by_index(outcomes: list[Outcome[int]]) -> dict[int, Outcome[int]]:
+    return {o.index: o for o in outcomes}
+
+
+def test_each_bad_item_is_blamed_alone_and_the_rest_finish() -> None:
+    items = [("ok", 1), ("hang", 0), ("ok", 2), ("segv", 0), ("exit", 0), ("raise", 7), ("ok", 3)]
+    with get_executor("local", 2) as executor:
+        got = by_index(list(executor.map(behave, items, time_limit=3)))
+    assert [got[i].status for i in range(len(items))] == ["ok", "timeout", "ok", "crashed", "crashed", "error", "ok"]
+    assert [got[i].value for i in (0, 2, 6)] == [1, 2, 3]
+    assert got[1].detail == "cut at the 3 s limit"
+    assert got[3].detail == "worker died: exit code -11 (SIGSEGV)"
+    assert got[4].detail == "worker died: exit code 3"
+    assert got[5].detail == "ValueError: bad item 7 second line"
+
+
+def test_workers_are_reused_across_items_and_maps() -> None:
+    with get_executor("local", 2) as executor:
+        first = {o.value for o in executor.map(worker_pid, range(6))}
+        second = {o.value for o in executor.map(worker_pid, range(6))}
+    assert len(first | second) <= 2 and os.getpid() not in first
+
+
+def test_one_worker_without_a_time_limit_runs_in_this_process() -> None:
+    with get_executor("local", 1) as executor:
+        assert [o.value for o in executor.map(worker_pid, range(2))] == [os.getpid()] * 2
+        assert [o.value for o in executor.map(square, [3], time_limit=30)] == [9]
+        assert [o.value for o in executor.map(worker_pid, [0], time_limit=30)] != [os.getpid()]
+
+
+def test_workers_that_cannot_start_stop_the_map_with_one_line() -> None:
+    with get_executor("local", 2, initializer=broken_start) as executor:
+        with pytest.raises(WorkerStartError, match=r"the worker processes could not start \(All workers expired\)"):
+            list(executor.map(square, range(4)))
+
+
+def test_stop_does_not_wait_for_workers_deaf_to_sigterm(tmp_path: Path) -> None:
+    marker = str(tmp_path / "started")
+    with get_executor("local", 2) as executor:
+        for i in range(2):
+            executor.submit(deaf_hang, marker, index=i, time_limit=None, resources=Resources())
+        deadline = time.time() + 60
+        while len(list(tmp_path.glob("started.*"))) < 2:
+            assert time.time() < deadline
+            time.sleep(0.1)
+        pids = [int(p.suffix[1:]) for p in tmp_path.glob("started.*")]
+        started = time.monotonic()
+        executor.stop()
+        assert time.monotonic() - started < 2.5  # pebble alone waits 3 s per worker before SIGKILL
+    assert not any(Path(f"/proc/{pid}").exists() for pid in pids)
+
+
+def test_map_is_lazy() -> None:
+    pulled: list[int] = []
+
+    def items():
+        for i in range(100):
+            pulled.append(i)
+            yield i
+
+    with get_executor("local", 2) as executor:
+        outcomes = executor.map(square, items(), ahead=3)
+        next(outcomes)
+        outcomes.close()
+    assert len(pulled) <= 4
+
+
+def test_a_timed_out_item_leaves_no_grandchild() -> None:
+    marker = f"executor-test-{uuid.uuid4().hex}"
+    with get_executor("local", 1) as executor:
+        [outcome] = executor.map(start_grandchild, [marker], time_limit=2)
+    assert outcome.status == "timeout"
+    assert _gone(marker)
+
+
+def _gone(marker: str, within: float = 10.0) -> bool:
+    deadline = time.time() + within
+    while time.time() < deadline:
+        if not marked_processes(marker):
+            return True
+        time.sleep(0.2)
+    return False
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_to_the_parent_stops_every_process_it_started(signum: int) -> None:
+    marker = f"executor-test-{uuid.uuid4().hex}"
+    driver = subprocess.Popen(
+        [sys.executable, "-m", "tests.executor_items", marker],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        # a background job may inherit SIGINT ignored: give the driver Ctrl-C's default action
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        deadline = time.time() + 60
+        while len([p for p in marked_processes(marker) if p != driver.pid]) < 2:  # both grandchildren run
+            assert time.time() < deadline and driver.poll() is None, driver.stderr.read().decode()
+            time.sleep(0.2)
+        signalled = time.time()
+        driver.send_signal(signum)
+        driver.wait(10)
+        assert _gone(marker, within=10 - (time.time() - signalled))
+        assert driver.returncode != 0
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+
+
+def _environ_marked(marker: str) -> list[int]:
+    return marked_processes(marker, "environ")
+
+
+def _running(needle: str, pids: list[int]) -> bool:
+    for pid in pids:
+        try:
+            if needle.encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
+                return True
+        except OSError:
+            continue
+    return False
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_build_signalled_during_its_capture_stops_everything_and_resumes(tmp_path: Path, signum: int) -> None:
+    import shutil
+
+    shutil.copytree(ROOT / "tests" / "data" / "capture" / "capfix", tmp_path / "capfix")
+    marker = f"executor-build-{uuid.uuid4().hex}"
+    command = [sys.executable, str(ROOT / "scripts" / "build.py"), "--out", str(tmp_path / "out")]
+    command += ["--real", str(tmp_path / "capfix"), "--target-mb", "0.01", "--workers", "2"]
+    command += ["--seeds-per-shard", "8", "--cache-dir", str(tmp_path / "cache"), "--no-validate"]
+    build = start_marked(command, marker)
+    try:
+        deadline = time.time() + 300
+        while not _running("warp_cuda_ir.capture.child", _environ_marked(marker)):
+            assert time.time() < deadline and build.poll() is None, build.stderr.read().decode()[-2000:]
+            time.sleep(0.2)
+        signalled = time.time()
+        build.send_signal(signum)
+        build.wait(10)
+        while _environ_marked(marker) and time.time() - signalled < 10:
+            time.sleep(0.2)
+        assert _environ_marked(marker) == [], "processes left behind"
+        assert build.returncode != 0
+    finally:
+        if build.poll() is None:
+            build.kill()
+    again = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert _environ_marked(marker) == []
+
+
+def test_workers_hash_strings_with_one_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Warp orders some generated lines by iterating a set of strings: workers of every run agree."""
+    monkeypatch.delenv("PYTHONHASHSEED", raising=False)
+    seen = set()
+    for _ in range(2):
+        with get_executor("local", 2) as executor:
+            seen |= {o.value for o in executor.map(string_hash, ["warp"] * 2, time_limit=60)}
+    assert len(seen) == 1

@@ -58,7 +58,9 @@ def find_tools(arch: int = 90) -> Tools:
 
 
 @dataclass
-class _Item:
+class Item:
+    """One program to compile (and run): `row` holds its text under `cpu_program` or `cuda_program`."""
+
     key: Any
     row: Mapping[str, Any]
     reference: list[str] | None
@@ -86,14 +88,20 @@ def _compile_command(tools: Tools, target: str, source: Path, output: Path) -> l
     return [str(tools.cxx), *CXXFLAGS, "-isystem", tools.warp_native, "-o", str(output), str(source)]
 
 
-def _compile(tools: Tools, target: str, text: str, folder: Path, name: str, rows: int) -> tuple[str, str | None]:
-    """(status, log) of compiling `text` into `folder/name`."""
+def _compile(
+    tools: Tools, target: str, text: str, folder: Path, name: str, rows: int, limits: Callable[[], None] | None = None
+) -> tuple[str, str | None]:
+    """(status, log) of compiling `text` into `folder/name` (`limits`: run in the compiler's process first)."""
     source = folder / (name + (".cu" if target == "cuda" else ".cpp"))
     source.write_text(text)
     timeout = COMPILE_TIMEOUT_S + COMPILE_TIMEOUT_PER_ROW_S * rows
     try:
         done = subprocess.run(
-            _compile_command(tools, target, source, folder / name), capture_output=True, text=True, timeout=timeout
+            _compile_command(tools, target, source, folder / name),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            preexec_fn=limits,
         )
     except subprocess.TimeoutExpired:
         return "timeout", f"compile did not finish in {timeout:.0f} s"
@@ -103,25 +111,32 @@ def _compile(tools: Tools, target: str, text: str, folder: Path, name: str, rows
     return "ok", None
 
 
-def _compile_items(
-    tools: Tools, target: str, items: Sequence[_Item], folder: Path, name: str
+def compile_items(
+    tools: Tools,
+    target: str,
+    items: Sequence[Item],
+    folder: Path,
+    name: str,
+    limits: Callable[[], None] | None = None,
 ) -> list[tuple[str, str | None, Path | None, int]]:
-    """Per item: (status, log, binary, index in the binary); a failed batch is split until programs stand alone."""
+    """Per item: (status, log, binary, index in the binary); a failed batch is split until programs stand alone.
+
+    `limits` runs in each compiler process before it starts (resource limits for untrusted code)."""
     column = "cuda_program" if target == "cuda" else "cpu_program"
     if len(items) == 1:
-        status, log = _compile(tools, target, items[0].row[column], folder, name, 1)
+        status, log = _compile(tools, target, items[0].row[column], folder, name, 1, limits)
         return [(status, log, folder / name if status == "ok" else None, -1)]
     try:
         text = batch.batch_from_programs([i.row[column] for i in items], target)
     except ValueError:
         text = None  # a program not in the shape `program.program` writes: compile each alone
     if text is not None:
-        status, _ = _compile(tools, target, text, folder, name, len(items))
+        status, _ = _compile(tools, target, text, folder, name, len(items), limits)
         if status == "ok":
             return [("ok", None, folder / name, k) for k in range(len(items))]
     half = len(items) // 2
-    return _compile_items(tools, target, items[:half], folder, name + "a") + _compile_items(
-        tools, target, items[half:], folder, name + "b"
+    return compile_items(tools, target, items[:half], folder, name + "a", limits) + compile_items(
+        tools, target, items[half:], folder, name + "b", limits
     )
 
 
@@ -154,8 +169,8 @@ def digests_agree(reference: Sequence[str], actual: Sequence[str], tolerance=GPU
     return True
 
 
-def _group_batches(items: Sequence[_Item], target: str) -> list[list[_Item]]:
-    groups: dict[int, list[_Item]] = {}
+def _group_batches(items: Sequence[Item], target: str) -> list[list[Item]]:
+    groups: dict[int, list[Item]] = {}
     for item in items:
         key = int(item.row.get("block_dim") or extraction.CUDA_BLOCK_DIM) if target == "cuda" else 0
         groups.setdefault(key, []).append(item)
@@ -170,16 +185,16 @@ def run_stage(
 ) -> dict[Any, dict[str, Any]]:
     """Standalone columns for each (key, row, reference digest lines or None), compiled and run in this process
     (the validation pass spreads batches of rows over its executor's workers)."""
-    items = [_Item(key, row, reference) for key, row, reference in rows]
+    items = [Item(key, row, reference) for key, row, reference in rows]
     for item in items:
         item.columns = skipped_columns(schema.NOT_VALIDATED)
     work.mkdir(parents=True, exist_ok=True)
     nvcc_missing = tools.nvcc is None
     cxx_missing = tools.cxx is None
 
-    def cpu_job(group: list[_Item], folder: Path) -> None:
+    def cpu_job(group: list[Item], folder: Path) -> None:
         for item, (status, log, binary, index) in zip(
-            group, _compile_items(tools, "cpu", group, folder, "cpu"), strict=True
+            group, compile_items(tools, "cpu", group, folder, "cpu"), strict=True
         ):
             c = item.columns
             _stage(c, "standalone_cpu_compile", status, log)
@@ -193,9 +208,9 @@ def run_stage(
                 if run_status == "ok" and item.reference is not None:
                     c["standalone_cpu_matches_warp"] = lines == item.reference
 
-    def cuda_job(group: list[_Item], folder: Path) -> None:
+    def cuda_job(group: list[Item], folder: Path) -> None:
         for item, (status, log, binary, index) in zip(
-            group, _compile_items(tools, "cuda", group, folder, "cuda"), strict=True
+            group, compile_items(tools, "cuda", group, folder, "cuda"), strict=True
         ):
             c = item.columns
             _stage(c, "standalone_nvcc", status, log)
@@ -212,7 +227,7 @@ def run_stage(
                 if run_status == "ok" and item.reference is not None:
                     c["standalone_gpu_matches_reference"] = digests_agree(item.reference, lines)
 
-    jobs: list[tuple[Callable[[list[_Item], Path], None], list[_Item]]] = []
+    jobs: list[tuple[Callable[[list[Item], Path], None], list[Item]]] = []
     for item in items:
         c = item.columns
         if cxx_missing:
@@ -226,7 +241,7 @@ def run_stage(
     if not nvcc_missing:
         jobs += [(cuda_job, g) for g in _group_batches(items, "cuda")]
 
-    def run_job(job: Callable[[list[_Item], Path], None], group: list[_Item]) -> None:
+    def run_job(job: Callable[[list[Item], Path], None], group: list[Item]) -> None:
         folder = Path(tempfile.mkdtemp(dir=work, prefix="batch_"))
         try:
             job(group, folder)

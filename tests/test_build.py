@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
+from typing import Any
 
 import datasets
 import pytest
@@ -14,6 +16,7 @@ from warp_cuda_ir import extraction, rows, schema, writing
 from warp_cuda_ir.build import BuildResult
 from warp_cuda_ir.record import BuildRecord
 from warp_cuda_ir.shards import BuildSpec, ShardCache, generate_shard
+from warp_cuda_ir.standalone import program
 from warp_cuda_ir.synthesis import KernelProgram
 
 
@@ -116,6 +119,47 @@ def test_codegen_failure_is_recorded_and_skipped(monkeypatch: pytest.MonkeyPatch
     assert table.column("seed").to_pylist() == [100, 102, 104, 106, 108]
     result = build(tmp_path / "out", spec, 0.001, workers=1)
     assert sum(result.failures.values()) == 5 and sum(result.rows_per_split.values()) == 5
+
+
+def test_each_generated_row_loads_its_kernel_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Code columns and the standalone programs' input values come from one Warp load of the kernel.
+    from warp_cuda_ir import warp_session
+
+    loaded: list[str] = []
+    load = warp_session.load_kernel
+    monkeypatch.setattr(warp_session, "load_kernel", lambda src, name=None: loaded.append(name) or load(src, name))
+    made, failed = rows.make_rows(range(60, 64), BuildSpec().categories)
+    assert failed == {} and len(made) == 4 and len(loaded) == 4
+    assert all(program.launches(r["cpu_program"]) and program.launches(r["cuda_program"]) for r in made)
+
+
+def test_each_published_file_is_written_once_in_zstd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The builder prepares Arrow; no Parquet file is written but the published ones (and the shard cache's).
+    import pyarrow.parquet as pq
+
+    opened: list[str] = []
+
+    class Writer(pq.ParquetWriter):
+        def __init__(self, where: Any, *args: Any, **kwargs: Any) -> None:
+            opened.append(Path(where).name if isinstance(where, (str, Path)) else type(where).__name__)
+            super().__init__(where, *args, **kwargs)
+
+    monkeypatch.setattr(pq, "ParquetWriter", Writer)
+    out = tmp_path / "out"
+    build(out, BuildSpec(seed=0, seeds_per_shard=8), 0.01, workers=1)
+    files = sorted(p.name for p in (out / writing.source_dir("synthetic")).glob("*.parquet"))
+    published = sorted(name for name in opened if not name.startswith(".shard-"))
+    assert published == [f".{f}.{os.getpid()}.tmp" for f in files]
+    assert_publishable(out)  # every data file zstd
+
+
+def test_the_cards_program_figures_tallied_during_the_build_equal_a_read_back(small_build: BuildResult) -> None:
+    from warp_cuda_ir import card
+    from warp_cuda_ir.readback import read_back
+
+    again = read_back(small_build.out)  # every synthetic program analysed from the published files
+    assert again.meaning and again.meaning["programs"] == sum(small_build.rows_per_split.values())
+    assert card.meaning_markdown(again) in (small_build.out / writing.CARD).read_text()
 
 
 def test_rows_made_stage_by_stage_equal_rows_made_one_by_one() -> None:

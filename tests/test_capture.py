@@ -555,6 +555,35 @@ def test_standalone_program_of_a_captured_row_holds_the_captured_values() -> Non
         )
 
 
+def test_a_real_row_with_a_captured_launch_is_shaped_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its standalone programs embed the captured inputs, from one load of the kernel (they were made twice)."""
+    from dataclasses import asdict
+
+    from warp_cuda_ir import extraction, real, standalone
+    from warp_cuda_ir.standalone import program as program_text
+
+    data = _capture(
+        SHIFT,
+        lambda ns: [
+            wp.array(np.array([0.5, 1.5, 2.5, 3.5], dtype=np.float32), device="cpu"),
+            wp.zeros(4, dtype=float, device="cpu"),
+        ],
+    )
+    texts = asdict(extraction.extract(SHIFT, "shift", 90, 256))
+    harvested = {"texts": texts, "source": SHIFT, "package": "p", "file": "p/k.py", "line": 3, "upstream_source": SHIFT}
+    captured = {"launch_record": data, "launch_replay": "equal", "launch_replay_detail": None, "launch_dim": [4]}
+    loads: list[str] = []
+    load = warp_session.load_kernel
+    monkeypatch.setattr(warp_session, "load_kernel", lambda src, name=None: loads.append(name) or load(src, name))
+    made: list[dict] = []
+    shape = standalone.program_columns
+    monkeypatch.setattr(standalone, "program_columns", lambda row, *a: made.append(row["id"]) or shape(row, *a))
+    row = real.row_for_record({**harvested, "block_dim": 256}, {**captured, "launch_tiled": False})
+    assert loads == ["shift"] and len(made) == 1
+    assert program_text.launches(row["cpu_program"]) and "0.5f, 1.5f, 2.5f, 3.5f" in row["cpu_program"]
+    assert {a["name"]: a["role"] for a in row["arguments"]} == {"src": "in", "dst": "inout"}
+
+
 def test_capture_is_on_by_default_and_the_job_count_is_part_of_the_build_identity() -> None:
     import importlib.util
 

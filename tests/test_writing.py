@@ -41,8 +41,8 @@ def test_no_row_group_over_the_cap_whatever_a_row_carries(
 ) -> None:
     monkeypatch.setattr(writing, "ROW_GROUP_BYTES", CAP)
     table = heavy_rows(small_build, 120_000)[:40]  # ~5 MB of Arrow data: one file, several groups
-    writing.write_split_files(tmp_path, "d", "train", table, max_bytes=1 << 30)
-    (path,) = tmp_path.glob("*.parquet")
+    (written,) = writing.write_split_files(tmp_path, "real", "train", table, max_bytes=1 << 30)
+    path = tmp_path / written
     sizes = group_sizes(path)
     assert len(sizes) > 1
     for rows, arrow, stored in sizes:
@@ -61,13 +61,19 @@ def test_a_row_over_the_cap_is_a_group_of_its_own(tmp_path: Path, monkeypatch: p
     assert pc.utf8_length(pq.read_table(tmp_path / "f.parquet")["text"]).to_pylist() == [len(t) for t in texts]
 
 
-def test_files_datasets_wrote_are_rewritten_into_small_groups(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # datasets' writer gives one group per writer batch, whatever its bytes: the published copy is cut again.
+def test_the_builders_arrow_files_are_published_in_small_groups(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # datasets' Arrow writer gives one batch per table the builder yields, whatever its bytes: Parquet groups
+    # are cut from it again.
     monkeypatch.setattr(writing, "ROW_GROUP_BYTES", CAP)
-    path = tmp_path / "f.parquet"
-    pq.write_table(pa.table({"text": [f"{i:04d}" * 50_000 for i in range(20)]}), path, compression="zstd")
-    assert pq.read_metadata(path).num_row_groups == 1
-    writing.recompress(path)
+    prepared = tmp_path / "prepared"
+    prepared.mkdir()
+    table = pa.table({"text": [f"{i:04d}" * 50_000 for i in range(20)]})
+    with pa.ipc.new_stream(prepared / "d-train.arrow", table.schema) as stream:
+        stream.write_table(table)
+    assert writing.publish_arrow(tmp_path / "out", prepared, "d") == ["data/synthetic/train-00000-of-00001.parquet"]
+    path = tmp_path / "out" / "data" / "synthetic" / "train-00000-of-00001.parquet"
     assert all(arrow <= CAP for _, arrow, _ in group_sizes(path)) and pq.read_metadata(path).num_rows == 20
 
 

@@ -43,6 +43,7 @@ from __future__ import annotations
 import ast
 import functools
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import warp as wp
@@ -167,7 +168,7 @@ def _own_nodes(body: list[ast.stmt]) -> list[ast.AST]:
     return found
 
 
-def _stored_names(body: list[ast.stmt], arrays: set[str]) -> set[str]:
+def _stored_names(body: list[ast.stmt], arrays: frozenset[str]) -> set[str]:
     """Local variables a loop body assigns, whole or in part (`v[0] = ...`, `p.x = ...`)."""
     names: set[str] = set()
     for node in (n for stmt in body for n in ast.walk(stmt)):
@@ -185,94 +186,85 @@ def _stored_names(body: list[ast.stmt], arrays: set[str]) -> set[str]:
     return names
 
 
-def _loaded_after(function: ast.FunctionDef, loop: ast.AST) -> set[str]:
-    end = loop.end_lineno or loop.lineno
-    return {
-        n.id for n in ast.walk(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.lineno > end
-    }
+_INTEGER_DTYPE = re.compile(r"dtype\s*=\s*(?:wp\.)?(?:bool|int|u?int(?:8|16|32|64)|vec[234](?:i|ui|b|ub|s|us|l|ul))\b")
 
 
-def _array_params(function: ast.FunctionDef) -> set[str]:
-    return {a.arg for a in function.args.args if a.annotation is not None and "array" in ast.unparse(a.annotation)}
+@dataclass(frozen=True)
+class _Function:
+    """One function of the source, read once: its nodes (`ast.walk` order) and its array parameters."""
+
+    node: ast.FunctionDef
+    nodes: list[ast.AST]
+    arrays: frozenset[str]  # parameters annotated as arrays
+    float_arrays: frozenset[str]  # of those, the ones whose elements are not integers or booleans
+
+    @classmethod
+    def of(cls, function: ast.FunctionDef) -> _Function:
+        annotations = {a.arg: ast.unparse(a.annotation) for a in function.args.args if a.annotation is not None}
+        arrays = {name for name, text in annotations.items() if "array" in text}
+        # Integer data has no gradient.
+        floats = {name for name in arrays if not _INTEGER_DTYPE.search(annotations[name])}
+        return cls(function, list(ast.walk(function)), frozenset(arrays), frozenset(floats))
 
 
-def _loop_hazards(function: ast.FunctionDef, max_unroll: int) -> set[str]:
-    arrays = _array_params(function)
+def _loop_hazards(function: _Function, max_unroll: int) -> set[str]:
     flags: set[str] = set()
-    for loop in ast.walk(function):
+    loads: list[tuple[int, str]] | None = None  # (line, name) of every read, gathered at the first dynamic loop
+    for loop in function.nodes:
         if isinstance(loop, ast.For | ast.While) and _is_dynamic(loop, max_unroll):
-            mutated = _stored_names(loop.body, arrays)
-            flags.update(f"dynamic_loop_mutation:{v}" for v in mutated & _loaded_after(function, loop))
+            if loads is None:
+                loads = [
+                    (n.lineno, n.id) for n in function.nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+                ]
+            end = loop.end_lineno or loop.lineno
+            mutated = _stored_names(loop.body, function.arrays)
+            flags.update(f"dynamic_loop_mutation:{v}" for v in mutated & {name for line, name in loads if line > end})
     return flags
 
 
 _OVERWRITING_ATOMICS = frozenset({"atomic_min", "atomic_max", "atomic_exch", "atomic_cas"})
 
 
-def _float_arrays(function: ast.FunctionDef) -> set[str]:
-    """Array parameters whose elements are not integers or booleans (integer data has no gradient)."""
-    return {
-        a.arg
-        for a in function.args.args
-        if a.annotation is not None
-        and "array" in (text := ast.unparse(a.annotation))
-        and not re.search(
-            r"dtype\s*=\s*(?:wp\.)?(?:bool|int|u?int(?:8|16|32|64)|vec[234](?:i|ui|b|ub|s|us|l|ul))\b", text
-        )
-    }
-
-
-def _inplace_hazards(function: ast.FunctionDef) -> set[str]:
-    arrays = _float_arrays(function)
+def _inplace_hazards(function: _Function) -> set[str]:
+    arrays = function.float_arrays
     read: set[str] = set()
     overwritten: set[str] = set()
-    for node in ast.walk(function):
-        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in arrays:
-            (read if isinstance(node.ctx, ast.Load) else overwritten).add(node.value.id)
-        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Subscript):
-            base = node.target.value
-            if isinstance(base, ast.Name) and base.id in arrays:
-                read.add(base.id)  # `a[i] += v` reads a[i]; only a non-additive update overwrites it
-                if not isinstance(node.op, ast.Add | ast.Sub):
-                    overwritten.add(base.id)
+    additive: set[str] = set()  # `a[i] += v` / `a[i] -= v` targets (any array)
+    plain_stores: set[str] = set()  # `a[i] = v` targets
+    atomic_targets: set[str] = set()  # first arguments of overwriting atomics
+    for node in function.nodes:
+        if isinstance(node, ast.Subscript):
+            if isinstance(node.value, ast.Name) and node.value.id in arrays:
+                (read if isinstance(node.ctx, ast.Load) else overwritten).add(node.value.id)
+        elif isinstance(node, ast.AugAssign):
+            base = node.target.value if isinstance(node.target, ast.Subscript) else None
+            if isinstance(base, ast.Name):
+                if base.id in arrays:
+                    read.add(base.id)  # `a[i] += v` reads a[i]; only a non-additive update overwrites it
+                    if not isinstance(node.op, ast.Add | ast.Sub):
+                        overwritten.add(base.id)
+                if isinstance(node.op, ast.Add | ast.Sub):
+                    additive.add(base.id)
+        elif isinstance(node, ast.Assign):
+            plain_stores.update(
+                t.value.id for t in node.targets if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)
+            )
         elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name):
-            name, target = _called_builtin(node), node.args[0].id
-            if target in arrays and name in _OVERWRITING_ATOMICS:
-                read.add(target)
-                overwritten.add(target)
+            if _called_builtin(node) in _OVERWRITING_ATOMICS:
+                target = node.args[0].id
+                atomic_targets.add(target)
+                if target in arrays:
+                    read.add(target)
+                    overwritten.add(target)
     # An AugAssign's target is a Store subscript too: `+=` alone must not count as an overwrite.
-    additive = {
-        n.target.value.id
-        for n in ast.walk(function)
-        if isinstance(n, ast.AugAssign)
-        and isinstance(n.op, ast.Add | ast.Sub)
-        and isinstance(n.target, ast.Subscript)
-        and isinstance(n.target.value, ast.Name)
-    }
-    plain_stores = {
-        t.value.id
-        for n in ast.walk(function)
-        if isinstance(n, ast.Assign)
-        for t in n.targets
-        if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)
-    }
-    overwritten -= additive - plain_stores - _atomic_targets(function)
+    overwritten -= additive - plain_stores - atomic_targets
     return {f"inplace_overwrite:{a}" for a in overwritten & read}
 
 
-def _atomic_targets(function: ast.FunctionDef) -> set[str]:
-    return {
-        n.args[0].id
-        for n in ast.walk(function)
-        if isinstance(n, ast.Call)
-        and _called_builtin(n) in _OVERWRITING_ATOMICS
-        and n.args
-        and isinstance(n.args[0], ast.Name)
-    }
-
-
-def _rng_hazards(function: ast.FunctionDef) -> set[str]:
+def _rng_hazards(function: _Function) -> set[str]:
     """noise on a state, then a draw on that state: later in the source or anywhere in a loop around both."""
+    if not any(isinstance(n, ast.Call) and _called_builtin(n) in NOISE for n in function.nodes):
+        return set()
     calls: list[tuple[ast.Call, list[ast.AST]]] = []  # in source order, with the loops around each
 
     def visit(node: ast.AST, loops: list[ast.AST]) -> None:
@@ -282,7 +274,7 @@ def _rng_hazards(function: ast.FunctionDef) -> set[str]:
         if isinstance(node, ast.Call):  # after its arguments: the order they run in
             calls.append((node, loops))
 
-    visit(function, [])
+    visit(function.node, [])
     flags: set[str] = set()
     for i, (call, loops) in enumerate(calls):
         name = _called_builtin(call)
@@ -310,11 +302,11 @@ def _literal(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and isinstance(node.value, int | float)
 
 
-def _builtin_hazards(tree: ast.AST) -> set[str]:
+def _builtin_hazards(nodes: list[ast.AST]) -> set[str]:
     missing = missing_adjoints()
     partial = partial_adjoints()
     flags: set[str] = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         if not isinstance(node, ast.Call):
             continue
         name = _called_builtin(node)
@@ -362,42 +354,49 @@ def _singular_by_construction(node: ast.expr, names: dict[str, ast.expr], depth:
     return len(set(cells)) < len(cells)  # vectors: a repeated row or column vector
 
 
-def _decomposition_hazards(function: ast.FunctionDef) -> set[str]:
+def _decomposition_hazards(function: _Function) -> set[str]:
     # One binding per local name: a name assigned twice is not followed (its value depends on the path).
     assigned: dict[str, list[ast.expr]] = {}
-    for node in ast.walk(function):
+    decompositions: list[ast.Call] = []
+    for node in function.nodes:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             assigned.setdefault(node.targets[0].id, []).append(node.value)
+        elif isinstance(node, ast.Call) and (_called_builtin(node) or "") in _DECOMPOSITIONS and node.args:
+            decompositions.append(node)
     names = {name: values[0] for name, values in assigned.items() if len(values) == 1}
-    flags = set()
-    for node in ast.walk(function):
-        if isinstance(node, ast.Call) and (_called_builtin(node) or "") in _DECOMPOSITIONS and node.args:
-            if _singular_by_construction(node.args[0], names):
-                flags.add(f"singular_decomposition:{_called_builtin(node)}")
-    return flags
+    return {
+        f"singular_decomposition:{_called_builtin(node)}"
+        for node in decompositions
+        if _singular_by_construction(node.args[0], names)
+    }
 
 
-def _component_hazards(function: ast.FunctionDef) -> set[str]:
-    arrays = _array_params(function)
+def _component_hazards(function: _Function) -> set[str]:
     flags = set()
-    for node in ast.walk(function):
+    for node in function.nodes:
         targets = (
             node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AugAssign) else []
         )
         for t in targets:
             if isinstance(t, ast.Attribute) and t.attr in ("x", "y", "z", "w") and isinstance(t.value, ast.Name):
-                if t.value.id not in arrays:
+                if t.value.id not in function.arrays:
                     flags.add(f"component_assignment:{t.value.id}")
     return flags
 
 
-def adjoint_hazards(source: str, max_unroll: int | None = None) -> list[str]:
-    """Sorted flags for the constructs in `source` whose Warp 1.19 adjoint is known wrong or missing."""
+def adjoint_hazards(source: str, max_unroll: int | None = None, tree: ast.Module | None = None) -> list[str]:
+    """Sorted flags for the constructs in `source` whose Warp 1.19 adjoint is known wrong or missing.
+
+    `tree`: `ast.parse(source)`, when the caller has it already. Each function's nodes are walked once
+    and shared by the checks (each walking them on its own made this ~2 ms per row, as much as a
+    quarter of Warp's codegen of the row).
+    """
     limit = int(wp.config.max_unroll if max_unroll is None else max_unroll)
-    tree = ast.parse(source)
-    flags = _builtin_hazards(tree)
-    for node in ast.walk(tree):
+    nodes = list(ast.walk(ast.parse(source) if tree is None else tree))
+    flags = _builtin_hazards(nodes)
+    for node in nodes:
         if isinstance(node, ast.FunctionDef):
-            flags |= _loop_hazards(node, limit) | _rng_hazards(node) | _inplace_hazards(node)
-            flags |= _decomposition_hazards(node) | _component_hazards(node)
+            function = _Function.of(node)
+            flags |= _loop_hazards(function, limit) | _rng_hazards(function) | _inplace_hazards(function)
+            flags |= _decomposition_hazards(function) | _component_hazards(function)
     return sorted(flags)

@@ -19,7 +19,7 @@ import datasets
 import pyarrow as pa
 
 import warp_cuda_ir
-from warp_cuda_ir import card, destination, real, schema, writing
+from warp_cuda_ir import card, destination, program_analysis, real, schema, writing
 from warp_cuda_ir.cache import Cache
 from warp_cuda_ir.engines import Executor, get_executor
 from warp_cuda_ir.errors import RealTargetError
@@ -102,17 +102,15 @@ def run_build(
         previous = BuildRecord.load(out)
         resumed = writing.prepare_output(out, identity, owned_paths(previous), options.overwrite or url is not None)
         work = out / writing.WORK_DIR
-        harvested = _harvest(options, cache, on_harvest)
+        harvested = harvest_targets(options, cache, on_harvest)
         for line in harvested["target_errors"] if harvested else ():
             if line not in warned:  # the harvest repeats the lines of names that resolve to nothing
                 on_warning(line)
-        rows = None
-        if harvested:
-            launches = _launches(options, cache, executor, harvested["records"], on_capture)
-            rows = real.real_rows(harvested["records"], launches)
+        rows = real_rows(options, cache, executor, harvested, on_capture) if harvested else None
         cache_root = str(work / "shards")
         ShardCache(cache_root).remove_partial()
         target_bytes = int(options.target_mb * 1e6)
+        meaning = program_analysis.Tally()  # the card's figures of the synthetic programs, tallied as shards come
         shards = ShardFeed(
             options.spec,
             cache_root,
@@ -121,6 +119,7 @@ def run_build(
             target_bytes=target_bytes,
             on_shard=on_shard,
             exclude_ids=[r["id"] for r in rows.rows] if rows else (),
+            on_handed=lambda index: _tally_programs(meaning, ShardCache(cache_root), index, shards.dropped),
         )
 
         prepared = work / "prepared"
@@ -133,8 +132,9 @@ def run_build(
         )
         datasets.disable_progress_bars()
         try:  # generation runs inside: the builder writes each shard's rows while later shards are made
+            # Arrow, not datasets' Snappy Parquet: `publish_arrow` compresses each file once, as published.
             builder.download_and_prepare(
-                output_dir=str(prepared), file_format="parquet", max_shard_size=options.max_shard_mb * 10**6
+                output_dir=str(prepared), file_format="arrow", max_shard_size=options.max_shard_mb * 10**6
             )
         except datasets.exceptions.DatasetGenerationError as e:
             raise (e.__cause__ or e) from None  # datasets wraps what generation raised: pass on the cause
@@ -146,24 +146,11 @@ def run_build(
         (out / writing.CARD).unlink(missing_ok=True)
         for rel in previous.files if previous else ():
             (out / rel).unlink(missing_ok=True)
-        files = writing.publish_parquet(out, prepared, DATASET_NAME)
+        files = writing.publish_arrow(out, prepared, DATASET_NAME)
         shutil.rmtree(prepared, ignore_errors=True)
         real_record = None
         if rows is not None and harvested is not None:
-            staged = work / "real_prepared"
-            for forward_only in (False, True):  # rows without backward texts in their own files (writing.py)
-                shutil.rmtree(staged, ignore_errors=True)
-                for split in schema.SPLITS:
-                    keep = [
-                        r
-                        for r, s in zip(rows.rows, rows.splits, strict=True)
-                        if s == split and writing.has_backward(r) != forward_only
-                    ]
-                    if keep:
-                        table = pa.Table.from_pylist(keep, schema=schema.ARROW_SCHEMA)
-                        writing.write_split_files(staged, DATASET_NAME, split, table, options.max_shard_mb * 10**6)
-                files += writing.publish_parquet(out, staged, DATASET_NAME, real.SOURCE, forward_only)
-            shutil.rmtree(staged, ignore_errors=True)
+            files += write_real_rows(out, rows, options.max_shard_mb * 10**6)
             licenses = write_notices(harvested["targets"], out)
             files += licenses
             real_record = _real_record(harvested, rows, shards.excluded, licenses)
@@ -182,7 +169,7 @@ def run_build(
             real=real_record,
         )
         record.save(out)
-        readback = read_back(out)
+        readback = read_back(out, meaning)
         writing.write_text_atomic(out / writing.CARD, card.render(record, readback))
         if url:
             destination.upload(out, url, list(record.files))
@@ -198,6 +185,45 @@ def run_build(
             resumed,
             real_record,
         )
+
+
+def _tally_programs(meaning: program_analysis.Tally, cache: ShardCache, index: int, dropped: set[int]) -> None:
+    """Add the programs of a shard the builder writes to the card's tally (repeats of earlier programs left out).
+
+    While later shards are generated, rather than after the last one in `read_back`, where it ran alone.
+    """
+    table = cache.read(index, ["seed", "python_source", "category"]).to_pydict()
+    for seed, text, category in zip(table["seed"], table["python_source"], table["category"], strict=True):
+        if seed not in dropped:
+            meaning.add(program_analysis.analyse(text, category), category)
+
+
+def real_rows(
+    options: BuildOptions,
+    cache: Cache,
+    executor: Executor,
+    harvested: dict,
+    on_capture: CaptureProgress | None = None,
+) -> real.RealRows:
+    """The real rows of a harvest (`harvest_targets`), with their captured launches when the build captures."""
+    launches = _launches(options, cache, executor, harvested["records"], on_capture)
+    return real.real_rows(harvested["records"], launches)
+
+
+def write_real_rows(out: Path, rows: real.RealRows, max_shard_bytes: int) -> list[str]:
+    """The real rows' Parquet files, split by split (`data/real/`, `data/real/forward_only/`); their paths."""
+    files: list[str] = []
+    for forward_only in (False, True):  # rows without backward texts in their own files (writing.py)
+        for split in schema.SPLITS:
+            keep = [
+                r
+                for r, s in zip(rows.rows, rows.splits, strict=True)
+                if s == split and writing.has_backward(r) != forward_only
+            ]
+            if keep:
+                table = pa.Table.from_pylist(keep, schema=schema.ARROW_SCHEMA)
+                files += writing.write_split_files(out, real.SOURCE, split, table, max_shard_bytes, forward_only)
+    return files
 
 
 def _launches(
@@ -244,7 +270,7 @@ def _launches(
     return lambda record: columns.launch_columns(record, captured, verdicts)
 
 
-def _harvest(options: BuildOptions, cache: Cache, on_harvest: HarvestProgress | None) -> dict | None:
+def harvest_targets(options: BuildOptions, cache: Cache, on_harvest: HarvestProgress | None = None) -> dict | None:
     """The build's harvest, cached per target in the machine cache (a killed build keeps finished targets)."""
     if not options.real:
         return None

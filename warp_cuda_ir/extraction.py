@@ -66,7 +66,7 @@ class KernelTexts:
 
 
 def codegen_cpu_seconds() -> float:
-    """CPU seconds this process has spent in `extract` (loading the kernel and Warp's codegen).
+    """CPU seconds this process has spent loading kernels and in Warp's codegen (`extract`, `generated`).
 
     The build benchmark sums it over a build's workers: Warp's share of the build's core time,
     measured inside the build rather than in a separate run on a VM whose speed drifts.
@@ -96,36 +96,62 @@ def extract(
     `force_backward`: where the source's options disable backward, generate the adjoint all the same (see
     `AS_WRITTEN`); the forward texts stay those of the source's own options, byte for byte.
     """
-    from warp._src import context
+    with generated(source, kernel_name, arch, block_dim, force_backward) as (texts, _, _):
+        return texts
 
+
+@contextlib.contextmanager
+def generated(
+    source: str,
+    kernel_name: str | None = None,
+    arch: int = DEFAULT_CUDA_ARCH,
+    block_dim: int = CUDA_BLOCK_DIM,
+    force_backward: bool = False,
+) -> Iterator[tuple[KernelTexts, Any, dict[str, Any]]]:
+    """`extract`, with the kernel left loaded for the block: yields (texts, kernel, namespace).
+
+    What else a row needs of the loaded kernel (its launch's input values) is made in the block, so
+    one Warp load serves every column: loading it again cost ~1 ms per row (exec and Warp's parse).
+    """
     global _codegen_cpu_s
     started = time.process_time()
     with warp_session.lock:  # Warp's registries are process-global
-        kernel, _ = warp_session.load_kernel(source, kernel_name)
         try:
-            # Options the source set with `wp.set_module_options` (real code does, e.g. enable_backward)
-            # count; a source that sets none gets Warp's defaults, as before.
-            cuda_options = module_options("cuda", arch, block_dim, base=kernel.module.options)
-            cpu_options = module_options("cpu", arch, block_dim, base=kernel.module.options)
-            # A generic kernel with one `wp.overload` (a harvested specialisation): that overload's code.
-            generated = list(kernel.overloads.values()) if kernel.is_generic else [kernel]
-            if len(generated) != 1:
-                raise ExtractionError(f"generic kernel with {len(generated)} overloads; expected one")
-            hasher = context.ModuleHasher(kernel.module._get_live_kernels(), cuda_options)
-            cuda_source, cpu_source = _codegen(kernel.module, hasher, cuda_options, cpu_options)
-            symbol = generated[0].get_mangled_name()
-            switch = warp_session.backward_switch(generated[0], cuda_options)
-            origin = {"kernel": ENABLED_KERNEL, "module": ENABLED_MODULE}.get(switch or "")
-            enabled = None
-            if origin is not None and force_backward:
-                enabled = _codegen_with_backward(kernel.module, generated[0], hasher, cuda_options, cpu_options)
-        except ExtractionError:
-            raise
-        except Exception as e:
-            raise ExtractionError(f"Warp codegen failed: {type(e).__name__}: {one_line(e)}") from e
+            try:
+                kernel, namespace = warp_session.load_kernel(source, kernel_name)
+                texts = _generate(kernel, arch, block_dim, force_backward)
+            finally:
+                _codegen_cpu_s += time.process_time() - started
+            yield texts, kernel, namespace
         finally:
             warp_session.release()
-            _codegen_cpu_s += time.process_time() - started
+
+
+def _generate(kernel: Any, arch: int, block_dim: int, force_backward: bool) -> KernelTexts:
+    """Warp's code for a loaded kernel, sliced into a row's texts."""
+    from warp._src import context
+
+    try:
+        # Options the source set with `wp.set_module_options` (real code does, e.g. enable_backward)
+        # count; a source that sets none gets Warp's defaults, as before.
+        cuda_options = module_options("cuda", arch, block_dim, base=kernel.module.options)
+        cpu_options = module_options("cpu", arch, block_dim, base=kernel.module.options)
+        # A generic kernel with one `wp.overload` (a harvested specialisation): that overload's code.
+        generated = list(kernel.overloads.values()) if kernel.is_generic else [kernel]
+        if len(generated) != 1:
+            raise ExtractionError(f"generic kernel with {len(generated)} overloads; expected one")
+        hasher = context.ModuleHasher(kernel.module._get_live_kernels(), cuda_options)
+        cuda_source, cpu_source = _codegen(kernel.module, hasher, cuda_options, cpu_options)
+        symbol = generated[0].get_mangled_name()
+        switch = warp_session.backward_switch(generated[0], cuda_options)
+        origin = {"kernel": ENABLED_KERNEL, "module": ENABLED_MODULE}.get(switch or "")
+        enabled = None
+        if origin is not None and force_backward:
+            enabled = _codegen_with_backward(kernel.module, generated[0], hasher, cuda_options, cpu_options)
+    except ExtractionError:
+        raise
+    except Exception as e:
+        raise ExtractionError(f"Warp codegen failed: {type(e).__name__}: {one_line(e)}") from e
 
     texts = texts_from_module_sources(
         cuda_source, cpu_source, symbol, kernel.key, cuda_options, cpu_options, block_dim=block_dim

@@ -138,6 +138,7 @@ class ShardFeed:
         target_bytes: int | None = None,
         on_shard: Callable[[ShardStats], None] = lambda _: None,
         exclude_ids: Collection[str] = (),
+        on_handed: Callable[[int], None] = lambda _: None,
     ) -> None:
         if (num_shards is None) == (target_bytes is None):
             raise ValueError("give exactly one of num_shards and target_bytes")
@@ -145,6 +146,7 @@ class ShardFeed:
         self.num_shards = num_shards  # with a size target: known once the first iteration ends
         self.target_bytes = target_bytes
         self.on_shard = on_shard
+        self.on_handed = on_handed  # called with each shard's index as it is handed out (`dropped` covers it)
         self.dropped: set[int] = set()
         # Ids already taken by rows written elsewhere (the build's real rows win over synthetic ones).
         self._exclude = frozenset(exclude_ids)
@@ -169,6 +171,7 @@ class ShardFeed:
                 self.on_shard(stats)
                 while not self._complete() and self._finished in self._sizes:
                     self._deduplicate(self._finished)
+                    self.on_handed(self._finished)
                     self._handed_bytes += self._sizes[self._finished]
                     self._finished += 1
                     yield self._finished - 1

@@ -62,9 +62,7 @@ def real_rows(
     seen: set[str] = set()
     duplicates: Counter[str] = Counter()
     for record in records:
-        row = row_for_record(record)
-        if launch is not None:
-            row = with_launch(row, launch(record))
+        row = row_for_record(record, None if launch is None else launch(record))
         if row["id"] in seen:  # same AST as an earlier record (e.g. texts differing in comments only)
             duplicates[record["package"]] += 1
             continue
@@ -82,11 +80,16 @@ def real_rows(
     )
 
 
-def row_for_record(record: dict[str, Any]) -> dict[str, Any]:
-    """One harvest record (see `harvest.worker`) as a row of the schema (validation columns unset)."""
+def row_for_record(record: dict[str, Any], capture: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One harvest record (see `harvest.worker`) as a row of the schema (validation columns unset).
+
+    `capture`: the record's capture columns (`capture.columns.launch_columns`); a usable launch gives the
+    row `launch_dim` and argument roles, and its programs embed the launch's inputs.
+    """
     texts = record["texts"]
     source = record["source"]
-    facts = source_facts.analyse(source)
+    tree = ast.parse(source)  # one parse for the source's facts, hazards and signature
+    facts = source_facts.analyse(source, tree)
     row = {
         "id": facts.identity,
         "seed": None,
@@ -104,10 +107,10 @@ def row_for_record(record: dict[str, Any]) -> dict[str, Any]:
         "launch_dim": None,
         "block_dim": int(texts.get("block_dim") or record["block_dim"]),
         "launch_tiled": None,
-        "arguments": signature_arguments(source, texts["kernel_name"]),
+        "arguments": signature_arguments(source, texts["kernel_name"], tree),
         "warp_builtins": list(facts.builtins),
         "program_shape": facts.shape,
-        "adjoint_hazards": adjoint_hazards.adjoint_hazards(source),
+        "adjoint_hazards": adjoint_hazards.adjoint_hazards(source, tree=tree),
         "warp_version": wp.config.version,  # the harvest's cache key includes it
         "generator_version": None,
         "module_options": json.dumps({"cuda": texts["cuda_options"], "cpu": texts["cpu_options"]}, sort_keys=True),
@@ -123,21 +126,23 @@ def row_for_record(record: dict[str, Any]) -> dict[str, Any]:
         **schema.NO_CAPTURE,  # real rows: filled in from the capture
         **schema.UNVALIDATED,
     }
-    # Standalone programs: compile-only until `with_launch` gives the row a captured launch.
+    if capture is not None:
+        row = with_launch(row, capture)
+    # Standalone programs: compile-only unless the row has a captured launch to embed.
     row |= standalone.program_columns(row)
     assert row.keys() == set(schema.COLUMN_NAMES), "real.row_for_record and schema.COLUMNS disagree"
     return row
 
 
-def signature_arguments(source: str, kernel_name: str) -> list[dict[str, Any]]:
+def signature_arguments(source: str, kernel_name: str, tree: ast.Module | None = None) -> list[dict[str, Any]]:
     """The kernel's arguments as annotated in `source`: name, kind (array/struct/scalar) and dtype.
 
     dtype follows the synthetic rows' convention: the element type of an array, the type of a scalar,
     the struct's name, written without the `wp.` prefix; a generic kernel's row (one overload) gives the
     overload's types. Role, shape and input recipe need a launch
-    record: role and init are null, shape is [].
+    record: role and init are null, shape is []. `tree`: `ast.parse(source)`, when the caller has it.
     """
-    tree = ast.parse(source)
+    tree = ast.parse(source) if tree is None else tree
     structs = {node.name for node in tree.body if isinstance(node, ast.ClassDef) and _is_struct(node)}
     kernel = _kernel_def(tree, kernel_name)
     if kernel is None:  # not written as a def in the source (none seen in the fixtures or packages)
@@ -239,7 +244,7 @@ def with_launch(row: dict[str, Any], columns: dict[str, Any]) -> dict[str, Any]:
     """The row with its capture columns; a usable launch also gives `launch_dim` and argument roles.
 
     Roles come from the captured launch: `inout` for the arrays it changed, `in` for the others (what the
-    validation's output statistics and gradient check read).
+    validation's output statistics and gradient check read). The standalone programs are not remade here.
     """
     row = {**row, **columns}
     if row.get("launch_dim") is not None and row.get("launch_record") is not None:
@@ -249,5 +254,4 @@ def with_launch(row: dict[str, Any], columns: dict[str, Any]) -> dict[str, Any]:
         changed = set(meta.get("changed", []))
         roles = {name: ("inout" if str(i) in changed else "in") for i, name in enumerate(meta["params"])}
         row["arguments"] = [dict(a, role=roles.get(a["name"], a["role"])) for a in row["arguments"]]
-        row |= standalone.program_columns(row)  # now the programs can embed the captured launch's inputs
     return row

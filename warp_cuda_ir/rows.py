@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 from collections.abc import Sequence
@@ -47,32 +48,46 @@ def make_rows(
     batching them saves about 0.8 ms per row (a quarter of their cost; measured on 2 cores).
     """
     programs = [synthesize(seed, categories) for seed in seeds]
-    generated: list[tuple[int, KernelProgram, extraction.KernelTexts]] = []
+    generated: list[tuple[int, KernelProgram, extraction.KernelTexts, standalone.ProgramInputs]] = []
     failed: dict[int, str] = {}
     for seed, program in zip(seeds, programs, strict=True):
         try:
-            generated.append(
-                (seed, program, extraction.extract(program.source, program.kernel_name, arch, program.block_dim))
-            )
+            generated.append((seed, program, *_generate(seed, program, arch)))
         except ExtractionError as e:
             failed[seed] = str(e)
-    facts = [source_facts.analyse(program.source) for _, program, _ in generated]
-    return [_shape(*made, f) for made, f in zip(generated, facts, strict=True)], failed
+    return [_shape(*made) for made in generated], failed
 
 
 def row_for_program(seed: int, program: KernelProgram, arch: int = extraction.DEFAULT_CUDA_ARCH) -> dict[str, Any]:
     """Extraction and row shaping for a program already synthesized (benchmarks feed other generators)."""
-    texts = extraction.extract(program.source, program.kernel_name, arch, program.block_dim)
-    return _shape(seed, program, texts, source_facts.analyse(program.source))
+    return _shape(seed, program, *_generate(seed, program, arch))
+
+
+def _generate(seed: int, program: KernelProgram, arch: int) -> tuple[extraction.KernelTexts, standalone.ProgramInputs]:
+    """Warp's code for the program and its launch's input values, from one load of the kernel."""
+    with extraction.generated(program.source, program.kernel_name, arch, program.block_dim) as (texts, kernel, ns):
+        return texts, standalone.program_inputs(_launch_record(seed, program), kernel, ns)
+
+
+def _launch_record(seed: int, program: KernelProgram) -> dict[str, Any]:
+    """The row's launch-record columns: what `launch.prepare` reads."""
+    return {
+        "seed": seed,
+        "launch_dim": list(program.launch_dim),
+        "block_dim": program.block_dim,
+        "launch_tiled": program.launch_tiled,
+        "arguments": [a.to_row() for a in program.arguments],
+    }
 
 
 def _shape(
-    seed: int, program: KernelProgram, texts: extraction.KernelTexts, facts: source_facts.SourceFacts
+    seed: int, program: KernelProgram, texts: extraction.KernelTexts, inputs: standalone.ProgramInputs
 ) -> dict[str, Any]:
     """One row in the schema's columns (validation columns not yet filled in)."""
+    tree = ast.parse(program.source)  # one parse for the source's facts and its hazards
+    facts = source_facts.analyse(program.source, tree)
     row = {
         "id": facts.identity,
-        "seed": seed,
         "category": program.category,
         "kernel_name": texts.kernel_name,
         "kernel_symbol": texts.kernel_symbol,
@@ -84,13 +99,10 @@ def _shape(
         "cpu_backward": texts.cpu_backward,
         "cpu_helpers": texts.cpu_helpers,
         **extraction.backward_columns(texts),
-        "launch_dim": list(program.launch_dim),
-        "block_dim": program.block_dim,
-        "launch_tiled": program.launch_tiled,
-        "arguments": [a.to_row() for a in program.arguments],
+        **_launch_record(seed, program),
         "warp_builtins": list(facts.builtins),
         "program_shape": facts.shape,
-        "adjoint_hazards": adjoint_hazards.adjoint_hazards(program.source),
+        "adjoint_hazards": adjoint_hazards.adjoint_hazards(program.source, tree=tree),
         "warp_version": wp.config.version,
         "generator_version": GENERATOR_VERSION,
         "module_options": json.dumps({"cuda": texts.cuda_options, "cpu": texts.cpu_options}, sort_keys=True),
@@ -99,6 +111,6 @@ def _shape(
         **schema.NO_CAPTURE,  # a generated row has its own launch record (seed + recipes)
         **schema.UNVALIDATED,  # filled in by the validation pass
     }
-    row |= standalone.program_columns(row)  # standalone programs: text from the columns above
+    row |= standalone.program_columns(row, inputs)  # standalone programs: text from the columns above
     assert row.keys() == set(schema.COLUMN_NAMES), "rows.make_row and schema.COLUMNS disagree"
     return row

@@ -34,7 +34,8 @@ class SourceFacts:
     identity: str  # hash of the whole AST: equal for sources that differ only in layout and comments
 
 
-def analyse(source: str) -> SourceFacts:
+def analyse(source: str, tree: ast.Module | None = None) -> SourceFacts:
+    """The facts of `source` (`tree`: its `ast.parse`, when the caller has it already)."""
     offered = offered_builtins()
     used: set[str] = set()
     tokens: list[str] = []  # node types and structure: the shape
@@ -84,7 +85,7 @@ def analyse(source: str) -> SourceFacts:
                 value_of(repr(value))
         token(")")
 
-    visit(ast.parse(source))
+    visit(ast.parse(source) if tree is None else tree)
     shape = hashlib.sha256(" ".join(tokens).encode())
     identity = shape.copy()
     identity.update("\x00".join(values).encode())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from warp_cuda_ir import launch, schema, warp_session
@@ -19,22 +20,40 @@ NO_LAUNCH_RECORD = "no launch record"
 MAX_PROGRAM_VALUES = 65_536
 
 
-def program_columns(row: Mapping[str, Any], values: list[ArgumentValue] | None = None) -> dict[str, str]:
+@dataclass(frozen=True)
+class ProgramInputs:
+    """What a row's programs embed: its launch's input values, or why they launch nothing."""
+
+    values: list[ArgumentValue] | None
+    reason: str | None = None
+
+
+def program_inputs(row: Mapping[str, Any], kernel: Any, namespace: Mapping[str, Any]) -> ProgramInputs:
+    """The row's inputs from `launch.prepare` on the CPU (as the validation pass makes them), with the kernel
+    already loaded; a row without a launch record, or whose inputs cannot be made, gets the reason instead."""
+    if not has_launch_record(row):
+        return ProgramInputs(None, NO_LAUNCH_RECORD)
+    try:
+        return ProgramInputs(argument_values(launch.prepare(row, kernel, namespace, "cpu"), row))
+    except Exception as e:  # never fail a build over its programs: they say why they do not run
+        return ProgramInputs(None, f"inputs could not be made: {type(e).__name__}: {one_line(e)}")
+
+
+def program_columns(row: Mapping[str, Any], inputs: ProgramInputs | None = None) -> dict[str, str]:
     """The row's `cuda_program`, `cpu_program` and `makefile` columns (pure text from the row).
 
-    Inputs come from `launch.prepare` on the CPU, as the validation pass makes them; `values` saves
-    loading the kernel again when the caller has them. A row without a launch record, or whose inputs
-    cannot be made, gets programs that compile the kernel and print why they launch nothing.
+    `inputs`: `program_inputs` of the row, made by a caller that has its kernel loaded already; without
+    them a row with a launch record loads its kernel here.
     """
-    reason = None
-    if values is None and has_launch_record(row):
+    if inputs is None and not has_launch_record(row):
+        inputs = ProgramInputs(None, NO_LAUNCH_RECORD)
+    if inputs is None:
         try:
             with warp_session.loaded_kernel(row["python_source"], row.get("kernel_name")) as (kernel, namespace):
-                values = argument_values(launch.prepare(row, kernel, namespace, "cpu"), row)
-        except Exception as e:  # never fail a build over its programs: they say why they do not run
-            reason = f"inputs could not be made: {type(e).__name__}: {one_line(e)}"
-    elif values is None:
-        reason = NO_LAUNCH_RECORD
+                inputs = program_inputs(row, kernel, namespace)
+        except Exception as e:  # the source does not load: the programs say so
+            inputs = ProgramInputs(None, f"inputs could not be made: {type(e).__name__}: {one_line(e)}")
+    values, reason = inputs.values, inputs.reason
     if values is not None:
         count = sum(v.values.size + (0 if v.adjoint_seed is None else v.adjoint_seed.size) for v in values)
         if count > MAX_PROGRAM_VALUES:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -25,6 +24,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from warp_cuda_ir import extraction
+from warp_cuda_ir.cache import atomic_write
 from warp_cuda_ir.errors import DatasetFolderError, UsageError, one_line
 from warp_cuda_ir.evaluation import judge, passk, sandbox
 from warp_cuda_ir.evaluation.candidate import (
@@ -330,13 +330,6 @@ def _judge_batch(
 
 
 def _write(path: Path, text: str) -> None:
-    """Write `path` whole or not at all (a temporary file beside it, renamed over it)."""
+    """Write `path` whole or not at all."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    atomic_write(path, text.encode())

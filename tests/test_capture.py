@@ -584,6 +584,72 @@ def test_a_real_row_with_a_captured_launch_is_shaped_once(monkeypatch: pytest.Mo
     assert {a["name"]: a["role"] for a in row["arguments"]} == {"src": "in", "dst": "inout"}
 
 
+INTEGRATE = """
+import warp as wp
+
+@wp.kernel
+def integrate(x: wp.array(dtype=wp.vec3), v: wp.array(dtype=wp.vec3), q: wp.quat, m: wp.mat22, n: int,
+              dt: float, unused: wp.array(dtype=float)):
+    i = wp.tid()
+    v[i] = v[i] * m[0, 1] + wp.quat_rotate(q, wp.vec3(0.0, 0.0, 1.0)) * dt
+    x[i] = x[i] + v[i] * dt * float(n)
+"""
+
+
+def _integrate_args(ns):
+    rng = np.random.default_rng(2)
+    x = wp.array(rng.uniform(-1, 1, (5, 3)).astype(np.float32), dtype=wp.vec3, device="cpu")
+    v = wp.array(rng.uniform(-1, 1, (5, 3)).astype(np.float32), dtype=wp.vec3, device="cpu")
+    return [x, v, wp.quat_rpy(0.1, 0.2, 0.3), wp.mat22(1.0, 0.25, 0.0, 1.0), 3, 0.01, None]
+
+
+def _captured_row(source: str, kernel_name: str, make_args) -> dict:
+    """A real row (`real.row_for_record`) whose captured launch is `make_args`' on the CPU."""
+    from dataclasses import asdict
+
+    from warp_cuda_ir import extraction, real
+
+    data = _capture(source, make_args)
+    texts = asdict(extraction.extract(source, kernel_name, 90, 256))
+    harvested = {"texts": texts, "source": source, "package": "p", "file": "p/k.py", "line": 3}
+    captured = {"launch_record": data, "launch_replay": "equal", "launch_replay_detail": None}
+    dim = record.unpack(data).meta["dim"]
+    return real.row_for_record(
+        {**harvested, "upstream_source": source, "block_dim": 256},
+        {**captured, "launch_dim": dim, "launch_tiled": False},
+    )
+
+
+def test_programs_of_a_captured_row_with_scalar_arguments_launch_it() -> None:
+    """Scalars (int, float, quat, mat22) and an array passed as None: the captured arguments name no dtype."""
+    from warp_cuda_ir.standalone import program as program_text
+
+    row = _captured_row(INTEGRATE, "integrate", _integrate_args)
+    for target in ("cpu", "cuda"):
+        text = row[f"{target}_program"]
+        assert program_text.launches(text), text[text.find("int main") :][:200]
+    assert "static const int32_t wp_in_n[1] = {\n    3\n};" in row["cpu_program"]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ on this machine")
+def test_cpu_twin_of_a_captured_row_prints_warps_digests(tmp_path: Path) -> None:
+    """The real row's CPU twin, built by its own Makefile, prints the lines of Warp's CPU launch of the record."""
+    from tests.helpers import cpu_twin_lines
+    from warp_cuda_ir.standalone.reference import reference_run
+
+    row = _captured_row(INTEGRATE, "integrate", _integrate_args)
+    with warp_session.loaded_kernel(INTEGRATE, "integrate", backward=True) as (kernel, namespace):
+        _, expected = reference_run(row, kernel, namespace)
+    assert [line.split()[:2] for line in expected] == [
+        ["output", "x"],
+        ["output", "v"],
+        ["adjoint", "x"],
+        ["adjoint", "v"],
+    ]
+    assert cpu_twin_lines(row, tmp_path / "row") == expected
+
+
 def test_capture_is_on_by_default_and_the_job_count_is_part_of_the_build_identity() -> None:
     import importlib.util
 

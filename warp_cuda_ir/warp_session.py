@@ -710,6 +710,15 @@ def kernel_params(kernel: Any) -> list[tuple[str, Any]]:
     return [(arg.label, arg.type) for arg in kernel.adj.args]
 
 
+def launch_types(kernel: Any, inputs: list[Any]) -> list[Any]:
+    """The type each parameter has in a launch of `kernel` with `inputs`: the declared one, or for a generic
+    kernel the one Warp infers from the values (the overload the launch compiles)."""
+    declared = [arg.type for arg in kernel.adj.args]
+    if not any(is_generic_type(t) for t in declared):
+        return declared
+    return list(kernel.infer_argument_types(inputs))
+
+
 def array_class(value: Any) -> str | None:
     """'array', 'indexedarray', 'fabricarray', 'indexedfabricarray', another array class name, or None."""
     if not _types().is_array(value):

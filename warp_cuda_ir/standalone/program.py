@@ -342,7 +342,7 @@ def _cpu_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
             body.append(f'    static_assert(sizeof(wp_elem<T_{n}>) * {count} == {nbytes}, "{n}: element size");')
             body.append(f"    args.{n} = {_array_ctor(f'T_{n}', f'p_{n}', v.shape)};")
             body.append(f"    adj.{n} = {_array_ctor(f'T_{n}', f'g_{n}', v.shape)};")
-        else:
+        elif v.kind != "none":  # an array passed as None stays the null array_t `args{}` holds
             body.append(f'    static_assert(sizeof(args.{n}) == {nbytes}, "{n}: size");')
             if _has_data(v):
                 body.append(f"    memcpy((void*)&args.{n}, wp_in_{n}, {nbytes});")
@@ -405,6 +405,9 @@ def _cuda_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
             body.append(f'    static_assert(sizeof(wp_elem<T_{n}>) * {count} == {nbytes}, "{n}: element size");')
             body.append(f"    T_{n} a_{n} = {_array_ctor(f'T_{n}', f'd_{n}', v.shape)};")
             body.append(f"    T_{n} j_{n} = {_array_ctor(f'T_{n}', f'dg_{n}', v.shape)};")
+        elif v.kind == "none":  # an array passed as None: a null array_t
+            body.append(f"    T_{n} a_{n}{{}};")
+            body.append(f"    T_{n} j_{n}{{}};")
         else:
             body.append(f'    static_assert(sizeof(T_{n}) == {nbytes}, "{n}: size");')
             body.append(f"    T_{n} a_{n}{{}};")

@@ -38,7 +38,7 @@ class ArgumentValue:
     """One kernel argument's contents before the launch, as the program needs them."""
 
     name: str
-    kind: str  # "array" | "scalar" | "struct"
+    kind: str  # "array" | "scalar" | "struct" | "none" (an array passed as None)
     role: str  # "in" | "out" | "inout"
     values: np.ndarray  # arrays: shape + component shape; scalars: components; structs: raw bytes (uint8)
     shape: tuple[int, ...] = ()  # arrays only
@@ -65,17 +65,22 @@ def adjoint_seed(row: Mapping[str, Any], position: int, like: np.ndarray) -> np.
 def argument_values(prepared: launch.Launch, row: Mapping[str, Any]) -> list[ArgumentValue]:
     """The inputs `launch.prepare` made (on the CPU), as numpy values, with the adjoint seeds."""
     out: list[ArgumentValue] = []
-    for position, (record, value) in enumerate(zip(prepared.arguments, prepared.inputs, strict=True)):
+    # A scalar's bytes are those of the parameter's type in the kernel's code: the captured arguments of a
+    # real row name no dtype, and a Python number passed to a generic parameter has no Warp type of its own.
+    types = warp_session.launch_types(prepared.kernel, prepared.inputs)
+    arguments = zip(prepared.arguments, prepared.inputs, types, strict=True)
+    for position, (record, value, declared) in enumerate(arguments):
         kind, role, name = record["kind"], record["role"], record["name"]
-        if kind == "array":
+        if kind == "none":  # an array argument passed as None: the program's zero-initialised array_t
+            out.append(ArgumentValue(name, kind, role, np.zeros(0, dtype=np.uint8)))
+        elif kind == "array":
             values = value.numpy().copy()
             seed = None
             if role in ("out", "inout") and values.dtype.kind == "f":
                 seed = adjoint_seed(row, position, values)
             out.append(ArgumentValue(name, kind, role, values, tuple(value.shape), seed))
         elif kind == "scalar":
-            dtype = launch.resolve_dtype(record["dtype"], {})
-            np_type = launch.scalar_numpy_type(dtype)
+            np_type = launch.scalar_numpy_type(declared)
             components = warp_session.vector_components(value)
             if components is None:
                 scalar = warp_session.scalar_value(value)

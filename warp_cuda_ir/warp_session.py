@@ -743,6 +743,11 @@ def new_struct_instance(struct: Any) -> Any:
     return struct()
 
 
+def is_array_type(t: Any) -> bool:
+    """Whether a declared type (a parameter's, a struct field's) is one of Warp's array types."""
+    return bool(_types().is_array(t))
+
+
 def is_generic_type(t: Any) -> bool:
     return bool(_types().type_is_generic(t))
 

@@ -215,16 +215,48 @@ def _literal(values: np.ndarray) -> str:
 def _data(values: Sequence[ArgumentValue]) -> str:
     """The inputs (and output adjoint seeds) as static arrays; all-zero arrays get none (zero-filled)."""
     parts: list[str] = []
-    for v in values:
+    for v in with_fields(values):
         if _has_data(v):
-            parts.append(f"static const {v.storage} wp_in_{v.name}[{v.values.size}] = {_literal(v.values)};")
+            parts.append(f"static const {v.storage} wp_in_{v.var}[{v.values.size}] = {_literal(v.values)};")
         if v.adjoint_seed is not None:
-            parts.append(f"static const {v.storage} wp_seed_{v.name}[{v.values.size}] = {_literal(v.adjoint_seed)};")
+            parts.append(f"static const {v.storage} wp_seed_{v.var}[{v.values.size}] = {_literal(v.adjoint_seed)};")
     return "\n".join(parts)
 
 
+def with_fields(values: Sequence[ArgumentValue]) -> list[ArgumentValue]:
+    """The arguments, each struct followed by the arrays it holds."""
+    return [w for v in values for w in (v, *v.fields)]
+
+
 def _has_data(v: ArgumentValue) -> bool:
-    return bool(v.values.size) and bool(np.any(v.values.view(np.uint8) != 0))
+    """Whether the program writes the value out (the memory of an array passed twice is written once)."""
+    return v.alias is None and bool(v.values.size) and bool(np.any(v.values.view(np.uint8) != 0))
+
+
+def _host_array(v: ArgumentValue) -> tuple[str, list[str]]:
+    """Host memory `p_<var>` holding an array's inputs, its own or that of the array it is passed as again:
+    (the line declaring it, the lines filling it)."""
+    if v.alias is not None:
+        return f"    void* p_{v.var} = p_{v.alias.replace('.', '__')};", []
+    fill = [f"    memcpy(p_{v.var}, wp_in_{v.var}, {v.values.nbytes});"] if _has_data(v) else []
+    return f"    void* p_{v.var} = calloc({max(v.values.nbytes, 1)}, 1);", fill
+
+
+def _element_check(v: ArgumentValue) -> str:
+    count = math.prod(v.shape)
+    return f'    static_assert(sizeof(wp_elem<T_{v.var}>) * {count} == {v.values.nbytes}, "{v.name}: element size");'
+
+
+def _cuda_device_array(v: ArgumentValue) -> list[str]:
+    """Device memory `d_<var>` holding what `p_<var>` holds (shared with the array it is passed as again)."""
+    if v.alias is not None:
+        return [f"    void* d_{v.var} = d_{v.alias.replace('.', '__')};"]
+    nbytes = max(v.values.nbytes, 1)
+    return [
+        f"    void* d_{v.var} = nullptr;",
+        f"    CHECK_CUDA(cudaMalloc(&d_{v.var}, {nbytes}));",
+        f"    CHECK_CUDA(cudaMemcpy(d_{v.var}, p_{v.var}, {nbytes}, cudaMemcpyHostToDevice));",
+    ]
 
 
 def _bounds_code(row: Mapping[str, Any], target: str) -> tuple[int, str]:
@@ -332,20 +364,22 @@ def _cpu_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
         n, nbytes = v.name, v.values.nbytes
         if v.kind == "array":
             body.append(f"    using T_{n} = decltype(args.{n});")
-            body.append(f"    void* p_{n} = calloc({max(nbytes, 1)}, 1);")
-            body.append(f"    void* g_{n} = calloc({max(nbytes, 1)}, 1);")
-            if _has_data(v):
-                body.append(f"    memcpy(p_{n}, wp_in_{n}, {nbytes});")
+            declare, fill = _host_array(v)
+            body += [declare, f"    void* g_{n} = calloc({max(nbytes, 1)}, 1);", *fill]
             if v.adjoint_seed is not None:
                 body.append(f"    memcpy(g_{n}, wp_seed_{n}, {nbytes});")
-            count = math.prod(v.shape)
-            body.append(f'    static_assert(sizeof(wp_elem<T_{n}>) * {count} == {nbytes}, "{n}: element size");')
+            body.append(_element_check(v))
             body.append(f"    args.{n} = {_array_ctor(f'T_{n}', f'p_{n}', v.shape)};")
             body.append(f"    adj.{n} = {_array_ctor(f'T_{n}', f'g_{n}', v.shape)};")
         elif v.kind != "none":  # an array passed as None stays the null array_t `args{}` holds
             body.append(f'    static_assert(sizeof(args.{n}) == {nbytes}, "{n}: size");')
             if _has_data(v):
                 body.append(f"    memcpy((void*)&args.{n}, wp_in_{n}, {nbytes});")
+            for f in v.fields:  # a struct's arrays: the program's copies (its adjoint struct stays zero)
+                declare, fill = _host_array(f)
+                body += [f"    using T_{f.var} = decltype(args.{f.name});", declare, *fill]
+                body.append(_element_check(f))
+                body.append(f"    args.{f.name} = {_array_ctor(f'T_{f.var}', f'p_{f.var}', f.shape)};")
     body.append(f"    {symbol}_cpu_forward(&dim, &args);")
     body += _print_lines(values, "output", "p")
     if has_backward(row, "cpu"):
@@ -389,7 +423,7 @@ def _cuda_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
     for i, v in enumerate(values):
         n, nbytes = v.name, v.values.nbytes
         body.append(f"    using T_{n} = std::tuple_element_t<{i}, P>;")
-        if v.kind == "array":
+        if v.kind == "array" and v.alias is None:
             body.append(f"    void* p_{n} = calloc({max(nbytes, 1)}, 1);")
             body.append(f"    void* g_{n} = calloc({max(nbytes, 1)}, 1);")
             body.append(f"    void *d_{n} = nullptr, *dg_{n} = nullptr;")
@@ -401,8 +435,17 @@ def _cuda_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
                 body.append(f"    memcpy(g_{n}, wp_seed_{n}, {nbytes});")
             body.append(f"    CHECK_CUDA(cudaMemcpy(d_{n}, p_{n}, {max(nbytes, 1)}, cudaMemcpyHostToDevice));")
             body.append(f"    CHECK_CUDA(cudaMemcpy(dg_{n}, g_{n}, {max(nbytes, 1)}, cudaMemcpyHostToDevice));")
-            count = math.prod(v.shape)
-            body.append(f'    static_assert(sizeof(wp_elem<T_{n}>) * {count} == {nbytes}, "{n}: element size");')
+        elif v.kind == "array":  # an array passed again: its memory, an adjoint of its own
+            declare, fill = _host_array(v)
+            body += [declare, *fill, *_cuda_device_array(v)]
+            body.append(f"    void* g_{n} = calloc({max(nbytes, 1)}, 1);")
+            body.append(f"    void* dg_{n} = nullptr;")
+            body.append(f"    CHECK_CUDA(cudaMalloc(&dg_{n}, {max(nbytes, 1)}));")
+            if v.adjoint_seed is not None:
+                body.append(f"    memcpy(g_{n}, wp_seed_{n}, {nbytes});")
+            body.append(f"    CHECK_CUDA(cudaMemcpy(dg_{n}, g_{n}, {max(nbytes, 1)}, cudaMemcpyHostToDevice));")
+        if v.kind == "array":
+            body.append(_element_check(v))
             body.append(f"    T_{n} a_{n} = {_array_ctor(f'T_{n}', f'd_{n}', v.shape)};")
             body.append(f"    T_{n} j_{n} = {_array_ctor(f'T_{n}', f'dg_{n}', v.shape)};")
         elif v.kind == "none":  # an array passed as None: a null array_t
@@ -414,6 +457,11 @@ def _cuda_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
             body.append(f"    T_{n} j_{n}{{}};")
             if _has_data(v):
                 body.append(f"    memcpy((void*)&a_{n}, wp_in_{n}, {nbytes});")
+            for f in v.fields:  # a struct's arrays: device copies (its adjoint struct stays zero)
+                declare, fill = _host_array(f)
+                body += [f"    using T_{f.var} = decltype(a_{f.name});", declare, *fill, *_cuda_device_array(f)]
+                body.append(_element_check(f))
+                body.append(f"    a_{f.name} = {_array_ctor(f'T_{f.var}', f'd_{f.var}', f.shape)};")
         args.append(f"a_{n}")
         adjs.append(f"j_{n}")
     grid = max(1, -(-size // block_dim))

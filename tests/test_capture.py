@@ -633,6 +633,37 @@ def test_cpu_twin_of_a_captured_row_prints_warps_digests(tmp_path: Path) -> None
     assert cpu_twin_lines(row, tmp_path / "row") == expected
 
 
+INT64_ATOMICS = """
+import warp as wp
+
+@wp.kernel
+def claim(keys: wp.array(dtype=wp.int64), best: wp.array(dtype=wp.int64)):
+    i = wp.tid()
+    wp.atomic_min(best, 0, keys[i])
+    wp.atomic_max(best, 1, keys[i])
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not on PATH")
+def test_cuda_program_with_64_bit_integer_atomics_compiles_with_nvcc(tmp_path: Path) -> None:
+    """nvcc sees int64 as `long`, for which CUDA has no atomicMin (NVRTC sees `long long`): the program says how."""
+    import subprocess
+
+    row = _captured_row(
+        INT64_ATOMICS,
+        "claim",
+        lambda ns: [
+            wp.array(np.array([5, -3, 9], dtype=np.int64), dtype=wp.int64, device="cpu"),
+            wp.array(np.array([7, 0], dtype=np.int64), dtype=wp.int64, device="cpu"),
+        ],
+    )
+    (tmp_path / "program.cu").write_text(row["cuda_program"])
+    (tmp_path / "Makefile").write_text(row["makefile"])
+    done = subprocess.run(["make", "-s", "cuda"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
 def test_capture_is_on_by_default_and_the_job_count_is_part_of_the_build_identity() -> None:
     import importlib.util
 

@@ -162,3 +162,48 @@ def uses_tiles(cuda_text: str) -> bool:
 def _starts_word(text: str, position: int) -> bool:
     """Whether a `\\b` lies before `position` (a match starting with a word character)."""
     return position == 0 or not _WORD.match(text, position - 1)
+
+
+# nvcc compiles Warp's headers against the host's <cstdint>, where (LP64 Linux) int64_t and uint64_t are
+# `long` and `unsigned long`; NVRTC, Warp's compiler, gets them from Warp's crt.h as `long long`. CUDA
+# declares its 64-bit atomics for `long long` only, so `wp::atomic_min` on an int64 (and add, min, max, and,
+# or, xor, exchange, compare-and-swap on a uint64) found no `atomicMin` under nvcc: newton's
+# `_match_contacts_kernel` failed to compile. Overloads for `long` that forward to `long long` restore what
+# NVRTC sees; they must precede aot.h, whose templates look the names up where they are defined.
+_INT64_ATOMICS = (
+    ("atomicAdd", False),
+    ("atomicMin", True),
+    ("atomicMax", True),
+    ("atomicAnd", True),
+    ("atomicOr", True),
+    ("atomicXor", True),
+    ("atomicExch", False),
+)
+# Warp's generated code declares every variable with its type (parameters and locals alike) and passes the
+# array or pointer first to an atomic: `wp::atomic_min(var_best, var_0, var_5)`.
+_INT64_VARS = re.compile(r"wp::(?:array_t<\s*wp::u?int64\s*>|u?int64\s*\*)\s*&?\s*(\w+)")
+_ATOMIC_TARGET = re.compile(r"wp::(?:adj_)?atomic_\w+\s*\(\s*(\w+)")
+
+
+def int64_atomics(cuda_text: str) -> str:
+    """The block a CUDA program puts before `#include "aot.h"` when its code calls an atomic on an int64 or
+    uint64 array or pointer; empty otherwise."""
+    targets = set(_ATOMIC_TARGET.findall(cuda_text))
+    if not targets or targets.isdisjoint(_INT64_VARS.findall(cuda_text)):
+        return ""
+    lines = [
+        "// nvcc: int64/uint64 are long/unsigned long here (long long under NVRTC), and CUDA's 64-bit atomics take",
+        "// long long: these forward Warp's 64-bit integer atomics to them.",
+        'static_assert(sizeof(long) == sizeof(long long), "64-bit long");',
+    ]
+    for name, signed in _INT64_ATOMICS:
+        for t, wide in (("long", "long long"), ("unsigned long", "unsigned long long")):
+            if t == "long" and not signed:
+                continue  # Warp's int64 atomic_add and atomic_exch go through unsigned long long themselves
+            head = f"static __device__ __forceinline__ {t} {name}({t}* a, {t} v)"
+            lines.append(f"{head} {{ return ({t}){name}(({wide}*)a, ({wide})v); }}")
+    lines.append(
+        "static __device__ __forceinline__ unsigned long atomicCAS(unsigned long* a, unsigned long c, unsigned long v) "
+        "{ return (unsigned long)atomicCAS((unsigned long long*)a, (unsigned long long)c, (unsigned long long)v); }"
+    )
+    return "\n".join(lines) + "\n"

@@ -318,7 +318,7 @@ def program(
     unit = extraction.translation_unit(row, target)
     if target == "cuda":
         block_dim = int(row.get("block_dim") or extraction.CUDA_BLOCK_DIM)
-        shim = device_shim.shim(warp_native_dir(), unit)
+        shim = device_shim.shim(warp_native_dir(), unit) + device_shim.int64_atomics(unit)
         prefix = f'{CUDA_INCLUDES}#define WP_TILE_BLOCK_DIM {block_dim}\n{shim}#include "aot.h"\n'
     else:
         prefix = CPU_INCLUDES

@@ -49,18 +49,20 @@ def shift(src: wp.array(dtype=float), dst: wp.array(dtype=float)):
 """
 
 
-def _capture(source: str, make_args) -> bytes:
-    """What the hook does around one launch: snapshot, launch, after-state, pack."""
+def _capture(source: str, make_args, dim: int | None = None) -> bytes:
+    """What the hook does around one launch: snapshot, launch, after-state, pack (`dim`: the second
+    argument's length unless given)."""
     with warp_session.loaded_kernel(source) as (kernel, namespace):
         args = make_args(namespace)
         params = warp_session.kernel_params(kernel)
         snap = record.snapshot(params, args)
-        wp.launch(kernel, dim=len(args[1]) if len(args) > 1 else 4, inputs=args, device="cpu")
+        dim = len(args[1]) if dim is None else dim
+        wp.launch(kernel, dim=dim, inputs=args, device="cpu")
         changed = record.after_state(snap)
         meta = {
             "kernel": "t",
             "warp_key": kernel.key,
-            "dim": [len(args[1])],
+            "dim": [dim],
             "block_dim": None,
             "params": [p for p, _ in params],
             "replayable": True,
@@ -584,13 +586,13 @@ def test_a_real_row_with_a_captured_launch_is_shaped_once(monkeypatch: pytest.Mo
     assert {a["name"]: a["role"] for a in row["arguments"]} == {"src": "in", "dst": "inout"}
 
 
-def _captured_row(source: str, kernel_name: str, make_args) -> dict:
+def _captured_row(source: str, kernel_name: str, make_args, dim: int | None = None) -> dict:
     """A real row (`real.row_for_record`) whose captured launch is `make_args`' on the CPU."""
     from dataclasses import asdict
 
     from warp_cuda_ir import extraction, real
 
-    data = _capture(source, make_args)
+    data = _capture(source, make_args, dim)
     texts = asdict(extraction.extract(source, kernel_name, 90, 256))
     harvested = {"texts": texts, "source": source, "package": "p", "file": "p/k.py", "line": 3}
     captured = {"launch_record": data, "launch_replay": "equal", "launch_replay_detail": None}
@@ -618,30 +620,61 @@ def test_programs_of_a_captured_row_hold_its_scalars_structs_and_arrays() -> Non
     assert "void* p_same = p_x;" in cpu and "void* d_same = d_x;" in cuda  # one array, passed twice
 
 
+# A struct holding the arrays the kernel writes (newton's contact matching passes its state this way), with
+# 64-bit integer atomics on one of them.
+CONTACTS = """
+import warp as wp
+
+@wp.struct
+class Contacts:
+    keys: wp.array(dtype=wp.int64)
+    count: wp.array(dtype=wp.int32)
+    pos: wp.array(dtype=wp.vec3)
+    scale: float
+
+@wp.kernel
+def save(data: Contacts, first: wp.array(dtype=wp.int64)):
+    i = wp.tid()
+    data.pos[i] = data.pos[i] * data.scale
+    wp.atomic_add(data.count, 0, 1)
+    wp.atomic_min(first, 0, data.keys[i])
+    wp.atomic_max(data.keys, 0, wp.int64(i))
+"""
+
+
+def _contacts_args(ns):
+    data = ns["Contacts"]()
+    data.keys = wp.array(np.array([-3, 9, 4, 2], dtype=np.int64), dtype=wp.int64, device="cpu")
+    data.count = wp.zeros(1, dtype=wp.int32, device="cpu")
+    data.pos = wp.array(np.arange(12, dtype=np.float32).reshape(4, 3), dtype=wp.vec3, device="cpu")
+    data.scale = 0.5
+    return [data, wp.array(np.array([7], dtype=np.int64), dtype=wp.int64, device="cpu")]
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ on this machine")
-def test_cpu_twin_of_a_captured_row_prints_warps_digests(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("source", "kernel_name", "make_args", "dim", "outputs"),
+    [
+        (SOURCE, "step", _step_args, None, ["x", "v", "same"]),
+        (CONTACTS, "save", _contacts_args, 4, ["data.keys", "data.count", "data.pos", "first"]),
+    ],
+    ids=["step", "contacts"],
+)
+def test_cpu_twin_of_a_captured_row_prints_warps_digests(
+    source: str, kernel_name: str, make_args, dim: int | None, outputs: list[str], tmp_path: Path
+) -> None:
     """The real row's CPU twin, built by its own Makefile, prints the lines of Warp's CPU launch of the record
-    (it crashed on the struct's array: its bytes held a pointer into the capturing process)."""
+    (it crashed on a struct's array: the struct's bytes held a pointer into the capturing process), the arrays
+    a struct holds that the launch wrote among the outputs."""
     from tests.helpers import cpu_twin_lines
     from warp_cuda_ir.standalone.reference import reference_run
 
-    row = _captured_row(SOURCE, "step", _step_args)
-    with warp_session.loaded_kernel(SOURCE, "step", backward=True) as (kernel, namespace):
+    row = _captured_row(source, kernel_name, make_args, dim)
+    with warp_session.loaded_kernel(source, kernel_name, backward=True) as (kernel, namespace):
         _, expected = reference_run(row, kernel, namespace)
-    assert [line.split()[0] for line in expected] == ["output"] * 3 + ["adjoint"] * 3
+    assert [line.split()[1] for line in expected if line.startswith("output ")] == outputs
     assert cpu_twin_lines(row, tmp_path / "row") == expected
-
-
-INT64_ATOMICS = """
-import warp as wp
-
-@wp.kernel
-def claim(keys: wp.array(dtype=wp.int64), best: wp.array(dtype=wp.int64)):
-    i = wp.tid()
-    wp.atomic_min(best, 0, keys[i])
-    wp.atomic_max(best, 1, keys[i])
-"""
 
 
 @pytest.mark.slow
@@ -650,14 +683,7 @@ def test_cuda_program_with_64_bit_integer_atomics_compiles_with_nvcc(tmp_path: P
     """nvcc sees int64 as `long`, for which CUDA has no atomicMin (NVRTC sees `long long`): the program says how."""
     import subprocess
 
-    row = _captured_row(
-        INT64_ATOMICS,
-        "claim",
-        lambda ns: [
-            wp.array(np.array([5, -3, 9], dtype=np.int64), dtype=wp.int64, device="cpu"),
-            wp.array(np.array([7, 0], dtype=np.int64), dtype=wp.int64, device="cpu"),
-        ],
-    )
+    row = _captured_row(CONTACTS, "save", _contacts_args, 4)
     (tmp_path / "program.cu").write_text(row["cuda_program"])
     (tmp_path / "Makefile").write_text(row["makefile"])
     done = subprocess.run(["make", "-s", "cuda"], cwd=tmp_path, capture_output=True, text=True)

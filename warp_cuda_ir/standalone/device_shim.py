@@ -194,6 +194,8 @@ def int64_atomics(cuda_text: str) -> str:
     lines = [
         "// nvcc: int64/uint64 are long/unsigned long here (long long under NVRTC), and CUDA's 64-bit atomics take",
         "// long long: these forward Warp's 64-bit integer atomics to them.",
+        "#ifndef WP_PROGRAM_INT64_ATOMICS",  # once in a batch of programs (definitions, unlike declarations)
+        "#define WP_PROGRAM_INT64_ATOMICS",
         'static_assert(sizeof(long) == sizeof(long long), "64-bit long");',
     ]
     for name, signed in _INT64_ATOMICS:
@@ -206,4 +208,32 @@ def int64_atomics(cuda_text: str) -> str:
         "static __device__ __forceinline__ unsigned long atomicCAS(unsigned long* a, unsigned long c, unsigned long v) "
         "{ return (unsigned long)atomicCAS((unsigned long long*)a, (unsigned long long)c, (unsigned long long)v); }"
     )
+    lines.append("#endif")
     return "\n".join(lines) + "\n"
+
+
+# A row's `wp.func` helpers are `static CUDA_CALLABLE` functions, which nvcc compiles for the host as well.
+# In a helper that uses tiles, the host forms of Warp's tile code call the CPU block runtime and `_wp_assert`,
+# which Warp's runtime library defines: without them such a program failed to link (newton's
+# `compute_solid_mesh_inertia`: `wp_cpu_get_thread_idx`, `wp_cpu_tile_sync`, `_wp_assert`). The host forms
+# never run in the CUDA program; these definitions only let it link.
+HOST_RUNTIME = """\
+// nvcc also compiles the row's tile helpers for the host, whose tile code calls Warp's CPU runtime library;
+// these stand-ins let the program link (the host forms never run here).
+#ifndef WP_PROGRAM_HOST_RUNTIME
+#define WP_PROGRAM_HOST_RUNTIME
+extern "C" void _wp_assert(const char* message, const char* file, unsigned int line) {
+    printf("assertion failed: %s (%s:%u)\\n", message, file, line);
+    __builtin_trap();
+}
+extern "C" int wp_cpu_get_thread_idx() { return 0; }
+extern "C" int wp_cpu_get_active_count() { return 1; }
+extern "C" int wp_cpu_get_first_active_lane() { return 0; }
+extern "C" void wp_cpu_tile_sync() {}
+#endif
+"""
+
+
+def host_runtime(cuda_helpers: str) -> str:
+    """The block a CUDA program puts before `#include "aot.h"` when the row's helpers use tiles; else empty."""
+    return HOST_RUNTIME if uses_tiles(cuda_helpers) else ""

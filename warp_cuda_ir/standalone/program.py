@@ -319,6 +319,7 @@ def program(
     if target == "cuda":
         block_dim = int(row.get("block_dim") or extraction.CUDA_BLOCK_DIM)
         shim = device_shim.shim(warp_native_dir(), unit) + device_shim.int64_atomics(unit)
+        shim += device_shim.host_runtime(row.get("cuda_helpers") or "")
         prefix = f'{CUDA_INCLUDES}#define WP_TILE_BLOCK_DIM {block_dim}\n{shim}#include "aot.h"\n'
     else:
         prefix = CPU_INCLUDES
@@ -398,16 +399,16 @@ def _print_lines(values: Sequence[ArgumentValue], kind: str, prefix: str) -> lis
     """Digest calls: outputs are arrays the kernel writes, adjoints those of arrays it reads."""
     lines = []
     for v in printed(values, kind):
-        lines.append(f'    wp_digest<{v.storage}>("{kind}", "{v.name}", {prefix}_{v.name}, {v.values.size});')
+        lines.append(f'    wp_digest<{v.storage}>("{kind}", "{v.name}", {prefix}_{v.var}, {v.values.size});')
     return lines
 
 
 def printed(values: Sequence[ArgumentValue], kind: str) -> list[ArgumentValue]:
-    """Arrays a program prints a `kind` line for, in argument order."""
-    arrays = [v for v in values if v.kind == "array"]
+    """Arrays a program prints a `kind` line for, in argument order: outputs include the arrays a struct
+    holds that the launch wrote; adjoints are those of array arguments (a struct's adjoint stays zero)."""
     if kind == "output":
-        return [v for v in arrays if v.role in ("out", "inout")]
-    return [v for v in arrays if v.role in ("in", "inout") and v.differentiable]
+        return [v for v in with_fields(values) if v.kind == "array" and v.role in ("out", "inout")]
+    return [v for v in values if v.kind == "array" and v.role in ("in", "inout") and v.differentiable]
 
 
 def _cuda_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
@@ -491,7 +492,7 @@ def _cuda_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
     body.append(f"    {symbol}_cuda_kernel_forward<<<{grid}, {block_dim}, {smem}>>>({forward_args});")
     body.append(launch_ok)
     for v in printed(values, "output"):
-        body.append(f"    CHECK_CUDA(cudaMemcpy(p_{v.name}, d_{v.name}, {v.values.nbytes}, cudaMemcpyDeviceToHost));")
+        body.append(f"    CHECK_CUDA(cudaMemcpy(p_{v.var}, d_{v.var}, {v.values.nbytes}, cudaMemcpyDeviceToHost));")
     body += _print_lines(values, "output", "p")
     if "backward" in directions:
         body.append(f"    {symbol}_cuda_kernel_backward<<<{grid}, {block_dim}, {smem}>>>({backward_args});")

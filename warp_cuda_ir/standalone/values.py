@@ -99,7 +99,7 @@ def argument_values(prepared: launch.Launch, row: Mapping[str, Any]) -> list[Arg
             # The struct's C layout, which Warp passes to the kernel as is, with its array fields (pointers
             # into this process) zeroed: the program points them at its own copies of the arrays.
             raw = bytes(_without_arrays(value))
-            fields = _struct_arrays(name, value, seen)
+            fields = _struct_arrays(name, value, seen, set(record.get("changed", ())))
             out.append(ArgumentValue(name, kind, role, np.frombuffer(raw, dtype=np.uint8).copy(), fields=fields))
     return out
 
@@ -111,21 +111,40 @@ def _array_value(
     return ArgumentValue(name, "array", role, values, tuple(array.shape), seed, alias=None if alias == name else alias)
 
 
-def _struct_arrays(path: str, instance: Any, seen: dict[int, str]) -> list[ArgumentValue]:
-    """The arrays a struct instance holds (nested structs' too), as values named by their C member path."""
-    out: list[ArgumentValue] = []
+def _struct_arrays(path: str, instance: Any, seen: dict[int, str], changed: set[str]) -> list[ArgumentValue]:
+    """The arrays a struct instance holds, as values named by their C member path (`changed`: the paths,
+    below the struct, of those the launch wrote: their role is `inout`, as a written argument's)."""
+    out = []
+    for name, array in struct_arrays(path, instance):
+        role = "inout" if name.partition(".")[2] in changed else "in"
+        out.append(_array_value(name, role, array, array.numpy().copy(), seen))
+    return out
+
+
+def struct_arrays(path: str, instance: Any) -> list[tuple[str, Any]]:
+    """(C member path, array) of each array a struct instance holds, nested structs' too, in field order."""
+    out: list[tuple[str, Any]] = []
     struct = warp_session.struct_type_of(instance)
     for name, declared in warp_session.struct_field_types(struct).items():
         value = getattr(instance, name)
         if value is None:
             continue
         if warp_session.is_struct(declared):
-            out += _struct_arrays(f"{path}.{name}", value, seen)
+            out += struct_arrays(f"{path}.{name}", value)
         elif warp_session.array_class(value) == "array":
-            out.append(_array_value(f"{path}.{name}", "in", value, value.numpy().copy(), seen))
+            out.append((f"{path}.{name}", value))
         elif warp_session.array_class(value) is not None:
             raise ValueError(f"struct field {path}.{name}: a program cannot hold a {warp_session.array_class(value)}")
     return out
+
+
+def live_arrays(prepared: launch.Launch) -> dict[str, Any]:
+    """The launch's arrays by the names `argument_values` gives them: arguments, and the arrays structs hold."""
+    arrays = prepared.arrays()
+    for record, value in zip(prepared.arguments, prepared.inputs, strict=True):
+        if record["kind"] == "struct":
+            arrays |= dict(struct_arrays(record["name"], value))
+    return arrays
 
 
 def _without_arrays(instance: Any) -> Any:

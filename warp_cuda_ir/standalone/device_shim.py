@@ -23,6 +23,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from warp_cuda_ir.warp_session import uses_tiles
+
 # Regions of the headers that nvcc's device pass does not see: the CPU branches of `#if defined(__CUDA_ARCH__)`.
 _IF = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
@@ -144,19 +146,7 @@ def shim(native_dir: str, cuda_text: str) -> str:
     )
 
 
-# Every kernel declares `wp::tile_shared_storage_t tile_mem;`; a tile row calls a tile function. No leading
-# `\b` in the pattern (it kept the regex engine from skipping ahead to `wp::`: 5x slower); `uses_tiles`
-# checks the word boundary itself.
-_TILE_CALL = re.compile(r"wp::(?:adj_)?tile_\w+\s*[(<]")
 _WORD = re.compile(r"\w+")
-
-
-def uses_tiles(cuda_text: str) -> bool:
-    """Whether a row's CUDA code calls Warp's tile functions (only those programs carry the shim)."""
-    return any(
-        not m.group(0).startswith("wp::tile_shared_storage_t") and _starts_word(cuda_text, m.start())
-        for m in _TILE_CALL.finditer(cuda_text)
-    )
 
 
 def _starts_word(text: str, position: int) -> bool:

@@ -293,7 +293,9 @@ def _floors(rows: list[dict[str, Any]], arch: int, root: Path) -> dict[str, floa
     return floors
 
 
-def stages_report(rows_wanted: int, seed: int, workers: int, chunk_size: int, arch: int, old: Path | None) -> None:
+def stages_report(
+    rows_wanted: int, seed: int, workers: int, chunk_size: int, arch: int, old: Path | None, keep: Path | None = None
+) -> None:
     import re
     import subprocess
 
@@ -321,6 +323,9 @@ def stages_report(rows_wanted: int, seed: int, workers: int, chunk_size: int, ar
             found = re.search(r"core-seconds per row, by step of the pass: (.*)", out)
             if found:
                 print(f"    per step: {found.group(1)}")
+            if keep is not None:  # the validated folder, to compare the two passes' annotations
+                shutil.rmtree(keep / name, ignore_errors=True)
+                shutil.move(folder, keep / name)
             shutil.rmtree(folder, ignore_errors=True)
         print("  floors (the tool alone, one batch of every row), core-s/row:")
         for step, value in _floors(rows, arch, root / "floors").items():
@@ -344,10 +349,15 @@ def main() -> int:
     )
     p.add_argument("--stages", action="store_true", help="core-s/row per step of the pass, and each step's floor")
     p.add_argument("--old", type=Path, default=None, help="with --stages: an older checkout's pass, for comparison")
+    p.add_argument(
+        "--keep", type=Path, default=None, help="with --stages: keep the validated folders (KEEP/new, KEEP/old)"
+    )
     args = p.parse_args()
     if args.stages:
         (Path(tempfile.gettempdir())).mkdir(exist_ok=True)
-        stages_report(args.rows, args.seed, args.workers, args.chunk_size, args.arch, args.old)
+        if args.keep is not None:
+            args.keep.mkdir(parents=True, exist_ok=True)
+        stages_report(args.rows, args.seed, args.workers, args.chunk_size, args.arch, args.old, args.keep)
         return 0
     if args.side_by_side is not None:
         side_by_side(args.side_by_side, args.seed, args.workers, args.rounds, args.no_standalone)

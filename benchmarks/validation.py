@@ -3,7 +3,8 @@
 
     python benchmarks/validation.py --rows 64 --workers 2
     python benchmarks/validation.py --side-by-side OLD_CHECKOUT [--rounds 2] [--no-standalone]   # old vs new
-    python benchmarks/validation.py --stages --rows 64 [--old OLD_CHECKOUT]   # core-s/row per step, and floors
+    python benchmarks/validation.py --stages --rows 64 [--old OLD_CHECKOUT [--old-chunk-size N]] [--keep DIR]
+        # core-s/row per step of the pass, and floors
 
 `--stages` builds --rows generated rows, validates a copy with this checkout's `scripts/validate.py --no-gpu`
 (and with OLD_CHECKOUT's, one after the other, for the before figure), and prints CPU seconds per row (the
@@ -294,7 +295,14 @@ def _floors(rows: list[dict[str, Any]], arch: int, root: Path) -> dict[str, floa
 
 
 def stages_report(
-    rows_wanted: int, seed: int, workers: int, chunk_size: int, arch: int, old: Path | None, keep: Path | None = None
+    rows_wanted: int,
+    seed: int,
+    workers: int,
+    chunk_size: int,
+    arch: int,
+    old: Path | None,
+    keep: Path | None = None,
+    old_chunk_size: int | None = None,
 ) -> None:
     import re
     import subprocess
@@ -311,14 +319,16 @@ def stages_report(
         rows = [r for f in sorted((built / "data").rglob("*.parquet")) for r in pq.read_table(f).to_pylist()]
         n = len(rows)
         print(f"{n} generated rows, {workers} workers, batches of {chunk_size}, load {os.getloadavg()[0]:.1f}")
-        sides = [("new", here)] + ([("old", old.resolve())] if old is not None else [])
-        for name, checkout in sides:
+        sides = [("new", here, chunk_size)]
+        if old is not None:
+            sides.append(("old", old.resolve(), old_chunk_size or chunk_size))
+        for name, checkout, chunk in sides:
             folder = root / name
             shutil.copytree(built, folder)
-            cpu, wall, out = _validate_cost(checkout, folder, workers, chunk_size)
+            cpu, wall, out = _validate_cost(checkout, folder, workers, chunk)
             print(
-                f"  {name} pass ({checkout}): {cpu / n:.3f} core-s/row ({cpu:.0f} CPU s, {wall:.0f} s wall, "
-                f"load {os.getloadavg()[0]:.1f})"
+                f"  {name} pass ({checkout}, batches of {chunk}): {cpu / n:.3f} core-s/row ({cpu:.0f} CPU s, "
+                f"{wall:.0f} s wall, load {os.getloadavg()[0]:.1f})"
             )
             found = re.search(r"core-seconds per row, by step of the pass: (.*)", out)
             if found:
@@ -357,7 +367,9 @@ def main() -> int:
         (Path(tempfile.gettempdir())).mkdir(exist_ok=True)
         if args.keep is not None:
             args.keep.mkdir(parents=True, exist_ok=True)
-        stages_report(args.rows, args.seed, args.workers, args.chunk_size, args.arch, args.old, args.keep)
+        stages_report(
+            args.rows, args.seed, args.workers, args.chunk_size, args.arch, args.old, args.keep, args.old_chunk_size
+        )
         return 0
     if args.side_by_side is not None:
         side_by_side(args.side_by_side, args.seed, args.workers, args.rounds, args.no_standalone)

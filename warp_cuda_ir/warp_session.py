@@ -24,7 +24,7 @@ import sys
 import tempfile
 import threading
 import types
-from collections.abc import Iterator, Mapping
+from collections.abc import Container, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -771,9 +771,10 @@ class CpuModule:
 _ENTRY_POINT = re.compile(r"^WP_API void (\w+)\(", re.MULTILINE)
 
 
-def cpu_module(kernel: Any, block_dim: int) -> CpuModule | None:
-    """The CPU module of `kernel` (loaded by `load_kernel`) for launches of `block_dim`; None when Warp's
-    kernel cache has it already or its code generation fails (Warp's own load then reports why)."""
+def cpu_module(kernel: Any, block_dim: int, known: Container[str] = ()) -> CpuModule | None:
+    """The CPU module of `kernel` (loaded by `load_kernel`) for launches of `block_dim`; None when its
+    identifier is `known`, Warp's kernel cache has it already, or its code generation fails (Warp's own load
+    then reports why)."""
     from warp._src import context
 
     module = kernel.module
@@ -784,7 +785,7 @@ def cpu_module(kernel: Any, block_dim: int) -> CpuModule | None:
         binary_name = module._get_compile_output_name(wp.get_device("cpu"), block_dim=block_dim)
         meta_name = module._get_meta_name(block_dim=block_dim)
         folder = Path(wp.config.kernel_cache_dir) / identifier
-        if (folder / binary_name).exists() and (folder / meta_name).exists():
+        if identifier in known or ((folder / binary_name).exists() and (folder / meta_name).exists()):
             return None
         source, _, meta, _, _ = module._run_codegen(options, True)
     except Exception:

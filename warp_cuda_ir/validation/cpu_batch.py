@@ -48,10 +48,12 @@ def _variants(row: Mapping[str, Any], standalone: bool) -> Iterator[tuple[str, b
             yield gradients.expose_parameters(row)[0]["python_source"], True, False
 
 
-def _module(source: str, kernel_name: str | None, backward: bool) -> warp_session.CpuModule | None:
+def _module(
+    source: str, kernel_name: str | None, backward: bool, known: Mapping[str, Any]
+) -> warp_session.CpuModule | None:
     try:
         with warp_session.loaded_kernel(source, kernel_name, backward=backward) as (kernel, _):
-            return warp_session.cpu_module(kernel, extraction.CPU_BLOCK_DIM)
+            return warp_session.cpu_module(kernel, extraction.CPU_BLOCK_DIM, known)
     except (ExtractionError, SyntaxError):
         return None
 
@@ -62,9 +64,11 @@ def modules_of(rows: Sequence[Mapping[str, Any]], standalone: bool) -> list[warp
     for row in rows:
         name = row.get("kernel_name")
         for source, backward, widened in _variants(row, standalone):
-            module = _module(source, name, backward)
+            # A variant already found is not generated twice (the reference launch's module is the row's own
+            # when the source enables backward); the widened one is always, so that None means it failed.
+            module = _module(source, name, backward, () if widened else found)
             if module is None and widened:  # the check falls back to the row's own precision
-                module = _module(gradients.expose_parameters(row)[0]["python_source"], name, True)
+                module = _module(gradients.expose_parameters(row)[0]["python_source"], name, True, found)
             if module is not None:
                 found.setdefault(module.identifier, module)
     return list(found.values())

@@ -359,6 +359,7 @@ def main() -> int:
     )
     p.add_argument("--stages", action="store_true", help="core-s/row per step of the pass, and each step's floor")
     p.add_argument("--old", type=Path, default=None, help="with --stages: an older checkout's pass, for comparison")
+    p.add_argument("--old-chunk-size", type=int, default=None, help="with --old: its batches (default: --chunk-size)")
     p.add_argument(
         "--keep", type=Path, default=None, help="with --stages: keep the validated folders (KEEP/new, KEEP/old)"
     )

@@ -70,8 +70,8 @@ def add_validation_arguments(p: argparse._ActionsContainer, with_workers: bool =
     p.add_argument(
         "--chunk-size",
         type=positive_int,
-        default=64,
-        help="rows per batch: one NVRTC module, one Clang, nvcc and g++ translation unit (default: 64)",
+        default=32,
+        help="rows per batch: one NVRTC module, one Clang, nvcc and g++ translation unit (default: 32)",
     )
     p.add_argument(
         "--stage-timeout",

@@ -801,10 +801,10 @@ def forget_compiled_rows(kernel_cache: str | os.PathLike[str]) -> None:
 
 # ---- CPU modules compiled ahead, many per Clang call (the validation pass) -------------------------------
 #
-# Warp compiles each module alone with its bundled Clang; most of that time goes to Warp's headers and the
-# templates a module instantiates, which the modules of a batch share (measured: 0.36 core-s per module
-# alone, 0.19 in one unit of 20). A module's object file put in Warp's kernel cache under the names Warp
-# looks for is loaded from there by Warp's own `Module.load`, exactly as if Warp had compiled it.
+# Warp compiles each module alone with its bundled Clang; part of that time goes to Warp's headers and the
+# templates a module instantiates, which the modules of a batch share (measured on generated rows: 0.29-0.37
+# core-s per module alone, 0.20-0.32 in one unit of ~58). A module's object file put in Warp's kernel cache
+# under the names Warp looks for is loaded from there by Warp's own `Module.load`, as if Warp had compiled it.
 
 
 @dataclasses.dataclass(frozen=True)

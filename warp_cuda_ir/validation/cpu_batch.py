@@ -4,11 +4,12 @@ A row's Warp step loads up to three CPU modules: the row's own (CPU compile and 
 the same module with its backward for the standalone reference launch (the same module when the source
 enables backward, as generated rows do), and the gradient check's (float scalars exposed as arrays, widened
 to float64 when that generates; the row's own precision otherwise). Each used to be one Clang call of its
-own, ~0.36 core-s, mostly Warp's headers and the templates every module instantiates; one translation unit
-of a batch's modules, each in its own namespace, pays them once (~0.19 core-s per module in a unit of 20,
-measured in one process). The object file is put in Warp's kernel cache under each module's name, so Warp's
-own load finds it and nothing else in the row's step changes: the same code, compiled by the same Clang
-with the same settings, so the same annotations (checked on the Parquet of a 64-row pass).
+own; one translation unit of a batch's modules, each in its own namespace, pays what they share (Warp's
+headers, the templates they instantiate) once: 0.29-0.37 core-s per module alone, 0.20-0.32 in one unit,
+measured on generated rows (benchmarks/README.md); the rest is Clang optimising each module's own code.
+The object file is put in Warp's kernel cache under each module's name, so Warp's own load finds it and
+nothing else in the row's step changes: the same code, compiled by the same Clang with the same settings,
+so the same annotations (checked on the Parquet of a 64-row pass: byte-identical files).
 
 Failures stay the row's own: a unit that fails is compiled again without the modules Clang's log points
 to (or in halves when it points nowhere), and a module that fails, or is left alone, is not put in the

@@ -5,7 +5,8 @@ and `RUNS` maps each step to its function here. A batch of rows goes through the
 order, each step over the rows that still lack its stages:
 
 - "cuda": NVRTC over the whole batch (one module, rows in namespaces; bisected on failure);
-- "row": Warp in this process, one row at a time: the CPU compile, the CPU run (output digest, output
+- "row": the CPU modules the rows will load compiled by Warp's Clang in one unit (`cpu_batch`), then Warp in
+  this process, one row at a time: the CPU compile, the CPU run (output digest, output
   statistics, and the reference digests the standalone CPU twin must print, from the same loaded
   module), the GPU run, the gradient check (`row.execution_columns`);
 - "programs": the standalone programs, compiled one translation unit per batch by nvcc / g++ and run

@@ -162,6 +162,15 @@ def test_broken_cuda_source_is_reported_with_its_compiler_log(tiny_build: Path, 
     assert f".entry {rows[3]['kernel_symbol']}_cuda_kernel_forward(" in results[3].ptx
 
 
+def test_a_rows_ptx_does_not_depend_on_its_batch(tiny_build: Path, tmp_path: Path) -> None:
+    # NVVM numbers branch labels by the function's place in the module: the row's text must not show it.
+    rows = pq.read_table(sorted((tiny_build / "data").rglob("*.parquet"))).to_pylist()
+    branchy = [r for r in rows if r["block_dim"] == rows[0]["block_dim"]][:6]
+    alone = compile_cuda.compile_rows(branchy[-1:], 90, tmp_path / "alone")[0].ptx
+    batched = compile_cuda.compile_rows(branchy, 90, tmp_path / "batch")[-1].ptx
+    assert alone and "$L__BB0_" in alone and alone == batched
+
+
 WRITES_NOTHING = """import warp as wp
 
 @wp.kernel

@@ -50,18 +50,20 @@ def shift(src: wp.array(dtype=float), dst: wp.array(dtype=float)):
 """
 
 
-def _capture(source: str, make_args) -> bytes:
-    """What the hook does around one launch: snapshot, launch, after-state, pack."""
+def _capture(source: str, make_args, dim: int | None = None) -> bytes:
+    """What the hook does around one launch: snapshot, launch, after-state, pack (`dim`: the second
+    argument's length unless given)."""
     with warp_session.loaded_kernel(source) as (kernel, namespace):
         args = make_args(namespace)
         params = warp_session.kernel_params(kernel)
         snap = record.snapshot(params, args)
-        wp.launch(kernel, dim=len(args[1]) if len(args) > 1 else 4, inputs=args, device="cpu")
+        dim = len(args[1]) if dim is None else dim
+        wp.launch(kernel, dim=dim, inputs=args, device="cpu")
         changed = record.after_state(snap)
         meta = {
             "kernel": "t",
             "warp_key": kernel.key,
-            "dim": [len(args[1])],
+            "dim": [dim],
             "block_dim": None,
             "params": [p for p, _ in params],
             "replayable": True,
@@ -633,6 +635,110 @@ def test_a_real_row_with_a_captured_launch_is_shaped_once(monkeypatch: pytest.Mo
     assert loads == ["shift"] and len(made) == 1
     assert program_text.launches(row["cpu_program"]) and "0.5f, 1.5f, 2.5f, 3.5f" in row["cpu_program"]
     assert {a["name"]: a["role"] for a in row["arguments"]} == {"src": "in", "dst": "inout"}
+
+
+def _captured_row(source: str, kernel_name: str, make_args, dim: int | None = None) -> dict:
+    """A real row (`real.row_for_record`) whose captured launch is `make_args`' on the CPU."""
+    from dataclasses import asdict
+
+    from warp_cuda_ir import extraction, real
+
+    data = _capture(source, make_args, dim)
+    texts = asdict(extraction.extract(source, kernel_name, 90, 256))
+    harvested = {"texts": texts, "source": source, "package": "p", "file": "p/k.py", "line": 3}
+    captured = {"launch_record": data, "launch_replay": "equal", "launch_replay_detail": None}
+    dim = record.unpack(data).meta["dim"]
+    return real.row_for_record(
+        {**harvested, "upstream_source": source, "block_dim": 256},
+        {**captured, "launch_dim": dim, "launch_tiled": False},
+    )
+
+
+def test_programs_of_a_captured_row_hold_its_scalars_structs_and_arrays() -> None:
+    """Scalars (int, float, quat, mat22; the captured arguments name no dtype), a struct holding an array, an
+    array passed as None and one passed twice: the programs launch the kernel on copies of all of them."""
+    from warp_cuda_ir.standalone import program as program_text
+
+    row = _captured_row(SOURCE, "step", _step_args)
+    for target in ("cpu", "cuda"):
+        text = row[f"{target}_program"]
+        assert program_text.launches(text), text[text.find("int main") :][:200]
+    cpu, cuda = row["cpu_program"], row["cuda_program"]
+    assert "static const int32_t wp_in_n[1] = {\n    3\n};" in cpu
+    # The struct's bytes hold no pointer into the capturing process: its array points at the program's copy.
+    assert "args.body.mass = T_body__mass((wp_elem<T_body__mass>*)p_body__mass, 6);" in cpu
+    assert "a_body.mass = T_body__mass((wp_elem<T_body__mass>*)d_body__mass, 6);" in cuda
+    assert "void* p_same = p_x;" in cpu and "void* d_same = d_x;" in cuda  # one array, passed twice
+
+
+# A struct holding the arrays the kernel writes (newton's contact matching passes its state this way), with
+# 64-bit integer atomics on one of them.
+CONTACTS = """
+import warp as wp
+
+@wp.struct
+class Contacts:
+    keys: wp.array(dtype=wp.int64)
+    count: wp.array(dtype=wp.int32)
+    pos: wp.array(dtype=wp.vec3)
+    scale: float
+
+@wp.kernel
+def save(data: Contacts, first: wp.array(dtype=wp.int64)):
+    i = wp.tid()
+    data.pos[i] = data.pos[i] * data.scale
+    wp.atomic_add(data.count, 0, 1)
+    wp.atomic_min(first, 0, data.keys[i])
+    wp.atomic_max(data.keys, 0, wp.int64(i))
+"""
+
+
+def _contacts_args(ns):
+    data = ns["Contacts"]()
+    data.keys = wp.array(np.array([-3, 9, 4, 2], dtype=np.int64), dtype=wp.int64, device="cpu")
+    data.count = wp.zeros(1, dtype=wp.int32, device="cpu")
+    data.pos = wp.array(np.arange(12, dtype=np.float32).reshape(4, 3), dtype=wp.vec3, device="cpu")
+    data.scale = 0.5
+    return [data, wp.array(np.array([7], dtype=np.int64), dtype=wp.int64, device="cpu")]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ on this machine")
+@pytest.mark.parametrize(
+    ("source", "kernel_name", "make_args", "dim", "outputs"),
+    [
+        (SOURCE, "step", _step_args, None, ["x", "v", "same"]),
+        (CONTACTS, "save", _contacts_args, 4, ["data.keys", "data.count", "data.pos", "first"]),
+    ],
+    ids=["step", "contacts"],
+)
+def test_cpu_twin_of_a_captured_row_prints_warps_digests(
+    source: str, kernel_name: str, make_args, dim: int | None, outputs: list[str], tmp_path: Path
+) -> None:
+    """The real row's CPU twin, built by its own Makefile, prints the lines of Warp's CPU launch of the record
+    (it crashed on a struct's array: the struct's bytes held a pointer into the capturing process), the arrays
+    a struct holds that the launch wrote among the outputs."""
+    from tests.helpers import cpu_twin_lines
+    from warp_cuda_ir.standalone.reference import reference_run
+
+    row = _captured_row(source, kernel_name, make_args, dim)
+    with warp_session.loaded_kernel(source, kernel_name, backward=True) as (kernel, namespace):
+        _, expected = reference_run(row, kernel, namespace)
+    assert [line.split()[1] for line in expected if line.startswith("output ")] == outputs
+    assert cpu_twin_lines(row, tmp_path / "row") == expected
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not on PATH")
+def test_cuda_program_with_64_bit_integer_atomics_compiles_with_nvcc(tmp_path: Path) -> None:
+    """nvcc sees int64 as `long`, for which CUDA has no atomicMin (NVRTC sees `long long`): the program says how."""
+    import subprocess
+
+    row = _captured_row(CONTACTS, "save", _contacts_args, 4)
+    (tmp_path / "program.cu").write_text(row["cuda_program"])
+    (tmp_path / "Makefile").write_text(row["makefile"])
+    done = subprocess.run(["make", "-s", "cuda"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
 
 
 def test_capture_is_on_by_default_and_the_job_count_is_part_of_the_build_identity() -> None:

@@ -74,10 +74,26 @@ def tiles(a: wp.array2d(dtype=float), b: wp.array2d(dtype=float), c: wp.array2d(
 """
 
 
+# Tiles whose shape is the block's (`wp.tile(x)`: one value per thread), in a helper and in the kernel: Warp
+# fixes the shape when it builds the function, so the CPU code (blocks of one thread) needs a build of its own.
+BLOCK_TILE = """import warp as wp
+
+@wp.func
+def block_total(v: float):
+    return wp.tile_sum(wp.tile(v))[0]
+
+@wp.kernel
+def totals(x: wp.array(dtype=float), out: wp.array(dtype=float)):
+    i, lane = wp.tid()
+    v = x[i]
+    out[i] = block_total(v) + wp.tile_sum(wp.tile(v * 2.0))[0]
+"""
+
+
 @pytest.mark.parametrize(
     ("source", "block_dim"),
-    [(SOURCE, 256), (NO_ARGUMENTS, 256), (TILE, 64), (TILE, 128)],
-    ids=["helpers_and_struct", "no_arguments", "tile_block_64", "tile_block_128"],
+    [(SOURCE, 256), (NO_ARGUMENTS, 256), (TILE, 64), (TILE, 128), (BLOCK_TILE, 64)],
+    ids=["helpers_and_struct", "no_arguments", "tile_block_64", "tile_block_128", "tile_shaped_by_block"],
 )
 @pytest.mark.parametrize("target", ["cuda", "cpu"])
 def test_row_texts_rebuild_warps_module_exactly(source: str, block_dim: int, target: str) -> None:

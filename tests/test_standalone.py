@@ -14,7 +14,7 @@ import pytest
 from tests.helpers import cpu_twin_lines
 from warp_cuda_ir import extraction, rows, schema, synthesis, warp_session
 from warp_cuda_ir.standalone import batch, device_shim, program, program_columns, stage
-from warp_cuda_ir.standalone.digest import CPP_DIGEST, digest_line
+from warp_cuda_ir.standalone.digest import CPP_DIGEST, digest_line, digest_lines
 from warp_cuda_ir.standalone.reference import reference_run
 
 CXX = shutil.which("g++")
@@ -94,6 +94,13 @@ def test_missing_compilers_skip_their_stages_with_one_reason(monkeypatch: pytest
     assert columns["standalone_cpu_run_skip_reason"] == schema.CXX_NOT_FOUND
     for name in schema.STANDALONE_STAGES:
         assert columns[f"{name}_skip_reason"] in schema.SKIP_REASONS
+
+
+def test_what_the_kernel_prints_is_not_compared_with_the_digest() -> None:
+    """A kernel's own prints (a failed `wp.expect_eq` in a test kernel of warp-lang) beside the digest lines."""
+    line = digest_line("output", "x", np.arange(3, dtype=np.float32))
+    printed = f"Error, expect_eq() failed:\n\t Expected: 2\n\t Actual: 0\n{line}\noutput of step 3\n"
+    assert digest_lines(printed) == [line]
 
 
 def test_batch_refuses_text_it_did_not_write() -> None:

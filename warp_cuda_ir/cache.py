@@ -18,6 +18,7 @@ line and is recomputed.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -33,21 +34,28 @@ MAGIC = b"warp_cuda_ir cache 1\n"
 _DIGEST = 32  # sha256 of the payload, stored after MAGIC: a truncated or altered entry is detected
 
 
-def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write `data` to `path` all at once: a reader sees the old file or the new one, never half.
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """A temporary path beside `path` to write to; renamed over `path` when the block ends without error,
+    removed otherwise: a reader sees the old file or the new one, never half.
 
     The temporary file sits in the same folder (a rename is atomic only within one file system) under a
     unique name, so concurrent writers of one path do not write into each other's file.
     """
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
+        yield Path(tmp)
         os.replace(tmp, path)
-    except BaseException:
+    finally:
         Path(tmp).unlink(missing_ok=True)
-        raise
+
+
+def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write `data` to `path` all at once (`atomic_path`)."""
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(data)
 
 
 def default_root() -> Path:

@@ -172,13 +172,9 @@ def backward_columns(texts: KernelTexts | dict[str, Any]) -> dict[str, str | Non
 
 
 def _codegen(module: Any, hasher: Any, cuda_options: dict[str, Any], cpu_options: dict[str, Any]) -> tuple[str, str]:
-    """(CUDA, CPU) sources of the whole module, one build serving both targets."""
-    from warp._src import context
-
-    builder = context.ModuleBuilder(module, cuda_options, hasher=hasher, target="cuda")
-    cuda_source = builder.codegen("cuda")
-    builder.options = cpu_options
-    return cuda_source, builder.codegen("cpu")
+    """(CUDA, CPU) sources of the whole module (`warp_session.module_sources`)."""
+    cuda_source, cpu_source, _ = warp_session.module_sources(module, cuda_options, cpu_options, hasher)
+    return cuda_source, cpu_source
 
 
 def _codegen_with_backward(

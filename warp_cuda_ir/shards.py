@@ -22,6 +22,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from warp_cuda_ir import extraction, rows, schema
+from warp_cuda_ir.cache import atomic_path
 from warp_cuda_ir.synthesis import CATEGORIES, GENERATOR_VERSION
 
 FAILURE_SCHEMA = pa.schema([("seed", pa.int64()), ("error", pa.string())])
@@ -173,9 +174,7 @@ def run_shard(spec: BuildSpec, index: int, cache_root: str) -> ShardStats:
 def _atomic_write_parquet(table: pa.Table | list[pa.Table], path: Path, schema: pa.Schema | None = None) -> None:
     """Write `table` (or each table of a list as its own row group) to `path`, renamed into place."""
     tables = table if isinstance(table, list) else [table]
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     # pyarrow defaults, as datasets writes: sizes stay comparable.
-    with pq.ParquetWriter(tmp, schema or tables[0].schema) as writer:
+    with atomic_path(path) as tmp, pq.ParquetWriter(tmp, schema or tables[0].schema) as writer:
         for part in tables:
             writer.write_table(part.replace_schema_metadata(writer.schema.metadata))
-    os.replace(tmp, path)

@@ -533,6 +533,44 @@ def live_kernels() -> list[Any]:
     return out
 
 
+# Every kernel declares `wp::tile_shared_storage_t tile_mem;`; a tile row calls a tile function. No leading
+# `\b` in the pattern (it kept the regex engine from skipping ahead to `wp::`: 5x slower); `uses_tiles`
+# checks the word boundary itself.
+_TILE_CALL = re.compile(r"wp::(?:adj_)?tile_\w+\s*[(<]")
+_WORD_CHAR = re.compile(r"\w")
+
+
+def uses_tiles(generated: str) -> bool:
+    """Whether Warp's generated code calls its tile functions."""
+    return any(
+        not m.group(0).startswith("wp::tile_shared_storage_t")
+        and (m.start() == 0 or not _WORD_CHAR.match(generated, m.start() - 1))
+        for m in _TILE_CALL.finditer(generated)
+    )
+
+
+def module_sources(
+    module: Any, options: dict[str, Any], cpu_options: dict[str, Any], hasher: Any
+) -> tuple[str, str, Any]:
+    """(CUDA source, CPU source, the builder of the CPU one) of a whole module, for `options` and `cpu_options`.
+
+    One build serves both targets, except for code with tiles: Warp fixes a tile's shape when it builds a
+    function, from the build's block_dim (`wp.tile(x)` holds one value per thread of the block), so CPU
+    code built for the CUDA block sized its tiles for 256 threads where the CPU launch has one (newton's
+    `compute_solid_mesh_inertia`: its CPU helpers did not compile against Warp's CPU headers, while Warp's
+    own CPU build of the module, made for blocks of one thread, did). Such a module's CPU code gets a
+    build of its own.
+    """
+    context = _context()
+    builder = context.ModuleBuilder(module, options, hasher=hasher, target="cuda")
+    cuda = builder.codegen("cuda")
+    if uses_tiles(cuda) and cpu_options.get("block_dim") != options.get("block_dim"):
+        builder = context.ModuleBuilder(module, cpu_options, hasher=hasher, target="cpu")
+    else:
+        builder.options = cpu_options
+    return cuda, builder.codegen("cpu"), builder
+
+
 def original_module_sources(kernel: Any, arch: int, block_dim: int) -> tuple[str, str, str, list[str]]:
     """(CUDA source, CPU source, mangled symbol, helper names): Warp's codegen of `kernel` in its own module.
 
@@ -544,10 +582,8 @@ def original_module_sources(kernel: Any, arch: int, block_dim: int) -> tuple[str
     options["block_dim"] = block_dim
     options["output_arch"] = arch
     hasher = context.ModuleHasher([kernel], options)
-    builder = context.ModuleBuilder(kernel.module, options, hasher=hasher, target="cuda")
-    cuda = builder.codegen("cuda")
-    builder.options = dict(options, block_dim=1)  # what `wp.launch(device="cpu")` compiles with
-    cpu = builder.codegen("cpu")
+    # block_dim 1: what `wp.launch(device="cpu")` compiles with
+    cuda, cpu, builder = module_sources(kernel.module, options, dict(options, block_dim=1), hasher)
     return cuda, cpu, kernel.get_mangled_name(), declared_symbols(builder)
 
 
@@ -613,6 +649,8 @@ class ModuleCode:
         cuda = codegen.codegen_kernel(kernel, "cuda", self.options) + codegen.codegen_module(
             kernel, "cuda", self.options
         )
+        if uses_tiles(cuda):
+            return None  # its CPU code needs a build of its own (`module_sources`)
         cpu = codegen.codegen_kernel(kernel, "cpu", self.cpu_options) + codegen.codegen_module(
             kernel, "cpu", self.cpu_options
         )
@@ -710,6 +748,15 @@ def kernel_params(kernel: Any) -> list[tuple[str, Any]]:
     return [(arg.label, arg.type) for arg in kernel.adj.args]
 
 
+def launch_types(kernel: Any, inputs: list[Any]) -> list[Any]:
+    """The type each parameter has in a launch of `kernel` with `inputs`: the declared one, or for a generic
+    kernel the one Warp infers from the values (the overload the launch compiles)."""
+    declared = [arg.type for arg in kernel.adj.args]
+    if not any(is_generic_type(t) for t in declared):
+        return declared
+    return list(kernel.infer_argument_types(inputs))
+
+
 def array_class(value: Any) -> str | None:
     """'array', 'indexedarray', 'fabricarray', 'indexedfabricarray', another array class name, or None."""
     if not _types().is_array(value):
@@ -732,6 +779,11 @@ def struct_field_types(struct: Any) -> dict[str, Any]:
 def new_struct_instance(struct: Any) -> Any:
     """A zero-initialised instance of a `@wp.struct` type."""
     return struct()
+
+
+def is_array_type(t: Any) -> bool:
+    """Whether a declared type (a parameter's, a struct field's) is one of Warp's array types."""
+    return bool(_types().is_array(t))
 
 
 def is_generic_type(t: Any) -> bool:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import shutil
 from collections.abc import Collection
 from pathlib import Path
@@ -25,7 +24,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from warp_cuda_ir import schema
-from warp_cuda_ir.cache import atomic_write
+from warp_cuda_ir.cache import atomic_path, atomic_write
 from warp_cuda_ir.errors import OutputFolderError
 
 MANIFEST = "build.json"
@@ -226,21 +225,19 @@ def write_parquet(table: pa.Table, path: Path) -> None:
     ROW_GROUP_BYTES), atomically."""
     from datasets import config
 
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with pq.ParquetWriter(
+    with (
+        atomic_path(path) as tmp,
+        pq.ParquetWriter(
             tmp,
             table.schema,
             compression=PARQUET_COMPRESSION,
             use_content_defined_chunking=config.DEFAULT_CDC_OPTIONS,
             write_page_index=True,
-        ) as writer:
-            writer.add_key_value_metadata({"content_defined_chunking": json.dumps(config.DEFAULT_CDC_OPTIONS)})
-            for group in row_groups(table, ROW_GROUP_BYTES):
-                writer.write_table(group, row_group_size=max(1, group.num_rows))
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+        ) as writer,
+    ):
+        writer.add_key_value_metadata({"content_defined_chunking": json.dumps(config.DEFAULT_CDC_OPTIONS)})
+        for group in row_groups(table, ROW_GROUP_BYTES):
+            writer.write_table(group, row_group_size=max(1, group.num_rows))
 
 
 def write_text_atomic(path: Path, text: str) -> None:

@@ -84,5 +84,8 @@ def launch_from_record(
         elif kind != "struct":
             kind = "scalar"
         role = "inout" if str(i) in changed or spec.get("same_as") in changed else "in"
-        arguments.append({"name": name, "kind": kind, "role": role})
+        argument = {"name": name, "kind": kind, "role": role}
+        if kind == "struct":  # the arrays it holds that the launch wrote, by their path below it
+            argument["changed"] = sorted(p.partition(".")[2] for p in changed if p.startswith(f"{i}."))
+        arguments.append(argument)
     return RecordLaunch(tuple(built.dim), built.inputs, arguments)

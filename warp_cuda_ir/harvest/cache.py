@@ -25,14 +25,17 @@ from warp_cuda_ir.harvest.reasons import Reason, TargetError
 from warp_cuda_ir.harvest.run import harvest
 
 _CODE = Path(__file__).resolve().parent
+# The modules the records' texts come from besides the harvester's own: a change to how Warp's code is
+# generated (a CPU build of its own for tile code) must not be served from harvests cached before it.
+_TEXTS = (_CODE.parent / "extraction.py", _CODE.parent / "warp_session.py")
 NAMESPACE = "harvest"
 
 
 @functools.cache  # read once: a build keys every entry with the code it started with
 def code_version() -> str:
-    """Hash of the harvester's own source: a change to it invalidates cached harvests."""
+    """Hash of the harvester's source and of the code generating its texts: a change invalidates cached harvests."""
     h = hashlib.sha256()
-    for path in sorted(_CODE.glob("*.py")):
+    for path in [*sorted(_CODE.glob("*.py")), *_TEXTS]:
         h.update(path.name.encode() + b"\0" + path.read_bytes())
     return h.hexdigest()[:16]
 

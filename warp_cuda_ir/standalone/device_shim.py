@@ -23,6 +23,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from warp_cuda_ir.warp_session import uses_tiles
+
 # Regions of the headers that nvcc's device pass does not see: the CPU branches of `#if defined(__CUDA_ARCH__)`.
 _IF = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
@@ -144,21 +146,84 @@ def shim(native_dir: str, cuda_text: str) -> str:
     )
 
 
-# Every kernel declares `wp::tile_shared_storage_t tile_mem;`; a tile row calls a tile function. No leading
-# `\b` in the pattern (it kept the regex engine from skipping ahead to `wp::`: 5x slower); `uses_tiles`
-# checks the word boundary itself.
-_TILE_CALL = re.compile(r"wp::(?:adj_)?tile_\w+\s*[(<]")
 _WORD = re.compile(r"\w+")
-
-
-def uses_tiles(cuda_text: str) -> bool:
-    """Whether a row's CUDA code calls Warp's tile functions (only those programs carry the shim)."""
-    return any(
-        not m.group(0).startswith("wp::tile_shared_storage_t") and _starts_word(cuda_text, m.start())
-        for m in _TILE_CALL.finditer(cuda_text)
-    )
 
 
 def _starts_word(text: str, position: int) -> bool:
     """Whether a `\\b` lies before `position` (a match starting with a word character)."""
     return position == 0 or not _WORD.match(text, position - 1)
+
+
+# nvcc compiles Warp's headers against the host's <cstdint>, where (LP64 Linux) int64_t and uint64_t are
+# `long` and `unsigned long`; NVRTC, Warp's compiler, gets them from Warp's crt.h as `long long`. CUDA
+# declares its 64-bit atomics for `long long` only, so `wp::atomic_min` on an int64 (and add, min, max, and,
+# or, xor, exchange, compare-and-swap on a uint64) found no `atomicMin` under nvcc: newton's
+# `_match_contacts_kernel` failed to compile. Overloads for `long` that forward to `long long` restore what
+# NVRTC sees; they must precede aot.h, whose templates look the names up where they are defined.
+_INT64_ATOMICS = (
+    ("atomicAdd", False),
+    ("atomicMin", True),
+    ("atomicMax", True),
+    ("atomicAnd", True),
+    ("atomicOr", True),
+    ("atomicXor", True),
+    ("atomicExch", False),
+)
+# Warp's generated code declares every variable with its type (parameters and locals alike) and passes the
+# array or pointer first to an atomic: `wp::atomic_min(var_best, var_0, var_5)`.
+_INT64_VARS = re.compile(r"wp::(?:array_t<\s*wp::u?int64\s*>|u?int64\s*\*)\s*&?\s*(\w+)")
+_ATOMIC_TARGET = re.compile(r"wp::(?:adj_)?atomic_\w+\s*\(\s*(\w+)")
+
+
+def int64_atomics(cuda_text: str) -> str:
+    """The block a CUDA program puts before `#include "aot.h"` when its code calls an atomic on an int64 or
+    uint64 array or pointer; empty otherwise."""
+    targets = set(_ATOMIC_TARGET.findall(cuda_text))
+    if not targets or targets.isdisjoint(_INT64_VARS.findall(cuda_text)):
+        return ""
+    lines = [
+        "// nvcc: int64/uint64 are long/unsigned long here (long long under NVRTC), and CUDA's 64-bit atomics take",
+        "// long long: these forward Warp's 64-bit integer atomics to them.",
+        "#ifndef WP_PROGRAM_INT64_ATOMICS",  # once in a batch of programs (definitions, unlike declarations)
+        "#define WP_PROGRAM_INT64_ATOMICS",
+        'static_assert(sizeof(long) == sizeof(long long), "64-bit long");',
+    ]
+    for name, signed in _INT64_ATOMICS:
+        for t, wide in (("long", "long long"), ("unsigned long", "unsigned long long")):
+            if t == "long" and not signed:
+                continue  # Warp's int64 atomic_add and atomic_exch go through unsigned long long themselves
+            head = f"static __device__ __forceinline__ {t} {name}({t}* a, {t} v)"
+            lines.append(f"{head} {{ return ({t}){name}(({wide}*)a, ({wide})v); }}")
+    lines.append(
+        "static __device__ __forceinline__ unsigned long atomicCAS(unsigned long* a, unsigned long c, unsigned long v) "
+        "{ return (unsigned long)atomicCAS((unsigned long long*)a, (unsigned long long)c, (unsigned long long)v); }"
+    )
+    lines.append("#endif")
+    return "\n".join(lines) + "\n"
+
+
+# A row's `wp.func` helpers are `static CUDA_CALLABLE` functions, which nvcc compiles for the host as well.
+# In a helper that uses tiles, the host forms of Warp's tile code call the CPU block runtime and `_wp_assert`,
+# which Warp's runtime library defines: without them such a program failed to link (newton's
+# `compute_solid_mesh_inertia`: `wp_cpu_get_thread_idx`, `wp_cpu_tile_sync`, `_wp_assert`). The host forms
+# never run in the CUDA program; these definitions only let it link.
+HOST_RUNTIME = """\
+// nvcc also compiles the row's tile helpers for the host, whose tile code calls Warp's CPU runtime library;
+// these stand-ins let the program link (the host forms never run here).
+#ifndef WP_PROGRAM_HOST_RUNTIME
+#define WP_PROGRAM_HOST_RUNTIME
+extern "C" void _wp_assert(const char* message, const char* file, unsigned int line) {
+    printf("assertion failed: %s (%s:%u)\\n", message, file, line);
+    __builtin_trap();
+}
+extern "C" int wp_cpu_get_thread_idx() { return 0; }
+extern "C" int wp_cpu_get_active_count() { return 1; }
+extern "C" int wp_cpu_get_first_active_lane() { return 0; }
+extern "C" void wp_cpu_tile_sync() {}
+#endif
+"""
+
+
+def host_runtime(cuda_helpers: str) -> str:
+    """The block a CUDA program puts before `#include "aot.h"` when the row's helpers use tiles; else empty."""
+    return HOST_RUNTIME if uses_tiles(cuda_helpers) else ""

@@ -57,6 +57,18 @@ def digest_line(kind: str, name: str, values: np.ndarray) -> str:
     return f"{kind} {name} {count} {h:016x} {_number(total)} {_number(l1)} {_number(max_abs)}"
 
 
+def digest_lines(stdout: str) -> list[str]:
+    """The digest lines among what a program printed: the kernel may print too (`wp.print`, a failed
+    `wp.expect_eq` prints "Error, expect_eq() failed: ..."), and Warp's own launch prints the same to its
+    process's stdout, never into the reference lines."""
+    out = []
+    for line in stdout.splitlines():
+        words = line.split()
+        if len(words) == 7 and words[0] in ("output", "adjoint") and words[2].isdigit() and len(words[3]) == 16:
+            out.append(line)
+    return out
+
+
 def parse_line(line: str) -> tuple[str, str, int, str, float, float, float]:
     kind, name, count, h, total, l1, max_abs = line.split()
     return kind, name, int(count), h, float(total), float(l1), float(max_abs)

@@ -215,16 +215,48 @@ def _literal(values: np.ndarray) -> str:
 def _data(values: Sequence[ArgumentValue]) -> str:
     """The inputs (and output adjoint seeds) as static arrays; all-zero arrays get none (zero-filled)."""
     parts: list[str] = []
-    for v in values:
+    for v in with_fields(values):
         if _has_data(v):
-            parts.append(f"static const {v.storage} wp_in_{v.name}[{v.values.size}] = {_literal(v.values)};")
+            parts.append(f"static const {v.storage} wp_in_{v.var}[{v.values.size}] = {_literal(v.values)};")
         if v.adjoint_seed is not None:
-            parts.append(f"static const {v.storage} wp_seed_{v.name}[{v.values.size}] = {_literal(v.adjoint_seed)};")
+            parts.append(f"static const {v.storage} wp_seed_{v.var}[{v.values.size}] = {_literal(v.adjoint_seed)};")
     return "\n".join(parts)
 
 
+def with_fields(values: Sequence[ArgumentValue]) -> list[ArgumentValue]:
+    """The arguments, each struct followed by the arrays it holds."""
+    return [w for v in values for w in (v, *v.fields)]
+
+
 def _has_data(v: ArgumentValue) -> bool:
-    return bool(v.values.size) and bool(np.any(v.values.view(np.uint8) != 0))
+    """Whether the program writes the value out (the memory of an array passed twice is written once)."""
+    return v.alias is None and bool(v.values.size) and bool(np.any(v.values.view(np.uint8) != 0))
+
+
+def _host_array(v: ArgumentValue) -> tuple[str, list[str]]:
+    """Host memory `p_<var>` holding an array's inputs, its own or that of the array it is passed as again:
+    (the line declaring it, the lines filling it)."""
+    if v.alias is not None:
+        return f"    void* p_{v.var} = p_{v.alias.replace('.', '__')};", []
+    fill = [f"    memcpy(p_{v.var}, wp_in_{v.var}, {v.values.nbytes});"] if _has_data(v) else []
+    return f"    void* p_{v.var} = calloc({max(v.values.nbytes, 1)}, 1);", fill
+
+
+def _element_check(v: ArgumentValue) -> str:
+    count = math.prod(v.shape)
+    return f'    static_assert(sizeof(wp_elem<T_{v.var}>) * {count} == {v.values.nbytes}, "{v.name}: element size");'
+
+
+def _cuda_device_array(v: ArgumentValue) -> list[str]:
+    """Device memory `d_<var>` holding what `p_<var>` holds (shared with the array it is passed as again)."""
+    if v.alias is not None:
+        return [f"    void* d_{v.var} = d_{v.alias.replace('.', '__')};"]
+    nbytes = max(v.values.nbytes, 1)
+    return [
+        f"    void* d_{v.var} = nullptr;",
+        f"    CHECK_CUDA(cudaMalloc(&d_{v.var}, {nbytes}));",
+        f"    CHECK_CUDA(cudaMemcpy(d_{v.var}, p_{v.var}, {nbytes}, cudaMemcpyHostToDevice));",
+    ]
 
 
 def _bounds_code(row: Mapping[str, Any], target: str) -> tuple[int, str]:
@@ -286,7 +318,8 @@ def program(
     unit = extraction.translation_unit(row, target)
     if target == "cuda":
         block_dim = int(row.get("block_dim") or extraction.CUDA_BLOCK_DIM)
-        shim = device_shim.shim(warp_native_dir(), unit)
+        shim = device_shim.shim(warp_native_dir(), unit) + device_shim.int64_atomics(unit)
+        shim += device_shim.host_runtime(row.get("cuda_helpers") or "")
         prefix = f'{CUDA_INCLUDES}#define WP_TILE_BLOCK_DIM {block_dim}\n{shim}#include "aot.h"\n'
     else:
         prefix = CPU_INCLUDES
@@ -332,20 +365,22 @@ def _cpu_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
         n, nbytes = v.name, v.values.nbytes
         if v.kind == "array":
             body.append(f"    using T_{n} = decltype(args.{n});")
-            body.append(f"    void* p_{n} = calloc({max(nbytes, 1)}, 1);")
-            body.append(f"    void* g_{n} = calloc({max(nbytes, 1)}, 1);")
-            if _has_data(v):
-                body.append(f"    memcpy(p_{n}, wp_in_{n}, {nbytes});")
+            declare, fill = _host_array(v)
+            body += [declare, f"    void* g_{n} = calloc({max(nbytes, 1)}, 1);", *fill]
             if v.adjoint_seed is not None:
                 body.append(f"    memcpy(g_{n}, wp_seed_{n}, {nbytes});")
-            count = math.prod(v.shape)
-            body.append(f'    static_assert(sizeof(wp_elem<T_{n}>) * {count} == {nbytes}, "{n}: element size");')
+            body.append(_element_check(v))
             body.append(f"    args.{n} = {_array_ctor(f'T_{n}', f'p_{n}', v.shape)};")
             body.append(f"    adj.{n} = {_array_ctor(f'T_{n}', f'g_{n}', v.shape)};")
-        else:
+        elif v.kind != "none":  # an array passed as None stays the null array_t `args{}` holds
             body.append(f'    static_assert(sizeof(args.{n}) == {nbytes}, "{n}: size");')
             if _has_data(v):
                 body.append(f"    memcpy((void*)&args.{n}, wp_in_{n}, {nbytes});")
+            for f in v.fields:  # a struct's arrays: the program's copies (its adjoint struct stays zero)
+                declare, fill = _host_array(f)
+                body += [f"    using T_{f.var} = decltype(args.{f.name});", declare, *fill]
+                body.append(_element_check(f))
+                body.append(f"    args.{f.name} = {_array_ctor(f'T_{f.var}', f'p_{f.var}', f.shape)};")
     body.append(f"    {symbol}_cpu_forward(&dim, &args);")
     body += _print_lines(values, "output", "p")
     if has_backward(row, "cpu"):
@@ -364,16 +399,16 @@ def _print_lines(values: Sequence[ArgumentValue], kind: str, prefix: str) -> lis
     """Digest calls: outputs are arrays the kernel writes, adjoints those of arrays it reads."""
     lines = []
     for v in printed(values, kind):
-        lines.append(f'    wp_digest<{v.storage}>("{kind}", "{v.name}", {prefix}_{v.name}, {v.values.size});')
+        lines.append(f'    wp_digest<{v.storage}>("{kind}", "{v.name}", {prefix}_{v.var}, {v.values.size});')
     return lines
 
 
 def printed(values: Sequence[ArgumentValue], kind: str) -> list[ArgumentValue]:
-    """Arrays a program prints a `kind` line for, in argument order."""
-    arrays = [v for v in values if v.kind == "array"]
+    """Arrays a program prints a `kind` line for, in argument order: outputs include the arrays a struct
+    holds that the launch wrote; adjoints are those of array arguments (a struct's adjoint stays zero)."""
     if kind == "output":
-        return [v for v in arrays if v.role in ("out", "inout")]
-    return [v for v in arrays if v.role in ("in", "inout") and v.differentiable]
+        return [v for v in with_fields(values) if v.kind == "array" and v.role in ("out", "inout")]
+    return [v for v in values if v.kind == "array" and v.role in ("in", "inout") and v.differentiable]
 
 
 def _cuda_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
@@ -389,7 +424,7 @@ def _cuda_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
     for i, v in enumerate(values):
         n, nbytes = v.name, v.values.nbytes
         body.append(f"    using T_{n} = std::tuple_element_t<{i}, P>;")
-        if v.kind == "array":
+        if v.kind == "array" and v.alias is None:
             body.append(f"    void* p_{n} = calloc({max(nbytes, 1)}, 1);")
             body.append(f"    void* g_{n} = calloc({max(nbytes, 1)}, 1);")
             body.append(f"    void *d_{n} = nullptr, *dg_{n} = nullptr;")
@@ -401,16 +436,33 @@ def _cuda_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
                 body.append(f"    memcpy(g_{n}, wp_seed_{n}, {nbytes});")
             body.append(f"    CHECK_CUDA(cudaMemcpy(d_{n}, p_{n}, {max(nbytes, 1)}, cudaMemcpyHostToDevice));")
             body.append(f"    CHECK_CUDA(cudaMemcpy(dg_{n}, g_{n}, {max(nbytes, 1)}, cudaMemcpyHostToDevice));")
-            count = math.prod(v.shape)
-            body.append(f'    static_assert(sizeof(wp_elem<T_{n}>) * {count} == {nbytes}, "{n}: element size");')
+        elif v.kind == "array":  # an array passed again: its memory, an adjoint of its own
+            declare, fill = _host_array(v)
+            body += [declare, *fill, *_cuda_device_array(v)]
+            body.append(f"    void* g_{n} = calloc({max(nbytes, 1)}, 1);")
+            body.append(f"    void* dg_{n} = nullptr;")
+            body.append(f"    CHECK_CUDA(cudaMalloc(&dg_{n}, {max(nbytes, 1)}));")
+            if v.adjoint_seed is not None:
+                body.append(f"    memcpy(g_{n}, wp_seed_{n}, {nbytes});")
+            body.append(f"    CHECK_CUDA(cudaMemcpy(dg_{n}, g_{n}, {max(nbytes, 1)}, cudaMemcpyHostToDevice));")
+        if v.kind == "array":
+            body.append(_element_check(v))
             body.append(f"    T_{n} a_{n} = {_array_ctor(f'T_{n}', f'd_{n}', v.shape)};")
             body.append(f"    T_{n} j_{n} = {_array_ctor(f'T_{n}', f'dg_{n}', v.shape)};")
+        elif v.kind == "none":  # an array passed as None: a null array_t
+            body.append(f"    T_{n} a_{n}{{}};")
+            body.append(f"    T_{n} j_{n}{{}};")
         else:
             body.append(f'    static_assert(sizeof(T_{n}) == {nbytes}, "{n}: size");')
             body.append(f"    T_{n} a_{n}{{}};")
             body.append(f"    T_{n} j_{n}{{}};")
             if _has_data(v):
                 body.append(f"    memcpy((void*)&a_{n}, wp_in_{n}, {nbytes});")
+            for f in v.fields:  # a struct's arrays: device copies (its adjoint struct stays zero)
+                declare, fill = _host_array(f)
+                body += [f"    using T_{f.var} = decltype(a_{f.name});", declare, *fill, *_cuda_device_array(f)]
+                body.append(_element_check(f))
+                body.append(f"    a_{f.name} = {_array_ctor(f'T_{f.var}', f'd_{f.var}', f.shape)};")
         args.append(f"a_{n}")
         adjs.append(f"j_{n}")
     grid = max(1, -(-size // block_dim))
@@ -440,7 +492,7 @@ def _cuda_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
     body.append(f"    {symbol}_cuda_kernel_forward<<<{grid}, {block_dim}, {smem}>>>({forward_args});")
     body.append(launch_ok)
     for v in printed(values, "output"):
-        body.append(f"    CHECK_CUDA(cudaMemcpy(p_{v.name}, d_{v.name}, {v.values.nbytes}, cudaMemcpyDeviceToHost));")
+        body.append(f"    CHECK_CUDA(cudaMemcpy(p_{v.var}, d_{v.var}, {v.values.nbytes}, cudaMemcpyDeviceToHost));")
     body += _print_lines(values, "output", "p")
     if "backward" in directions:
         body.append(f"    {symbol}_cuda_kernel_backward<<<{grid}, {block_dim}, {smem}>>>({backward_args});")

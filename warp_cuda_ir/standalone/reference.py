@@ -11,7 +11,7 @@ import warp as wp
 from warp_cuda_ir import launch
 from warp_cuda_ir.standalone.digest import digest_line
 from warp_cuda_ir.standalone.program import has_backward, printed
-from warp_cuda_ir.standalone.values import ArgumentValue, argument_values
+from warp_cuda_ir.standalone.values import ArgumentValue, argument_values, live_arrays
 
 
 def _zero_like(value: Any) -> Any:
@@ -35,7 +35,7 @@ def reference_run(
     values = argument_values(prepared, row)  # before the launch changes the arrays
     launch.start(prepared, "cpu")
     wp.synchronize_device("cpu")
-    arrays = prepared.arrays()
+    arrays = live_arrays(prepared)
     lines = [digest_line("output", v.name, arrays[v.name].numpy()) for v in printed(values, "output")]
     if not has_backward(row, "cpu"):  # the programs launch no backward kernel either
         return values, lines

@@ -27,7 +27,7 @@ import numpy as np
 from warp_cuda_ir import extraction, schema
 from warp_cuda_ir.errors import one_line
 from warp_cuda_ir.standalone import batch
-from warp_cuda_ir.standalone.digest import parse_line
+from warp_cuda_ir.standalone.digest import digest_lines, parse_line
 from warp_cuda_ir.standalone.program import CXXFLAGS, NVCCFLAGS, launches, warp_native_dir
 
 NVCC_ENV = "WARP_CUDA_IR_NVCC"
@@ -149,7 +149,7 @@ def _run(binary: Path, index: int) -> tuple[str, str | None, list[str]]:
     if done.returncode != 0:
         tail = one_line((done.stderr or done.stdout).strip()[-500:]) if (done.stderr or done.stdout) else ""
         return "error", f"exit status {done.returncode}" + (f": {tail}" if tail else ""), []
-    return "ok", None, done.stdout.splitlines()
+    return "ok", None, digest_lines(done.stdout)
 
 
 def digests_agree(reference: Sequence[str], actual: Sequence[str], tolerance=GPU_TOLERANCE) -> bool:

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -38,11 +38,19 @@ class ArgumentValue:
     """One kernel argument's contents before the launch, as the program needs them."""
 
     name: str
-    kind: str  # "array" | "scalar" | "struct"
+    kind: str  # "array" | "scalar" | "struct" | "none" (an array passed as None)
     role: str  # "in" | "out" | "inout"
     values: np.ndarray  # arrays: shape + component shape; scalars: components; structs: raw bytes (uint8)
     shape: tuple[int, ...] = ()  # arrays only
     adjoint_seed: np.ndarray | None = None  # arrays written by the kernel with a float type
+    # structs: their array fields (names are C member paths, `body.mass`), whose pointers a program sets
+    fields: list[ArgumentValue] = field(default_factory=list)
+    alias: str | None = None  # arrays: the earlier argument or field that is this very array (its memory)
+
+    @property
+    def var(self) -> str:
+        """The name as part of a C identifier (`body.mass` -> `body__mass`)."""
+        return self.name.replace(".", "__")
 
     @property
     def storage(self) -> str:
@@ -65,23 +73,91 @@ def adjoint_seed(row: Mapping[str, Any], position: int, like: np.ndarray) -> np.
 def argument_values(prepared: launch.Launch, row: Mapping[str, Any]) -> list[ArgumentValue]:
     """The inputs `launch.prepare` made (on the CPU), as numpy values, with the adjoint seeds."""
     out: list[ArgumentValue] = []
-    for position, (record, value) in enumerate(zip(prepared.arguments, prepared.inputs, strict=True)):
+    # A scalar's bytes are those of the parameter's type in the kernel's code: the captured arguments of a
+    # real row name no dtype, and a Python number passed to a generic parameter has no Warp type of its own.
+    types = warp_session.launch_types(prepared.kernel, prepared.inputs)
+    arguments = zip(prepared.arguments, prepared.inputs, types, strict=True)
+    seen: dict[int, str] = {}  # id of an array already written out -> its name (one array passed twice)
+    for position, (record, value, declared) in enumerate(arguments):
         kind, role, name = record["kind"], record["role"], record["name"]
-        if kind == "array":
+        if kind == "none":  # an array argument passed as None: the program's zero-initialised array_t
+            out.append(ArgumentValue(name, kind, role, np.zeros(0, dtype=np.uint8)))
+        elif kind == "array":
             values = value.numpy().copy()
             seed = None
             if role in ("out", "inout") and values.dtype.kind == "f":
                 seed = adjoint_seed(row, position, values)
-            out.append(ArgumentValue(name, kind, role, values, tuple(value.shape), seed))
+            out.append(_array_value(name, role, value, values, seen, seed))
         elif kind == "scalar":
-            dtype = launch.resolve_dtype(record["dtype"], {})
-            np_type = launch.scalar_numpy_type(dtype)
+            np_type = launch.scalar_numpy_type(declared)
             components = warp_session.vector_components(value)
             if components is None:
                 scalar = warp_session.scalar_value(value)
                 components = [value if scalar is None else scalar]
             out.append(ArgumentValue(name, kind, role, np.asarray(components, dtype=np_type)))
         else:
-            raw = bytes(value.__ctype__())  # the struct's C layout, which Warp passes to the kernel as is
-            out.append(ArgumentValue(name, kind, role, np.frombuffer(raw, dtype=np.uint8).copy()))
+            # The struct's C layout, which Warp passes to the kernel as is, with its array fields (pointers
+            # into this process) zeroed: the program points them at its own copies of the arrays.
+            raw = bytes(_without_arrays(value))
+            fields = _struct_arrays(name, value, seen, set(record.get("changed", ())))
+            out.append(ArgumentValue(name, kind, role, np.frombuffer(raw, dtype=np.uint8).copy(), fields=fields))
     return out
+
+
+def _array_value(
+    name: str, role: str, array: Any, values: np.ndarray, seen: dict[int, str], seed: np.ndarray | None = None
+) -> ArgumentValue:
+    alias = seen.setdefault(id(array), name)
+    return ArgumentValue(name, "array", role, values, tuple(array.shape), seed, alias=None if alias == name else alias)
+
+
+def _struct_arrays(path: str, instance: Any, seen: dict[int, str], changed: set[str]) -> list[ArgumentValue]:
+    """The arrays a struct instance holds, as values named by their C member path (`changed`: the paths,
+    below the struct, of those the launch wrote: their role is `inout`, as a written argument's)."""
+    out = []
+    for name, array in struct_arrays(path, instance):
+        role = "inout" if name.partition(".")[2] in changed else "in"
+        out.append(_array_value(name, role, array, array.numpy().copy(), seen))
+    return out
+
+
+def struct_arrays(path: str, instance: Any) -> list[tuple[str, Any]]:
+    """(C member path, array) of each array a struct instance holds, nested structs' too, in field order."""
+    out: list[tuple[str, Any]] = []
+    struct = warp_session.struct_type_of(instance)
+    for name, declared in warp_session.struct_field_types(struct).items():
+        value = getattr(instance, name)
+        if value is None:
+            continue
+        if warp_session.is_struct(declared):
+            out += struct_arrays(f"{path}.{name}", value)
+        elif warp_session.array_class(value) == "array":
+            out.append((f"{path}.{name}", value))
+        elif warp_session.array_class(value) is not None:
+            raise ValueError(f"struct field {path}.{name}: a program cannot hold a {warp_session.array_class(value)}")
+    return out
+
+
+def live_arrays(prepared: launch.Launch) -> dict[str, Any]:
+    """The launch's arrays by the names `argument_values` gives them: arguments, and the arrays structs hold."""
+    arrays = prepared.arrays()
+    for record, value in zip(prepared.arguments, prepared.inputs, strict=True):
+        if record["kind"] == "struct":
+            arrays |= dict(struct_arrays(record["name"], value))
+    return arrays
+
+
+def _without_arrays(instance: Any) -> Any:
+    """A copy of a struct instance's ctypes value whose array fields (nested structs' too) are null arrays."""
+    ctype = instance.__ctype__()
+    copy = type(ctype).from_buffer_copy(ctype)
+    _null_arrays(copy, warp_session.struct_type_of(instance))
+    return copy
+
+
+def _null_arrays(ctype: Any, struct: Any) -> None:
+    for name, declared in warp_session.struct_field_types(struct).items():
+        if warp_session.is_struct(declared):
+            _null_arrays(getattr(ctype, name), declared)  # a view into the enclosing copy
+        elif warp_session.is_array_type(declared):
+            setattr(ctype, name, type(getattr(ctype, name))())

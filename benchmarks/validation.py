@@ -3,7 +3,8 @@
 
     python benchmarks/validation.py --rows 64 --workers 2
     python benchmarks/validation.py --side-by-side OLD_CHECKOUT [--rounds 2] [--no-standalone]   # old vs new
-    python benchmarks/validation.py --stages --rows 64 [--old OLD_CHECKOUT]   # core-s/row per step, and floors
+    python benchmarks/validation.py --stages --rows 64 [--old OLD_CHECKOUT [--old-chunk-size N]] [--keep DIR]
+        # core-s/row per step of the pass, and floors
 
 `--stages` builds --rows generated rows, validates a copy with this checkout's `scripts/validate.py --no-gpu`
 (and with OLD_CHECKOUT's, one after the other, for the before figure), and prints CPU seconds per row (the
@@ -293,7 +294,16 @@ def _floors(rows: list[dict[str, Any]], arch: int, root: Path) -> dict[str, floa
     return floors
 
 
-def stages_report(rows_wanted: int, seed: int, workers: int, chunk_size: int, arch: int, old: Path | None) -> None:
+def stages_report(
+    rows_wanted: int,
+    seed: int,
+    workers: int,
+    chunk_size: int,
+    arch: int,
+    old: Path | None,
+    keep: Path | None = None,
+    old_chunk_size: int | None = None,
+) -> None:
     import re
     import subprocess
 
@@ -309,18 +319,23 @@ def stages_report(rows_wanted: int, seed: int, workers: int, chunk_size: int, ar
         rows = [r for f in sorted((built / "data").rglob("*.parquet")) for r in pq.read_table(f).to_pylist()]
         n = len(rows)
         print(f"{n} generated rows, {workers} workers, batches of {chunk_size}, load {os.getloadavg()[0]:.1f}")
-        sides = [("new", here)] + ([("old", old.resolve())] if old is not None else [])
-        for name, checkout in sides:
+        sides = [("new", here, chunk_size)]
+        if old is not None:
+            sides.append(("old", old.resolve(), old_chunk_size or chunk_size))
+        for name, checkout, chunk in sides:
             folder = root / name
             shutil.copytree(built, folder)
-            cpu, wall, out = _validate_cost(checkout, folder, workers, chunk_size)
+            cpu, wall, out = _validate_cost(checkout, folder, workers, chunk)
             print(
-                f"  {name} pass ({checkout}): {cpu / n:.3f} core-s/row ({cpu:.0f} CPU s, {wall:.0f} s wall, "
-                f"load {os.getloadavg()[0]:.1f})"
+                f"  {name} pass ({checkout}, batches of {chunk}): {cpu / n:.3f} core-s/row ({cpu:.0f} CPU s, "
+                f"{wall:.0f} s wall, load {os.getloadavg()[0]:.1f})"
             )
             found = re.search(r"core-seconds per row, by step of the pass: (.*)", out)
             if found:
                 print(f"    per step: {found.group(1)}")
+            if keep is not None:  # the validated folder, to compare the two passes' annotations
+                shutil.rmtree(keep / name, ignore_errors=True)
+                shutil.move(folder, keep / name)
             shutil.rmtree(folder, ignore_errors=True)
         print("  floors (the tool alone, one batch of every row), core-s/row:")
         for step, value in _floors(rows, arch, root / "floors").items():
@@ -344,10 +359,18 @@ def main() -> int:
     )
     p.add_argument("--stages", action="store_true", help="core-s/row per step of the pass, and each step's floor")
     p.add_argument("--old", type=Path, default=None, help="with --stages: an older checkout's pass, for comparison")
+    p.add_argument("--old-chunk-size", type=int, default=None, help="with --old: its batches (default: --chunk-size)")
+    p.add_argument(
+        "--keep", type=Path, default=None, help="with --stages: keep the validated folders (KEEP/new, KEEP/old)"
+    )
     args = p.parse_args()
     if args.stages:
         (Path(tempfile.gettempdir())).mkdir(exist_ok=True)
-        stages_report(args.rows, args.seed, args.workers, args.chunk_size, args.arch, args.old)
+        if args.keep is not None:
+            args.keep.mkdir(parents=True, exist_ok=True)
+        stages_report(
+            args.rows, args.seed, args.workers, args.chunk_size, args.arch, args.old, args.keep, args.old_chunk_size
+        )
         return 0
     if args.side_by_side is not None:
         side_by_side(args.side_by_side, args.seed, args.workers, args.rounds, args.no_standalone)

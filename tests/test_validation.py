@@ -162,6 +162,15 @@ def test_broken_cuda_source_is_reported_with_its_compiler_log(tiny_build: Path, 
     assert f".entry {rows[3]['kernel_symbol']}_cuda_kernel_forward(" in results[3].ptx
 
 
+def test_a_rows_ptx_does_not_depend_on_its_batch(tiny_build: Path, tmp_path: Path) -> None:
+    # NVVM numbers branch labels by the function's place in the module: the row's text must not show it.
+    rows = pq.read_table(sorted((tiny_build / "data").rglob("*.parquet"))).to_pylist()
+    branchy = [r for r in rows if r["block_dim"] == rows[0]["block_dim"]][:6]
+    alone = compile_cuda.compile_rows(branchy[-1:], 90, tmp_path / "alone")[0].ptx
+    batched = compile_cuda.compile_rows(branchy, 90, tmp_path / "batch")[-1].ptx
+    assert alone and "$L__BB0_" in alone and alone == batched
+
+
 WRITES_NOTHING = """import warp as wp
 
 @wp.kernel
@@ -242,6 +251,55 @@ def test_hanging_or_crashing_kernel_marks_only_its_row_and_stage(tmp_path: Path)
     assert all(r["cuda_compile_status"] == "ok" for r in results.values())
     for columns in results.values():
         assert_stage_columns_consistent(columns)
+
+
+# Warp generates its code; Warp's Clang rejects it (the native snippet names nothing declared).
+BROKEN_IN_CLANG = """import warp as wp
+
+@wp.func_native("return undeclared_thing_42 * x;")
+def broken(x: float) -> float: ...
+
+@wp.kernel
+def idle(a: wp.array(dtype=float), b: wp.array(dtype=float)):
+    i = wp.tid()
+    b[i] = broken(a[i])
+"""
+
+
+@pytest.mark.slow
+def test_a_batch_of_cpu_modules_compiles_in_one_unit_and_a_broken_one_stays_its_rows(tmp_path: Path) -> None:
+    import warp as wp
+
+    from warp_cuda_ir.validation import cpu_batch
+
+    args = [("a", "float32", "in", UNIFORM), ("b", "float32", "out", ZEROS)]
+    good, broken, copies = (row_for(s, "idle", args) for s in (SCALES, BROKEN_IN_CLANG, COPIES))
+    cache = wp.config.kernel_cache_dir
+    wp.config.kernel_cache_dir = str(tmp_path / "kernel_cache")
+    try:
+
+        def annotate() -> list[dict]:
+            found = [row_columns.execution_columns(r, schema.NO_GPU, {}) for r in (good, broken, copies)]
+            warp_session.forget_compiled_rows(wp.config.kernel_cache_dir)
+            return [{k: v for k, v in c.items() if k != "_seconds"} for c in found]
+
+        alone = annotate()
+        # Each good row: its own module and the gradient check's (widened to float64). The broken row's modules
+        # fail in the unit: Clang's log points at them, the rest compile again without them.
+        assert cpu_batch.prebuild([good, broken, copies], False, tmp_path / "clang") == 4
+        binaries = list((tmp_path / "kernel_cache").glob("*/*.o"))
+        assert len(binaries) == 4 and len({b.stat().st_ino for b in binaries}) == 1  # one object file
+        inode = binaries[0].stat().st_ino
+        with warp_session.loaded_kernel(good["python_source"], "idle") as (kernel, _):
+            assert execute.load_module(kernel, "cpu", good) is None
+            assert next(iter(kernel.module.execs.values())).binary_path in {str(b) for b in binaries}
+        assert all(b.stat().st_ino == inode for b in binaries)  # loaded, not compiled again
+        batched = annotate()
+    finally:
+        wp.config.kernel_cache_dir = cache
+    assert batched == alone
+    assert batched[0]["cpu_run_status"] == "ok" and batched[0]["gradcheck_status"] == "ok"
+    assert batched[1]["cpu_compile_status"] == "error" and "undeclared_thing_42" in batched[1]["cpu_compile_error"]
 
 
 def test_a_hung_cpu_compile_is_a_compile_timeout() -> None:

@@ -71,7 +71,7 @@ def add_validation_arguments(p: argparse._ActionsContainer, with_workers: bool =
         "--chunk-size",
         type=positive_int,
         default=32,
-        help="rows per batch: one NVRTC module, one nvcc and one g++ translation unit (default: 32)",
+        help="rows per batch: one NVRTC module, one Clang, nvcc and g++ translation unit (default: 32)",
     )
     p.add_argument(
         "--stage-timeout",

@@ -12,8 +12,10 @@ as a fresh Warp module (`load_kernel` ... `release`, or `loaded_kernel` as a con
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import gc
+import json
 import linecache
 import os
 import re
@@ -22,7 +24,7 @@ import sys
 import tempfile
 import threading
 import types
-from collections.abc import Iterator, Mapping
+from collections.abc import Container, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -795,3 +797,93 @@ def forget_compiled_rows(kernel_cache: str | os.PathLike[str]) -> None:
     so the cache would otherwise grow with a validation pass."""
     for module_dir in Path(kernel_cache).glob(f"wp_{MODULE_NAME}_*"):
         shutil.rmtree(module_dir, ignore_errors=True)
+
+
+# ---- CPU modules compiled ahead, many per Clang call (the validation pass) -------------------------------
+#
+# Warp compiles each module alone with its bundled Clang; part of that time goes to Warp's headers and the
+# templates a module instantiates, which the modules of a batch share (measured on generated rows: 0.29-0.37
+# core-s per module alone, 0.20-0.32 in one unit of ~58). A module's object file put in Warp's kernel cache
+# under the names Warp looks for is loaded from there by Warp's own `Module.load`, as if Warp had compiled it.
+
+
+@dataclasses.dataclass(frozen=True)
+class CpuModule:
+    """A loaded kernel's CPU module as Warp would compile it, and where Warp looks for it in its kernel cache."""
+
+    identifier: str  # Warp's kernel-cache folder: module name + content hash
+    binary_name: str  # the object file Warp loads from that folder
+    meta_name: str
+    source: str  # the whole `.cpp` Warp would compile
+    meta: dict[str, Any]
+    symbols: frozenset[str]  # its extern "C" entry points: two modules declaring one cannot share a unit
+    build_args: tuple[tuple[str, Any], ...]  # Clang settings (`warp._src.build.build_cpu`'s keywords)
+
+
+_ENTRY_POINT = re.compile(r"^WP_API void (\w+)\(", re.MULTILINE)
+
+
+def cpu_module(kernel: Any, block_dim: int, known: Container[str] = ()) -> CpuModule | None:
+    """The CPU module of `kernel` (loaded by `load_kernel`) for launches of `block_dim`; None when its
+    identifier is `known`, Warp's kernel cache has it already, or its code generation fails (Warp's own load
+    then reports why)."""
+    from warp._src import context
+
+    module = kernel.module
+    try:
+        module.get_module_hash(block_dim)
+        options = module.resolved_options[block_dim] | {"output_arch": None}  # as Module._compile for the CPU
+        identifier = module.get_module_identifier(block_dim)
+        binary_name = module._get_compile_output_name(wp.get_device("cpu"), block_dim=block_dim)
+        meta_name = module._get_meta_name(block_dim=block_dim)
+        folder = Path(wp.config.kernel_cache_dir) / identifier
+        if identifier in known or ((folder / binary_name).exists() and (folder / meta_name).exists()):
+            return None
+        source, _, meta, _, _ = module._run_codegen(options, True)
+    except Exception:
+        return None
+    opt = options["optimization_level"]
+    use_pch = bool(options["use_precompiled_headers"])
+    build_args = (
+        ("mode", options["mode"]),
+        ("verify_fp", options["verify_fp"]),
+        ("fast_math", options["fast_math"]),
+        ("fuse_fp", options["fuse_fp"]),
+        ("extra_flags", options["cpu_compiler_flags"]),
+        ("optimization_level", 2 if opt is None else opt),  # Warp's CPU default
+        ("use_precompiled_headers", use_pch),
+        ("pch_dir", context.runtime.get_clang_pch_dir() if use_pch else None),
+        ("block_dim", options["block_dim"]),
+        ("enable_tiles_in_stack_memory", options["enable_tiles_in_stack_memory"]),
+        ("extra_include_dirs", tuple(options["extra_cpu_include_dirs"] or ())),
+    )
+    symbols = frozenset(_ENTRY_POINT.findall(source))
+    return CpuModule(identifier, binary_name, meta_name, source, meta, symbols, build_args)
+
+
+def build_cpu_unit(source: str, build_args: tuple[tuple[str, Any], ...], cpp: Path, obj: Path) -> str | None:
+    """Compile one `.cpp` with Warp's Clang and these settings; None when it compiled, else Clang's log."""
+    from warp._src.build import build_cpu
+
+    cpp.write_text(source)
+    with captured_stderr() as log:
+        try:
+            build_cpu(str(obj), str(cpp), **dict(build_args))
+            failed = None
+        except Exception as e:
+            failed = f"{type(e).__name__}: {e}"
+    return None if failed is None else f"{failed}\n{log[0]}"
+
+
+def add_to_kernel_cache(module: CpuModule, obj: Path) -> None:
+    """Put `obj` (an object file holding `module`'s code, maybe beside other modules') where Warp's load finds it."""
+    folder = Path(wp.config.kernel_cache_dir) / module.identifier
+    folder.mkdir(parents=True, exist_ok=True)
+    binary = folder / module.binary_name
+    binary.unlink(missing_ok=True)
+    try:
+        os.link(obj, binary)  # one object file shared by a batch's modules: no copies
+    except OSError:
+        shutil.copyfile(obj, binary)
+    # The binary first: Warp takes the folder as complete once the metadata is there too.
+    (folder / module.meta_name).write_text(json.dumps(module.meta, sort_keys=True))

@@ -13,6 +13,7 @@ so only rows of equal `block_dim` share a batch.
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -65,7 +66,13 @@ def forward_ptx(ptx: str, symbol: str) -> str | None:
     end = ptx.find("\n}\n", start)
     end = len(ptx) if end < 0 else end + 3
     header_end = ptx.find("\n\n", ptx.find(".address_size"))
-    return ptx[: header_end + 2] + ptx[start:end]
+    return ptx[: header_end + 2] + _FUNCTION_ORDINAL.sub(r"\g<1>0", ptx[start:end])
+
+
+# NVVM numbers a function's branch labels and local depot by the function's place in the module
+# (`$L__BB62_18`, `__local_depot62`), so the same kernel compiled in another batch would get other names:
+# numbered as the only function of its text, a row's PTX depends on the row alone.
+_FUNCTION_ORDINAL = re.compile(r"(\$L__BB|__local_depot)\d+")
 
 
 def compile_source(source: str, arch: int, workdir: Path, name: str) -> tuple[str | None, str]:

@@ -5,7 +5,8 @@ and `RUNS` maps each step to its function here. A batch of rows goes through the
 order, each step over the rows that still lack its stages:
 
 - "cuda": NVRTC over the whole batch (one module, rows in namespaces; bisected on failure);
-- "row": Warp in this process, one row at a time: the CPU compile, the CPU run (output digest, output
+- "row": the CPU modules the rows will load compiled by Warp's Clang in one unit (`cpu_batch`), then Warp in
+  this process, one row at a time: the CPU compile, the CPU run (output digest, output
   statistics, and the reference digests the standalone CPU twin must print, from the same loaded
   module), the GPU run, the gradient check (`row.execution_columns`);
 - "programs": the standalone programs, compiled one translation unit per batch by nvcc / g++ and run
@@ -200,26 +201,40 @@ def run_cuda(
 def run_row(
     worker: _Worker, settings: Settings, rows: Sequence[dict[str, Any]], columns: list[dict[str, Any]], at: list[int]
 ) -> None:
-    """Warp in this process, one row at a time: CPU compile, CPU run, GPU run, gradient check."""
+    """Warp in this process, one row at a time: CPU compile, CPU run, GPU run, gradient check.
+
+    The CPU modules the rows will load are compiled first, many per Clang call (`cpu_batch`); a worker that
+    dies or hangs there has blamed no row yet, so the driver splits the batch until a row stands alone, and a
+    row alone compiles its modules itself, in its own stages.
+    """
     from warp_cuda_ir import standalone, warp_session
+    from warp_cuda_ir.validation import cpu_batch
     from warp_cuda_ir.validation import row as row_columns
 
-    for i, r, c in zip(at, rows, columns, strict=True):
+    try:
+        if len(rows) > 1:
+            worker.note({"step": "row", "rows": at})
+            worker.limit(settings.compile_timeout_s + 10.0 * len(rows), "cpu_compile")
+            cpu_batch.prebuild(rows, settings.standalone, worker.scratch / "clang")
+            worker.limit(None)
+        for i, r, c in zip(at, rows, columns, strict=True):
 
-        def on_stage(stage: str, so_far: dict[str, Any], i: int = i) -> None:
-            worker.note({"row": i, "stage": stage, "so_far": so_far})
-            worker.limit(settings.stage_timeout_s, stage)
+            def on_stage(stage: str, so_far: dict[str, Any], i: int = i) -> None:
+                worker.note({"row": i, "stage": stage, "so_far": so_far})
+                worker.limit(settings.stage_timeout_s, stage)
 
-        result = row_columns.execution_columns(r, settings.gpu_skip_reason, settings.environment, on_stage)
-        result.pop("_seconds", None)
-        if settings.standalone and result.get("cpu_run_status") == "ok":
-            # The digests the CPU twin must print, from Warp's launch of the module the CPU run loaded.
-            worker.limit(settings.stage_timeout_s, "cpu_run")
-            result |= standalone.reference_columns(r)
-        worker.limit(None)
+            result = row_columns.execution_columns(r, settings.gpu_skip_reason, settings.environment, on_stage)
+            result.pop("_seconds", None)
+            if settings.standalone and result.get("cpu_run_status") == "ok":
+                # The digests the CPU twin must print, from Warp's launch of the module the CPU run loaded.
+                worker.limit(settings.stage_timeout_s, "cpu_run")
+                result |= standalone.reference_columns(r)
+            worker.limit(None)
+            c |= result
+            worker.note({"row": i, "columns": c})  # kept if a later row of the batch hangs or crashes
+    finally:
+        # Compiled row modules are never used again: the kernel cache would otherwise grow with the pass.
         warp_session.forget_compiled_rows(worker.scratch / "kernel_cache")
-        c |= result
-        worker.note({"row": i, "columns": c})  # kept if a later row of the batch hangs or crashes
 
 
 def run_programs(

@@ -50,6 +50,45 @@ def job_yield(results: list) -> dict:
     }
 
 
+def leave_one_out(results: list, records: list, verdicts: replays.ReplayCache) -> dict:
+    """Per job: real rows with an `equal` or `close` replay lost when that job alone is left out, and its seconds
+    (how `jobs.LOW_YIELD_JOBS` was chosen). A row takes the first replayable record in the jobs' order, as in
+    the build; a record that then decides a row but was never replayed counts as `unknown`."""
+    verdict: dict[tuple[int, bytes], str] = {}
+
+    def judged(i: int, data: bytes) -> str:
+        key = (i, hashlib.sha256(data).digest())
+        if key not in verdict:
+            got = verdicts.get(records[i]["source"], records[i]["kernel_name"], data)
+            verdict[key] = "unknown" if got is None else ("good" if got.verdict in ("equal", "close") else "bad")
+        return verdict[key]
+
+    per_job = []  # per job: row index -> its replayable record (matched once per job: matching is slow)
+    for r in results:
+        best = jobs.best_records([r])
+        per_job.append({i: got[1] for i, rec in enumerate(records) if (got := keys.match(best, rec)) and got[1]})
+
+    def outcome(left_out: int | None) -> tuple[set[int], int]:
+        first: dict[int, bytes] = {}
+        for k, found in enumerate(per_job):
+            if k != left_out:
+                for i, data in found.items():
+                    first.setdefault(i, data)
+        states = {i: judged(i, data) for i, data in first.items()}
+        return {i for i, v in states.items() if v == "good"}, sum(v == "unknown" for v in states.values())
+
+    everything, _ = outcome(None)
+    rows = []
+    for k, r in enumerate(results):
+        kept, unknown = outcome(k)
+        rows.append((r.job.name, r.status, round(r.seconds, 1), len(everything - kept), unknown))
+    return {
+        "columns": ["job", "status", "seconds", "equal rows lost without it", "unknown"],
+        "equal_rows": len(everything),
+        "jobs": sorted(rows, key=lambda row: row[3] / max(row[2], 1.0)),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--real", default=",".join(DEFAULT_PACKAGES), help="packages or folders, comma-separated")
@@ -76,6 +115,11 @@ def main() -> None:
         "--read-only",
         action="store_true",
         help="run nothing: measure every job already in --cache (whatever its job list)",
+    )
+    parser.add_argument(
+        "--leave-one-out",
+        action="store_true",
+        help="with --harvest-cache: the equal rows each job adds that no other job does, per second",
     )
     parser.add_argument("--measure", help="packages to measure against the harvest (default: all of --real)")
     parser.add_argument("--json", type=Path, help="write the figures here")
@@ -169,6 +213,9 @@ def main() -> None:
             d.pop("sampled", None)
         figures["replay"] = per
         figures["replay_wall_s"] = round(time.monotonic() - replay_started, 1)
+        if args.leave_one_out:
+            figures["leave_one_out"] = leave_one_out(captured.results, ordered, verdicts)
+            print(json.dumps(figures["leave_one_out"], indent=1)[:20000])
         print(json.dumps(per, indent=1)[:20000])
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1))

@@ -11,6 +11,7 @@ import io
 import json
 import shutil
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -275,6 +276,56 @@ def test_capture_jobs_harvest_and_replay(tmp_path: Path) -> None:
     for rec_ in harvested.records:
         meta, data = keys.match(best, rec_)
         assert plan.storable(rec_) == (data is not None), rec_["qualname"]
+
+
+@pytest.mark.slow
+def test_longest_expected_job_starts_first_and_results_keep_the_planned_order(tmp_path: Path) -> None:
+    target = keys.resolve(str(FIXTURE))
+    scripts = []
+    for name in ("example_short.py", "example_long.py"):
+        (tmp_path / name).write_text("print('ran')\n")
+        scripts.append(jobs.Job("capfix", name, "path", str(tmp_path / name), (), 60))
+    expected = {"example_short.py": 1.0, "example_long.py": 50.0}
+    started = []
+    results = jobs.cached_capture(
+        scripts,
+        [target],
+        tmp_path / "cache",
+        workers=1,
+        progress=lambda r, done, total: started.append(r.job.name),
+        expected_s=lambda job: expected[job.name],
+    )
+    assert started == ["example_long.py", "example_short.py"]  # one worker: finished in the order started
+    assert [r.job.name for r in results] == ["example_short.py", "example_long.py"]
+    # With a budget the planned order decides what runs first (a cut keeps the jobs worth most).
+    started.clear()
+    jobs.cached_capture(
+        [replace(j, args=("again",)) for j in scripts],
+        [target],
+        tmp_path / "cache",
+        workers=1,
+        budget_s=600,
+        progress=lambda r, done, total: started.append(r.job.name),
+        expected_s=lambda job: expected[job.name],
+    )
+    assert started == ["example_short.py", "example_long.py"]
+
+
+def test_expected_seconds_order_the_plan_by_kind_of_job() -> None:
+    from warp_cuda_ir.capture import plan
+
+    warp_test = jobs.Job("warp-lang", "warp/tests/test_x.py", "unittest", "warp.tests.test_x", (), 180)
+    newton_test = jobs.Job("newton", "newton/tests/test_x.py", "unittest", "newton.tests.test_x", (), 180)
+    example = jobs.Job("newton", "newton/examples/e.py", "path", "/x/e.py", (), 150)
+    assert plan.cost(warp_test) == plan.WARP_TEST_S < plan.cost(newton_test) == plan.TEST_S < plan.cost(example) == 150
+
+
+def test_low_yield_jobs_are_left_out_of_the_default_packages_jobs() -> None:
+    made = [j.name for spec in ("warp", "newton", "mujoco_warp") for j in jobs.default_jobs(keys.resolve(spec))]
+    assert "warp/tests/test_quat.py" in made and not jobs.LOW_YIELD_JOBS & set(made)
+    site = Path(keys.resolve("warp").base)
+    # each name is a file of the installed packages: a stale name would leave nothing out
+    assert [name for name in sorted(jobs.LOW_YIELD_JOBS) if not (site / name).is_file()] == []
 
 
 @pytest.mark.slow

@@ -762,3 +762,35 @@ def test_capture_is_on_by_default_and_the_job_count_is_part_of_the_build_identit
     assert identity(capture=True, capture_jobs=7) != identity(capture=True, capture_jobs=8)
     assert "capture" not in identity(capture=False, capture_jobs=7)  # --no-capture: builds as before
     assert "capture" not in BuildOptions(out=Path("x"), capture=True).identity()  # --real none: nothing to capture
+
+
+# A kernel of a module in Warp's deterministic mode (warp-lang's tests use it): its CUDA kernels take Warp's
+# deterministic launch parameters after their own.
+DETERMINISTIC = """
+import warp as wp
+
+@wp.kernel(module="unique", module_options={"deterministic": wp.DeterministicMode.RUN_TO_RUN})
+def gather(x: wp.array(dtype=float), total: wp.array(dtype=float)):
+    i = wp.tid()
+    wp.atomic_add(total, 0, x[i] * 2.0)
+"""
+
+
+def _gather_args(ns):
+    return [wp.array(np.arange(4, dtype=np.float32), device="cpu"), wp.zeros(1, dtype=float, device="cpu")]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not on PATH")
+def test_cuda_program_of_a_deterministic_kernel_passes_warps_launch_parameters(tmp_path: Path) -> None:
+    """nvcc rejected the launch of a deterministic-mode kernel ("too few arguments in function call"): the
+    program passes the phase, flags and null buffers Warp's CPU kernels declare for themselves."""
+    import subprocess
+
+    row = _captured_row(DETERMINISTIC, "gather", _gather_args, 4)
+    assert "int _wp_det_phase" in row["cuda_forward"]
+    assert "(dim, a_x, a_total, 1, 0, nullptr, {}" in row["cuda_program"]
+    (tmp_path / "program.cu").write_text(row["cuda_program"])
+    (tmp_path / "Makefile").write_text(row["makefile"])
+    done = subprocess.run(["make", "-s", "cuda"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]

@@ -415,6 +415,26 @@ def printed(values: Sequence[ArgumentValue], kind: str) -> list[ArgumentValue]:
     return [v for v in values if v.kind == "array" and v.role in ("in", "inout") and v.differentiable]
 
 
+def deterministic_args(row: Mapping[str, Any], direction: str) -> list[str]:
+    """Trailing launch arguments of a CUDA kernel Warp generated in deterministic mode (a module option):
+    such a kernel takes a phase, a debug flag, an overflow counter and one buffer per atomic target after its
+    own arguments (`_wp_det_phase`, ...), and nvcc rejects a launch without them ("too few arguments"). The
+    program passes what Warp's CPU kernels declare for themselves (phase 1, no buffers): with a null buffer,
+    an atomic whose result is unused falls back to the plain atomic, as on the CPU; an atomic whose result
+    is used (a counter target) reads 0 on the GPU without Warp's two-pass launch, so such a kernel's CUDA
+    digest may differ from Warp's while it still compiles."""
+    match = re.search(
+        rf"{re.escape(row['kernel_symbol'])}_cuda_kernel_{direction}\((.*?)\)\s*\{{",
+        row.get(f"cuda_{direction}") or "",
+        re.S,
+    )
+    if match is None or "int _wp_det_phase" not in match.group(1):
+        return []
+    extra = match.group(1).split("int _wp_det_phase", 1)[1].split(",")[1:]
+    buffers = [p for p in extra if "_wp_det_debug" not in p and "_wp_det_overflow" not in p]
+    return ["1", "0", "nullptr", *(["{}"] * len(buffers))]
+
+
 def _cuda_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
     symbol = row["kernel_symbol"]
     block_dim = int(row.get("block_dim") or extraction.CUDA_BLOCK_DIM)
@@ -471,8 +491,8 @@ def _cuda_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
         adjs.append(f"j_{n}")
     grid = max(1, -(-size // block_dim))
     launch_ok = "    CHECK_CUDA(cudaGetLastError());\n    CHECK_CUDA(cudaDeviceSynchronize());"
-    forward_args = ", ".join(["dim", *args])
-    backward_args = ", ".join(["dim", *args, *adjs])
+    forward_args = ", ".join(["dim", *args, *deterministic_args(row, "forward")])
+    backward_args = ", ".join(["dim", *args, *adjs, *deterministic_args(row, "backward")])
     smem = "0"
     directions = ("forward", "backward") if has_backward(row, "cuda") else ("forward",)
     if row.get("launch_tiled"):

@@ -702,6 +702,24 @@ def _contacts_args(ns):
     return [data, wp.array(np.array([7], dtype=np.int64), dtype=wp.int64, device="cpu")]
 
 
+# An output the kernel writes only in part, captured from memory holding a NaN other than C's `NAN` (mujoco-warp's
+# scratch arrays from `wp.empty`): the bytes left in place are part of the digest.
+KEEP = """
+import warp as wp
+
+@wp.kernel
+def keep(x: wp.array(dtype=float), y: wp.array(dtype=float)):
+    i = wp.tid()
+    if x[i] > 0.0:
+        y[i] = x[i]
+"""
+
+
+def _keep_args(ns):
+    y = np.array([0xFFFFFFFF, 0x7FC00001, 0xFFFFF000], dtype=np.uint32).view(np.float32)
+    return [wp.array(np.array([1.0, -1.0, 2.0], dtype=np.float32), device="cpu"), wp.array(y, device="cpu")]
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ on this machine")
 @pytest.mark.parametrize(
@@ -709,8 +727,9 @@ def _contacts_args(ns):
     [
         (SOURCE, "step", _step_args, None, ["x", "v", "same"]),
         (CONTACTS, "save", _contacts_args, 4, ["data.keys", "data.count", "data.pos", "first"]),
+        (KEEP, "keep", _keep_args, 3, ["y"]),
     ],
-    ids=["step", "contacts"],
+    ids=["step", "contacts", "nan-bits"],
 )
 def test_cpu_twin_of_a_captured_row_prints_warps_digests(
     source: str, kernel_name: str, make_args, dim: int | None, outputs: list[str], tmp_path: Path

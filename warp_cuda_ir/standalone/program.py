@@ -216,14 +216,29 @@ def _literal(values: np.ndarray) -> str:
     return "{\n    " + ",\n    ".join(lines) + "\n}" if lines else "{}"
 
 
+def _array_data(name: str, values: np.ndarray, storage: str) -> str:
+    """One static array of values, copied into place by `memcpy`. Floats holding a NaN are written as their
+    bits: a C `NAN` is one quiet NaN, while captured memory holds others (mujoco-warp's scratch arrays came
+    from `wp.empty` holding 0xffffffff, which a kernel left in place), and the digest hashes the bytes."""
+    key = values.dtype.str[1:]
+    if key in ("f4", "f8") and bool(np.isnan(values).any()):
+        ctype, width = ("uint32_t", 8) if key == "f4" else ("uint64_t", 16)
+        words = [
+            f"0x{x:0{width}x}{'u' if key == 'f4' else 'ULL'}" for x in values.reshape(-1).view(ctype[:-2]).tolist()
+        ]
+        lines = [", ".join(words[i : i + 8]) for i in range(0, len(words), 8)]
+        return f"static const {ctype} {name}[{values.size}] = {{\n    " + ",\n    ".join(lines) + "\n};"
+    return f"static const {storage} {name}[{values.size}] = {_literal(values)};"
+
+
 def _data(values: Sequence[ArgumentValue]) -> str:
     """The inputs (and output adjoint seeds) as static arrays; all-zero arrays get none (zero-filled)."""
     parts: list[str] = []
     for v in with_fields(values):
         if _has_data(v):
-            parts.append(f"static const {v.storage} wp_in_{v.var}[{v.values.size}] = {_literal(v.values)};")
+            parts.append(_array_data(f"wp_in_{v.var}", v.values, v.storage))
         if v.adjoint_seed is not None:
-            parts.append(f"static const {v.storage} wp_seed_{v.var}[{v.values.size}] = {_literal(v.adjoint_seed)};")
+            parts.append(_array_data(f"wp_seed_{v.var}", v.adjoint_seed, v.storage))
     return "\n".join(parts)
 
 

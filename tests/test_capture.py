@@ -789,14 +789,15 @@ DETERMINISTIC = """
 import warp as wp
 
 @wp.kernel(module="unique", module_options={"deterministic": wp.DeterministicMode.RUN_TO_RUN})
-def gather(x: wp.array(dtype=float), total: wp.array(dtype=float)):
+def gather(x: wp.array(dtype=float), p: wp.array(dtype=wp.vec3), total: wp.array(dtype=float)):
     i = wp.tid()
-    wp.atomic_add(total, 0, x[i] * 2.0)
+    wp.atomic_add(total, 0, x[i] * 2.0 + p[i][1])
 """
 
 
 def _gather_args(ns):
-    return [wp.array(np.arange(4, dtype=np.float32), device="cpu"), wp.zeros(1, dtype=float, device="cpu")]
+    x = wp.array(np.arange(4, dtype=np.float32), device="cpu")
+    return [x, wp.ones(4, dtype=wp.vec3, device="cpu"), wp.zeros(1, dtype=float, device="cpu")]
 
 
 @pytest.mark.slow
@@ -808,7 +809,8 @@ def test_cuda_program_of_a_deterministic_kernel_passes_warps_launch_parameters(t
 
     row = _captured_row(DETERMINISTIC, "gather", _gather_args, 4)
     assert "int _wp_det_phase" in row["cuda_forward"]
-    assert "(dim, a_x, a_total, 1, 0, nullptr, {}" in row["cuda_program"]
+    assert "wp::det_scatter_buf_t<wp::vec_t<3, wp::float32>>" in row["cuda_backward"]  # a comma in its type
+    assert "(dim, a_x, a_p, a_total, 1, 0, nullptr, {}" in row["cuda_program"]
     (tmp_path / "program.cu").write_text(row["cuda_program"])
     (tmp_path / "Makefile").write_text(row["makefile"])
     done = subprocess.run(["make", "-s", "cuda"], cwd=tmp_path, capture_output=True, text=True)

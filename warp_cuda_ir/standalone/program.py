@@ -445,8 +445,8 @@ def deterministic_args(row: Mapping[str, Any], direction: str) -> list[str]:
     )
     if match is None or "int _wp_det_phase" not in match.group(1):
         return []
-    extra = match.group(1).split("int _wp_det_phase", 1)[1].split(",")[1:]
-    buffers = [p for p in extra if "_wp_det_debug" not in p and "_wp_det_overflow" not in p]
+    # One buffer per target, named by its type (a buffer's value type may hold a comma: `vec_t<3, float32>`).
+    buffers = re.findall(r"\bwp::det_(?:scatter|counter)_buf_t\b", match.group(1))
     return ["1", "0", "nullptr", *(["{}"] * len(buffers))]
 
 

@@ -36,8 +36,8 @@ class PassOptions:
     arch: int = 90
     workers: int = 1
     # Rows per batch: one NVRTC module, one Clang, nvcc and g++ translation unit. 64 instead of 32 measured no
-    # cheaper (128 rows side by side: programs 0.52 core-s/row either way), and a row's `ptx` text depends on
-    # its batch (NVRTC numbers branch labels by the function's place in the module): 32 keeps today's files.
+    # cheaper (128 rows side by side: programs 0.52 core-s/row either way). A row's annotations do not depend
+    # on its batch (`compile_cuda.forward_ptx` numbers its PTX as the only function of its text).
     chunk_size: int = 32
     stage_timeout_s: float = 120.0  # each of a row's stages (CPU compile, CPU run, GPU run, gradient check)
     compile_timeout_s: float = 60.0  # plus 10 s per row in the batch

@@ -12,9 +12,9 @@ compared with the reference). The programs are the rows' own columns, or with --
 checkout's writer makes from the rows' other columns. Prints per package: nvcc compiles, CPU twin runs,
 CPU twin prints the reference digest, then every failure by kernel and reason; a twin that does not print
 the reference is built again with Warp's array bounds asserts on, to tell a kernel that indexes outside its
-arrays under the captured launch (its digest is then undefined for Warp's launch as well) from our faults. --export DIR writes each
-row's program.cu, program.cpp, Makefile and expected.txt (the reference lines) into DIR/<row id>/, to
-build and run elsewhere (on a GPU machine: `make run-cuda`, compared with expected.txt by
+arrays under the captured launch (its digest is then undefined for Warp's launch as well) from our faults.
+--export DIR writes each row's program.cu, program.cpp, Makefile and expected.txt (the reference lines) into
+DIR/<row id>/, to build and run elsewhere (on a GPU machine: `make run-cuda`, compared with expected.txt by
 `standalone.stage.digests_agree`). Nothing in the build folder is changed.
 """
 

@@ -720,6 +720,26 @@ def _keep_args(ns):
     return [wp.array(np.array([1.0, -1.0, 2.0], dtype=np.float32), device="cpu"), wp.array(y, device="cpu")]
 
 
+# float64 -0.0: written "-0", an int, it became +0.0 (warp-lang's copysign test then printed another sign).
+SIGN = """
+import warp as wp
+
+@wp.kernel
+def sign(x: wp.array(dtype=wp.float64), y: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64)):
+    i = wp.tid()
+    out[i] = wp.copysign(x[i], y[i])
+"""
+
+
+def _sign_args(ns):
+    x, y = np.array([1.0, 2.0]), np.array([-0.0, 0.0])
+    return [
+        wp.array(x, dtype=wp.float64, device="cpu"),
+        wp.array(y, dtype=wp.float64, device="cpu"),
+        wp.zeros(2, dtype=wp.float64, device="cpu"),
+    ]
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ on this machine")
 @pytest.mark.parametrize(
@@ -728,8 +748,9 @@ def _keep_args(ns):
         (SOURCE, "step", _step_args, None, ["x", "v", "same"]),
         (CONTACTS, "save", _contacts_args, 4, ["data.keys", "data.count", "data.pos", "first"]),
         (KEEP, "keep", _keep_args, 3, ["y"]),
+        (SIGN, "sign", _sign_args, 2, ["out"]),
     ],
-    ids=["step", "contacts", "nan-bits"],
+    ids=["step", "contacts", "nan-bits", "float64-negative-zero"],
 )
 def test_cpu_twin_of_a_captured_row_prints_warps_digests(
     source: str, kernel_name: str, make_args, dim: int | None, outputs: list[str], tmp_path: Path

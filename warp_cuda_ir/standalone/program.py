@@ -204,6 +204,8 @@ def _literal(values: np.ndarray) -> str:
                 items.append("NAN")
             elif math.isinf(x):
                 items.append("INFINITY" if x > 0 else "-INFINITY")
+            elif x == 0 and math.copysign(1.0, x) < 0:  # "-0" alone is the int 0: +0.0 once converted
+                items.append("-0.0" + suffix)
             else:
                 text = form % x
                 items.append(text + suffix if ("." in text or "e" in text or suffix == "") else text + ".0f")

@@ -10,9 +10,11 @@ writes), and runs the validation pass's standalone stage on them (`standalone.st
 programs compiled in batches by nvcc and g++ with the Makefile's flags, the CPU twin run, its lines
 compared with the reference). The programs are the rows' own columns, or with --remake the ones the
 checkout's writer makes from the rows' other columns. Prints per package: nvcc compiles, CPU twin runs,
-CPU twin prints the reference digest, then every failure by kernel and reason. --export DIR writes each
-row's program.cu, program.cpp, Makefile and expected.txt (the reference lines) into DIR/<row id>/, to
-build and run elsewhere (on a GPU machine: `make run-cuda`, compared with expected.txt by
+CPU twin prints the reference digest, then every failure by kernel and reason; a twin that does not print
+the reference is built again with Warp's array bounds asserts on, to tell a kernel that indexes outside its
+arrays under the captured launch (its digest is then undefined for Warp's launch as well) from our faults.
+--export DIR writes each row's program.cu, program.cpp, Makefile and expected.txt (the reference lines) into
+DIR/<row id>/, to build and run elsewhere (on a GPU machine: `make run-cuda`, compared with expected.txt by
 `standalone.stage.digests_agree`). Nothing in the build folder is changed.
 """
 
@@ -87,6 +89,9 @@ def _measure(rows: list[dict[str, Any]], remake: bool) -> tuple[list[dict[str, A
     out = []
     for key, row, reference in items:
         c = found[key]
+        checked = None
+        if c["standalone_cpu_matches_warp"] is not True and c["standalone_cpu_compile_status"] == "ok":
+            checked = _bounds_checked(row["cpu_program"], tools)
         out.append(
             {
                 "id": key,
@@ -105,10 +110,43 @@ def _measure(rows: list[dict[str, Any]], remake: bool) -> tuple[list[dict[str, A
                 "cpu_run_error": (c["standalone_cpu_run_error"] or "")[-300:],
                 "cpu_run_skip_reason": c["standalone_cpu_run_skip_reason"],
                 "matches": c["standalone_cpu_matches_warp"],
+                "bounds_check": checked,
                 "programs": {k: row[k] for k in ("cuda_program", "cpu_program", "makefile")},
             }
         )
     return out, cpu_seconds() - started
+
+
+def _bounds_checked(cpu_program: str, tools: Any) -> str:
+    """The twin of a row it did not match, built again with Warp's array bounds asserts on (no NDEBUG) and
+    run: whether the kernel's own code indexes outside its arrays under this launch. Where it does, Warp's
+    CPU launch reads or writes memory beyond its arrays too (it builds without the asserts), so neither its
+    digest nor the twin's is defined by the row: the failure is the kernel's, not the program's."""
+    import subprocess
+
+    from warp_cuda_ir.standalone.program import CXXFLAGS
+    from warp_cuda_ir.standalone.stage import RUN_TIMEOUT_S
+
+    with tempfile.TemporaryDirectory(prefix="bounds_") as work:
+        source, binary = Path(work) / "program.cpp", Path(work) / "program"
+        source.write_text(cpu_program)
+        flags = [f for f in CXXFLAGS if f != "-DNDEBUG"]
+        built = subprocess.run(
+            [str(tools.cxx), *flags, "-isystem", tools.warp_native, "-o", str(binary), str(source)],
+            capture_output=True,
+        )
+        if built.returncode != 0:
+            return "not built"
+        try:
+            # stdbuf: the assert's message is printed just before the trap, which would lose a pipe's buffer.
+            done = subprocess.run(["stdbuf", "-o0", str(binary)], capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            return "no assert (timeout)"
+    failed = [line for line in done.stdout.splitlines() if line.startswith("assertion failed")]
+    if failed:
+        where = "backward" if any(line.startswith("output ") for line in done.stdout.splitlines()) else "forward"
+        return f"out of bounds in the {where} launch"
+    return "no assert" if done.returncode == 0 else f"no assert (exit status {done.returncode})"
 
 
 def _reference(row: dict[str, Any]) -> str | None:
@@ -127,6 +165,8 @@ def _not_run(program: str) -> str | None:
 def _reason(r: dict[str, Any]) -> str:
     if r["not_run"] is not None:
         return f"launches nothing: {r['not_run']}"
+    if (r["bounds_check"] or "").startswith("out of bounds"):
+        return f"the kernel indexes an array {r['bounds_check']} (bounds asserts on): Warp's launch is undefined too"
     if r["reference"] is None:
         return "no reference digest (Warp's own CPU launch failed)"
     if r["cpu_compile"] != "ok":

@@ -702,6 +702,44 @@ def _contacts_args(ns):
     return [data, wp.array(np.array([7], dtype=np.int64), dtype=wp.int64, device="cpu")]
 
 
+# An output the kernel writes only in part, captured from memory holding a NaN other than C's `NAN` (mujoco-warp's
+# scratch arrays from `wp.empty`): the bytes left in place are part of the digest.
+KEEP = """
+import warp as wp
+
+@wp.kernel
+def keep(x: wp.array(dtype=float), y: wp.array(dtype=float)):
+    i = wp.tid()
+    if x[i] > 0.0:
+        y[i] = x[i]
+"""
+
+
+def _keep_args(ns):
+    y = np.array([0xFFFFFFFF, 0x7FC00001, 0xFFFFF000], dtype=np.uint32).view(np.float32)
+    return [wp.array(np.array([1.0, -1.0, 2.0], dtype=np.float32), device="cpu"), wp.array(y, device="cpu")]
+
+
+# float64 -0.0: written "-0", an int, it became +0.0 (warp-lang's copysign test then printed another sign).
+SIGN = """
+import warp as wp
+
+@wp.kernel
+def sign(x: wp.array(dtype=wp.float64), y: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64)):
+    i = wp.tid()
+    out[i] = wp.copysign(x[i], y[i])
+"""
+
+
+def _sign_args(ns):
+    x, y = np.array([1.0, 2.0]), np.array([-0.0, 0.0])
+    return [
+        wp.array(x, dtype=wp.float64, device="cpu"),
+        wp.array(y, dtype=wp.float64, device="cpu"),
+        wp.zeros(2, dtype=wp.float64, device="cpu"),
+    ]
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ on this machine")
 @pytest.mark.parametrize(
@@ -709,8 +747,10 @@ def _contacts_args(ns):
     [
         (SOURCE, "step", _step_args, None, ["x", "v", "same"]),
         (CONTACTS, "save", _contacts_args, 4, ["data.keys", "data.count", "data.pos", "first"]),
+        (KEEP, "keep", _keep_args, 3, ["y"]),
+        (SIGN, "sign", _sign_args, 2, ["out"]),
     ],
-    ids=["step", "contacts"],
+    ids=["step", "contacts", "nan-bits", "float64-negative-zero"],
 )
 def test_cpu_twin_of_a_captured_row_prints_warps_digests(
     source: str, kernel_name: str, make_args, dim: int | None, outputs: list[str], tmp_path: Path
@@ -762,3 +802,37 @@ def test_capture_is_on_by_default_and_the_job_count_is_part_of_the_build_identit
     assert identity(capture=True, capture_jobs=7) != identity(capture=True, capture_jobs=8)
     assert "capture" not in identity(capture=False, capture_jobs=7)  # --no-capture: builds as before
     assert "capture" not in BuildOptions(out=Path("x"), capture=True).identity()  # --real none: nothing to capture
+
+
+# A kernel of a module in Warp's deterministic mode (warp-lang's tests use it): its CUDA kernels take Warp's
+# deterministic launch parameters after their own.
+DETERMINISTIC = """
+import warp as wp
+
+@wp.kernel(module="unique", module_options={"deterministic": wp.DeterministicMode.RUN_TO_RUN})
+def gather(x: wp.array(dtype=float), p: wp.array(dtype=wp.vec3), total: wp.array(dtype=float)):
+    i = wp.tid()
+    wp.atomic_add(total, 0, x[i] * 2.0 + p[i][1])
+"""
+
+
+def _gather_args(ns):
+    x = wp.array(np.arange(4, dtype=np.float32), device="cpu")
+    return [x, wp.ones(4, dtype=wp.vec3, device="cpu"), wp.zeros(1, dtype=float, device="cpu")]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not on PATH")
+def test_cuda_program_of_a_deterministic_kernel_passes_warps_launch_parameters(tmp_path: Path) -> None:
+    """nvcc rejected the launch of a deterministic-mode kernel ("too few arguments in function call"): the
+    program passes the phase, flags and null buffers Warp's CPU kernels declare for themselves."""
+    import subprocess
+
+    row = _captured_row(DETERMINISTIC, "gather", _gather_args, 4)
+    assert "int _wp_det_phase" in row["cuda_forward"]
+    assert "wp::det_scatter_buf_t<wp::vec_t<3, wp::float32>>" in row["cuda_backward"]  # a comma in its type
+    assert "(dim, a_x, a_p, a_total, 1, 0, nullptr, {}" in row["cuda_program"]
+    (tmp_path / "program.cu").write_text(row["cuda_program"])
+    (tmp_path / "Makefile").write_text(row["makefile"])
+    done = subprocess.run(["make", "-s", "cuda"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]

@@ -28,10 +28,12 @@ from warp_cuda_ir.warp_session import uses_tiles
 # Regions of the headers that nvcc's device pass does not see: the CPU branches of `#if defined(__CUDA_ARCH__)`.
 _IF = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
-# A function definition head at the start of a line: optional template list, return type auto/void/int.
+# A function definition head at the start of a line: optional template list, return type auto/void/int or a
+# reference to a template parameter (`TileX& tile_cholesky_solve(...)`, checked against the template's names).
 _HEAD = re.compile(
     r"^(?P<template>template\s*<(?P<tparams>[^<>{};]*(?:<[^<>{};]*>[^<>{};]*)*)>\s*)?"
-    r"(?P<spec>(?:inline\s+|static\s+)*)(?P<ret>auto|void|int)\s+(?P<name>\w+)\s*\((?P<params>[^(){};]*)\)\s*\{",
+    r"(?P<spec>(?:inline\s+|static\s+)*)(?P<ret>(?:auto|void|int)\s+|[A-Za-z_]\w*\s*&\s*)"
+    r"(?P<name>\w+)\s*\((?P<params>[^(){};]*)\)\s*\{",
     re.M,
 )
 _ANNOTATED = re.compile(r"CUDA_CALLABLE|__device__|__host__|__global__|__forceinline__")
@@ -106,10 +108,13 @@ def declarations(native: Path) -> list[tuple[str, str, bool]]:
             names = _template_names(m.group("tparams") or "") if m.group("template") else set()
             if names is None or not _declarable(m.group("params"), names):
                 continue
+            ret = "".join(m.group("ret").split())
+            if ret not in ("auto", "void", "int") and ret.rstrip("&") not in names:
+                continue
             name = m.group("name")
             template = f"template <{' '.join(m.group('tparams').split())}> " if m.group("template") else ""
             params = " ".join(m.group("params").split())
-            decl = f"{template}__host__ __device__ {m.group('ret')} {name}({params});"
+            decl = f"{template}__host__ __device__ {ret} {name}({params});"
             # A helper the headers call (tile_coord in every tile_store, argmax_tracker in tile_argmax) is
             # needed whatever the row calls: its name occurs more often than it is defined.
             definition = re.compile(rf"{name}\s*\([^;{{}}]*\)\s*(?:const\s*)?\{{")

@@ -204,6 +204,8 @@ def _literal(values: np.ndarray) -> str:
                 items.append("NAN")
             elif math.isinf(x):
                 items.append("INFINITY" if x > 0 else "-INFINITY")
+            elif x == 0 and math.copysign(1.0, x) < 0:  # "-0" alone is the int 0: +0.0 once converted
+                items.append("-0.0" + suffix)
             else:
                 text = form % x
                 items.append(text + suffix if ("." in text or "e" in text or suffix == "") else text + ".0f")
@@ -216,14 +218,29 @@ def _literal(values: np.ndarray) -> str:
     return "{\n    " + ",\n    ".join(lines) + "\n}" if lines else "{}"
 
 
+def _array_data(name: str, values: np.ndarray, storage: str) -> str:
+    """One static array of values, copied into place by `memcpy`. Floats holding a NaN are written as their
+    bits: a C `NAN` is one quiet NaN, while captured memory holds others (mujoco-warp's scratch arrays came
+    from `wp.empty` holding 0xffffffff, which a kernel left in place), and the digest hashes the bytes."""
+    key = values.dtype.str[1:]
+    if key in ("f4", "f8") and bool(np.isnan(values).any()):
+        ctype, width = ("uint32_t", 8) if key == "f4" else ("uint64_t", 16)
+        words = [
+            f"0x{x:0{width}x}{'u' if key == 'f4' else 'ULL'}" for x in values.reshape(-1).view(ctype[:-2]).tolist()
+        ]
+        lines = [", ".join(words[i : i + 8]) for i in range(0, len(words), 8)]
+        return f"static const {ctype} {name}[{values.size}] = {{\n    " + ",\n    ".join(lines) + "\n};"
+    return f"static const {storage} {name}[{values.size}] = {_literal(values)};"
+
+
 def _data(values: Sequence[ArgumentValue]) -> str:
     """The inputs (and output adjoint seeds) as static arrays; all-zero arrays get none (zero-filled)."""
     parts: list[str] = []
     for v in with_fields(values):
         if _has_data(v):
-            parts.append(f"static const {v.storage} wp_in_{v.var}[{v.values.size}] = {_literal(v.values)};")
+            parts.append(_array_data(f"wp_in_{v.var}", v.values, v.storage))
         if v.adjoint_seed is not None:
-            parts.append(f"static const {v.storage} wp_seed_{v.var}[{v.values.size}] = {_literal(v.adjoint_seed)};")
+            parts.append(_array_data(f"wp_seed_{v.var}", v.adjoint_seed, v.storage))
     return "\n".join(parts)
 
 
@@ -415,6 +432,26 @@ def printed(values: Sequence[ArgumentValue], kind: str) -> list[ArgumentValue]:
     return [v for v in values if v.kind == "array" and v.role in ("in", "inout") and v.differentiable]
 
 
+def deterministic_args(row: Mapping[str, Any], direction: str) -> list[str]:
+    """Trailing launch arguments of a CUDA kernel Warp generated in deterministic mode (a module option):
+    such a kernel takes a phase, a debug flag, an overflow counter and one buffer per atomic target after its
+    own arguments (`_wp_det_phase`, ...), and nvcc rejects a launch without them ("too few arguments"). The
+    program passes what Warp's CPU kernels declare for themselves (phase 1, no buffers): with a null buffer,
+    an atomic whose result is unused falls back to the plain atomic, as on the CPU; an atomic whose result
+    is used (a counter target) reads 0 on the GPU without Warp's two-pass launch, so such a kernel's CUDA
+    digest may differ from Warp's while it still compiles."""
+    match = re.search(
+        rf"{re.escape(row['kernel_symbol'])}_cuda_kernel_{direction}\((.*?)\)\s*\{{",
+        row.get(f"cuda_{direction}") or "",
+        re.S,
+    )
+    if match is None or "int _wp_det_phase" not in match.group(1):
+        return []
+    # One buffer per target, named by its type (a buffer's value type may hold a comma: `vec_t<3, float32>`).
+    buffers = re.findall(r"\bwp::det_(?:scatter|counter)_buf_t\b", match.group(1))
+    return ["1", "0", "nullptr", *(["{}"] * len(buffers))]
+
+
 def _cuda_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
     symbol = row["kernel_symbol"]
     block_dim = int(row.get("block_dim") or extraction.CUDA_BLOCK_DIM)
@@ -471,8 +508,8 @@ def _cuda_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
         adjs.append(f"j_{n}")
     grid = max(1, -(-size // block_dim))
     launch_ok = "    CHECK_CUDA(cudaGetLastError());\n    CHECK_CUDA(cudaDeviceSynchronize());"
-    forward_args = ", ".join(["dim", *args])
-    backward_args = ", ".join(["dim", *args, *adjs])
+    forward_args = ", ".join(["dim", *args, *deterministic_args(row, "forward")])
+    backward_args = ", ".join(["dim", *args, *adjs, *deterministic_args(row, "backward")])
     smem = "0"
     directions = ("forward", "backward") if has_backward(row, "cuda") else ("forward",)
     if row.get("launch_tiled"):

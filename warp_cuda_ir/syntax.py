@@ -12,11 +12,16 @@ from __future__ import annotations
 
 import ast
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextvars import ContextVar
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 # id(node) -> (node, its walk). The node is held so its id cannot be reused by another node in the block.
 _walks: ContextVar[dict[int, tuple[ast.AST, list[ast.AST]]] | None] = ContextVar("walks", default=None)
+# (id(node), key) -> (node, what `cached` made of it), likewise.
+_made: ContextVar[dict[tuple[int, Hashable], tuple[ast.AST, Any]] | None] = ContextVar("made", default=None)
 
 
 def _walk(node: ast.AST) -> list[ast.AST]:
@@ -47,15 +52,29 @@ def walk(node: ast.AST) -> list[ast.AST]:
     return found
 
 
+def cached(node: ast.AST, key: Hashable, make: Callable[[], T]) -> T:
+    """`make()`, a reading of `node` named by `key`; inside `unchanging()`, made once per (node, key)."""
+    made = _made.get()
+    if made is None:
+        return make()
+    hit = made.get((id(node), key))
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    value = make()
+    made[(id(node), key)] = (node, value)
+    return value
+
+
 @contextlib.contextmanager
 def unchanging() -> Iterator[None]:
-    """A block in which no tree that `walk` visits is edited: each node's walk is made once (a nested block
-    shares the outer one's)."""
+    """A block in which no tree that `walk` or `cached` reads is edited: each node's walk, and each reading
+    `cached` makes of it, is made once (a nested block shares the outer one's)."""
     if _walks.get() is not None:
         yield
         return
-    token = _walks.set({})
+    walks, made = _walks.set({}), _made.set({})
     try:
         yield
     finally:
-        _walks.reset(token)
+        _made.reset(made)
+        _walks.reset(walks)

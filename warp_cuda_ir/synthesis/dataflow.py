@@ -288,10 +288,19 @@ class _Analyser:
 def analyse_function(function: ast.FunctionDef, arrays: Iterable[str], index: Index | None = None) -> Liveness:
     """Liveness of one kernel or helper. `arrays`: names whose element stores are effects. `index`: of a
     tree holding `function`, when the caller has one (statements removed since do not matter)."""
-    result = Liveness(function, frozenset(arrays))
-    helper = not is_decorated(function, "kernel")
-    _Analyser(result, helper, index).block(function.body, set())
-    return result
+    arrays = frozenset(arrays)
+
+    def analysed() -> Liveness:
+        result = Liveness(function, arrays)
+        helper = not is_decorated(function, "kernel")
+        _Analyser(result, helper, index or syntax.cached(function, "index", lambda: Index(function))).block(
+            function.body, set()
+        )
+        return result
+
+    # The card's analysis and the category check both ask for the kernel's (`constructs`): made once in a
+    # `syntax.unchanging()` block.
+    return syntax.cached(function, ("liveness", arrays), analysed)
 
 
 def array_arguments(function: ast.FunctionDef) -> set[str]:

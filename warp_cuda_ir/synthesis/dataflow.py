@@ -146,6 +146,9 @@ class Liveness:
         return used
 
 
+_LEAVES = (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)
+
+
 class Index:
     """Names read and effect calls made under every node of a tree, computed in one post-order pass
     (the analysis asks for them again and again: loops are revisited, expressions nest)."""
@@ -158,10 +161,14 @@ class Index:
     def _visit(self, node: ast.AST) -> tuple[frozenset[str], bool]:
         found: set[str] = set()
         effect = False
-        for child in ast.iter_child_nodes(node):
-            r, e = self._visit(child)
-            found |= r
-            effect = effect or e
+        for name in node._fields:  # `ast.iter_child_nodes`, without its generators (a quarter of the time)
+            value = getattr(node, name, None)
+            for child in value if isinstance(value, list) else (value,):
+                # contexts and operators have nothing below them, and nobody asks about them
+                if isinstance(child, ast.AST) and not isinstance(child, _LEAVES):
+                    r, e = self._visit(child)
+                    found |= r
+                    effect = effect or e
         if type(node) is ast.Name and type(node.ctx) is ast.Load:
             found.add(node.id)
         elif type(node) is ast.Call:

@@ -1,5 +1,5 @@
-"""Walking a Python AST: the nodes `ast.walk` gives, in its order, as a list, and once per node where the tree
-no longer changes.
+"""Walking a Python AST: the nodes `ast.walk` gives (less contexts and operators), in its order, as a list, and once
+per node where the tree no longer changes.
 
 The program readers (`synthesis.dataflow`, `program_analysis`, `clauses`, `adjoint_hazards`) walk the same
 kernels, statements and expressions again and again (each measure walks what it needs). `ast.walk` is a
@@ -24,13 +24,23 @@ _walks: ContextVar[dict[int, tuple[ast.AST, list[ast.AST]]] | None] = ContextVar
 _made: ContextVar[dict[tuple[int, Hashable], tuple[ast.AST, Any]] | None] = ContextVar("made", default=None)
 
 
+# Fields holding only contexts (`Load`, `Store`) and operators (`Add`, `And`, `Not`, `Lt`): leaves that nobody
+# walks for (a reader looks at `node.ctx`, `node.op`), a quarter of a program's nodes.
+_LEAF_FIELDS = frozenset({"ctx", "op", "ops"})
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def _walk(node: ast.AST) -> list[ast.AST]:
     found = [node]
     i = 0
     while i < len(found):
         n = found[i]
         i += 1
-        for name in n._fields:
+        cls = type(n)
+        fields = _FIELDS.get(cls)
+        if fields is None:
+            fields = _FIELDS[cls] = tuple(f for f in cls._fields if f not in _LEAF_FIELDS)
+        for name in fields:
             value = getattr(n, name, None)
             if isinstance(value, list):
                 found.extend([v for v in value if isinstance(v, ast.AST)])
@@ -40,7 +50,8 @@ def _walk(node: ast.AST) -> list[ast.AST]:
 
 
 def walk(node: ast.AST) -> list[ast.AST]:
-    """`list(ast.walk(node))`; inside `unchanging()`, computed once per node (do not edit the list)."""
+    """The nodes `ast.walk(node)` gives, in its order, less contexts and operators (`_LEAF_FIELDS`); inside
+    `unchanging()`, computed once per node (do not edit the list)."""
     walks = _walks.get()
     if walks is None:
         return _walk(node)

@@ -655,13 +655,14 @@ def prune(tree: ast.Module, kernel_name: str) -> set[str]:
                 last = result
         if not changed:
             break
-    called = _called_helpers(kernel, functions)
-    tree.body = [
-        n for n in tree.body if not (isinstance(n, ast.FunctionDef) and n is not kernel and n.name not in called)
-    ]
-    # dropping uncalled helpers changes nothing the kernel's liveness reads: reuse its last analysis
-    result = last if last is not None and not changed else analyse_function(kernel, arrays, index)
-    needed = result.live_reads() | stored_arguments(kernel, arrays)
+    with syntax.unchanging():  # no function is edited until the arguments go: the kernel is walked once
+        called = _called_helpers(kernel, functions)
+        tree.body = [
+            n for n in tree.body if not (isinstance(n, ast.FunctionDef) and n is not kernel and n.name not in called)
+        ]
+        # dropping uncalled helpers changes nothing the kernel's liveness reads: reuse its last analysis
+        result = last if last is not None and not changed else analyse_function(kernel, arrays, index)
+        needed = result.live_reads() | stored_arguments(kernel, arrays)
     removed = {a.arg for a in kernel.args.args if a.arg not in needed}
     kernel.args.args = [a for a in kernel.args.args if a.arg in needed]
     return removed

@@ -151,8 +151,7 @@ def _time_limit(settings: Settings, rows: int) -> float:
     row_stages = sum(len(stages) for step, stages in steps() if step == "row")
     return (
         STARTUP_S
-        + settings.compile_timeout_s
-        + 10.0 * rows
+        + settings.batch_compile_limit(rows)
         + rows * row_stages * settings.stage_timeout_s
         + rows * PROGRAMS_S_PER_ROW
     )

@@ -45,6 +45,9 @@ class PassOptions:
     standalone: bool = True  # standalone programs: compile with nvcc / g++, run the CPU twin
     engine: str = "local"  # "local" or "ray" (engines.get_executor)
     ray_address: str | None = None
+    # The machine cache (`cache.Cache.from_options`): annotations of rows validated before, in any folder.
+    cache_dir: str | None = None
+    no_cache: bool = False
 
 
 @dataclass

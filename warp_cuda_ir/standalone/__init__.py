@@ -9,7 +9,8 @@ from typing import Any
 from warp_cuda_ir import launch, schema, warp_session
 from warp_cuda_ir.errors import one_line
 from warp_cuda_ir.launch import has_launch_record
-from warp_cuda_ir.standalone.program import MAKEFILE, cpu_program, cuda_program, data, has_backward, with_fields
+from warp_cuda_ir.standalone import program as programs
+from warp_cuda_ir.standalone.program import MAKEFILE, data, has_backward, with_fields
 from warp_cuda_ir.standalone.values import ArgumentValue, argument_values
 
 NO_LAUNCH_RECORD = "no launch record"
@@ -60,8 +61,8 @@ def program_columns(row: Mapping[str, Any], inputs: ProgramInputs | None = None)
             values, reason = None, f"{schema.INPUTS_TOO_LARGE} ({count:,} values, at most {MAX_PROGRAM_VALUES:,})"
     data_text = data(values) if values is not None else None
     return {
-        "cuda_program": cuda_program(row, values, reason, data_text),
-        "cpu_program": cpu_program(row, values, reason, data_text),
+        "cuda_program": programs.program(row, values, "cuda", reason, data_text),
+        "cpu_program": programs.program(row, values, "cpu", reason, data_text),
         "makefile": MAKEFILE,
     }
 

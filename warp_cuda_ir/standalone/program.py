@@ -375,24 +375,6 @@ def row_part(
     return [data(values) if data_text is None else data_text, main]
 
 
-def cpu_program(
-    row: Mapping[str, Any],
-    values: Sequence[ArgumentValue] | None,
-    reason: str | None = None,
-    data_text: str | None = None,
-) -> str:
-    return program(row, values, "cpu", reason, data_text)
-
-
-def cuda_program(
-    row: Mapping[str, Any],
-    values: Sequence[ArgumentValue] | None,
-    reason: str | None = None,
-    data_text: str | None = None,
-) -> str:
-    return program(row, values, "cuda", reason, data_text)
-
-
 def _cpu_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
     symbol = row["kernel_symbol"]
     _, bounds = _bounds_code(row, "cpu")

@@ -225,6 +225,29 @@ def test_a_folder_of_scripts_harvests_whatever_its_files_are_called(tmp_path):
     assert all(r["texts"]["cuda_backward"] for r in result.records)
 
 
+@pytest.mark.slow
+def test_what_a_script_settles_only_when_run_is_harvested():
+    """`scripts/`: a tile kernel whose code needs the block size its launch names, kernels defined inside
+    functions the script's top level never calls, and a Warp module name two scripts both use."""
+    result = harvest([str(DATA / "scripts")], workers=1)  # one process: the scripts meet there
+    assert result.reasons == []
+    got = {(r["file"], r["qualname"]): r for r in result.records}
+    assert set(got) == {
+        ("001.py", "scale"),
+        ("my-kernels.py", "scale"),
+        ("my-kernels.py", "fft_rows"),
+        ("my-kernels.py", "Simulation.step.<locals>.advance"),
+        ("my-kernels.py", "main.<locals>.clamp_all"),
+    }  # not `make_offset.<locals>.add_offset`: its code needs the factory's argument
+    fft = got[("my-kernels.py", "fft_rows")]
+    assert fft["block_dim"] == 8 and "tile_fft" in fft["texts"]["cuda_forward"]
+    # Each script's `scale` is its own kernel, checked against Warp's code for that script alone.
+    assert "+ 1.0" in got[("001.py", "scale")]["source"] and "SCALE" in got[("my-kernels.py", "scale")]["source"]
+    clamp = got[("my-kernels.py", "main.<locals>.clamp_all")]
+    assert clamp["line"] == 52 and clamp["upstream_source"].lstrip().startswith("@wp.kernel(enable_backward=False)")
+    assert clamp["texts"]["cuda_forward"] and clamp["texts"]["backward_origin"] == extraction.ENABLED_KERNEL
+
+
 def test_a_file_that_hangs_is_killed_and_blamed(tmp_path):
     (tmp_path / "hangs.py").write_text((DATA / "hangs" / "hangs.py").read_text())
     (tmp_path / "ok.py").write_text((KERNELS / "wci_forms" / "main_guard.py").read_text())

@@ -24,7 +24,7 @@ import sys
 import tempfile
 import threading
 import types
-from collections.abc import Container, Iterator, Mapping
+from collections.abc import Container, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -533,6 +533,14 @@ def live_kernels() -> list[Any]:
     for module in list(_context().user_modules.values()):
         out.extend(module._get_live_kernels())
     return out
+
+
+def unregister_modules(names: Iterable[str]) -> None:
+    """Take Warp modules out of the process's registry: the next kernel declared with `module="<name>"`
+    starts a new, empty module of that name. Kernels already made keep their module object."""
+    modules = _context().user_modules
+    for name in names:
+        modules.pop(name, None)
 
 
 # Every kernel declares `wp::tile_shared_storage_t tile_mem;`; a tile row calls a tile function. No leading

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import copy
 import dataclasses
 import hashlib
 import importlib
 import importlib.util
 import json
+import linecache
 import os
 import signal
 import sys
@@ -30,10 +32,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+import warp as wp
+
 from warp_cuda_ir import extraction, warp_session
 from warp_cuda_ir.cache import atomic_write
 from warp_cuda_ir.errors import ExtractionError, one_line
-from warp_cuda_ir.harvest import check, reasons
+from warp_cuda_ir.harvest import check, reasons, scripts
 from warp_cuda_ir.harvest.paths import file_in_target
 from warp_cuda_ir.harvest.selfcontained import Unsupported, self_contained_source, source_lines
 
@@ -60,6 +64,7 @@ class Worker:
         self.known: dict[str, Any] = {}  # ident -> kernel object (or generic kernel without overloads)
         self.seen: set[int] = set()  # id() of kernel objects already announced
         self.modules: dict[int, Any] = {}  # id(Warp module) -> ModuleCode, or False when it does not build whole
+        self.scripts: set[str] = set()  # real paths of the files loaded as scripts (a folder that is no package)
         for target in config["targets"]:
             if target["sys_path"] not in sys.path:
                 sys.path.insert(0, target["sys_path"])
@@ -74,6 +79,9 @@ class Worker:
         # level (`wp.config.enable_backward = False` in several of Warp's own examples) must not carry over
         # into the next file's code (they made the next file's kernels fail their self-contained check).
         warp_session.restore_config(self.warp_config)
+        if path is not None:
+            self._forget_named_modules()
+            self.scripts.add(os.path.realpath(path))
         error = category = None
         try:
             with _time_limit(time_limit):
@@ -88,6 +96,17 @@ class Worker:
         except BaseException as e:  # whatever the file raises, the harvest goes on
             category, error = reasons.IMPORT_FAILED, f"{type(e).__name__}: {one_line(e)}"[:500]
         return category, error, self._announce()
+
+    def _forget_named_modules(self) -> None:
+        """Scripts are separate programs: a Warp module one of them names (`@wp.kernel(module="dft_kernels")`)
+        must not collect the next script's kernels of that name, as it would in one process (two Warp
+        examples share the name: each kernel's code then differed from Warp's for the script alone)."""
+        names = {
+            k.module.name
+            for k in warp_session.live_kernels()
+            if k.module.name not in sys.modules and self._where(k) is not None
+        }
+        warp_session.unregister_modules(names)
 
     def _announce(self) -> list[str]:
         """Idents of kernels (and overloads) of the harvested targets not announced before."""
@@ -151,6 +170,27 @@ class Worker:
                 return sources
         return warp_session.original_module_sources(kernel, self.arch, block_dim)
 
+    def _at_launch_block_dim(self, kernel: Any, failed: int) -> tuple[int, tuple[str, str, str, list[str]]] | None:
+        """A script's kernel Warp cannot generate at its module's block size: Warp's code at the first
+        `block_dim=` the script launches it with that gives code (`scripts.launch_block_dims`), else None."""
+        func = kernel.func
+        filename = os.path.realpath(func.__code__.co_filename)
+        if filename not in self.scripts:
+            return None
+        try:
+            tree = ast.parse("".join(linecache.getlines(filename)))
+        except SyntaxError:
+            return None
+        for block_dim in scripts.launch_block_dims(tree, func.__name__, func.__globals__):
+            if block_dim == failed:
+                continue
+            try:
+                with warp_session.silenced_fd(2):
+                    return block_dim, warp_session.original_module_sources(kernel, self.arch, block_dim)
+            except Exception:
+                continue
+        return None
+
     def do_process(self, ident: str, time_limit: float) -> None:
         started = time.perf_counter()
         try:
@@ -186,7 +226,10 @@ class Worker:
             with warp_session.silenced_fd(2):
                 cuda, cpu, symbol, symbols = self._original(kernel, block_dim)
         except Exception as e:
-            return self._reason(ident, reasons.WARP_CODEGEN_FAILED, f"{type(e).__name__}: {one_line(e)}")
+            found = self._at_launch_block_dim(kernel, block_dim)
+            if found is None:
+                return self._reason(ident, reasons.WARP_CODEGEN_FAILED, f"{type(e).__name__}: {one_line(e)}")
+            block_dim, (cuda, cpu, symbol, symbols) = found
         original = extraction.texts_from_module_sources(cuda, cpu, symbol, kernel.key, {}, {}, block_dim)
         original = dataclasses.replace(original, cuda_helpers="", cpu_helpers="")  # see ModuleCode
         try:
@@ -285,8 +328,51 @@ def _load_from_path(module: str, path: str) -> None:
                 signal.alarm(0)
     finally:
         signal.signal(signal.SIGALRM, previous)
+    _define_inner_kernels(tree, text, path, loaded.__dict__)
     if first is not None:
         raise first
+
+
+def _define_inner_kernels(tree: ast.Module, text: str, path: str, namespace: dict[str, Any]) -> None:
+    """Define the kernels the script writes inside functions its top level never called, where they capture
+    nothing from those functions (`scripts.inner_kernels`): same text, line numbers and `__qualname__` as
+    the function would give them, names looked up in the script's globals. A definition Warp refuses is
+    left out (its kernel then has no reason to give: it does not exist in the run either)."""
+
+    def evaluate(expr: ast.expr) -> Any:
+        return eval(compile(ast.Expression(expr), path, "eval"), namespace)
+
+    def is_kernel_decorator(expr: ast.expr) -> bool:
+        try:
+            value = evaluate(expr.func if isinstance(expr, ast.Call) else expr)
+        except Exception:
+            return False
+        return value is wp.kernel
+
+    made = {
+        (os.path.realpath(k.func.__code__.co_filename), k.func.__code__.co_firstlineno)
+        for k in warp_session.live_kernels()
+        if getattr(k.func, "__code__", None) is not None
+    }
+    here = os.path.realpath(path)
+    for inner in scripts.inner_kernels(tree, text, path, is_kernel_decorator):
+        if (here, inner.first_line) in made:  # the script made it at import (a function it called)
+            continue
+        # Compiled as a top-level def whose one decorator stands on the original decorator's line (Python
+        # and Warp read the kernel's source from there); that decorator names it and applies the real one.
+        decorator = inner.node.decorator_list[0]
+        node = copy.copy(inner.node)
+        node.decorator_list = [ast.copy_location(ast.Name("__wci_define__", ast.Load()), decorator)]
+
+        def define(func: Any, qualname: str = inner.qualname, decorator: ast.expr = decorator) -> Any:
+            func.__qualname__ = qualname
+            return evaluate(decorator)(func)
+
+        scope = {"__wci_define__": define}
+        try:
+            exec(compile(ast.Module([node], type_ignores=[]), path, "exec"), namespace, scope)
+        except Exception:
+            continue
 
 
 def _closure_digest(func: Any) -> str:

@@ -99,8 +99,9 @@ class Worker:
 
     def _forget_named_modules(self) -> None:
         """Scripts are separate programs: a Warp module one of them names (`@wp.kernel(module="dft_kernels")`)
-        must not collect the next script's kernels of that name, as it would in one process (two Warp
-        examples share the name: each kernel's code then differed from Warp's for the script alone)."""
+        must not collect the next script's kernels of that name, as it would in one process. Two of Warp's
+        examples name the same module, one of them with `wp.config.enable_backward = False`, which the module
+        keeps from when it was made: the other's kernels then failed their check."""
         names = {
             k.module.name
             for k in warp_session.live_kernels()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from warp_cuda_ir import extraction
+from warp_cuda_ir import extraction, real
 from warp_cuda_ir.harvest import (
     TargetError,
     assign_splits,
@@ -238,14 +238,30 @@ def test_what_a_script_settles_only_when_run_is_harvested():
         ("my-kernels.py", "fft_rows"),
         ("my-kernels.py", "Simulation.step.<locals>.advance"),
         ("my-kernels.py", "main.<locals>.clamp_all"),
+        ("my-kernels.py", "scale_blocks"),
+        ("my-kernels.py", "trace_blocks"),
     }  # not `make_offset.<locals>.add_offset`: its code needs the factory's argument
     fft = got[("my-kernels.py", "fft_rows")]
     assert fft["block_dim"] == 8 and "tile_fft" in fft["texts"]["cuda_forward"]
     # Each script's `scale` is its own kernel, checked against Warp's code for that script alone.
     assert "+ 1.0" in got[("001.py", "scale")]["source"] and "SCALE" in got[("my-kernels.py", "scale")]["source"]
     clamp = got[("my-kernels.py", "main.<locals>.clamp_all")]
-    assert clamp["line"] == 52 and clamp["upstream_source"].lstrip().startswith("@wp.kernel(enable_backward=False)")
+    assert clamp["line"] == 69 and clamp["upstream_source"].lstrip().startswith("@wp.kernel(enable_backward=False)")
     assert clamp["texts"]["cuda_forward"] and clamp["texts"]["backward_origin"] == extraction.ENABLED_KERNEL
+    # Generic kernels nothing specialised: the first candidate type Warp generates code for, said so.
+    scale_blocks, trace_blocks = got[("my-kernels.py", "scale_blocks")], got[("my-kernels.py", "trace_blocks")]
+    assert scale_blocks["chosen_overload"] == scale_blocks["overload"] == "a1f4_a1f4"
+    assert "wp.overload(scale_blocks, [wp.array(dtype=wp.float32" in scale_blocks["source"]
+    assert (
+        trace_blocks["chosen_overload"].startswith("a1m33f4")
+        and "wp::mat_t<3, 3, wp::float32>" in trace_blocks["texts"]["cuda_forward"]
+    )
+    assert all(r["chosen_overload"] is None for r in result.records if r not in (scale_blocks, trace_blocks))
+    rows = real.real_rows(result.records).rows
+    assert sorted(r["provenance"]["chosen_overload"] or "" for r in rows)[-2:] == [
+        "a1f4_a1f4",
+        trace_blocks["overload"],
+    ]
 
 
 def test_a_file_that_hangs_is_killed_and_blamed(tmp_path):

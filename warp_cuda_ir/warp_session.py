@@ -796,6 +796,11 @@ def is_array_type(t: Any) -> bool:
     return bool(_types().is_array(t))
 
 
+def is_plain_array_type(t: Any) -> bool:
+    """`wp.array(dtype=...)` or its annotation form `wp.array[...]`; not an indexed or fabric array."""
+    return getattr(t, "_concrete_cls", type(t)) is wp.array
+
+
 def is_generic_type(t: Any) -> bool:
     return bool(_types().type_is_generic(t))
 

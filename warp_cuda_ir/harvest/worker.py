@@ -192,6 +192,39 @@ class Worker:
                 continue
         return None
 
+    def _chosen_overload(self, kernel: Any) -> Any | None:
+        """An overload of a script's generic kernel that nothing specialised, or None (not a script's kernel,
+        or no candidate generates): every `Any` (an argument, or a `wp.array`'s dtype) set to one type of
+        `OVERLOAD_CANDIDATES`, the first Warp generates code for. Warp itself generates nothing for a generic
+        kernel: the script's run, which the harvest does not do, picks the types; the row says the harvest
+        picked these (`provenance.chosen_overload`)."""
+        if os.path.realpath(kernel.func.__code__.co_filename) not in self.scripts:
+            return None
+        for candidate in OVERLOAD_CANDIDATES:
+            types = {}
+            for arg in kernel.adj.args:
+                if arg.type is Any:
+                    types[arg.label] = candidate
+                elif warp_session.is_plain_array_type(arg.type) and arg.type.dtype is Any:
+                    types[arg.label] = wp.array(dtype=candidate, ndim=arg.type.ndim)
+                elif warp_session.is_generic_type(arg.type):
+                    return None  # a generic vector length, an indexed array...: no single rule
+                else:
+                    types[arg.label] = arg.type
+            try:
+                overload = wp.overload(kernel, types)
+            except Exception:
+                continue
+            self.seen.add(id(overload))  # announced as this generic kernel's, not as an upstream overload
+            try:
+                with warp_session.silenced_fd(2):
+                    self._original(overload, warp_session.module_block_dim(overload))
+            except Exception:
+                kernel.overloads.pop(overload.sig, None)
+                continue
+            return overload
+        return None
+
     def do_process(self, ident: str, time_limit: float) -> None:
         started = time.perf_counter()
         try:
@@ -215,8 +248,12 @@ class Worker:
             return self._reason(ident, reasons.WORKER_DIED, "kernel not found in this worker")
         t, rel, line, qualname, sig, _ = ident.split("|")[:6]
         target = self.targets[int(t)]
+        chosen = None
         if sig == "<generic>":
-            return self._reason(ident, reasons.GENERIC_WITHOUT_OVERLOADS, "no wp.overload and never launched")
+            kernel = self._chosen_overload(kernel)
+            if kernel is None:
+                return self._reason(ident, reasons.GENERIC_WITHOUT_OVERLOADS, "no wp.overload and never launched")
+            chosen = kernel.sig
         root = kernel.generic_parent or kernel
         try:
             upstream_lines, _, _ = source_lines(root.func)
@@ -271,7 +308,8 @@ class Worker:
                 "file": rel,
                 "line": int(line),
                 "qualname": qualname,
-                "overload": sig or None,
+                "overload": chosen or sig or None,
+                "chosen_overload": chosen,
                 "kernel_name": sc.kernel_name,
                 "upstream_source": "".join(upstream_lines),
                 "source": sc.source,
@@ -280,6 +318,11 @@ class Worker:
             },
         }
 
+
+# The types tried, in order, for the `Any`s of a script's generic kernel nothing specialised: Warp's default
+# scalar, then the vector and matrix types Warp's own generic examples are launched with (`fem`'s block
+# matrices are 3x3; on Warp 1.19's examples this order generated all 4 such kernels).
+OVERLOAD_CANDIDATES = (wp.float32, wp.vec3, wp.mat33)
 
 # A script's top-level statement that runs longer than this is its own work (a simulation loop, a
 # benchmark), not a definition: it is cut and the script's later definitions still load. Imports are

@@ -1,4 +1,6 @@
 # A folder of scripts as users write them: run with `python my-kernels.py`, kernels made where they are used.
+from typing import Any
+
 import numpy as np
 
 import warp as wp
@@ -22,6 +24,21 @@ def fft_rows(x: wp.array2d[wp.vec2d], y: wp.array2d[wp.vec2d]):
 def scale(a: wp.array[float]):
     i = wp.tid()
     a[i] = a[i] * SCALE
+
+
+# Generic: the script's run picks the types (never, here); as written, Warp generates no code for it.
+@wp.kernel
+def scale_blocks(values: wp.array[Any], factor: wp.array[float]):
+    i = wp.tid()
+    values[i] = values[i] * factor[i]
+
+
+# Generic, and only a matrix type generates: `v[0, 0]` indexes two dimensions.
+@wp.kernel
+def trace_blocks(values: wp.array(dtype=Any), out: wp.array[float]):
+    i = wp.tid()
+    v = values[i]
+    out[i] = float(v[0, 0] + v[1, 1] + v[2, 2])
 
 
 class Simulation:

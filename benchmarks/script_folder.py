@@ -3,6 +3,7 @@
     python benchmarks/script_folder.py WARP_EXAMPLES            # warp/examples of the installed warp-lang
     python benchmarks/script_folder.py NEWTON_EXAMPLES --workers 2 --json out.json
     python benchmarks/script_folder.py path/to/scripts --keep /tmp/copy
+    python benchmarks/script_folder.py WARP_EXAMPLES --skip 'benchmarks/*' --skip browse.py --skip fem/utils.py
 
 Every `.py` file under the source folder (except `__init__.py`) is copied into one flat temporary folder
 under a name that is not a Python identifier, in turn `000.py`, `example-apic-fluid.py`,
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import fnmatch
 import json
 import os
 import resource
@@ -55,9 +57,16 @@ def source_folder(spec: str) -> Path:
     return Path(spec)
 
 
-def copy_renamed(src: Path, dst: Path) -> dict[str, str]:
-    """Copy the scripts flat under non-identifier names; returns new name -> path in `src`."""
-    files = sorted(p for p in src.rglob("*.py") if p.name != "__init__.py" and "__pycache__" not in p.parts)
+def copy_renamed(src: Path, dst: Path, skip: list[str] = ()) -> dict[str, str]:
+    """Copy the scripts flat under non-identifier names, but those matching a `skip` pattern (relative
+    POSIX paths, fnmatch); returns new name -> path in `src`."""
+    files = sorted(
+        p
+        for p in src.rglob("*.py")
+        if p.name != "__init__.py"
+        and "__pycache__" not in p.parts
+        and not any(fnmatch.fnmatch(p.relative_to(src).as_posix(), pattern) for pattern in skip)
+    )
     names: dict[str, str] = {}
     for i, path in enumerate(files):
         stem = path.stem
@@ -127,6 +136,7 @@ def main() -> None:
     parser.add_argument("source", help=f"a folder of scripts, or {WARP_EXAMPLES} / {NEWTON_EXAMPLES}")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", type=Path, help="write the figures and the kernels missed here")
+    parser.add_argument("--skip", action="append", default=[], help="leave out files matching this (repeatable)")
     parser.add_argument("--keep", type=Path, help="copy the scripts here (an empty or new folder) and keep them")
     args = parser.parse_args()
 
@@ -142,7 +152,7 @@ def main() -> None:
         folder = Path(tempfile.mkdtemp(prefix="warp_cuda_ir_scripts_")) / "my scripts"
         folder.mkdir()
     try:
-        origin = copy_renamed(src, folder)
+        origin = copy_renamed(src, folder, args.skip)
         defined = defined_kernels(folder)
         started, cpu0 = time.perf_counter(), _cpu()
         result = harvest([str(folder)], workers=args.workers)

@@ -228,7 +228,8 @@ def test_a_folder_of_scripts_harvests_whatever_its_files_are_called(tmp_path):
 @pytest.mark.slow
 def test_what_a_script_settles_only_when_run_is_harvested():
     """`scripts/`: a tile kernel whose code needs the block size its launch names, kernels defined inside
-    functions the script's top level never calls, and a Warp module name two scripts both use."""
+    functions the script's top level never calls or under `if __name__ == "__main__":`, generic kernels
+    nothing specialises, and a Warp module name two scripts both use."""
     result = harvest([str(DATA / "scripts")], workers=1)  # one process: the scripts meet there
     assert result.reasons == []
     got = {(r["file"], r["qualname"]): r for r in result.records}
@@ -240,6 +241,7 @@ def test_what_a_script_settles_only_when_run_is_harvested():
         ("my-kernels.py", "main.<locals>.clamp_all"),
         ("my-kernels.py", "scale_blocks"),
         ("my-kernels.py", "trace_blocks"),
+        ("my-kernels.py", "negate"),
     }  # not `make_offset.<locals>.add_offset`: its code needs the factory's argument
     fft = got[("my-kernels.py", "fft_rows")]
     assert fft["block_dim"] == 8 and "tile_fft" in fft["texts"]["cuda_forward"]

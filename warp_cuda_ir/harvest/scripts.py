@@ -10,7 +10,8 @@ choose their launches. Loading the script runs only its top level, so two facts 
 - `inner_kernels`: `@wp.kernel` definitions inside a function (a `main()`, an `Example.__init__`) that
   capture nothing from it. Such a kernel is the same kernel whatever the function's arguments, so it can be
   defined at the script's top level (names looked up in the script's globals, as its body would) without
-  calling the function.
+  calling the function. Definitions at the top level itself are listed too: one under
+  `if __name__ == "__main__":` is not run when the script is loaded.
 """
 
 from __future__ import annotations
@@ -74,7 +75,8 @@ class InnerKernel:
 
 
 def inner_kernels(tree: ast.Module, text: str, path: str, is_kernel_decorator: Any) -> list[InnerKernel]:
-    """`@wp.kernel` definitions nested in functions that capture nothing from them (see the module doc).
+    """`@wp.kernel` definitions nested in functions that capture nothing from them, and those at the top
+    level (outside classes) whether or not loading runs them; the caller skips what exists (module doc).
 
     `is_kernel_decorator(expr)`: whether a decorator expression, evaluated in the script's globals, is
     `wp.kernel` (bare or called with options). Its options, annotations and defaults must name nothing the
@@ -96,7 +98,7 @@ def inner_kernels(tree: ast.Module, text: str, path: str, is_kernel_decorator: A
                     visit(child, [*scope, child.name], functions, inner)
                     continue
                 if (
-                    functions
+                    (functions or not scope)
                     and isinstance(child, ast.FunctionDef)
                     and len(child.decorator_list) == 1
                     and is_kernel_decorator(child.decorator_list[0])

@@ -379,9 +379,10 @@ def _load_from_path(module: str, path: str) -> None:
 
 def _define_inner_kernels(tree: ast.Module, text: str, path: str, namespace: dict[str, Any]) -> None:
     """Define the kernels the script writes inside functions its top level never called, where they capture
-    nothing from those functions (`scripts.inner_kernels`): same text, line numbers and `__qualname__` as
-    the function would give them, names looked up in the script's globals. A definition Warp refuses is
-    left out (its kernel then has no reason to give: it does not exist in the run either)."""
+    nothing from those functions, and those under a top-level block that did not run (`if __name__ ==
+    "__main__":`), see `scripts.inner_kernels`: same text, line numbers and `__qualname__` as the script's
+    run would give them, names looked up in the script's globals. A definition whose decorator raises is
+    left out, as it is from the run."""
 
     def evaluate(expr: ast.expr) -> Any:
         return eval(compile(ast.Expression(expr), path, "eval"), namespace)

@@ -78,4 +78,10 @@ def main():
 
 
 if __name__ == "__main__":
+
+    @wp.kernel
+    def negate(a: wp.array[float]):
+        i = wp.tid()
+        a[i] = -a[i] * SCALE
+
     main()

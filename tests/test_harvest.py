@@ -266,6 +266,24 @@ def test_what_a_script_settles_only_when_run_is_harvested():
     ]
 
 
+@pytest.mark.slow
+def test_a_script_past_its_time_limit_keeps_its_kernels(tmp_path):
+    """A simulation loop at top level: the kernels before and after it are harvested, the file has its
+    reason; a top-level `argparse` gives its defaults, as `python sim-loop.py` would."""
+    (tmp_path / "sim-loop.py").write_text(
+        "import argparse\nimport time\n\nimport warp as wp\n\n"
+        "parser = argparse.ArgumentParser()\nparser.add_argument('--n', type=int, default=4)\n"
+        "N = parser.parse_args().n\n\n\n"
+        "@wp.kernel\ndef before(a: wp.array[float]):\n    a[wp.tid()] = float(N)\n\n\n"
+        "while True:\n    time.sleep(0.1)\n\n\n"
+        "@wp.kernel\ndef after(a: wp.array[float]):\n    a[wp.tid()] = 2.0\n"
+    )
+    result = harvest([str(tmp_path)], workers=1, import_timeout=4)
+    assert [(r.category, r.file) for r in result.reasons] == [(reasons.IMPORT_TIMEOUT, "sim-loop.py")]
+    got = {r["qualname"]: r for r in result.records}
+    assert set(got) == {"before", "after"} and "N = 4" in got["before"]["source"]
+
+
 def test_a_file_that_hangs_is_killed_and_blamed(tmp_path):
     (tmp_path / "hangs.py").write_text((DATA / "hangs" / "hangs.py").read_text())
     (tmp_path / "ok.py").write_text((KERNELS / "wci_forms" / "main_guard.py").read_text())

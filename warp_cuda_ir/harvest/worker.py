@@ -89,8 +89,14 @@ class Worker:
                     importlib.import_module(module)
                 else:
                     _load_from_path(module, path)
-        except _OverTime:  # its kernels are left to a later import (as when the worker was killed)
-            return reasons.IMPORT_TIMEOUT, f"no answer within {time_limit:g} s", []
+        except _OverTime:
+            # A module imported by name may be half made: its kernels are left to a later import (as when the
+            # worker was killed). A script runs a statement at a time: the kernels it made are whole.
+            return (
+                reasons.IMPORT_TIMEOUT,
+                f"no answer within {time_limit:g} s",
+                [] if path is None else self._announce(),
+            )
         except SystemExit as e:
             category, error = reasons.IMPORT_EXITED, f"sys.exit({e.code!r})"
         except BaseException as e:  # whatever the file raises, the harvest goes on
@@ -359,6 +365,10 @@ def _load_from_path(module: str, path: str) -> None:
         raise _StatementCut(f"top-level statement cut at the {SCRIPT_STATEMENT_LIMIT_S} s limit")
 
     previous = signal.signal(signal.SIGALRM, cut)
+    # Run as `python 001.py` runs it: with no arguments (a top-level `argparse` then gives its defaults, where
+    # the build's own arguments made it exit and left the names it sets undefined).
+    argv, sys.argv = sys.argv, [path]
+    over: _OverTime | None = None
     try:
         for node in tree.body:
             timed = not isinstance(node, (ast.Import, ast.ImportFrom))
@@ -370,9 +380,14 @@ def _load_from_path(module: str, path: str) -> None:
                 first = first or e
             finally:
                 signal.alarm(0)
+    except _OverTime as e:  # the file's time is up: the definitions not run yet are still made from the text
+        over = e
     finally:
         signal.signal(signal.SIGALRM, previous)
+        sys.argv = argv
     _define_inner_kernels(tree, text, path, loaded.__dict__)
+    if over is not None:
+        raise over
     if first is not None:
         raise first
 

@@ -535,6 +535,11 @@ def live_kernels() -> list[Any]:
     return out
 
 
+def module_kernels(modules: Iterable[Any]) -> list[Any]:
+    """The live kernels of Warp modules (made with `wp.Module(name)`, which the registry does not list)."""
+    return [k for module in modules for k in module._get_live_kernels()]
+
+
 def unregister_modules(names: Iterable[str]) -> None:
     """Take Warp modules out of the process's registry: the next kernel declared with `module="<name>"`
     starts a new, empty module of that name. Kernels already made keep their module object."""

@@ -27,7 +27,7 @@ import time
 import tokenize
 import traceback
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -65,6 +65,7 @@ class Worker:
         self.seen: set[int] = set()  # id() of kernel objects already announced
         self.modules: dict[int, Any] = {}  # id(Warp module) -> ModuleCode, or False when it does not build whole
         self.scripts: set[str] = set()  # real paths of the files loaded as scripts (a folder that is no package)
+        self.script_modules: list[str] = []  # the names they load under
         for target in config["targets"]:
             if target["sys_path"] not in sys.path:
                 sys.path.insert(0, target["sys_path"])
@@ -82,6 +83,7 @@ class Worker:
         if path is not None:
             self._forget_named_modules()
             self.scripts.add(os.path.realpath(path))
+            self.script_modules.append(module)
         error = category = None
         try:
             with _time_limit(time_limit):
@@ -118,7 +120,8 @@ class Worker:
     def _announce(self) -> list[str]:
         """Idents of kernels (and overloads) of the harvested targets not announced before."""
         out = []
-        for kernel in warp_session.live_kernels():
+        kernels = _kernels_with(vars(sys.modules[n]) for n in self.script_modules if n in sys.modules)
+        for kernel in kernels:
             if id(kernel) in self.seen or getattr(kernel, "generic_parent", None) is not None:
                 continue
             where = self._where(kernel)
@@ -409,9 +412,10 @@ def _define_inner_kernels(tree: ast.Module, text: str, path: str, namespace: dic
             return False
         return value is wp.kernel
 
+    kernels = _kernels_with([namespace])
     made = {
         (os.path.realpath(k.func.__code__.co_filename), k.func.__code__.co_firstlineno)
-        for k in warp_session.live_kernels()
+        for k in kernels
         if getattr(k.func, "__code__", None) is not None
     }
     here = os.path.realpath(path)
@@ -433,6 +437,20 @@ def _define_inner_kernels(tree: ast.Module, text: str, path: str, namespace: dic
             exec(compile(ast.Module([node], type_ignores=[]), path, "exec"), namespace, scope)
         except Exception:
             continue
+
+
+def _kernels_with(namespaces: Iterable[dict[str, Any]]) -> list[Any]:
+    """Every live kernel: those of Warp's registry, and those of the modules it does not list (a script's own
+    `wp.Module("name")`) that a kernel named in `namespaces` (scripts' globals) belongs to."""
+    kernels = warp_session.live_kernels()
+    listed = {id(k.module) for k in kernels}
+    unlisted = {
+        id(v.module): v.module
+        for namespace in namespaces
+        for v in list(namespace.values())
+        if isinstance(v, wp.Kernel) and id(v.module) not in listed
+    }
+    return kernels + warp_session.module_kernels(unlisted.values())
 
 
 def _closure_digest(func: Any) -> str:

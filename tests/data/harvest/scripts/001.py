@@ -8,3 +8,13 @@ wp.config.enable_backward = False
 def scale(a: wp.array[float], s: float):
     i = wp.tid()
     a[i] = a[i] * s + 1.0
+
+
+# A Warp module made directly: Warp's registry does not list it.
+own_module = wp.Module("my_own_module", None)
+
+
+@wp.kernel(module=own_module)
+def offset(a: wp.array[float]):
+    i = wp.tid()
+    a[i] = a[i] + 0.5

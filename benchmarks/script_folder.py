@@ -12,7 +12,9 @@ under a name that is not a Python identifier, in turn `000.py`, `example-apic-fl
 Warp or the harvester: every function decorated with `kernel` (`@wp.kernel`, `@wp.kernel(...)`,
 `@warp.kernel`, `@kernel`) at any depth, by file and first line. A definition is *harvested* when a record
 comes from it (any overload or closure value of it) or its upstream text is that of a record (the harvest
-keeps one record per self-contained text). "Distinct" counts definitions with the same text once.
+keeps one record per self-contained text). "Distinct" counts definitions with the same text once. A second
+figure leaves out the kernels Warp itself generates no code for (its codegen refuses them, or a generic one
+nothing specialised), by the harvest's reason.
 Prints the figures, the wall and CPU time (this process and its children) and each kernel missed with
 the harvest's reason for it.
 """
@@ -36,6 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from warp_cuda_ir.harvest import harvest
+from warp_cuda_ir.harvest.reasons import NOT_GENERATED_BY_WARP as NOT_GENERATED
 
 WARP_EXAMPLES = "WARP_EXAMPLES"
 NEWTON_EXAMPLES = "NEWTON_EXAMPLES"
@@ -182,9 +185,14 @@ def main() -> None:
         for f, line in sorted(set(defined) - harvested)
     ]
     rate = len(distinct_harvested) / len(distinct_defined) if distinct_defined else 0.0
+    # Kernels Warp itself makes no code for (a kernel its codegen refuses, a generic one nothing specialised).
+    refused = {defined[(m["file"], m["line"])]["text"] for m in missed if m["reason"].split(":")[0] in NOT_GENERATED}
+    generated = distinct_defined - (refused - distinct_harvested)
+    generated_rate = len(distinct_harvested) / len(generated) if generated else 0.0
     print(f"source: {src} ({len(origin)} scripts, copied under non-identifier names)")
     print(f"kernels defined: {len(defined)} definitions, {len(distinct_defined)} distinct texts")
     print(f"harvested:       {len(harvested)} definitions, {len(distinct_harvested)} distinct texts ({rate:.1%})")
+    print(f"of those Warp generates code for: {len(distinct_harvested)} of {len(generated)} ({generated_rate:.1%})")
     print(f"records: {len(result.records)}; files with a reason: {len(file_reasons)}")
     load = os.getloadavg()
     print(
@@ -201,6 +209,8 @@ def main() -> None:
             "harvested": len(harvested),
             "harvested_distinct": len(distinct_harvested),
             "rate": round(rate, 4),
+            "generated_by_warp_distinct": len(generated),
+            "generated_rate": round(generated_rate, 4),
             "wall_s": round(wall, 1),
             "cpu_s": round(cpu, 1),
             "load": round(load[0], 2),

@@ -190,6 +190,10 @@ def loaded_kernel(
                 for k in [kernel, *kernel.overloads.values()]:
                     if k.options.get("enable_backward") is False:
                         k.options["enable_backward"] = True
+                # Warp hashed the module when `wp.overload` put a generic kernel's overload in it, with the
+                # options as written: without a new hash the forward-only object in Warp's kernel cache
+                # (the row's own CPU run built it) was loaded, and the backward launch found no symbol.
+                kernel.module.mark_modified()
             yield kernel, namespace
         finally:
             release()

@@ -155,9 +155,9 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         "tape's gradient for its earlier values is wrong), `partial_adjoint:<builtin>` (a built-in whose scalar "
         "adjoint in Warp's builtin.h gives an argument written as an expression no adjoint: `mod`'s divisor), "
         "`singular_decomposition:<builtin>` (qr3/svd3/svd2/eig3 of a matrix singular by construction: the adjoint "
-        "divides by zero), `component_assignment:<var>` (a store into one component of a local vector, "
-        "`v.y = ...`: Warp's backward code for it is wrong), `zero_adjoint:randf_bounds` (randf bounds get no "
-        "adjoint). Empty: none found.",
+        "divides by zero), `component_assignment:<var>` (a store into one component of a local vector "
+        "or matrix, `v.y = ...`, `v[1] = ...`: Warp's backward code for it is wrong), "
+        "`zero_adjoint:randf_bounds` (randf bounds get no adjoint). Empty: none found.",
     ),
     # ---- end gradients block ----
     ("warp_version", string, "warp-lang version that generated the C++ (for real rows: that harvested them)."),

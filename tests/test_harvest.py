@@ -230,11 +230,13 @@ def test_a_folder_of_scripts_harvests_whatever_its_files_are_called(tmp_path):
 
 
 @pytest.mark.slow
-def test_what_a_script_settles_only_when_run_is_harvested():
+def test_what_a_script_settles_only_when_run_is_harvested(tmp_path, monkeypatch):
     """`scripts/`: a tile kernel whose code needs the block size its launch names, kernels defined inside
     functions the script's top level never calls or under `if __name__ == "__main__":`, generic kernels
     nothing specialises, a Warp module name two scripts both use, and a Warp module Warp does not list."""
+    monkeypatch.chdir(tmp_path)  # the user's folder: a script's files must not land here
     result = harvest([str(DATA / "scripts")], workers=1)  # one process: the scripts meet there
+    assert list(tmp_path.iterdir()) == []
     # A kernel of a `wp.Module` object, which Warp's registry does not list, is found; its self-contained
     # text cannot be written (the module object is no literal): that is its reason.
     assert [(r.category, r.file, r.kernel) for r in result.reasons] == [

@@ -569,8 +569,16 @@ def harvest_file(item: FileItem) -> dict[str, Any]:
         warp_session.init_warp()
         worker = _workers[item.config] = Worker(json.loads(item.config), send)
     worker.send = send
+    # A script runs in a folder of the harvest's own: what it writes to its working directory (Warp's tile
+    # examples write benchmark.csv) lands in the scratch folder, not in the folder the user built from.
+    home = os.getcwd()
     with contextlib.redirect_stdout(sys.stderr), warp_session.silenced_fd(1), warp_session.silenced_fd(2):
-        category, error, idents = worker.do_import(item.module, item.path, item.import_timeout)
+        try:  # contextlib.chdir is Python 3.11+
+            if item.path is not None:
+                os.chdir(Path(item.scratch) / "cwd")
+            category, error, idents = worker.do_import(item.module, item.path, item.import_timeout)
+        finally:
+            os.chdir(home)
         mine = [ident for ident in idents if _claim(item.scratch, ident)]
         atomic_write(claimed_path(item.scratch, item.job), json.dumps(mine).encode())
         for ident in mine:

@@ -18,3 +18,7 @@ own_module = wp.Module("my_own_module", None)
 def offset(a: wp.array[float]):
     i = wp.tid()
     a[i] = a[i] + 0.5
+
+# What a script writes to its working directory (Warp's tile examples write benchmark.csv) stays in the harvest's.
+with open("written_by_001.txt", "w") as f:
+    f.write("a script's output\n")

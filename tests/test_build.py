@@ -11,7 +11,7 @@ import pytest
 import warp as wp
 
 from tests.helpers import SMALL_SPEC, SMALL_TARGET_MB, assert_publishable, build, normalize_source, read_rows, run_cli
-from warp_cuda_ir import extraction, program_analysis, rows, schema, writing
+from warp_cuda_ir import extraction, rows, schema, writing
 from warp_cuda_ir.build import BuildResult
 from warp_cuda_ir.record import BuildRecord
 from warp_cuda_ir.shards import BuildSpec, ShardCache, generate_shard
@@ -160,11 +160,9 @@ def test_the_cards_figures_made_during_the_build_equal_a_read_back(small_build: 
     from warp_cuda_ir import card
     from warp_cuda_ir.readback import read_back
 
-    again = read_back(small_build.out)  # the card's sample of synthetic programs analysed from the published files
+    again = read_back(small_build.out)  # every synthetic program analysed from the published files
     text = (small_build.out / writing.CARD).read_text()
-    seeds = [r["seed"] for r in read_rows(small_build.out).values()]
-    assert again.meaning and again.meaning["programs"] == sum(s % program_analysis.CARD_SEED_STEP == 0 for s in seeds)
-    assert f"on the `python_source` of {again.meaning['programs']:,} of the {len(seeds):,} generated rows" in text
+    assert again.meaning and again.meaning["programs"] == sum(small_build.rows_per_split.values())
     assert card.meaning_markdown(again) in text
     assert again.leakage and again.leakage.rows_compared == again.leakage.rows == again.num_rows
     assert card.leakage_markdown(again) in text

@@ -211,14 +211,13 @@ def _measure_leakage(executor: Executor, prepared: Path, rows: real.RealRows | N
 
 
 def _tally_programs(meaning: program_analysis.Tally, cache: ShardCache, index: int, dropped: set[int]) -> None:
-    """Add the programs of a shard the builder writes to the card's tally (repeats of earlier programs left out; the
-    card's sample, `program_analysis.sampled`).
+    """Add the programs of a shard the builder writes to the card's tally (repeats of earlier programs left out).
 
     While later shards are generated, rather than after the last one in `read_back`, where it ran alone.
     """
     table = cache.read(index, ["seed", "python_source", "category"]).to_pydict()
     for seed, text, category in zip(table["seed"], table["python_source"], table["category"], strict=True):
-        if seed not in dropped and program_analysis.sampled(seed):
+        if seed not in dropped:
             meaning.add(program_analysis.analyse(text, category), category)
 
 

@@ -736,11 +736,9 @@ def meaning_markdown(readback: Readback) -> str:
     def share(pair: list[int]) -> str:
         return f"{pair[0]:,} of {pair[1]:,} ({percent(pair[0], pair[1])})" if pair[1] else "none"
 
-    step = program_analysis.CARD_SEED_STEP
     lines = [
-        f"Measured statically on the `python_source` of {m['programs']:,} of the {generated_rows(readback):,} "
-        f"generated rows, those whose seed is a multiple of {step} (`warp_cuda_ir/program_analysis.py`); a value is "
-        "live",
+        "Measured statically on every generated row's `python_source` (`warp_cuda_ir/program_analysis.py`); a "
+        "value is live",
         "when it reaches an array store, an atomic, a helper's return or a condition of live code, transitively.",
         "",
         "| measure | value |",

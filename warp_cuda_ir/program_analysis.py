@@ -38,16 +38,6 @@ TYPED5_BASELINE = {
     "never_executed_blocks_pct": 30.53, "degenerate_outputs_pct": 13.29,
 }  # fmt: skip
 DISTRIBUTIONS = ("builtins", "statements", "expressions")
-# A build's card analyses the generated rows whose seed is a multiple of this (`sampled`), and says so: every row
-# cost 1.8 ms of the builder's process per row (after `syntax.unchanging` halved it), as much as a fifth of Warp's
-# codegen of the row, in the process that shares the cores with the workers.
-CARD_SEED_STEP = 4
-
-
-def sampled(seed: int) -> bool:
-    """Whether a build's card analyses the generated row of `seed` (one in CARD_SEED_STEP, by seed)."""
-    return seed % CARD_SEED_STEP == 0
-
 
 _OPERATORS = {
     ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Mod: "mod", ast.FloorDiv: "floordiv",

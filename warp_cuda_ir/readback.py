@@ -351,10 +351,9 @@ def read_back(
 ) -> Readback:
     """Read every data file of `folder` once. Raises DatasetFolderError for an unreadable file.
 
-    `meaning`: the `program_analysis` tally of the synthetic rows the card samples (`program_analysis.sampled`)
-    when the caller made it already (a build does, while its shards are generated: analysing every program here,
-    in one process after the last shard, cost ~3 ms per row, as much as a third of Warp's codegen of the row on
-    each of two cores).
+    `meaning`: the synthetic rows' `program_analysis` tally when the caller made it already (a build does, while
+    its shards are generated: analysing every program here, in one process after the last shard, cost ~3 ms
+    per row, as much as a third of Warp's codegen of the row on each of two cores).
     `leakage`: gives the folder's near-duplicate figures when the caller has them computed elsewhere (a build
     does, in a worker, while this reads the files: `leakage_of` over `leakage_sample`); called last.
     """
@@ -435,12 +434,11 @@ def read_back(
                         if (
                             analysed
                             and source == "synthetic"
-                            and {"seed", "python_source", "category"} <= set(group.column_names)
+                            and {"python_source", "category"} <= set(group.column_names)
                         ):
-                            programs = group.select(["seed", "python_source", "category"]).to_pylist()
-                            for seed, text, category in (p.values() for p in programs):
-                                if program_analysis.sampled(seed):
-                                    meaning.add(program_analysis.analyse(text, category), category)
+                            programs = group.select(["python_source", "category"]).to_pydict()
+                            for text, category in zip(programs["python_source"], programs["category"], strict=True):
+                                meaning.add(program_analysis.analyse(text, category), category)
                         if source == "real" and "provenance" in group.column_names:
                             _count_packages(group, split, packages)
                         counts.add(group)

@@ -181,6 +181,40 @@ def test_replays_run_in_worker_processes_that_may_crash_or_hang(tmp_path: Path) 
     assert entries() == files
 
 
+@pytest.mark.slow
+def test_replays_load_modules_a_prebuild_compiled_in_one_unit(tmp_path: Path) -> None:
+    """`replays.prebuild` compiles a chunk's modules as the replays load them (forward only, -O0) in one Clang
+    call: each replay then loads that object file, compiles nothing, and gives the verdict it gave alone."""
+    from warp_cuda_ir.capture import replays
+
+    shift_args = lambda ns: [  # noqa: E731
+        wp.array(np.arange(4, dtype=np.float32), device="cpu"),
+        wp.zeros(4, dtype=float, device="cpu"),
+    ]
+    data = _capture(SHIFT, shift_args)
+    twice = SHIFT.replace("src[i] + 1.0", "src[i] * 2.0")
+    broken = SHIFT.replace("dst[i] = src[i] + 1.0", "dst[i] = src[i] + undefined_name")
+    items = [
+        (SHIFT, "shift", data),
+        (twice, "shift", data),
+        (broken, "shift", data),
+        (SOURCE, "step", _capture(SOURCE, _step_args)),
+    ]
+    alone = [replay.replay(*item) for item in items]
+    saved = wp.config.kernel_cache_dir
+    wp.config.kernel_cache_dir = str(tmp_path / "kernel_cache")
+    try:
+        assert replays.prebuild(items) == 3  # the broken source does not generate: its replay says why
+        binaries = list((tmp_path / "kernel_cache").glob("*/*.o"))
+        assert len(binaries) == 3 and len({b.stat().st_ino for b in binaries}) == 1  # one object file
+        batched = [replay.replay(*item) for item in items]
+        assert len(list((tmp_path / "kernel_cache").glob("*/*.o"))) == 3  # loaded, none compiled again
+    finally:
+        wp.config.kernel_cache_dir = saved
+    assert batched == alone
+    assert [f.verdict for f in batched] == ["equal", "differs", "error", "equal"]
+
+
 @pytest.mark.parametrize(
     ("value", "reason"),
     [

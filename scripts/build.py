@@ -17,6 +17,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
 
 from warp_cuda_ir.cli import (
+    add_cache_arguments,
     add_engine_arguments,
     add_validation_arguments,
     default_workers,
@@ -67,16 +68,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "validated like generated ones (default: on; --no-capture leaves real rows compile-only; nothing to "
         "capture with --real none)",
     )
-    p.add_argument(
-        "--cache-dir",
-        type=Path,
-        default=None,
-        help="the machine cache of harvests, capture jobs, replay verdicts and compiled kernels, reused by every "
-        "build (default: $WARP_CUDA_IR_CACHE, else $XDG_CACHE_HOME/warp_cuda_ir, else ~/.cache/warp_cuda_ir)",
-    )
-    p.add_argument(
-        "--no-cache", action="store_true", help="neither read nor write the machine cache (everything is recomputed)"
-    )
+    add_cache_arguments(p)
     p.add_argument(
         "--capture-jobs",
         type=positive_int,

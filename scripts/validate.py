@@ -22,13 +22,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
 
-from warp_cuda_ir.cli import add_validation_arguments, fail, validation_options
+from warp_cuda_ir.cli import add_cache_arguments, add_validation_arguments, fail, validation_options
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("dataset", type=Path, help="dataset folder written by scripts/build.py")
     add_validation_arguments(p)
+    add_cache_arguments(p)
     return p.parse_args(argv)
 
 

@@ -56,7 +56,7 @@ def test_the_validation_pass_on_ray_writes_the_local_engines_files(local_ray: No
     for engine in ("local", "ray"):
         out = tmp_path / engine
         shutil.copytree(built, out)
-        options = PassOptions(workers=2, chunk_size=3, use_gpu=False, standalone=False, engine=engine)
+        options = PassOptions(workers=2, chunk_size=3, use_gpu=False, standalone=False, engine=engine, no_cache=True)
         result = validate_dataset(out, options)
         assert result.validated_now == result.rows > 0
         files = sorted((out / "data").rglob("*.parquet"))

@@ -76,12 +76,15 @@ def interrupted_then_resumed(tiny_build: Path, tmp_path_factory: pytest.TempPath
     out = tmp_path_factory.mktemp("validated") / "warp_cuda_ir"
     shutil.copytree(tiny_build, out)
     before = digest_files(out)
+    # A machine cache of its own: rows another test validated earlier in this session would come from the
+    # session's cache, and the pass would end before it could be interrupted.
+    machine_cache = tmp_path_factory.mktemp("machine_cache")
     progress = out / writing.WORK_DIR / "validation" / "progress"
     # Ctrl-C's default action in the child, whatever the caller inherited: a shell's background job (`cmd &`
     # without job control) ignores SIGINT, Python then installs no KeyboardInterrupt handler, and the pass
     # ran to the end (exit 0) with this test reading a pass that was never interrupted.
     proc = subprocess.Popen(
-        [*VALIDATE, str(out), "--workers", "2", "--chunk-size", "2"],
+        [*VALIDATE, str(out), "--workers", "2", "--chunk-size", "2", "--cache-dir", str(machine_cache)],
         stderr=subprocess.PIPE,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
@@ -94,8 +97,15 @@ def interrupted_then_resumed(tiny_build: Path, tmp_path_factory: pytest.TempPath
     _, stderr = proc.communicate(timeout=120)
     interrupted = {"code": proc.returncode, "stderr": stderr.decode(), "untouched": digest_files(out) == before}
     started: list[int] = []
-    result = validate_dataset(out, OPTIONS, on_start=lambda total, done, _: started.append(done))
-    return {"out": out, "interrupted": interrupted, "resumed_from": started[0], "result": result}
+    options = dataclasses.replace(OPTIONS, cache_dir=str(machine_cache))
+    result = validate_dataset(out, options, on_start=lambda total, done, _: started.append(done))
+    return {
+        "out": out,
+        "interrupted": interrupted,
+        "resumed_from": started[0],
+        "result": result,
+        "machine_cache": machine_cache,
+    }
 
 
 @pytest.mark.slow
@@ -106,6 +116,28 @@ def test_interrupted_pass_leaves_data_untouched_and_resumes(interrupted_then_res
     result: ValidationResult = interrupted_then_resumed["result"]
     assert interrupted_then_resumed["resumed_from"] == result.resumed >= 3
     assert result.validated_now == result.rows - result.resumed > 0
+
+
+@pytest.mark.slow
+def test_a_second_folder_of_the_same_rows_takes_its_annotations_from_the_machine_cache(
+    interrupted_then_resumed: dict, tiny_build: Path, tmp_path: Path
+) -> None:
+    first: Path = interrupted_then_resumed["out"]
+    options = dataclasses.replace(OPTIONS, cache_dir=str(interrupted_then_resumed["machine_cache"]))
+    second = tmp_path / "elsewhere" / "warp_cuda_ir"
+    shutil.copytree(tiny_build, second)
+    result = validate_dataset(second, options)
+    assert (result.validated_now, result.from_cache) == (0, result.rows)
+    assert digest_files(second) == digest_files(first)
+    # An entry damaged on disk is recomputed (the cache warns once); the others still serve.
+    entries = sorted((interrupted_then_resumed["machine_cache"] / "validation").glob("??/*"))
+    assert len(entries) == result.rows
+    entries[0].write_bytes(entries[0].read_bytes()[:-7])
+    third = tmp_path / "third" / "warp_cuda_ir"
+    shutil.copytree(tiny_build, third)
+    result = validate_dataset(third, options)
+    assert (result.validated_now, result.from_cache) == (1, result.rows - 1)
+    assert digest_files(third) == digest_files(first)
 
 
 @pytest.mark.slow
@@ -516,3 +548,21 @@ def test_the_build_validates_by_default_and_no_validate_builds_only() -> None:
     assert default.validate is None and default.capture is True  # None: on, where the folder is local
     assert script.parse_args(["--no-validate"]).validate is False
     assert script.parse_args(["--validate"]).validate is True
+
+
+def test_annotations_of_the_moment_are_not_kept_in_the_machine_cache(tmp_path: Path) -> None:
+    """A stage cut at its limit or a dead worker may come out otherwise on a quieter machine: not stored."""
+    from warp_cuda_ir.cache import Cache
+    from warp_cuda_ir.validation.known import KnownAnnotations
+
+    known = KnownAnnotations(Cache(tmp_path), {"arch": 90})
+    complete = {f"{stage}_status": "ok" for stage in schema.STAGES}
+    for status, kept in [("ok", True), ("skipped", True), ("timeout", False), ("error", False)]:
+        row = {"id": status, "python_source": "x"}
+        known.put(known.key(row), complete | {"gradcheck_status": status})
+        assert (known.get(known.key(row)) is not None) == kept, status
+    # The key covers every column of the row, and the pass's settings.
+    row = {"id": "ok", "python_source": "x"}
+    assert known.get(known.key(row | {"python_source": "y"})) is None
+    assert KnownAnnotations(Cache(tmp_path), {"arch": 80}).key(row) != known.key(row)
+    assert KnownAnnotations(Cache(None), {"arch": 90}).key(row) is None

@@ -10,6 +10,7 @@ import argparse
 import math
 import os
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -52,6 +53,20 @@ def add_engine_arguments(p: argparse._ActionsContainer) -> None:
         "--ray-address",
         default=None,
         help="Ray cluster to join (host:port, ray://host:port or auto); default: start Ray on this machine",
+    )
+
+
+def add_cache_arguments(p: argparse._ActionsContainer) -> None:
+    p.add_argument(
+        "--cache-dir",
+        type=Path,
+        default=None,
+        help="the machine cache of harvests, capture jobs, replay verdicts, compiled kernels and validation "
+        "annotations, reused by every build and pass (default: $WARP_CUDA_IR_CACHE, else "
+        "$XDG_CACHE_HOME/warp_cuda_ir, else ~/.cache/warp_cuda_ir)",
+    )
+    p.add_argument(
+        "--no-cache", action="store_true", help="neither read nor write the machine cache (everything is recomputed)"
     )
 
 
@@ -102,6 +117,8 @@ def validation_options(args: argparse.Namespace) -> PassOptions:
         ray_address=args.ray_address,
         use_gpu=not args.no_gpu,
         standalone=not args.no_standalone,
+        cache_dir=str(args.cache_dir) if getattr(args, "cache_dir", None) else None,
+        no_cache=getattr(args, "no_cache", False),
     )
 
 

@@ -24,7 +24,7 @@ def validate_and_report(folder: Path, options: PassOptions) -> None:
         if gpu_reason:
             print(f"note: GPU execution skipped ({gpu_reason}); GPU columns are marked skipped")
         if done:
-            print(f"resuming: {done:,} of {total:,} rows already validated")
+            print(f"resuming: {done:,} of {total:,} rows already validated (this folder's pass or the machine cache)")
         bars.append(tqdm(total=total, initial=done, unit="row", desc="validating"))
 
     try:
@@ -33,7 +33,10 @@ def validate_and_report(folder: Path, options: PassOptions) -> None:
         for bar in bars:
             bar.close()
     rate = result.validated_now / result.seconds if result.seconds else 0.0
-    print(f"validated {folder}: {result.rows:,} rows ({result.validated_now:,} now, {rate:.1f} rows/s)")
+    print(
+        f"validated {folder}: {result.rows:,} rows ({result.validated_now:,} now, {rate:.1f} rows/s; "
+        f"{result.from_cache:,} from the machine cache)"
+    )
     for line in describe(result.readback.validation):
         print(line)
     times = result.times

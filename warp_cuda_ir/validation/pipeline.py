@@ -19,10 +19,12 @@ from typing import Any
 import warp as wp
 
 from warp_cuda_ir import card, engines, schema, warp_session, writing
+from warp_cuda_ir.cache import Cache
 from warp_cuda_ir.readback import Readback, read_back
 from warp_cuda_ir.record import BuildRecord, ValidationRecord
 from warp_cuda_ir.standalone import stage as programs
 from warp_cuda_ir.validation import compile_cuda, dataset, gpu
+from warp_cuda_ir.validation.known import KnownAnnotations
 from warp_cuda_ir.validation.runner import PassOptions, Progress, StageTimes, complete, run_pass
 from warp_cuda_ir.validation.stages import Settings
 
@@ -38,6 +40,7 @@ class ValidationResult:
     seconds: float
     readback: Readback  # the folder as the pass left it
     times: StageTimes = field(default_factory=StageTimes)
+    from_cache: int = 0  # rows whose annotations the machine cache held (counted in `resumed`)
 
 
 def check_inputs(out: Path, arch: int) -> list[Path]:
@@ -69,14 +72,32 @@ def validate_dataset(
     }
     progress = Progress(work, fingerprint)
     done: dict[str, dict[str, dict[str, Any]]] = {f.name: progress.load(f.name) for f in files}
+    known = KnownAnnotations(
+        Cache.from_options(options.cache_dir, options.no_cache),
+        {
+            **fingerprint,
+            "environment": environment,
+            "toolkit": warp_session.toolkit_version(),
+            "standalone": options.standalone and dataclasses.astuple(programs.find_tools(options.arch)),
+        },
+    )
+    entries: dict[tuple[str, str], str | None] = {}  # (data file, row id) -> its machine-cache entry
     todo: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
-    total = 0
+    total = from_cache = 0
     for path in files:
         for row in dataset.read_rows(path):
             total += 1
-            known = done[path.name].get(row["id"])
-            if known is None or not complete(known):  # a row of an older pass may lack later stages
-                todo.append((path.name, row, known or {}))
+            so_far = done[path.name].get(row["id"])
+            if so_far is not None and complete(so_far):
+                continue
+            entry = entries[path.name, row["id"]] = known.key(row)
+            cached = known.get(entry)
+            if cached is not None:
+                progress.add(path.name, row["id"], cached)
+                done[path.name][row["id"]] = cached
+                from_cache += 1
+            else:  # a row of an older pass may lack later stages
+                todo.append((path.name, row, so_far or {}))
     resumed = total - len(todo)
     on_start(total, resumed, gpu_reason)
     if options.standalone and todo:
@@ -84,6 +105,7 @@ def validate_dataset(
 
     def add(key: str, row_id: str, columns: dict[str, Any]) -> None:
         progress.add(key, row_id, columns)
+        known.put(entries.get((key, row_id)), columns)
         done[key][row_id] = columns
         on_row(columns)
 
@@ -134,7 +156,9 @@ def validate_dataset(
     )
     record.save(out)
     writing.write_text_atomic(out / writing.CARD, card.render(record, readback))
-    return ValidationResult(total, len(todo), resumed, gpu_reason, time.time() - started, readback, times)
+    return ValidationResult(
+        total, len(todo), resumed, gpu_reason, time.time() - started, readback, times, from_cache=from_cache
+    )
 
 
 def _note_missing_compilers(arch: int) -> None:

@@ -45,6 +45,9 @@ class PassOptions:
     standalone: bool = True  # standalone programs: compile with nvcc / g++, run the CPU twin
     engine: str = "local"  # "local" or "ray" (engines.get_executor)
     ray_address: str | None = None
+    # The machine cache (`cache.Cache.from_options`): annotations of rows validated before, in any folder.
+    cache_dir: str | None = None
+    no_cache: bool = False
 
 
 @dataclass
@@ -151,8 +154,7 @@ def _time_limit(settings: Settings, rows: int) -> float:
     row_stages = sum(len(stages) for step, stages in steps() if step == "row")
     return (
         STARTUP_S
-        + settings.compile_timeout_s
-        + 10.0 * rows
+        + settings.batch_compile_limit(rows)
         + rows * row_stages * settings.stage_timeout_s
         + rows * PROGRAMS_S_PER_ROW
     )

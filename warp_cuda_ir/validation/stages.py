@@ -52,6 +52,10 @@ class Settings:
     trail: str | None = None  # folder of the batches' trails; None: no trail (workers on other machines)
     scratch: str | None = None  # folder for the workers' scratch folders (removed by the driver at the end)
 
+    def batch_compile_limit(self, rows: int) -> float:
+        """Seconds for one compile of a whole batch (NVRTC's module, Clang's unit): a base and 10 s per row."""
+        return self.compile_timeout_s + 10.0 * rows
+
 
 @dataclass(frozen=True)
 class Batch:
@@ -191,7 +195,7 @@ def run_cuda(
     from warp_cuda_ir.validation import row as row_columns
 
     worker.note({"step": "cuda", "rows": at})
-    worker.limit(settings.compile_timeout_s + 10.0 * len(rows), "cuda_compile")
+    worker.limit(settings.batch_compile_limit(len(rows)), "cuda_compile")
     results = compile_cuda.compile_rows(rows, settings.arch, worker.scratch / "nvrtc")
     worker.limit(None)
     for c, result in zip(columns, results, strict=True):
@@ -214,7 +218,7 @@ def run_row(
     try:
         if len(rows) > 1:
             worker.note({"step": "row", "rows": at})
-            worker.limit(settings.compile_timeout_s + 10.0 * len(rows), "cpu_compile")
+            worker.limit(settings.batch_compile_limit(len(rows)), "cpu_compile")
             cpu_batch.prebuild(rows, settings.standalone, worker.scratch / "clang")
             worker.limit(None)
         for i, r, c in zip(at, rows, columns, strict=True):

@@ -201,3 +201,39 @@ def test_build_keeps_rows_without_backward_out_of_the_backward_configs(tmp_path)
     card = (out / "README.md").read_text()
     assert "real: 1 (Warp cannot generate the adjoint)" in card
     assert f"`{writing.FORWARD_ONLY_DIR}/`" in card
+
+
+_GENERIC_FORWARD_ONLY = """from typing import Any
+
+import warp as wp
+
+
+@wp.kernel(module="unique", enable_backward=False)
+def scale(a: wp.array(dtype=Any), b: wp.array(dtype=Any), s: wp.float32):
+    i = wp.tid()
+    b[i] = a[i] * a.dtype(s)
+
+
+wp.overload(scale, [wp.array(dtype=wp.float32), wp.array(dtype=wp.float32), wp.float32])
+"""
+
+
+def test_a_generic_forward_only_overload_launches_its_backward_after_its_forward_was_built(tmp_path):
+    """The gradient check of a row whose kernel disables its own backward (`enabled_here:kernel`), for a generic
+    kernel's overload in a module of its own (newton's solver kernels): its forward-only module is built first
+    (the row's CPU run), then the backward is asked for."""
+    import warp as wp
+
+    warp_session.init_warp()
+    saved, wp.config.kernel_cache_dir = wp.config.kernel_cache_dir, str(tmp_path)
+    try:
+        a = wp.array([1.0, 2.0], dtype=wp.float32, device="cpu", requires_grad=True)
+        b = wp.zeros(2, dtype=wp.float32, device="cpu", requires_grad=True)
+        with warp_session.loaded_kernel(_GENERIC_FORWARD_ONLY, "scale") as (kernel, _):
+            wp.launch(kernel, dim=2, inputs=[a, b, 3.0], device="cpu")
+        with warp_session.loaded_kernel(_GENERIC_FORWARD_ONLY, "scale", backward=True) as (kernel, _):
+            b.grad = wp.ones(2, dtype=wp.float32, device="cpu")
+            wp.launch(kernel, dim=2, inputs=[a, b, 3.0], adj_inputs=[a.grad, b.grad, 0.0], adjoint=True, device="cpu")
+        assert a.grad.numpy().tolist() == [3.0, 3.0]
+    finally:
+        wp.config.kernel_cache_dir = saved

@@ -84,6 +84,9 @@ SINGULAR_QR = kernel(
 # A store into one component of a local vector: Warp 1.19 doubles the gradient that flows through the old component
 # (meaning-3's component updates: 12 unflagged wrong_adjoint rows of 25, seeds 20,000-20,319).
 COMPONENT = kernel("    v = wp.vec3(a[i], 0.5 * a[i], 1.0)\n    v.y = v.y + 2.0 * a[i]\n    b[i] = wp.dot(v, v)\n")
+# The same store spelled with an index (newton's `block[0] = v[0]`, mujoco-warp's `dv[0] *= ...`: two unflagged
+# wrong_adjoint real rows).
+COMPONENT_INDEXED = kernel("    v = wp.vec3(a[i], 0.5 * a[i], 1.0)\n    v[1] *= 2.0 * a[i]\n    b[i] = wp.dot(v, v)\n")
 
 
 @pytest.mark.parametrize(
@@ -96,8 +99,18 @@ COMPONENT = kernel("    v = wp.vec3(a[i], 0.5 * a[i], 1.0)\n    v.y = v.y + 2.0 
         (MOD_DIVISOR, IN_OUT, "partial_adjoint:mod"),
         (SINGULAR_QR, IN_OUT, "singular_decomposition:qr3"),
         (COMPONENT, IN_OUT, "component_assignment:v"),
+        (COMPONENT_INDEXED, IN_OUT, "component_assignment:v"),
     ],
-    ids=["dynamic_loop", "noise_after_draw", "frac", "inplace_overwrite", "mod_divisor", "singular_qr", "component"],
+    ids=[
+        "dynamic_loop",
+        "noise_after_draw",
+        "frac",
+        "inplace_overwrite",
+        "mod_divisor",
+        "singular_qr",
+        "component",
+        "component_indexed",
+    ],
 )
 def test_each_known_wrong_construct_is_flagged_and_judged_wrong(source: str, args: list[Arg], flag: str) -> None:
     assert flag in adjoint_hazards.adjoint_hazards(source)
@@ -127,7 +140,11 @@ def test_flags_are_not_raised_by_the_safe_twins_of_each_construct() -> None:
     for singular in singular_sources:  # rank one; two equal rows
         twin = SINGULAR_QR.replace(singular_matrix, singular)
         assert adjoint_hazards.adjoint_hazards(twin) == ["singular_decomposition:qr3"], singular
+    # Elements of an array, a tile or a fixed-size local array are no vector's components.
+    array_store = kernel("    b[i] = a[i]\n    c = b\n    c[0] = a[i]\n")
+    local_array = kernel("    t = wp.zeros(shape=3, dtype=float)\n    t[1] = a[i]\n    b[i] = t[1]\n")
     safe = (static_loop, used_in_loop_only, draw_then_noise, additive, integers, literal_divisor, regular_qr)
+    safe += (array_store, local_array)
     for source in safe:
         assert adjoint_hazards.adjoint_hazards(source) == [], source
     # A loop is dynamic when Warp does not unroll it: a runtime bound, while, break/continue, > max_unroll trips.

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from warp_cuda_ir import extraction
+from warp_cuda_ir import extraction, real
 from warp_cuda_ir.harvest import (
     TargetError,
     assign_splits,
@@ -44,6 +44,7 @@ def test_every_form_becomes_a_record(forms):
     assert names == [
         ("wci_forms/factory.py", "make_power.<locals>.power"),
         ("wci_forms/generic.py", "fill"),
+        ("wci_forms/generic.py", "never_specialised"),
         ("wci_forms/main_guard.py", "guarded"),
         ("wci_forms/module_options.py", "unrolled"),
         ("wci_forms/options.py", "bounded"),
@@ -54,8 +55,11 @@ def test_every_form_becomes_a_record(forms):
         ("wci_forms/uses.py", "integrate"),
         ("wci_forms/uses.py", "vectors"),
     ]
-    # The one generic kernel nobody specialised is a reason, not a silent drop; nothing else failed.
-    assert [(r.category, r.kernel) for r in forms.reasons] == [(reasons.GENERIC_WITHOUT_OVERLOADS, "never_specialised")]
+    # The folder is no package, so its files load as scripts: the generic kernel nobody specialised gets an
+    # overload the harvest chose, and says so (upstream overloads do not); nothing failed.
+    assert forms.reasons == []
+    chosen = {r["qualname"]: r["chosen_overload"] for r in forms.records if r["chosen_overload"]}
+    assert chosen == {"never_specialised": "a1f4"}
     assert forms.discovered == {"kernels": 14}
     assert forms.target_errors == []
 
@@ -225,6 +229,71 @@ def test_a_folder_of_scripts_harvests_whatever_its_files_are_called(tmp_path):
     assert all(r["texts"]["cuda_backward"] for r in result.records)
 
 
+@pytest.mark.slow
+def test_what_a_script_settles_only_when_run_is_harvested(tmp_path, monkeypatch):
+    """`scripts/`: a tile kernel whose code needs the block size its launch names, kernels defined inside
+    functions the script's top level never calls or under `if __name__ == "__main__":`, generic kernels
+    nothing specialises, a Warp module name two scripts both use, and a Warp module Warp does not list."""
+    monkeypatch.chdir(tmp_path)  # the user's folder: a script's files must not land here
+    result = harvest([str(DATA / "scripts")], workers=1)  # one process: the scripts meet there
+    assert list(tmp_path.iterdir()) == []
+    # A kernel of a `wp.Module` object, which Warp's registry does not list, is found; its self-contained
+    # text cannot be written (the module object is no literal): that is its reason.
+    assert [(r.category, r.file, r.kernel) for r in result.reasons] == [
+        (reasons.SELF_CONTAINED_UNSUPPORTED, "001.py", "offset")
+    ]
+    got = {(r["file"], r["qualname"]): r for r in result.records}
+    assert set(got) == {
+        ("001.py", "scale"),
+        ("my-kernels.py", "scale"),
+        ("my-kernels.py", "fft_rows"),
+        ("my-kernels.py", "Simulation.step.<locals>.advance"),
+        ("my-kernels.py", "main.<locals>.clamp_all"),
+        ("my-kernels.py", "scale_blocks"),
+        ("my-kernels.py", "trace_blocks"),
+        ("my-kernels.py", "negate"),
+    }  # not `make_offset.<locals>.add_offset`: its code needs the factory's argument
+    fft = got[("my-kernels.py", "fft_rows")]
+    assert fft["block_dim"] == 8 and "tile_fft" in fft["texts"]["cuda_forward"]
+    # Each script's `scale` is its own kernel, checked against Warp's code for that script alone.
+    assert "+ 1.0" in got[("001.py", "scale")]["source"] and "SCALE" in got[("my-kernels.py", "scale")]["source"]
+    clamp = got[("my-kernels.py", "main.<locals>.clamp_all")]
+    assert clamp["line"] == 69 and clamp["upstream_source"].lstrip().startswith("@wp.kernel(enable_backward=False)")
+    assert clamp["texts"]["cuda_forward"] and clamp["texts"]["backward_origin"] == extraction.ENABLED_KERNEL
+    # Generic kernels nothing specialised: the first candidate type Warp generates code for, said so.
+    scale_blocks, trace_blocks = got[("my-kernels.py", "scale_blocks")], got[("my-kernels.py", "trace_blocks")]
+    assert scale_blocks["chosen_overload"] == scale_blocks["overload"] == "a1f4_a1f4"
+    assert "wp.overload(scale_blocks, [wp.array(dtype=wp.float32" in scale_blocks["source"]
+    assert (
+        trace_blocks["chosen_overload"].startswith("a1m33f4")
+        and "wp::mat_t<3, 3, wp::float32>" in trace_blocks["texts"]["cuda_forward"]
+    )
+    assert all(r["chosen_overload"] is None for r in result.records if r not in (scale_blocks, trace_blocks))
+    rows = real.real_rows(result.records).rows
+    assert sorted(r["provenance"]["chosen_overload"] or "" for r in rows)[-2:] == [
+        "a1f4_a1f4",
+        trace_blocks["overload"],
+    ]
+
+
+@pytest.mark.slow
+def test_a_script_past_its_time_limit_keeps_its_kernels(tmp_path):
+    """A simulation loop at top level: the kernels before and after it are harvested, the file has its
+    reason; a top-level `argparse` gives its defaults, as `python sim-loop.py` would."""
+    (tmp_path / "sim-loop.py").write_text(
+        "import argparse\nimport time\n\nimport warp as wp\n\n"
+        "parser = argparse.ArgumentParser()\nparser.add_argument('--n', type=int, default=4)\n"
+        "N = parser.parse_args().n\n\n\n"
+        "@wp.kernel\ndef before(a: wp.array[float]):\n    a[wp.tid()] = float(N)\n\n\n"
+        "while True:\n    time.sleep(0.1)\n\n\n"
+        "@wp.kernel\ndef after(a: wp.array[float]):\n    a[wp.tid()] = 2.0\n"
+    )
+    result = harvest([str(tmp_path)], workers=1, import_timeout=4)
+    assert [(r.category, r.file) for r in result.reasons] == [(reasons.IMPORT_TIMEOUT, "sim-loop.py")]
+    got = {r["qualname"]: r for r in result.records}
+    assert set(got) == {"before", "after"} and "N = 4" in got["before"]["source"]
+
+
 def test_a_file_that_hangs_is_killed_and_blamed(tmp_path):
     (tmp_path / "hangs.py").write_text((DATA / "hangs" / "hangs.py").read_text())
     (tmp_path / "ok.py").write_text((KERNELS / "wci_forms" / "main_guard.py").read_text())
@@ -280,7 +349,7 @@ def test_near_duplicates_share_a_split_and_files_split_by_hash():
 def test_cached_harvest_is_written_once_and_read_back(tmp_path):
     first = cached_harvest([str(KERNELS), "surely_not_an_installed_package_xyz"], tmp_path, workers=2)
     files = sorted(p for p in (tmp_path / "harvest").rglob("*") if p.is_file())
-    assert len(files) == 1 and len(first["records"]) == 13
+    assert len(files) == 1 and len(first["records"]) == 14
     assert first["target_errors"] == [
         "--real surely_not_an_installed_package_xyz: no installed package or folder of that name"
     ]

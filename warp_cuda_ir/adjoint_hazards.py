@@ -28,10 +28,13 @@ written at build time for every row. Each flag names the construct:
   product with such a matrix, directly or through one local name): Warp's adjoints of these divide by R's
   diagonal or by differences of singular values or eigenvalues, which such a matrix makes zero (found by
   wrong_adjoint rows that carried no flag: seeds 100,598 and 5,004, `qr3` of `mat33(e, e, e, e, e, e, c, c, c)`).
-- `component_assignment:<var>`: a store into one component of a local vector (`v.y = v.y + e`, `v.x = e`,
-  `v.z += e`): Warp 1.19's backward code for it is wrong (`v = a[i]; v.y = v.y + 2.0 * b[i]; out[i] = dot(v, v)`
-  gives twice the right gradient for `a[i].y`, checked with `wp.Tape` on the CPU; found by 12 unflagged
-  wrong_adjoint rows of 25 meaning-3 rows with such stores, seeds 20,000-20,319).
+- `component_assignment:<var>`: a store into one component of a local vector or matrix (`v.y = v.y + e`,
+  `v.x = e`, `v.z += e`, `v[1] = e`, `v[1] *= e`, `m[0, 2] = e`): Warp 1.19's backward code for it is wrong
+  (`v = a[i]; v.y = v.y + 2.0 * b[i]; out[i] = dot(v, v)` gives twice the right gradient for `a[i].y`, and the
+  `v[1]` spellings the same, checked with `wp.Tape` against finite differences on the CPU; found by 12 unflagged
+  wrong_adjoint rows of 25 meaning-3 rows with such stores, seeds 20,000-20,319, and the subscript spellings
+  by two unflagged wrong_adjoint real rows: newton's `_merge_inv_mass_matrix_kernel`, `block[0] = v[0]`, and
+  mujoco-warp's `_subtree_vel_forward`, `dv[0] *= ...`).
 - `zero_adjoint:randf_bounds`: `randf(state, low, high)`: Warp registers `randf` as not differentiable
   (read from its built-in registry), so the bounds, which the value depends on linearly, get no adjoint.
 
@@ -373,15 +376,56 @@ def _decomposition_hazards(function: _Function) -> set[str]:
 
 def _component_hazards(function: _Function) -> set[str]:
     flags = set()
+    # Loop variables of `range(<constant>)` loops: `v[k] = ...` in such a loop stores one component per pass.
+    unrolled = {
+        node.target.id
+        for node in function.nodes
+        if isinstance(node, ast.For)
+        and isinstance(node.target, ast.Name)
+        and isinstance(node.iter, ast.Call)
+        and isinstance(node.iter.func, ast.Name)
+        and node.iter.func.id == "range"
+        and all(isinstance(a, ast.Constant) for a in node.iter.args)
+    }
+    # Locals that hold an array or a tile (a fixed-size `wp.zeros(...)`, `wp.tile_*(...)`, an array's alias):
+    # their elements are not a vector's components.
+    containers = set(function.arrays)
+    for node in function.nodes:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value = node.value
+            called = value.func.attr if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) else ""
+            if called.startswith("tile") or called in _CONTAINER_CALLS:
+                containers.add(node.targets[0].id)
+            elif isinstance(value, ast.Name) and value.id in containers:
+                containers.add(node.targets[0].id)
     for node in function.nodes:
         targets = (
             node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AugAssign) else []
         )
         for t in targets:
-            if isinstance(t, ast.Attribute) and t.attr in ("x", "y", "z", "w") and isinstance(t.value, ast.Name):
-                if t.value.id not in function.arrays:
-                    flags.add(f"component_assignment:{t.value.id}")
+            if not isinstance(t, (ast.Attribute, ast.Subscript)) or not isinstance(t.value, ast.Name):
+                continue
+            if t.value.id in containers:
+                continue
+            if isinstance(t, ast.Attribute) and t.attr in ("x", "y", "z", "w"):
+                flags.add(f"component_assignment:{t.value.id}")
+            elif isinstance(t, ast.Subscript) and _component_index(t.slice, unrolled):
+                flags.add(f"component_assignment:{t.value.id}")
     return flags
+
+
+_CONTAINER_CALLS = frozenset({"zeros", "ones", "full", "empty", "zeros_like", "empty_like", "full_like", "array"})
+
+
+def _component_index(index: ast.expr, unrolled: set[str]) -> bool:
+    """`v[1]`, `m[0, 2]`, `v[k]` with `k` a constant-range loop's variable: the index of a vector's or matrix's
+    component. An array's element is indexed by thread or runtime values, which this leaves out (a local
+    alias of an array indexed by a constant would be flagged too: none seen in real or generated kernels)."""
+    parts = index.elts if isinstance(index, ast.Tuple) else [index]
+    return all(
+        (isinstance(p, ast.Constant) and isinstance(p.value, int)) or (isinstance(p, ast.Name) and p.id in unrolled)
+        for p in parts
+    )
 
 
 def adjoint_hazards(source: str, max_unroll: int | None = None, tree: ast.Module | None = None) -> list[str]:

@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 #      programs, launch records (one bump for the whole round)
 # 1.4: `backward_origin`, `backward_missing_reason`; real rows get backward code where their package disables
 #      it, and rows without backward code are kept in their own files (`writing.FORWARD_ONLY_DIR`)
-SCHEMA_VERSION = "1.4"
+# 1.5: `provenance.chosen_overload` (a script's generic kernel generated with types the harvest chose)
+SCHEMA_VERSION = "1.5"
 SPLITS: tuple[str, ...] = ("train", "validation", "test")
 DEFAULT_CONFIG = "full"
 
@@ -53,6 +54,7 @@ PROVENANCE = pa.struct(
         ("line", int64),  # line of the kernel's `def` in that file
         ("license", string),  # SPDX expression from the package metadata
         ("upstream_source", string),  # the kernel's text as written upstream (decorators included)
+        ("chosen_overload", string),  # a generic kernel's overload signature when the harvest chose the types
     ]
 )
 SOURCES: tuple[str, ...] = ("synthetic", "real")  # the `source` column's values; each has its own data folder
@@ -153,9 +155,9 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         "tape's gradient for its earlier values is wrong), `partial_adjoint:<builtin>` (a built-in whose scalar "
         "adjoint in Warp's builtin.h gives an argument written as an expression no adjoint: `mod`'s divisor), "
         "`singular_decomposition:<builtin>` (qr3/svd3/svd2/eig3 of a matrix singular by construction: the adjoint "
-        "divides by zero), `component_assignment:<var>` (a store into one component of a local vector, "
-        "`v.y = ...`: Warp's backward code for it is wrong), `zero_adjoint:randf_bounds` (randf bounds get no "
-        "adjoint). Empty: none found.",
+        "divides by zero), `component_assignment:<var>` (a store into one component of a local vector "
+        "or matrix, `v.y = ...`, `v[1] = ...`: Warp's backward code for it is wrong), "
+        "`zero_adjoint:randf_bounds` (randf bounds get no adjoint). Empty: none found.",
     ),
     # ---- end gradients block ----
     ("warp_version", string, "warp-lang version that generated the C++ (for real rows: that harvested them)."),
@@ -176,8 +178,13 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         "provenance",
         PROVENANCE,
         "Where a real row's kernel was written: package, package_version, file (path inside the package), line "
-        "(of its `def`), license (SPDX) and upstream_source (the kernel as written upstream). Null for synthetic "
-        "rows.",
+        "(of its `def`), license (SPDX), upstream_source (the kernel as written upstream) and chosen_overload. "
+        "chosen_overload is set only for a generic kernel of a folder of scripts that nothing specialised (no "
+        "`wp.overload`, no launch when the script is loaded): Warp generates no code for it until a run picks "
+        "the types, so the harvest picked them, every `Any` set to the first of float32, vec3, mat33 that Warp "
+        "generates code for, written as the `wp.overload` in `python_source`; its value is Warp's signature of "
+        "that overload (`a1f4_f4`). Null when the upstream code chose the types or the kernel is not generic. "
+        "Null for synthetic rows.",
     ),
     # --- real launches: a real row's launch captured while its package's examples and tests ran ---
     (

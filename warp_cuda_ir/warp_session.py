@@ -24,7 +24,7 @@ import sys
 import tempfile
 import threading
 import types
-from collections.abc import Container, Iterator, Mapping
+from collections.abc import Container, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -190,6 +190,10 @@ def loaded_kernel(
                 for k in [kernel, *kernel.overloads.values()]:
                     if k.options.get("enable_backward") is False:
                         k.options["enable_backward"] = True
+                # Warp hashed the module when `wp.overload` put a generic kernel's overload in it, with the
+                # options as written: without a new hash the forward-only object in Warp's kernel cache
+                # (the row's own CPU run built it) was loaded, and the backward launch found no symbol.
+                kernel.module.mark_modified()
             yield kernel, namespace
         finally:
             release()
@@ -535,6 +539,19 @@ def live_kernels() -> list[Any]:
     return out
 
 
+def module_kernels(modules: Iterable[Any]) -> list[Any]:
+    """The live kernels of Warp modules (made with `wp.Module(name)`, which the registry does not list)."""
+    return [k for module in modules for k in module._get_live_kernels()]
+
+
+def unregister_modules(names: Iterable[str]) -> None:
+    """Take Warp modules out of the process's registry: the next kernel declared with `module="<name>"`
+    starts a new, empty module of that name. Kernels already made keep their module object."""
+    modules = _context().user_modules
+    for name in names:
+        modules.pop(name, None)
+
+
 # Every kernel declares `wp::tile_shared_storage_t tile_mem;`; a tile row calls a tile function. No leading
 # `\b` in the pattern (it kept the regex engine from skipping ahead to `wp::`: 5x slower); `uses_tiles`
 # checks the word boundary itself.
@@ -786,6 +803,11 @@ def new_struct_instance(struct: Any) -> Any:
 def is_array_type(t: Any) -> bool:
     """Whether a declared type (a parameter's, a struct field's) is one of Warp's array types."""
     return bool(_types().is_array(t))
+
+
+def is_plain_array_type(t: Any) -> bool:
+    """`wp.array(dtype=...)` or its annotation form `wp.array[...]`; not an indexed or fabric array."""
+    return getattr(t, "_concrete_cls", type(t)) is wp.array
 
 
 def is_generic_type(t: Any) -> bool:

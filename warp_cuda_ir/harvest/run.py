@@ -125,7 +125,7 @@ def harvest(
         with tempfile.TemporaryDirectory(prefix="warp_cuda_ir_harvest_") as scratch, ExitStack() as stack:
             if executor is None or not executor.shares_files:
                 executor = stack.enter_context(get_executor("local", max(1, workers)))
-            for folder in ("claims", "claimed", "results"):
+            for folder in ("claims", "claimed", "results", "cwd"):
                 (Path(scratch) / folder).mkdir()
             text = json.dumps(config, sort_keys=True)
             items = [

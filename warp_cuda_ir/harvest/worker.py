@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import copy
 import dataclasses
 import hashlib
 import importlib
 import importlib.util
 import json
+import linecache
 import os
 import signal
 import sys
@@ -25,15 +27,17 @@ import time
 import tokenize
 import traceback
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+import warp as wp
+
 from warp_cuda_ir import extraction, warp_session
 from warp_cuda_ir.cache import atomic_write
 from warp_cuda_ir.errors import ExtractionError, one_line
-from warp_cuda_ir.harvest import check, reasons
+from warp_cuda_ir.harvest import check, reasons, scripts
 from warp_cuda_ir.harvest.paths import file_in_target
 from warp_cuda_ir.harvest.selfcontained import Unsupported, self_contained_source, source_lines
 
@@ -60,6 +64,8 @@ class Worker:
         self.known: dict[str, Any] = {}  # ident -> kernel object (or generic kernel without overloads)
         self.seen: set[int] = set()  # id() of kernel objects already announced
         self.modules: dict[int, Any] = {}  # id(Warp module) -> ModuleCode, or False when it does not build whole
+        self.scripts: set[str] = set()  # real paths of the files loaded as scripts (a folder that is no package)
+        self.script_modules: list[str] = []  # the names they load under
         for target in config["targets"]:
             if target["sys_path"] not in sys.path:
                 sys.path.insert(0, target["sys_path"])
@@ -74,6 +80,10 @@ class Worker:
         # level (`wp.config.enable_backward = False` in several of Warp's own examples) must not carry over
         # into the next file's code (they made the next file's kernels fail their self-contained check).
         warp_session.restore_config(self.warp_config)
+        if path is not None:
+            self._forget_named_modules()
+            self.scripts.add(os.path.realpath(path))
+            self.script_modules.append(module)
         error = category = None
         try:
             with _time_limit(time_limit):
@@ -81,18 +91,37 @@ class Worker:
                     importlib.import_module(module)
                 else:
                     _load_from_path(module, path)
-        except _OverTime:  # its kernels are left to a later import (as when the worker was killed)
-            return reasons.IMPORT_TIMEOUT, f"no answer within {time_limit:g} s", []
+        except _OverTime:
+            # A module imported by name may be half made: its kernels are left to a later import (as when the
+            # worker was killed). A script runs a statement at a time: the kernels it made are whole.
+            return (
+                reasons.IMPORT_TIMEOUT,
+                f"no answer within {time_limit:g} s",
+                [] if path is None else self._announce(),
+            )
         except SystemExit as e:
             category, error = reasons.IMPORT_EXITED, f"sys.exit({e.code!r})"
         except BaseException as e:  # whatever the file raises, the harvest goes on
             category, error = reasons.IMPORT_FAILED, f"{type(e).__name__}: {one_line(e)}"[:500]
         return category, error, self._announce()
 
+    def _forget_named_modules(self) -> None:
+        """Scripts are separate programs: a Warp module one of them names (`@wp.kernel(module="dft_kernels")`)
+        must not collect the next script's kernels of that name, as it would in one process. Two of Warp's
+        examples name the same module, one of them with `wp.config.enable_backward = False`, which the module
+        keeps from when it was made: the other's kernels then failed their check."""
+        names = {
+            k.module.name
+            for k in warp_session.live_kernels()
+            if k.module.name not in sys.modules and self._where(k) is not None
+        }
+        warp_session.unregister_modules(names)
+
     def _announce(self) -> list[str]:
         """Idents of kernels (and overloads) of the harvested targets not announced before."""
         out = []
-        for kernel in warp_session.live_kernels():
+        kernels = _kernels_with(vars(sys.modules[n]) for n in self.script_modules if n in sys.modules)
+        for kernel in kernels:
             if id(kernel) in self.seen or getattr(kernel, "generic_parent", None) is not None:
                 continue
             where = self._where(kernel)
@@ -151,6 +180,60 @@ class Worker:
                 return sources
         return warp_session.original_module_sources(kernel, self.arch, block_dim)
 
+    def _at_launch_block_dim(self, kernel: Any, failed: int) -> tuple[int, tuple[str, str, str, list[str]]] | None:
+        """A script's kernel Warp cannot generate at its module's block size: Warp's code at the first
+        `block_dim=` the script launches it with that gives code (`scripts.launch_block_dims`), else None."""
+        func = kernel.func
+        filename = os.path.realpath(func.__code__.co_filename)
+        if filename not in self.scripts:
+            return None
+        try:
+            tree = ast.parse("".join(linecache.getlines(filename)))
+        except SyntaxError:
+            return None
+        for block_dim in scripts.launch_block_dims(tree, func.__name__, func.__globals__):
+            if block_dim == failed:
+                continue
+            try:
+                with warp_session.silenced_fd(2):
+                    return block_dim, warp_session.original_module_sources(kernel, self.arch, block_dim)
+            except Exception:
+                continue
+        return None
+
+    def _chosen_overload(self, kernel: Any) -> Any | None:
+        """An overload of a script's generic kernel that nothing specialised, or None (not a script's kernel,
+        or no candidate generates): every `Any` (an argument, or a `wp.array`'s dtype) set to one type of
+        `OVERLOAD_CANDIDATES`, the first Warp generates code for. Warp itself generates nothing for a generic
+        kernel: the script's run, which the harvest does not do, picks the types; the row says the harvest
+        picked these (`provenance.chosen_overload`)."""
+        if os.path.realpath(kernel.func.__code__.co_filename) not in self.scripts:
+            return None
+        for candidate in OVERLOAD_CANDIDATES:
+            types = {}
+            for arg in kernel.adj.args:
+                if arg.type is Any:
+                    types[arg.label] = candidate
+                elif warp_session.is_plain_array_type(arg.type) and arg.type.dtype is Any:
+                    types[arg.label] = wp.array(dtype=candidate, ndim=arg.type.ndim)
+                elif warp_session.is_generic_type(arg.type):
+                    return None  # a generic vector length, an indexed array...: no single rule
+                else:
+                    types[arg.label] = arg.type
+            try:
+                overload = wp.overload(kernel, types)
+            except Exception:
+                continue
+            self.seen.add(id(overload))  # announced as this generic kernel's, not as an upstream overload
+            try:
+                with warp_session.silenced_fd(2):
+                    self._original(overload, warp_session.module_block_dim(overload))
+            except Exception:
+                kernel.overloads.pop(overload.sig, None)
+                continue
+            return overload
+        return None
+
     def do_process(self, ident: str, time_limit: float) -> None:
         started = time.perf_counter()
         try:
@@ -174,8 +257,12 @@ class Worker:
             return self._reason(ident, reasons.WORKER_DIED, "kernel not found in this worker")
         t, rel, line, qualname, sig, _ = ident.split("|")[:6]
         target = self.targets[int(t)]
+        chosen = None
         if sig == "<generic>":
-            return self._reason(ident, reasons.GENERIC_WITHOUT_OVERLOADS, "no wp.overload and never launched")
+            kernel = self._chosen_overload(kernel)
+            if kernel is None:
+                return self._reason(ident, reasons.GENERIC_WITHOUT_OVERLOADS, "no wp.overload and never launched")
+            chosen = kernel.sig
         root = kernel.generic_parent or kernel
         try:
             upstream_lines, _, _ = source_lines(root.func)
@@ -186,7 +273,10 @@ class Worker:
             with warp_session.silenced_fd(2):
                 cuda, cpu, symbol, symbols = self._original(kernel, block_dim)
         except Exception as e:
-            return self._reason(ident, reasons.WARP_CODEGEN_FAILED, f"{type(e).__name__}: {one_line(e)}")
+            found = self._at_launch_block_dim(kernel, block_dim)
+            if found is None:
+                return self._reason(ident, reasons.WARP_CODEGEN_FAILED, f"{type(e).__name__}: {one_line(e)}")
+            block_dim, (cuda, cpu, symbol, symbols) = found
         original = extraction.texts_from_module_sources(cuda, cpu, symbol, kernel.key, {}, {}, block_dim)
         original = dataclasses.replace(original, cuda_helpers="", cpu_helpers="")  # see ModuleCode
         try:
@@ -227,7 +317,8 @@ class Worker:
                 "file": rel,
                 "line": int(line),
                 "qualname": qualname,
-                "overload": sig or None,
+                "overload": chosen or sig or None,
+                "chosen_overload": chosen,
                 "kernel_name": sc.kernel_name,
                 "upstream_source": "".join(upstream_lines),
                 "source": sc.source,
@@ -236,6 +327,11 @@ class Worker:
             },
         }
 
+
+# The types tried, in order, for the `Any`s of a script's generic kernel nothing specialised: Warp's default
+# scalar, then the vector and matrix types Warp's own generic examples are launched with (`fem`'s block
+# matrices are 3x3; on Warp 1.19's examples this order generated all 4 such kernels).
+OVERLOAD_CANDIDATES = (wp.float32, wp.vec3, wp.mat33)
 
 # A script's top-level statement that runs longer than this is its own work (a simulation loop, a
 # benchmark), not a definition: it is cut and the script's later definitions still load. Imports are
@@ -272,6 +368,10 @@ def _load_from_path(module: str, path: str) -> None:
         raise _StatementCut(f"top-level statement cut at the {SCRIPT_STATEMENT_LIMIT_S} s limit")
 
     previous = signal.signal(signal.SIGALRM, cut)
+    # Run as `python 001.py` runs it: with no arguments (a top-level `argparse` then gives its defaults, where
+    # the build's own arguments made it exit and left the names it sets undefined).
+    argv, sys.argv = sys.argv, [path]
+    over: _OverTime | None = None
     try:
         for node in tree.body:
             timed = not isinstance(node, (ast.Import, ast.ImportFrom))
@@ -283,10 +383,74 @@ def _load_from_path(module: str, path: str) -> None:
                 first = first or e
             finally:
                 signal.alarm(0)
+    except _OverTime as e:  # the file's time is up: the definitions not run yet are still made from the text
+        over = e
     finally:
         signal.signal(signal.SIGALRM, previous)
+        sys.argv = argv
+    _define_inner_kernels(tree, text, path, loaded.__dict__)
+    if over is not None:
+        raise over
     if first is not None:
         raise first
+
+
+def _define_inner_kernels(tree: ast.Module, text: str, path: str, namespace: dict[str, Any]) -> None:
+    """Define the kernels the script writes inside functions its top level never called, where they capture
+    nothing from those functions, and those under a top-level block that did not run (`if __name__ ==
+    "__main__":`), see `scripts.inner_kernels`: same text, line numbers and `__qualname__` as the script's
+    run would give them, names looked up in the script's globals. A definition whose decorator raises is
+    left out, as it is from the run."""
+
+    def evaluate(expr: ast.expr) -> Any:
+        return eval(compile(ast.Expression(expr), path, "eval"), namespace)
+
+    def is_kernel_decorator(expr: ast.expr) -> bool:
+        try:
+            value = evaluate(expr.func if isinstance(expr, ast.Call) else expr)
+        except Exception:
+            return False
+        return value is wp.kernel
+
+    kernels = _kernels_with([namespace])
+    made = {
+        (os.path.realpath(k.func.__code__.co_filename), k.func.__code__.co_firstlineno)
+        for k in kernels
+        if getattr(k.func, "__code__", None) is not None
+    }
+    here = os.path.realpath(path)
+    for inner in scripts.inner_kernels(tree, text, path, is_kernel_decorator):
+        if (here, inner.first_line) in made:  # the script made it at import (a function it called)
+            continue
+        # Compiled as a top-level def whose one decorator stands on the original decorator's line (Python
+        # and Warp read the kernel's source from there); that decorator names it and applies the real one.
+        decorator = inner.node.decorator_list[0]
+        node = copy.copy(inner.node)
+        node.decorator_list = [ast.copy_location(ast.Name("__wci_define__", ast.Load()), decorator)]
+
+        def define(func: Any, qualname: str = inner.qualname, decorator: ast.expr = decorator) -> Any:
+            func.__qualname__ = qualname
+            return evaluate(decorator)(func)
+
+        scope = {"__wci_define__": define}
+        try:
+            exec(compile(ast.Module([node], type_ignores=[]), path, "exec"), namespace, scope)
+        except Exception:
+            continue
+
+
+def _kernels_with(namespaces: Iterable[dict[str, Any]]) -> list[Any]:
+    """Every live kernel: those of Warp's registry, and those of the modules it does not list (a script's own
+    `wp.Module("name")`) that a kernel named in `namespaces` (scripts' globals) belongs to."""
+    kernels = warp_session.live_kernels()
+    listed = {id(k.module) for k in kernels}
+    unlisted = {
+        id(v.module): v.module
+        for namespace in namespaces
+        for v in list(namespace.values())
+        if isinstance(v, wp.Kernel) and id(v.module) not in listed
+    }
+    return kernels + warp_session.module_kernels(unlisted.values())
 
 
 def _closure_digest(func: Any) -> str:
@@ -405,8 +569,16 @@ def harvest_file(item: FileItem) -> dict[str, Any]:
         warp_session.init_warp()
         worker = _workers[item.config] = Worker(json.loads(item.config), send)
     worker.send = send
+    # A script runs in a folder of the harvest's own: what it writes to its working directory (Warp's tile
+    # examples write benchmark.csv) lands in the scratch folder, not in the folder the user built from.
+    home = os.getcwd()
     with contextlib.redirect_stdout(sys.stderr), warp_session.silenced_fd(1), warp_session.silenced_fd(2):
-        category, error, idents = worker.do_import(item.module, item.path, item.import_timeout)
+        try:  # contextlib.chdir is Python 3.11+
+            if item.path is not None:
+                os.chdir(Path(item.scratch) / "cwd")
+            category, error, idents = worker.do_import(item.module, item.path, item.import_timeout)
+        finally:
+            os.chdir(home)
         mine = [ident for ident in idents if _claim(item.scratch, ident)]
         atomic_write(claimed_path(item.scratch, item.job), json.dumps(mine).encode())
         for ident in mine:

@@ -67,11 +67,19 @@ class KernelBuilder:
     def tids(self) -> tuple[str, ...]:
         return TID_NAMES[len(self.launch_dim) - 1]
 
+    def array_name(self, dtype: str, role: str) -> str:
+        """A fresh name for an array argument of `dtype` and `role` (in, out, ...)."""
+        return self.fresh(_WORDS)
+
+    def param_name(self, dtype: str, role: str) -> str:
+        """A fresh name for a scalar parameter of `dtype` and `role` (param, count, seed)."""
+        return self.fresh(_WORDS)
+
     def add_array(
         self, dtype: str, role: str, shape: tuple[int, ...] | None = None, init: dict | None = None
     ) -> ArraySpec:
         shape = shape or self.launch_dim
-        name = self.fresh(_WORDS)
+        name = self.array_name(dtype, role)
         if init is None:
             init = {"dist": "zeros"} if role == "out" else typesys.input_recipe(dtype, self.rng)
         spec = ArraySpec(name, dtype, shape, role, init)
@@ -81,7 +89,7 @@ class KernelBuilder:
 
     def add_scalar_param(self, dtype: str, value: object | None = None, role: str = "param") -> Var:
         """A scalar kernel parameter; `role` (param, count, seed) lets subclasses name it."""
-        name = self.fresh(_WORDS)
+        name = self.param_name(dtype, role)
         value = typesys.scalar_value(dtype, self.rng) if value is None else value
         self.arguments.append(
             (name, typesys.parse(dtype).annotation, Argument(name, "scalar", dtype, (), "in", {"value": value}))

@@ -110,30 +110,14 @@ class MeaningBuilder(KernelBuilder):
     enclosing: tuple[str, ...] = ()  # inputs the enclosing tests split: not split again inside
     split_vars: tuple[str, ...] = ()  # the variables the last split condition read
 
-    def add_array(
-        self, dtype: str, role: str, shape: tuple[int, ...] | None = None, init: dict | None = None
-    ) -> ArraySpec:
+    def array_name(self, dtype: str, role: str) -> str:
         pool = _ARRAY_NAMES.get(dtype, ("values",))
         if role == "out":
             pool = tuple(f"{self.rng.choice(_OUT_PREFIX)}{p}" for p in pool)
-        shape = shape or self.launch_dim
-        name = self.fresh(pool)
-        if init is None:
-            init = {"dist": "zeros"} if role == "out" else typesys.input_recipe(dtype, self.rng)
-        spec = ArraySpec(name, dtype, shape, role, init)
-        annotation = typesys.array_annotation(dtype, len(shape), self.rng)
-        self.arguments.append((name, annotation, Argument(name, "array", dtype, shape, role, init)))
-        return spec
+        return self.fresh(pool)
 
-    def add_scalar_param(self, dtype: str, value: object | None = None, role: str = "param") -> Var:
-        pool = _ROLE_NAMES.get(role) or _PARAM_NAMES.get(dtype) or ("param",)
-        name = self.fresh(pool)
-        value = typesys.scalar_value(dtype, self.rng) if value is None else value
-        self.arguments.append(
-            (name, typesys.parse(dtype).annotation, Argument(name, "scalar", dtype, (), "in", {"value": value}))
-        )
-        mag = max(abs(float(x)) for x in value) if isinstance(value, list) else abs(float(value))
-        return Var(name, dtype, max(mag, 1.0))
+    def param_name(self, dtype: str, role: str) -> str:
+        return self.fresh(_ROLE_NAMES.get(role) or _PARAM_NAMES.get(dtype) or ("param",))
 
     def declare(self, e: Expr, name: str | None = None) -> Var:
         if name is None:

@@ -1,0 +1,142 @@
+"""What a script's source says about kernels its import does not settle, read without running it.
+
+A script is written to be run: the `__main__` block and the functions it calls make some kernels and
+choose their launches. Loading the script runs only its top level, so two facts are read from the text:
+
+- `launch_block_dims`: the `block_dim=` the script launches a kernel with. A tile kernel's code is a
+  function of its block size (`wp.tile_fft` spreads the FFT over the block's threads, `wp.tile(x)` makes a
+  tile one column per thread), and `wp.launch_tiled` has no default block size, so the module's 256 may give
+  no code at all where the script's own launch does.
+- `inner_kernels`: `@wp.kernel` definitions inside a function (a `main()`, an `Example.__init__`) that
+  capture nothing from it. Such a kernel is the same kernel whatever the function's arguments, so it can be
+  defined at the script's top level (names looked up in the script's globals, as its body would) without
+  calling the function. Definitions at the top level itself are listed too: one under
+  `if __name__ == "__main__":` is not run when the script is loaded.
+"""
+
+from __future__ import annotations
+
+import ast
+import symtable
+from dataclasses import dataclass
+from typing import Any
+
+_LAUNCHES = {"launch", "launch_tiled"}
+# Expressions a `block_dim=` is evaluated from: constants and module-level names combined arithmetically
+# (`BLOCK_DIM`, `TILE * 2`, `wp.constant(64)` is not one). Nothing that calls or subscripts.
+_PLAIN = (ast.Expression, ast.Constant, ast.Name, ast.Load, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop)
+
+
+def launch_block_dims(tree: ast.Module, kernel_name: str, namespace: dict[str, Any]) -> list[int]:
+    """Distinct positive `block_dim=` values of the launches of `kernel_name` in `tree`, in source order.
+
+    A launch is `<anything>.launch(kernel, ...)` or `.launch_tiled(...)` (or the bare names), the kernel given
+    first or as `kernel=`, by its plain name. A `block_dim=` that is not a constant expression of names in
+    `namespace` (the script's globals) is skipped: it depends on the run.
+    """
+    out: list[int] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or _called_name(node.func) not in _LAUNCHES:
+            continue
+        kernel = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "kernel"), None)
+        block_dim = next((k.value for k in node.keywords if k.arg == "block_dim"), None)
+        if not (isinstance(kernel, ast.Name) and kernel.id == kernel_name and block_dim is not None):
+            continue
+        value = _evaluate(block_dim, namespace)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0 and value not in out:
+            out.append(value)
+    return out
+
+
+def _called_name(func: ast.expr) -> str | None:
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else None
+
+
+def _evaluate(node: ast.expr, namespace: dict[str, Any]) -> Any:
+    expression = ast.Expression(node)
+    if not all(isinstance(n, _PLAIN) for n in ast.walk(expression)):
+        return None
+    names = {n.id for n in ast.walk(expression) if isinstance(n, ast.Name)}
+    if not names <= namespace.keys():
+        return None
+    try:
+        return eval(compile(expression, "<block_dim>", "eval"), {"__builtins__": {}}, {n: namespace[n] for n in names})
+    except Exception:
+        return None
+
+
+@dataclass(frozen=True)
+class InnerKernel:
+    node: ast.FunctionDef  # the definition, decorators included, at its place in the file
+    qualname: str  # the `__qualname__` the enclosing function would give it
+    first_line: int  # of its first decorator: the line Python and Warp know the kernel by
+
+
+def inner_kernels(tree: ast.Module, text: str, path: str, is_kernel_decorator: Any) -> list[InnerKernel]:
+    """`@wp.kernel` definitions nested in functions that capture nothing from them, and those at the top
+    level (outside classes) whether or not loading runs them; the caller skips what exists (module doc).
+
+    `is_kernel_decorator(expr)`: whether a decorator expression, evaluated in the script's globals, is
+    `wp.kernel` (bare or called with options). Its options, annotations and defaults must name nothing the
+    enclosing functions bind, since they are evaluated where the kernel is defined.
+    """
+    try:
+        table = symtable.symtable(text, path, "exec")
+    except SyntaxError:
+        return []
+    out: list[InnerKernel] = []
+
+    def visit(node: ast.AST, scope: list[str], functions: list[symtable.SymbolTable], where: symtable.SymbolTable):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                inner = _child_table(where, child)
+                if inner is None:
+                    continue
+                if isinstance(child, ast.ClassDef):
+                    visit(child, [*scope, child.name], functions, inner)
+                    continue
+                if (
+                    (functions or not scope)
+                    and isinstance(child, ast.FunctionDef)
+                    and len(child.decorator_list) == 1
+                    and is_kernel_decorator(child.decorator_list[0])
+                    and not inner.get_frees()
+                    and not (_definition_time_names(child) & _bound_in(functions))
+                ):
+                    first = min(d.lineno for d in child.decorator_list)
+                    out.append(InnerKernel(child, ".".join([*scope, child.name]), first))
+                visit(child, [*scope, child.name, "<locals>"], [*functions, inner], inner)
+            else:
+                visit(child, scope, functions, where)
+
+    visit(tree, [], [], table)
+    return out
+
+
+def _child_table(parent: symtable.SymbolTable, node: ast.AST) -> symtable.SymbolTable | None:
+    """The symbol table of the def or class `node` directly under `parent`'s scope."""
+    lines = {node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))}
+    for child in parent.get_children():
+        if child.get_name() == node.name and child.get_lineno() in lines:
+            return child
+    return None
+
+
+def _definition_time_names(node: ast.FunctionDef) -> set[str]:
+    """Names Python evaluates where the def statement runs: decorators, annotations, defaults."""
+    args = node.args
+    exprs: list[ast.AST | None] = [*node.decorator_list, *args.defaults, *args.kw_defaults, node.returns]
+    exprs += [a.annotation for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a]
+    return {n.id for e in exprs if e is not None for n in ast.walk(e) if isinstance(n, ast.Name)}
+
+
+def _bound_in(functions: list[symtable.SymbolTable]) -> set[str]:
+    """Names a chain of enclosing functions binds (locals, parameters, their own closures)."""
+    out: set[str] = set()
+    for table in functions:
+        for symbol in table.get_symbols():
+            if symbol.is_local() or symbol.is_parameter() or symbol.is_free():
+                out.add(symbol.get_name())
+    return out

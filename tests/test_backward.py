@@ -201,6 +201,10 @@ def test_build_keeps_rows_without_backward_out_of_the_backward_configs(tmp_path)
     card = (out / "README.md").read_text()
     assert "real: 1 (Warp cannot generate the adjoint)" in card
     assert f"`{writing.FORWARD_ONLY_DIR}/`" in card
+    from warp_cuda_ir.card import leakage_markdown
+    from warp_cuda_ir.readback import read_back
+
+    assert leakage_markdown(read_back(out)) in card  # measured on the rows before they were written, real ones too
 
 
 _GENERIC_FORWARD_ONLY = """from typing import Any

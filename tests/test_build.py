@@ -154,13 +154,18 @@ def test_each_published_file_is_written_once_in_zstd(tmp_path: Path, monkeypatch
     assert_publishable(out)  # every data file zstd
 
 
-def test_the_cards_program_figures_tallied_during_the_build_equal_a_read_back(small_build: BuildResult) -> None:
+def test_the_cards_figures_made_during_the_build_equal_a_read_back(small_build: BuildResult) -> None:
+    """The program figures (tallied as shards are handed) and the near-duplicate figures (measured in a worker
+    on the rows before they are written) are those a read-back of the published files gives."""
     from warp_cuda_ir import card
     from warp_cuda_ir.readback import read_back
 
     again = read_back(small_build.out)  # every synthetic program analysed from the published files
+    text = (small_build.out / writing.CARD).read_text()
     assert again.meaning and again.meaning["programs"] == sum(small_build.rows_per_split.values())
-    assert card.meaning_markdown(again) in (small_build.out / writing.CARD).read_text()
+    assert card.meaning_markdown(again) in text
+    assert again.leakage and again.leakage.rows_compared == again.leakage.rows == again.num_rows
+    assert card.leakage_markdown(again) in text
 
 
 def test_rows_made_stage_by_stage_equal_rows_made_one_by_one() -> None:

@@ -51,7 +51,7 @@ from pathlib import Path
 
 import warp as wp
 
-from warp_cuda_ir import warp_session
+from warp_cuda_ir import syntax, warp_session
 
 NOISE = frozenset({"noise", "pnoise", "curlnoise"})
 # Draws that advance an RNG state passed as their first argument (Warp's rand.h: `uint32& state`).
@@ -174,7 +174,7 @@ def _own_nodes(body: list[ast.stmt]) -> list[ast.AST]:
 def _stored_names(body: list[ast.stmt], arrays: frozenset[str]) -> set[str]:
     """Local variables a loop body assigns, whole or in part (`v[0] = ...`, `p.x = ...`)."""
     names: set[str] = set()
-    for node in (n for stmt in body for n in ast.walk(stmt)):
+    for node in (n for stmt in body for n in syntax.walk(stmt)):
         target = None
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             target = node.id
@@ -207,7 +207,7 @@ class _Function:
         arrays = {name for name, text in annotations.items() if "array" in text}
         # Integer data has no gradient.
         floats = {name for name in arrays if not _INTEGER_DTYPE.search(annotations[name])}
-        return cls(function, list(ast.walk(function)), frozenset(arrays), frozenset(floats))
+        return cls(function, syntax.walk(function), frozenset(arrays), frozenset(floats))
 
 
 def _loop_hazards(function: _Function, max_unroll: int) -> set[str]:
@@ -436,7 +436,7 @@ def adjoint_hazards(source: str, max_unroll: int | None = None, tree: ast.Module
     quarter of Warp's codegen of the row).
     """
     limit = int(wp.config.max_unroll if max_unroll is None else max_unroll)
-    nodes = list(ast.walk(ast.parse(source) if tree is None else tree))
+    nodes = syntax.walk(ast.parse(source) if tree is None else tree)
     flags = _builtin_hazards(nodes)
     for node in nodes:
         if isinstance(node, ast.FunctionDef):

@@ -21,12 +21,12 @@ import pyarrow as pa
 import warp_cuda_ir
 from warp_cuda_ir import card, destination, program_analysis, real, schema, writing
 from warp_cuda_ir.cache import Cache
-from warp_cuda_ir.engines import Executor, get_executor
+from warp_cuda_ir.engines import Executor, Resources, get_executor
 from warp_cuda_ir.errors import RealTargetError
 from warp_cuda_ir.feed import ShardFeed, shard_engine
 from warp_cuda_ir.harvest import TargetError, cached_harvest, write_notices
 from warp_cuda_ir.harvest.discover import resolve
-from warp_cuda_ir.readback import read_back
+from warp_cuda_ir.readback import Leakage, leakage_of, leakage_sample, read_back
 from warp_cuda_ir.record import BuildOptions, BuildRecord, RealPackage, RealRecord, owned_paths
 from warp_cuda_ir.shards import ShardCache, ShardStats
 
@@ -141,6 +141,7 @@ def run_build(
         num_shards = shards.num_shards
         assert num_shards is not None
 
+        leakage = _measure_leakage(executor, prepared, rows)
         # Swap in the new files: card first out, card last in, so a crash never leaves a
         # README that describes files which are not there.
         (out / writing.CARD).unlink(missing_ok=True)
@@ -169,7 +170,7 @@ def run_build(
             real=real_record,
         )
         record.save(out)
-        readback = read_back(out, meaning)
+        readback = read_back(out, meaning, leakage)
         writing.write_text_atomic(out / writing.CARD, card.render(record, readback))
         if url:
             destination.upload(out, url, list(record.files))
@@ -185,6 +186,28 @@ def run_build(
             resumed,
             real_record,
         )
+
+
+def _measure_leakage(executor: Executor, prepared: Path, rows: real.RealRows | None) -> Callable[[], Leakage | None]:
+    """Start the card's near-duplicate measure on the rows about to be written, in a worker; returns what waits
+    for it. After the last shard the workers are idle while this process writes the files and reads them back,
+    and the measure alone took as long as both (3.3 of 4.3 CPU s of the read-back of a 1,664-row build)."""
+    parts = [
+        (stem.split("-")[0], table.column("id").to_pylist(), table.column("python_source").to_pylist())
+        for stem, table in writing.prepared_tables(prepared, DATASET_NAME)
+    ]
+    for split in schema.SPLITS if rows is not None else ():
+        keep = [r for r, s in zip(rows.rows, rows.splits, strict=True) if s == split]
+        parts.append((split, [r["id"] for r in keep], [r["python_source"] for r in keep]))
+    ticket = executor.submit(leakage_of, leakage_sample(parts), index=0, time_limit=None, resources=Resources())
+
+    def result() -> Leakage | None:
+        [(_, outcome)] = executor.wait([ticket])
+        if outcome.status != "ok":  # a pure function of the rows: a bug, not bad input
+            raise RuntimeError(f"near-duplicate measure {outcome.status}: {outcome.detail}")
+        return outcome.value
+
+    return result
 
 
 def _tally_programs(meaning: program_analysis.Tally, cache: ShardCache, index: int, dropped: set[int]) -> None:

@@ -25,7 +25,7 @@ import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
-from warp_cuda_ir import literals
+from warp_cuda_ir import literals, syntax
 
 # Values some built-ins can never leave, whatever their arguments.
 _NONNEGATIVE = frozenset({"length", "length_sq", "abs", "sqrt", "norm_l1", "norm_l2", "norm_huber", "ddot_sq"})
@@ -72,7 +72,7 @@ def compound_conditions(tree: ast.AST) -> list[ast.BoolOp]:
     """Every outermost `and` / `or` expression, in source order (one inside another, directly or through
     `not`, is part of it)."""
     inner: set[int] = set()
-    for n in ast.walk(tree):
+    for n in syntax.walk(tree):
         if isinstance(n, ast.BoolOp):
             todo: list[ast.expr] = list(n.values)
             while todo:
@@ -82,7 +82,7 @@ def compound_conditions(tree: ast.AST) -> list[ast.BoolOp]:
                     todo += e.values
                 elif isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
                     todo.append(e.operand)
-    found = [n for n in ast.walk(tree) if isinstance(n, ast.BoolOp) and id(n) not in inner]
+    found = [n for n in syntax.walk(tree) if isinstance(n, ast.BoolOp) and id(n) not in inner]
     return sorted(found, key=lambda n: (n.lineno, n.col_offset))
 
 
@@ -219,7 +219,7 @@ def _copies(tree: ast.AST, ranges: Mapping[str, tuple[float, float]]) -> dict[st
     never updated in part): they share its range."""
     writes: dict[str, int] = {}
     source_of: dict[str, str] = {}
-    for n in ast.walk(tree):
+    for n in syntax.walk(tree):
         targets: list[ast.expr] = []
         if isinstance(n, ast.Assign):
             targets = n.targets
@@ -232,7 +232,7 @@ def _copies(tree: ast.AST, ranges: Mapping[str, tuple[float, float]]) -> dict[st
         elif isinstance(n, ast.arg):
             writes[n.arg] = writes.get(n.arg, 0) + 2  # a helper's parameter: whatever it is passed
         for t in targets:
-            for m in ast.walk(t):
+            for m in syntax.walk(t):
                 if isinstance(m, ast.Name) and isinstance(m.ctx, ast.Store):
                     writes[m.id] = writes.get(m.id, 0) + 1
             while isinstance(t, (ast.Subscript, ast.Attribute)):  # `x.y = ...`, `x[0] = ...`: x changes
@@ -257,9 +257,10 @@ def findings(source: str, ranges: Mapping[str, tuple[float, float]] | None = Non
     return len(conditions), found
 
 
-def duplicate_helpers(source: str) -> list[tuple[str, str]]:
-    """Pairs of `@wp.func` helpers with the same parameters and body under two names."""
-    tree = ast.parse(source)
+def duplicate_helpers(source: str | ast.Module) -> list[tuple[str, str]]:
+    """Pairs of `@wp.func` helpers with the same parameters and body under two names (`source`: its text or
+    its parsed tree)."""
+    tree = ast.parse(source) if isinstance(source, str) else source
     seen: dict[str, str] = {}
     pairs = []
     for f in tree.body:

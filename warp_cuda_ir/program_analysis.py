@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from warp_cuda_ir import clauses
+from warp_cuda_ir import clauses, syntax
 from warp_cuda_ir.synthesis import dataflow
 from warp_cuda_ir.synthesis.catalogue import offered_builtins
 
@@ -67,7 +67,7 @@ class ProgramFacts:
 
 
 def _kernel(tree: ast.Module) -> ast.FunctionDef | None:
-    kernels = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and dataflow.is_decorated(n, "kernel")]
+    kernels = [n for n in syntax.walk(tree) if isinstance(n, ast.FunctionDef) and dataflow.is_decorated(n, "kernel")]
     return kernels[0] if kernels else None
 
 
@@ -82,7 +82,7 @@ def honest_builtins(function: ast.FunctionDef, offered: frozenset[str], counts: 
         return None
 
     for stmt in function.body:
-        for n in ast.walk(stmt):
+        for n in syntax.walk(stmt):
             if isinstance(n, ast.Call):
                 if name := name_of(n.func):
                     counts[name] += 1
@@ -158,12 +158,17 @@ def _expression_kind(e: ast.AST, helpers: set[str], offered: frozenset[str]) -> 
 def analyse(source: str, category: str | None = None) -> ProgramFacts:
     """The static facts of one program (a kernel plus its helpers and structs)."""
     tree = ast.parse(source)
+    with syntax.unchanging():  # every measure walks the same nodes: once each
+        return _analyse(tree, category)
+
+
+def _analyse(tree: ast.Module, category: str | None) -> ProgramFacts:
     kernel = _kernel(tree)
     facts = ProgramFacts()
     if kernel is None:
         return facts
     offered = offered_builtins()
-    functions = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    functions = {n.name: n for n in syntax.walk(tree) if isinstance(n, ast.FunctionDef)}
     helpers = {name for name, f in functions.items() if f is not kernel and dataflow.is_decorated(f, "func")}
     arrays = dataflow.array_arguments(kernel)
     result = dataflow.analyse_function(kernel, arrays)
@@ -181,7 +186,7 @@ def analyse(source: str, category: str | None = None) -> ProgramFacts:
     todo = [kernel]
     while todo:
         f = todo.pop()
-        for n in ast.walk(f):
+        for n in syntax.walk(f):
             c = dataflow.referenced_name(n)  # called, or passed as a function (`wp.tile_map(fn, t)`)
             if c in helpers and c not in called:
                 called.add(c)
@@ -192,11 +197,11 @@ def analyse(source: str, category: str | None = None) -> ProgramFacts:
     compound = clauses.compound_conditions(tree)
     facts.compound_conditions = len(compound)
     facts.idle_clause_conditions = sum(bool(clauses.idle_clauses(c)) for c in compound)
-    facts.duplicate_helpers = len(clauses.duplicate_helpers(source))
+    facts.duplicate_helpers = len(clauses.duplicate_helpers(tree))
     for f in [kernel, *(functions[h] for h in sorted(called))]:  # what runs: uncalled helpers do not
         honest_builtins(f, offered, facts.builtins)
         for stmt in f.body:
-            for n in ast.walk(stmt):
+            for n in syntax.walk(stmt):
                 if isinstance(n, ast.stmt):
                     facts.statements[_statement_kind(n)] += 1
                 elif (kind := _expression_kind(n, helpers, offered)) is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -343,12 +344,18 @@ _VALIDATION_EXTRA = (
 )
 
 
-def read_back(folder: Path, meaning: program_analysis.Tally | None = None) -> Readback:
+def read_back(
+    folder: Path,
+    meaning: program_analysis.Tally | None = None,
+    leakage: Callable[[], Leakage | None] | None = None,
+) -> Readback:
     """Read every data file of `folder` once. Raises DatasetFolderError for an unreadable file.
 
     `meaning`: the synthetic rows' `program_analysis` tally when the caller made it already (a build does, while
     its shards are generated: analysing every program here, in one process after the last shard, cost ~3 ms
     per row, as much as a third of Warp's codegen of the row on each of two cores).
+    `leakage`: gives the folder's near-duplicate figures when the caller has them computed elsewhere (a build
+    does, in a worker, while this reads the files: `leakage_of` over `leakage_sample`); called last.
     """
     folder = Path(folder)
     analysed = meaning is None
@@ -377,7 +384,7 @@ def read_back(folder: Path, meaning: program_analysis.Tally | None = None) -> Re
     meaning = program_analysis.Tally() if meaning is None else meaning
     cuda_total = cuda_echo = 0
     sample: list[tuple[str, str]] = []  # (split, python_source) of the rows compared for leakage
-    keep = _sample_fraction([p for paths in files.values() for p in paths])
+    keep = 0.0 if leakage is not None else _sample_fraction([p for paths in files.values() for p in paths])
     for split in schema.SPLITS:
         rows_per_split[split] = 0
         split_bytes: Counter[str] = Counter()
@@ -422,7 +429,8 @@ def read_back(folder: Path, meaning: program_analysis.Tally | None = None) -> Re
                             cuda_echo += total - (pc.sum(pc.utf8_length(stripped)).as_py() or 0)
                             ids = group.column("id").to_pylist()
                             sources = group.column("python_source").to_pylist()
-                            sample += [(split, t) for i, t in zip(ids, sources, strict=True) if _sampled(i, keep)]
+                            if leakage is None:
+                                sample += [(split, t) for i, t in zip(ids, sources, strict=True) if _sampled(i, keep)]
                         if (
                             analysed
                             and source == "synthetic"
@@ -486,7 +494,7 @@ def read_back(folder: Path, meaning: program_analysis.Tally | None = None) -> Re
         variety=variety,
         validation=counts.result(),
         module_options=module_options,
-        leakage=_leakage(sample, num_rows),
+        leakage=leakage() if leakage is not None else leakage_of((sample, num_rows)),
         comment_echo=CommentEcho(cuda_total, cuda_echo) if python_chars else None,
         meaning=meaning.figures() if meaning.programs else None,
     )
@@ -500,12 +508,33 @@ def _sample_fraction(paths: list[Path]) -> float:
             total += pq.read_metadata(path).num_rows
         except (OSError, pa.ArrowException) as e:
             raise DatasetFolderError(f"{path} is not a readable Parquet file ({one_line(e)})") from None
+    return _fraction(total)
+
+
+def _fraction(total: int) -> float:
     return min(1.0, LEAKAGE_SAMPLE / total) if total else 1.0
 
 
 def _sampled(row_id: str, fraction: float) -> bool:
     """A stable hashed sample: the row id is already a hash (16 hex digits)."""
     return fraction >= 1.0 or int(row_id[:8], 16) < fraction * 2**32
+
+
+def leakage_sample(rows: Iterable[tuple[str, list[str], list[str]]]) -> tuple[list[tuple[str, str]], int]:
+    """(sample, rows) that `leakage_of` takes, from (split, ids, python sources) parts holding every row of a folder
+    before it is written: the rows `read_back` would compare (in another order, which does not matter)."""
+    parts = list(rows)
+    total = sum(len(ids) for _, ids, _ in parts)
+    keep = _fraction(total)
+    sample = []
+    for split, ids, sources in parts:
+        sample += [(split, t) for i, t in zip(ids, sources, strict=True) if _sampled(i, keep)]
+    return sample, total
+
+
+def leakage_of(job: tuple[list[tuple[str, str]], int]) -> Leakage | None:
+    """`Leakage` of (sample of (split, python_source), rows in the folder); one argument, for an executor."""
+    return _leakage(*job)
 
 
 def _leakage(sample: list[tuple[str, str]], rows: int) -> Leakage | None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import math
 import shutil
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -175,16 +175,21 @@ def publish_arrow(out: Path, prepared: Path, dataset_name: str, source: str = "s
     refuses a split that has no data.
     """
     written: list[str] = []
+    for stem, table in prepared_tables(prepared, dataset_name):
+        name = stem if "-of-" in stem else f"{stem}-00000-of-00001"
+        # One chunk: pages then do not break where the builder's tables did (0.3% smaller files).
+        written.append(_write_data_file(out, source_dir(source), name, table.combine_chunks()))
+    return written
+
+
+def prepared_tables(prepared: Path, dataset_name: str) -> Iterator[tuple[str, pa.Table]]:
+    """(stem, rows) of each Arrow file the builder prepared that holds rows, in name order; the stem is
+    "train" or "train-00000-of-00002" (its split, then its place among the split's files)."""
     for src in sorted(prepared.glob(f"{dataset_name}-*.arrow")):
-        stem = src.name[len(dataset_name) + 1 : -len(".arrow")]  # "train" or "train-00000-of-00002"
         with pa.memory_map(str(src)) as stream:
             table = pa.ipc.open_stream(stream).read_all()
-            if table.num_rows == 0:
-                continue
-            name = stem if "-of-" in stem else f"{stem}-00000-of-00001"
-            # One chunk: pages then do not break where the builder's tables did (0.3% smaller files).
-            written.append(_write_data_file(out, source_dir(source), name, table.combine_chunks()))
-    return written
+        if table.num_rows:
+            yield src.name[len(dataset_name) + 1 : -len(".arrow")], table
 
 
 def write_split_files(

@@ -9,7 +9,8 @@ from typing import Any
 from warp_cuda_ir import launch, schema, warp_session
 from warp_cuda_ir.errors import one_line
 from warp_cuda_ir.launch import has_launch_record
-from warp_cuda_ir.standalone.program import MAKEFILE, cpu_program, cuda_program, has_backward, with_fields
+from warp_cuda_ir.standalone import program as programs
+from warp_cuda_ir.standalone.program import MAKEFILE, data, has_backward, with_fields
 from warp_cuda_ir.standalone.values import ArgumentValue, argument_values
 
 NO_LAUNCH_RECORD = "no launch record"
@@ -58,9 +59,10 @@ def program_columns(row: Mapping[str, Any], inputs: ProgramInputs | None = None)
         count = sum(v.values.size + (0 if v.adjoint_seed is None else v.adjoint_seed.size) for v in with_fields(values))
         if count > MAX_PROGRAM_VALUES:
             values, reason = None, f"{schema.INPUTS_TOO_LARGE} ({count:,} values, at most {MAX_PROGRAM_VALUES:,})"
+    data_text = data(values) if values is not None else None
     return {
-        "cuda_program": cuda_program(row, values, reason),
-        "cpu_program": cpu_program(row, values, reason),
+        "cuda_program": programs.program(row, values, "cuda", reason, data_text),
+        "cpu_program": programs.program(row, values, "cpu", reason, data_text),
         "makefile": MAKEFILE,
     }
 

@@ -22,7 +22,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from warp_cuda_ir import literals
+from warp_cuda_ir import literals, syntax
 
 # Calls that do something besides returning a value: kept even when their value is unused.
 _EFFECT_PREFIXES = ("atomic_", "tile_store", "tile_atomic", "printf", "print", "expect_", "array_store")
@@ -67,11 +67,11 @@ def reads(node: ast.AST | None) -> set[str]:
     """Names an expression reads."""
     if node is None:
         return set()
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return {n.id for n in syntax.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
 
 def has_effect_call(node: ast.AST) -> bool:
-    for n in ast.walk(node):
+    for n in syntax.walk(node):
         name = call_name(n)
         if name is not None and name.startswith(_EFFECT_PREFIXES):
             return True
@@ -146,6 +146,9 @@ class Liveness:
         return used
 
 
+_LEAVES = (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)
+
+
 class Index:
     """Names read and effect calls made under every node of a tree, computed in one post-order pass
     (the analysis asks for them again and again: loops are revisited, expressions nest)."""
@@ -158,10 +161,14 @@ class Index:
     def _visit(self, node: ast.AST) -> tuple[frozenset[str], bool]:
         found: set[str] = set()
         effect = False
-        for child in ast.iter_child_nodes(node):
-            r, e = self._visit(child)
-            found |= r
-            effect = effect or e
+        for name in node._fields:  # `ast.iter_child_nodes`, without its generators (a quarter of the time)
+            value = getattr(node, name, None)
+            for child in value if isinstance(value, list) else (value,):
+                # contexts and operators have nothing below them, and nobody asks about them
+                if isinstance(child, ast.AST) and not isinstance(child, _LEAVES):
+                    r, e = self._visit(child)
+                    found |= r
+                    effect = effect or e
         if type(node) is ast.Name and type(node.ctx) is ast.Load:
             found.add(node.id)
         elif type(node) is ast.Call:
@@ -288,10 +295,19 @@ class _Analyser:
 def analyse_function(function: ast.FunctionDef, arrays: Iterable[str], index: Index | None = None) -> Liveness:
     """Liveness of one kernel or helper. `arrays`: names whose element stores are effects. `index`: of a
     tree holding `function`, when the caller has one (statements removed since do not matter)."""
-    result = Liveness(function, frozenset(arrays))
-    helper = not is_decorated(function, "kernel")
-    _Analyser(result, helper, index).block(function.body, set())
-    return result
+    arrays = frozenset(arrays)
+
+    def analysed() -> Liveness:
+        result = Liveness(function, arrays)
+        helper = not is_decorated(function, "kernel")
+        _Analyser(result, helper, index or syntax.cached(function, "index", lambda: Index(function))).block(
+            function.body, set()
+        )
+        return result
+
+    # The card's analysis and the category check both ask for the kernel's (`constructs`): made once in a
+    # `syntax.unchanging()` block.
+    return syntax.cached(function, ("liveness", arrays), analysed)
 
 
 def array_arguments(function: ast.FunctionDef) -> set[str]:
@@ -310,7 +326,7 @@ def array_arguments(function: ast.FunctionDef) -> set[str]:
 def stored_arguments(function: ast.FunctionDef, arrays: set[str]) -> set[str]:
     """Array arguments the kernel writes: element stores and atomic or tile-store targets."""
     out = set()
-    for n in ast.walk(function):
+    for n in syntax.walk(function):
         if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = n.targets if isinstance(n, ast.Assign) else [n.target]
             for t in targets:
@@ -331,7 +347,7 @@ def stored_through_helpers(
     """Array arguments `function` passes to a helper that writes the parameter they bind to
     (`store_out(out, i, v)` with `dst[i] = v` in `store_out`): outputs, like those it writes itself."""
     out = set()
-    for n in ast.walk(function):
+    for n in syntax.walk(function):
         helper = functions.get(call_name(n) or "")
         if helper is None or helper is function:
             continue
@@ -352,7 +368,7 @@ _FLIP = {"<": ">", ">": "<", "=": "="}
 def conditions(tree: ast.AST) -> list[ast.expr]:
     """Every decision in the program: if/elif/while tests, conditional expressions, `wp.where` selectors."""
     found: list[ast.expr] = []
-    for n in ast.walk(tree):
+    for n in syntax.walk(tree):
         if isinstance(n, (ast.If, ast.While, ast.IfExp)):
             found.append(n.test)
         elif call_name(n) == "where" and n.args:  # type: ignore[attr-defined]
@@ -411,7 +427,7 @@ def self_decided(test: ast.expr) -> bool:
     """A comparison of a value with itself; comparisons of the same two values joined by `and` that
     cannot all hold (`a <= b and a > b`, `x > 0 and x < -1`) or by `or` of which one always holds
     (`a <= b or a > b`); a literal operand of `and`/`or`."""
-    for n in ast.walk(test):
+    for n in syntax.walk(test):
         if isinstance(n, ast.Compare) and any(ast.dump(n.left) == ast.dump(c) for c in n.comparators[:1]):
             return True
         if isinstance(n, ast.BoolOp):
@@ -440,7 +456,7 @@ def varying_names(tree: ast.AST, kernel: ast.FunctionDef) -> set[str]:
     results, random draws, loop counters, anything assigned more than once or inside a loop, and
     whatever is computed from those (a flow-insensitive fixpoint)."""
     varying = {a.arg for a in kernel.args.args}
-    for f in ast.walk(tree):
+    for f in syntax.walk(tree):
         if isinstance(f, ast.FunctionDef) and f is not kernel:
             varying.update(a.arg for a in f.args.args)
     definitions: dict[str, list[ast.AST | None]] = {}
@@ -485,7 +501,7 @@ def varying_names(tree: ast.AST, kernel: ast.FunctionDef) -> set[str]:
 
 def depends_on(e: ast.AST, varying: set[str]) -> bool:
     """Reads a varying name, the thread index or a random draw."""
-    for n in ast.walk(e):
+    for n in syntax.walk(e):
         if isinstance(n, ast.Name) and n.id in varying:
             return True
         name = call_name(n)
@@ -530,7 +546,7 @@ def constructs(tree: ast.Module, kernel: ast.FunctionDef, need: Iterable[str] | 
     calls: set[str] = set()
     names: set[str] = set()
     loops: list[ast.AST] = []
-    for n in ast.walk(kernel):
+    for n in syntax.walk(kernel):
         if isinstance(n, ast.Call):
             c = call_name(n)
             if c is not None:
@@ -554,7 +570,7 @@ def constructs(tree: ast.Module, kernel: ast.FunctionDef, need: Iterable[str] | 
         if isinstance(n, (ast.For, ast.While)):
             found.add("loop")
             loops.append(n)
-    if len(loops) > 1 and any(m is not n and m in set(ast.walk(n)) for n in loops for m in loops):
+    if len(loops) > 1 and any(m is not n and m in set(syntax.walk(n)) for n in loops for m in loops):
         found.add("nested_loop")
     if (calls | names) & helpers:
         found.add("helper_call")
@@ -639,13 +655,14 @@ def prune(tree: ast.Module, kernel_name: str) -> set[str]:
                 last = result
         if not changed:
             break
-    called = _called_helpers(kernel, functions)
-    tree.body = [
-        n for n in tree.body if not (isinstance(n, ast.FunctionDef) and n is not kernel and n.name not in called)
-    ]
-    # dropping uncalled helpers changes nothing the kernel's liveness reads: reuse its last analysis
-    result = last if last is not None and not changed else analyse_function(kernel, arrays, index)
-    needed = result.live_reads() | stored_arguments(kernel, arrays)
+    with syntax.unchanging():  # no function is edited until the arguments go: the kernel is walked once
+        called = _called_helpers(kernel, functions)
+        tree.body = [
+            n for n in tree.body if not (isinstance(n, ast.FunctionDef) and n is not kernel and n.name not in called)
+        ]
+        # dropping uncalled helpers changes nothing the kernel's liveness reads: reuse its last analysis
+        result = last if last is not None and not changed else analyse_function(kernel, arrays, index)
+        needed = result.live_reads() | stored_arguments(kernel, arrays)
     removed = {a.arg for a in kernel.args.args if a.arg not in needed}
     kernel.args.args = [a for a in kernel.args.args if a.arg in needed]
     return removed
@@ -656,7 +673,7 @@ def _called_helpers(kernel: ast.FunctionDef, functions: dict[str, ast.FunctionDe
     todo = [kernel]
     while todo:
         f = todo.pop()
-        for n in ast.walk(f):
+        for n in syntax.walk(f):
             name = referenced_name(n)  # a call, or a function passed along (`wp.tile_map(fn, t)`)
             if name in functions and name not in called and name != kernel.name:
                 called.add(name)

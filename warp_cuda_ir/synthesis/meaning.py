@@ -42,6 +42,7 @@ import random
 import re
 from pathlib import Path
 
+from warp_cuda_ir import syntax
 from warp_cuda_ir.synthesis import categories, dataflow, typesys
 from warp_cuda_ir.synthesis.catalogue import Production
 from warp_cuda_ir.synthesis.grammar import INDENT, Expr, Expressions, Var, limit
@@ -945,8 +946,10 @@ def finish(program: KernelProgram) -> tuple[KernelProgram, bool]:
     source = _format(tree)
     arguments = tuple(a for a in program.arguments if a.name not in removed)
     kernel = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == program.kernel_name)
-    ok = any(a.role in ("out", "inout") for a in arguments) and dataflow.category_kept(program.category, tree, kernel)
-    ok = ok and not dataflow.fixed_conditions(tree, kernel)
+    with syntax.unchanging():  # the pruned tree is final: both checks walk it, each node once
+        ok = any(a.role in ("out", "inout") for a in arguments)
+        ok = ok and dataflow.category_kept(program.category, tree, kernel)
+        ok = ok and not dataflow.fixed_conditions(tree, kernel)
     return KernelProgram(program.category, program.kernel_name, source, program.launch_dim, arguments,
                          program.block_dim, program.launch_tiled), ok  # fmt: skip
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import sys
 import tempfile
 import time
@@ -81,11 +82,17 @@ def leave_one_out(results: list, records: list, verdicts: replays.ReplayCache) -
     rows = []
     for k, r in enumerate(results):
         kept, unknown = outcome(k)
-        rows.append((r.job.name, r.status, round(r.seconds, 1), len(everything - kept), unknown))
+        # On an idle machine a job costs its CPU time, or its whole limit when it was cut there.
+        cpu = getattr(r, "cpu_seconds", float("nan"))
+        idle = r.job.time_limit if r.status == "timeout" else cpu
+        rows.append(
+            (r.job.name, r.status, round(r.seconds, 1), round(cpu, 1), round(idle, 1), len(everything - kept), unknown)
+        )
     return {
-        "columns": ["job", "status", "seconds", "equal rows lost without it", "unknown"],
+        "columns": ["job", "status", "seconds", "CPU-s", "idle seconds", "equal rows lost without it", "unknown"],
         "equal_rows": len(everything),
-        "jobs": sorted(rows, key=lambda row: row[3] / max(row[2], 1.0)),
+        # per idle second (wall seconds for results cached without their CPU time)
+        "jobs": sorted(rows, key=lambda row: row[5] / max(row[2] if math.isnan(row[4]) else row[4], 1.0)),
     }
 
 

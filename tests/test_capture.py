@@ -181,6 +181,40 @@ def test_replays_run_in_worker_processes_that_may_crash_or_hang(tmp_path: Path) 
     assert entries() == files
 
 
+@pytest.mark.slow
+def test_replays_load_modules_a_prebuild_compiled_in_one_unit(tmp_path: Path) -> None:
+    """`replays.prebuild` compiles a chunk's modules as the replays load them (forward only, -O0) in one Clang
+    call: each replay then loads that object file, compiles nothing, and gives the verdict it gave alone."""
+    from warp_cuda_ir.capture import replays
+
+    shift_args = lambda ns: [  # noqa: E731
+        wp.array(np.arange(4, dtype=np.float32), device="cpu"),
+        wp.zeros(4, dtype=float, device="cpu"),
+    ]
+    data = _capture(SHIFT, shift_args)
+    twice = SHIFT.replace("src[i] + 1.0", "src[i] * 2.0")
+    broken = SHIFT.replace("dst[i] = src[i] + 1.0", "dst[i] = src[i] + undefined_name")
+    items = [
+        (SHIFT, "shift", data),
+        (twice, "shift", data),
+        (broken, "shift", data),
+        (SOURCE, "step", _capture(SOURCE, _step_args)),
+    ]
+    alone = [replay.replay(*item) for item in items]
+    saved = wp.config.kernel_cache_dir
+    wp.config.kernel_cache_dir = str(tmp_path / "kernel_cache")
+    try:
+        assert replays.prebuild(items) == 3  # the broken source does not generate: its replay says why
+        binaries = list((tmp_path / "kernel_cache").glob("*/*.o"))
+        assert len(binaries) == 3 and len({b.stat().st_ino for b in binaries}) == 1  # one object file
+        batched = [replay.replay(*item) for item in items]
+        assert len(list((tmp_path / "kernel_cache").glob("*/*.o"))) == 3  # loaded, none compiled again
+    finally:
+        wp.config.kernel_cache_dir = saved
+    assert batched == alone
+    assert [f.verdict for f in batched] == ["equal", "differs", "error", "equal"]
+
+
 @pytest.mark.parametrize(
     ("value", "reason"),
     [
@@ -320,12 +354,16 @@ def test_expected_seconds_order_the_plan_by_kind_of_job() -> None:
     assert plan.cost(warp_test) == plan.WARP_TEST_S < plan.cost(newton_test) == plan.TEST_S < plan.cost(example) == 150
 
 
-def test_low_yield_jobs_are_left_out_of_the_default_packages_jobs() -> None:
-    made = [j.name for spec in ("warp", "newton", "mujoco_warp") for j in jobs.default_jobs(keys.resolve(spec))]
+def test_low_yield_jobs_are_left_out_of_the_default_packages_jobs_and_shortened_ones_shortened() -> None:
+    made = {j.name: j for spec in ("warp", "newton", "mujoco_warp") for j in jobs.default_jobs(keys.resolve(spec))}
     assert "warp/tests/test_quat.py" in made and not jobs.LOW_YIELD_JOBS & set(made)
+    assert {name: made[name].time_limit for name in jobs.SHORTENED_JOBS} == jobs.SHORTENED_JOBS
+    assert made["newton/tests/test_coupled_solver.py"].time_limit == jobs.NEWTON_TEST_TIME_LIMIT_S
     site = Path(keys.resolve("warp").base)
     # each name is a file of the installed packages: a stale name would leave nothing out
-    assert [name for name in sorted(jobs.LOW_YIELD_JOBS) if not (site / name).is_file()] == []
+    assert [
+        name for name in sorted(jobs.LOW_YIELD_JOBS | set(jobs.SHORTENED_JOBS)) if not (site / name).is_file()
+    ] == []
 
 
 @pytest.mark.slow
@@ -336,6 +374,8 @@ def test_hanging_script_is_cut_by_its_time_limit(tmp_path: Path) -> None:
     result = jobs.run_job(job, [target])
     assert result.status == "timeout" and "15 s limit" in result.detail
     assert time.monotonic() - started < 45
+    # the killed script's CPU time is counted: Warp's start and Clang, not the 15 s it slept
+    assert 0.2 < result.cpu_seconds < result.seconds - 5
 
 
 @pytest.mark.slow

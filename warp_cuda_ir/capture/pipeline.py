@@ -13,10 +13,11 @@ from warp_cuda_ir.capture import jobs as jobs_mod
 from warp_cuda_ir.capture import keys, plan
 from warp_cuda_ir.engines import Executor
 
-# The build's default capture (`scripts/build.py --capture-jobs`): the first jobs of the planned order. 92
-# jobs: estimated from the jobs' cached records, 43.0% of the default build's real rows replay `equal` in
-# ~1,460 job-seconds, where the 88 jobs of the earlier plan took ~1,970 for 42.7% (`benchmarks/capture.py`).
-DEFAULT_CAPTURE_JOBS = 92
+# The build's default capture (`scripts/build.py --capture-jobs`): the first jobs of the planned order. 110
+# jobs, measured from empty caches (each job's CPU time at load ~8, a job cut at its limit counted at its
+# limit, as on an idle machine): 42.9% of the default build's real rows replay `equal` in ~930 job-seconds,
+# where the 92 jobs of the plan before took ~1,470 for 41.6% (benchmarks/README.md, "A shorter capture").
+DEFAULT_CAPTURE_JOBS = 110
 
 
 @dataclass

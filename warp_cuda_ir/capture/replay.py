@@ -14,6 +14,8 @@ it and compares every array with the captured after-state:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -161,15 +163,22 @@ def replay(source: str, kernel_name: str | None, data: bytes, device: str = "cpu
         return Fidelity("error", f"unreadable record: {type(e).__name__}: {one_line(e)}")
     if not r.meta.get("replayable"):
         return Fidelity("error", f"not replayable: {r.meta.get('reason')}")
-    saved = wp.config.enable_backward, wp.config.optimization_level
-    wp.config.enable_backward = False  # the forward is what is compared: half the CPU compile time
-    wp.config.optimization_level = rec.CPU_OPTIMIZATION_LEVEL  # as the capture compiled it
     try:
-        with warp_session.loaded_kernel(source, kernel_name) as (kernel, namespace):
+        with replay_settings(), warp_session.loaded_kernel(source, kernel_name) as (kernel, namespace):
             replayed = arguments(r, kernel, namespace, device)
             launch(kernel, replayed, device)
             return compare(r, replayed.arrays)
     except Exception as e:
         return Fidelity("error", f"{type(e).__name__}: {one_line(e)}"[:500])
+
+
+@contextmanager
+def replay_settings() -> Iterator[None]:
+    """Warp's settings a replay loads its kernel with (and `replays.prebuild` compiles it with)."""
+    saved = wp.config.enable_backward, wp.config.optimization_level
+    wp.config.enable_backward = False  # the forward is what is compared: half the CPU compile time
+    wp.config.optimization_level = rec.CPU_OPTIMIZATION_LEVEL  # as the capture compiled it
+    try:
+        yield
     finally:
         wp.config.enable_backward, wp.config.optimization_level = saved

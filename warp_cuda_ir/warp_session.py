@@ -30,6 +30,7 @@ from typing import Any
 
 import warp as wp
 
+from warp_cuda_ir.cache import atomic_write
 from warp_cuda_ir.errors import ExtractionError, one_line
 
 # A fixed pseudo-filename: it appears in `// <file>:N` comments of the generated code,
@@ -901,11 +902,13 @@ def add_to_kernel_cache(module: CpuModule, obj: Path) -> None:
     """Put `obj` (an object file holding `module`'s code, maybe beside other modules') where Warp's load finds it."""
     folder = Path(wp.config.kernel_cache_dir) / module.identifier
     folder.mkdir(parents=True, exist_ok=True)
-    binary = folder / module.binary_name
-    binary.unlink(missing_ok=True)
+    # Each file appears whole under its name (another worker's Warp may be loading this module), the binary
+    # first: Warp takes the folder as complete once the metadata is there too.
+    staged = folder / f".{module.binary_name}.{os.getpid()}.tmp"
+    staged.unlink(missing_ok=True)
     try:
-        os.link(obj, binary)  # one object file shared by a batch's modules: no copies
+        os.link(obj, staged)  # one object file shared by a batch's modules: no copies
     except OSError:
-        shutil.copyfile(obj, binary)
-    # The binary first: Warp takes the folder as complete once the metadata is there too.
-    (folder / module.meta_name).write_text(json.dumps(module.meta, sort_keys=True))
+        shutil.copyfile(obj, staged)
+    os.replace(staged, folder / module.binary_name)
+    atomic_write(folder / module.meta_name, json.dumps(module.meta, sort_keys=True).encode())

@@ -28,7 +28,7 @@ from warp_cuda_ir import cpu_units, extraction, warp_session
 from warp_cuda_ir.cache import Cache
 from warp_cuda_ir.capture import record as rec
 from warp_cuda_ir.capture import replay
-from warp_cuda_ir.engines import Executor, get_executor
+from warp_cuda_ir.engines import Executor, get_executor, working_directory
 
 REPLAY_VERSION = "2"  # bump when the replay or its tolerances change: cached verdicts are then redone
 # A replay is one Clang compile (forward only, -O0) and one launch: ~0.2-5 s, the slowest newton kernels
@@ -73,12 +73,9 @@ class ReplayCache:
 def _scratch() -> Iterator[Path]:
     """Where a worker loads a record's source: a scratch working directory (a kernel's program may write
     files), with the kernel's prints sent to /dev/null (warp-lang's print tests)."""
-    here = os.getcwd()
-    with tempfile.TemporaryDirectory(prefix="warp_cuda_ir_replay_") as scratch, ExitStack() as stack:
-        os.chdir(scratch)
-        stack.callback(os.chdir, here)
-        stack.enter_context(warp_session.silenced_fd(1))
-        yield Path(scratch)
+    with tempfile.TemporaryDirectory(prefix="warp_cuda_ir_replay_") as scratch, working_directory(scratch):
+        with warp_session.silenced_fd(1):
+            yield Path(scratch)
 
 
 def replay_one(item: Item) -> replay.Fidelity:

@@ -37,6 +37,8 @@ shard feed reports cached shards without running them).
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -99,6 +101,19 @@ class Ticket:
 
     def __init__(self, index: int, handle: Any, started: float, time_limit: float | None) -> None:
         self.index, self.handle, self.started, self.time_limit = index, handle, started, time_limit
+
+
+@contextlib.contextmanager
+def working_directory(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Run an item in `path` (what it writes to its working directory lands there), then return to where the
+    worker was: workers are reused, and the next item's relative paths must mean what they meant.
+    (`contextlib.chdir` is Python 3.11+.)"""
+    home = os.getcwd()
+    os.chdir(path)
+    try:
+        yield
+    finally:
+        os.chdir(home)
 
 
 def always(_: int) -> bool:

@@ -36,6 +36,7 @@ import warp as wp
 
 from warp_cuda_ir import extraction, warp_session
 from warp_cuda_ir.cache import atomic_write
+from warp_cuda_ir.engines import working_directory
 from warp_cuda_ir.errors import ExtractionError, one_line
 from warp_cuda_ir.harvest import check, reasons, scripts
 from warp_cuda_ir.harvest.paths import file_in_target
@@ -571,14 +572,9 @@ def harvest_file(item: FileItem) -> dict[str, Any]:
     worker.send = send
     # A script runs in a folder of the harvest's own: what it writes to its working directory (Warp's tile
     # examples write benchmark.csv) lands in the scratch folder, not in the folder the user built from.
-    home = os.getcwd()
     with contextlib.redirect_stdout(sys.stderr), warp_session.silenced_fd(1), warp_session.silenced_fd(2):
-        try:  # contextlib.chdir is Python 3.11+
-            if item.path is not None:
-                os.chdir(Path(item.scratch) / "cwd")
+        with working_directory(Path(item.scratch) / "cwd") if item.path is not None else contextlib.nullcontext():
             category, error, idents = worker.do_import(item.module, item.path, item.import_timeout)
-        finally:
-            os.chdir(home)
         mine = [ident for ident in idents if _claim(item.scratch, ident)]
         atomic_write(claimed_path(item.scratch, item.job), json.dumps(mine).encode())
         for ident in mine:

@@ -256,6 +256,21 @@ def test_scalar_parameters_and_struct_fields_are_differentiated(factor: str, sta
         assert result.worst_input == "gain"
 
 
+OPTIONAL_FIELD = kernel(
+    "    b[i] = p.k * a[i] * a[i]\n",
+    "a: wp.array(dtype=float), p: Optional, b: wp.array(dtype=float)",
+    "@wp.struct\nclass Optional:\n    k: float\n    w: wp.array(dtype=float)\n",
+)
+
+
+def test_a_struct_with_an_array_field_left_none_gets_a_verdict() -> None:
+    # An optional array a package leaves unset (newton's contact filter); `wp.Tape.backward` reads `.grad` of
+    # every array field of a struct argument and raised AttributeError on None: the row's check ended `error`.
+    args: list[Arg] = [IN_OUT[0], ("p", "struct", "Optional", "in", {"fields": {"k": {"value": 1.3}}}), IN_OUT[1]]
+    result = gradients.check(make_row(OPTIONAL_FIELD, "k", args))
+    assert (result.status, result.inputs) == ("ok", ["a", "p.k"]), result
+
+
 def test_gradient_columns_match_the_schema() -> None:
     columns = gradients.check(make_row(FRAC, "k", IN_OUT)).numbers()
     assert set(columns) <= set(schema.VALIDATION_COLUMN_NAMES) and columns["gradcheck_dtype"] == "float64"

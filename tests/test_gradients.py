@@ -271,6 +271,17 @@ def test_a_struct_with_an_array_field_left_none_gets_a_verdict() -> None:
     assert (result.status, result.inputs) == ("ok", ["a", "p.k"]), result
 
 
+def test_an_empty_input_array_is_left_out_of_the_check() -> None:
+    # newton passes a zero-length array for a kind of endpoint a launch has none of: its random direction has
+    # no element, and dividing by its length raised ZeroDivisionError (the check ended `error`).
+    params = "a: wp.array(dtype=float), c: wp.array(dtype=float), b: wp.array(dtype=float)"
+    source = kernel("    b[i] = a[i] * a[i]\n", params)
+    row = make_row(source, "k", [IN_OUT[0], ("c", "array", "float32", "in", UNIFORM), IN_OUT[1]])
+    row["arguments"][1]["shape"] = [0]
+    result = gradients.check(row)
+    assert (result.status, result.inputs) == ("ok", ["a"]), result
+
+
 def test_gradient_columns_match_the_schema() -> None:
     columns = gradients.check(make_row(FRAC, "k", IN_OUT)).numbers()
     assert set(columns) <= set(schema.VALIDATION_COLUMN_NAMES) and columns["gradcheck_dtype"] == "float64"

@@ -780,6 +780,24 @@ def _sign_args(ns):
     ]
 
 
+# A captured launch in which no thread passes the guard (newton's `_resolve_claims_kernel` with no new contacts):
+# it writes no array, and its digest was empty, so a twin printing nothing "matched" whatever it computed.
+GUARD = """
+import warp as wp
+
+@wp.kernel
+def guard(count: wp.array(dtype=wp.int32), flags: wp.array(dtype=wp.int32)):
+    i = wp.tid()
+    if i >= count[0]:
+        return
+    flags[i] = 1
+"""
+
+
+def _guard_args(ns):
+    return [wp.zeros(1, dtype=wp.int32, device="cpu"), wp.array(np.array([0, 5, 0], dtype=np.int32), device="cpu")]
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ on this machine")
 @pytest.mark.parametrize(
@@ -789,8 +807,9 @@ def _sign_args(ns):
         (CONTACTS, "save", _contacts_args, 4, ["data.keys", "data.count", "data.pos", "first"]),
         (KEEP, "keep", _keep_args, 3, ["y"]),
         (SIGN, "sign", _sign_args, 2, ["out"]),
+        (GUARD, "guard", _guard_args, 3, ["count", "flags"]),
     ],
-    ids=["step", "contacts", "nan-bits", "float64-negative-zero"],
+    ids=["step", "contacts", "nan-bits", "float64-negative-zero", "writes-nothing"],
 )
 def test_cpu_twin_of_a_captured_row_prints_warps_digests(
     source: str, kernel_name: str, make_args, dim: int | None, outputs: list[str], tmp_path: Path

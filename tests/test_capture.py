@@ -798,6 +798,29 @@ def _guard_args(ns):
     return [wp.zeros(1, dtype=wp.int32, device="cpu"), wp.array(np.array([0, 5, 0], dtype=np.int32), device="cpu")]
 
 
+def test_zeros_count_nothing_against_the_programs_cap_on_values() -> None:
+    """An all-zero array is calloc'd, not written out: newton's `_zero_active_count_kernel` (262,145 zeros) got a
+    program that launched nothing, "inputs too large to write into the program", for no text at all."""
+    from warp_cuda_ir import standalone
+    from warp_cuda_ir.standalone import program as program_text
+
+    n = standalone.MAX_PROGRAM_VALUES + 1
+    zeros = _captured_row(
+        GUARD,
+        "guard",
+        lambda ns: [wp.zeros(1, dtype=wp.int32, device="cpu"), wp.zeros(n, dtype=wp.int32, device="cpu")],
+        3,
+    )
+    assert program_text.launches(zeros["cpu_program"]) and program_text.launches(zeros["cuda_program"])
+    ones = _captured_row(
+        GUARD,
+        "guard",
+        lambda ns: [wp.zeros(1, dtype=wp.int32, device="cpu"), wp.ones(n, dtype=wp.int32, device="cpu")],
+        3,
+    )
+    assert not program_text.launches(ones["cpu_program"])
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ on this machine")
 @pytest.mark.parametrize(

@@ -250,6 +250,14 @@ def with_fields(values: Sequence[ArgumentValue]) -> list[ArgumentValue]:
     return [w for v in values for w in (v, *v.fields)]
 
 
+def literal_count(values: Sequence[ArgumentValue]) -> int:
+    """Values the program's data writes out as literals: all-zero arrays are calloc'd and cost no text."""
+    return sum(
+        (v.values.size if _has_data(v) else 0) + (0 if v.adjoint_seed is None else v.adjoint_seed.size)
+        for v in with_fields(values)
+    )
+
+
 def _has_data(v: ArgumentValue) -> bool:
     """Whether the program writes the value out (the memory of an array passed twice is written once)."""
     return v.alias is None and bool(v.values.size) and bool(np.any(v.values.view(np.uint8) != 0))

@@ -22,7 +22,9 @@ Verdicts (`gradcheck_status`), per (input set, input) pair first:
   some step;
 - wrong: it matches at no step while the finite differences agree with each other across steps
   much better than with the adjoint (error > 3 x spread);
-- unstable: otherwise (the step crosses a kink, branch or discontinuity).
+- unstable: otherwise (the step crosses a kink, branch or discontinuity), or the input sits on a kink: the
+  one-sided differences disagree by as much at every step (a tie of `max`/`min`: the central difference is
+  the mean of the two sides' slopes, the adjoint either side's whole, and neither is the derivative).
 Then for the row: `wrong_adjoint` when an input is wrong on at least two input sets (a disagreement
 that does not repeat on another input set is an artefact of where the step landed: `inconclusive`),
 `zero_adjoint` if the adjoint was identically zero at the same time; `inconclusive` when any pair is
@@ -60,6 +62,9 @@ SETTINGS: dict[str, tuple[tuple[float, ...], float, float]] = {
 NOISE_ULPS = 32.0  # rounding noise of the loss: this many epsilons of sum(|w * out|)
 STABLE_FACTOR = 3.0  # "wrong" needs the adjoint's error to exceed the finite differences' spread this much
 WRONG_INPUT_SETS = 2  # ... on at least this many input sets
+# A kink at the input: one-sided differences apart by this share of their size at every step, not shrinking with
+# the step (curvature's asymmetry shrinks in proportion to it; a kink's stays).
+KINK_ASYMMETRY = 0.1
 
 _WIDER = {
     "float32": "float64",
@@ -314,11 +319,12 @@ class _Pair:
             return "flat"
         if self.rel_error <= self.tolerance:
             return "agree"
-        if np.isfinite(self.spread) and self.rel_error > STABLE_FACTOR * self.spread:
+        if np.isfinite(self.spread) and self.rel_error > STABLE_FACTOR * self.spread and not self.kink:
             return "wrong"
         return "unstable"
 
     tolerance: float = 0.0
+    kink: bool = False  # the one-sided differences disagree at every step: no derivative to compare with
 
 
 class _Loss:
@@ -405,15 +411,18 @@ def _check(row: Mapping[str, Any], precision: str) -> GradientCheck:
             adjoint_zero = adjoint_zero and not any(np.any(g != 0) for g in adjoint.values())
 
             loss = _Loss(launch.prepare(seeded, kernel, namespace, "cpu"), start, weights, eps)
+            here, noise_here, _ = loss.at(ins[0], np.zeros(start[ins[0]].shape))
 
             for name in ins:
                 x = start[name].astype(np.float64)
                 direction = rng.standard_normal(x.shape) * np.maximum(1.0, np.abs(x))
-                errors, slopes, flat = [], [], True
+                errors, slopes, asymmetry, flat = [], [], [], True
                 for h in steps:
                     up, noise_up, moved_up = loss.at(name, h * direction)
                     down, noise_down, moved_down = loss.at(name, -h * direction)
                     fd = up - down
+                    apart, size = abs((up - here) - (here - down)), abs(up - here) + abs(here - down)
+                    asymmetry.append(apart / max(size, noise_up + noise_down + noise_here, np.finfo(float).tiny))
                     predicted = float(np.sum(adjoint[name] * (moved_up - moved_down)))
                     noise = noise_up + noise_down
                     flat = flat and abs(fd) <= noise and abs(predicted) <= noise
@@ -429,7 +438,8 @@ def _check(row: Mapping[str, Any], precision: str) -> GradientCheck:
                 scale = max(float(np.nanmax(np.abs(slopes_arr))) if np.any(np.isfinite(slopes_arr)) else 0.0, 1e-300)
                 spread = float(np.ptp(slopes_arr)) / scale if np.all(np.isfinite(slopes_arr)) else np.inf
                 best = float(np.nanmin(errors)) if np.any(np.isfinite(errors)) else np.inf
-                pairs.append(_Pair(exposed.get(name, name), flat, best, spread, tolerance))
+                kink = min(asymmetry) > KINK_ASYMMETRY and asymmetry[-1] > 0.5 * asymmetry[0]
+                pairs.append(_Pair(exposed.get(name, name), flat, best, spread, tolerance, kink))
     return _verdict(pairs, precision, list(steps), norms, adjoint_zero, inputs)
 
 

@@ -918,3 +918,28 @@ def test_cuda_program_of_a_deterministic_kernel_passes_warps_launch_parameters(t
     (tmp_path / "Makefile").write_text(row["makefile"])
     done = subprocess.run(["make", "-s", "cuda"], cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+# One array passed as both arguments (mujoco-warp's `_next_position` integrates qpos in place: qpos_out is qpos_in).
+IN_PLACE = """
+import warp as wp
+
+@wp.kernel
+def twice(x: wp.array(dtype=float), y: wp.array(dtype=float)):
+    i = wp.tid()
+    y[i] = x[i] * 2.0
+"""
+
+
+def test_gradient_check_of_an_array_passed_twice_weighs_it_once() -> None:
+    """The loss weighed the array under both names while the backward took one name's seed (a dict keyed by the
+    array): a correct in-place kernel was judged wrong_adjoint."""
+    from warp_cuda_ir.validation import gradients
+
+    def args(ns):
+        x = wp.array(np.array([0.5, 1.5, -2.0], dtype=np.float32), device="cpu")
+        return [x, x]
+
+    row = _captured_row(IN_PLACE, "twice", args, 3)
+    result = gradients.check(row)
+    assert (result.status, result.inputs) == ("ok", ["x"]), result

@@ -332,7 +332,8 @@ class _Loss:
 
     def __init__(self, fresh: launch.Launch, start: dict[str, np.ndarray], weights: dict[str, Any], eps: float):
         self.fresh, self.start, self.weights, self.eps = fresh, start, weights, eps
-        self.views = {n: a.numpy() for n, a in fresh.arrays().items()}  # CPU arrays: numpy() is a view
+        # CPU arrays: numpy() is a view; an array passed twice is reset once, under the name `start` holds
+        self.views = {n: a.numpy() for n, a in fresh.arrays().items() if n in start}
 
     def at(self, name: str, delta: np.ndarray) -> tuple[float, float, np.ndarray]:
         """(loss, its rounding noise, the displacement the input actually got) with `name` moved by `delta`."""
@@ -386,7 +387,10 @@ def _check(row: Mapping[str, Any], precision: str) -> GradientCheck:
         for k in range(INPUT_SETS):
             seeded = dict(base, seed=row_seed + 1_000_003 * k)
             taped = launch.prepare(seeded, kernel, namespace, "cpu", requires_grad=True)
-            arrays = taped.arrays()
+            # One name per array: a captured launch may pass one array as two arguments (an update in place), and
+            # the loss weighed it under both names while the backward took one name's seed.
+            named: dict[int, str] = {}
+            arrays = {n: a for n, a in taped.arrays().items() if named.setdefault(id(a), n) == n}
             roles = {a["name"]: a["role"] for a in taped.arguments}
             # An empty array (a launch with none of some kind of element) has nothing to move.
             ins = [n for n, a in arrays.items() if roles[n] in ("in", "inout") and _is_float(a) and a.size > 0]

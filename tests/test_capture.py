@@ -943,3 +943,24 @@ def test_gradient_check_of_an_array_passed_twice_weighs_it_once() -> None:
     row = _captured_row(IN_PLACE, "twice", args, 3)
     result = gradients.check(row)
     assert (result.status, result.inputs) == ("ok", ["x"]), result
+
+
+def test_a_launch_that_overwrites_an_array_passed_twice_flags_the_adjoint() -> None:
+    """`y[i] = x[i] * x[i]` with y the same array as x: Warp's backward replays the read of x[i] after the forward
+    overwrote it (the adjoint is 2 * x**2 * w, not 2 * x * w), and no reading of the source can tell."""
+    from warp_cuda_ir.validation import gradients
+
+    square = IN_PLACE.replace("x[i] * 2.0", "x[i] * x[i]")
+
+    def args(ns):
+        x = wp.array(np.array([0.5, 1.5, -2.0], dtype=np.float32), device="cpu")
+        return [x, x]
+
+    row = _captured_row(square, "twice", args, 3)
+    assert row["adjoint_hazards"] == ["aliased_overwrite:y"]
+    assert gradients.check(row).status == "wrong_adjoint"
+
+    def apart(ns):
+        return [wp.ones(3, dtype=float, device="cpu"), wp.zeros(3, dtype=float, device="cpu")]
+
+    assert _captured_row(square, "twice", apart, 3)["adjoint_hazards"] == []

@@ -38,7 +38,9 @@ written at build time for every row. Each flag names the construct:
 - `zero_adjoint:randf_bounds`: `randf(state, low, high)`: Warp registers `randf` as not differentiable
   (read from its built-in registry), so the bounds, which the value depends on linearly, get no adjoint.
 
-A `wp.func` is analysed like the kernel (its body runs in the kernel's backward pass too).
+A `wp.func` is analysed like the kernel (its body runs in the kernel's backward pass too). A real row's captured
+launch can add `aliased_overwrite:<param>` (`real.aliased_overwrites`: one array passed as two parameters and
+changed by the launch), which no reading of the source can see.
 """
 
 from __future__ import annotations

@@ -964,3 +964,46 @@ def test_a_launch_that_overwrites_an_array_passed_twice_flags_the_adjoint() -> N
         return [wp.ones(3, dtype=float, device="cpu"), wp.zeros(3, dtype=float, device="cpu")]
 
     assert _captured_row(square, "twice", apart, 3)["adjoint_hazards"] == []
+
+
+# warp-lang's spinlock test: the backward replays the acquire without its release, so the next thread spins (Warp's
+# Clang build assumes the side-effect-free loop ends and drops it; g++ keeps it).
+SPINLOCK = """
+import warp as wp
+
+@wp.func
+def acquire(lock: wp.array(dtype=wp.int32)):
+    while wp.atomic_cas(lock, 0, 0, 1) == 1:
+        pass
+
+@wp.func
+def release(lock: wp.array(dtype=wp.int32)):
+    wp.atomic_exch(lock, 0, 0)
+
+@wp.kernel
+def count(counter: wp.array(dtype=float), lock: wp.array(dtype=wp.int32)):
+    acquire(lock)
+    counter[0] = counter[0] + 1.0
+    release(lock)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ on this machine")
+def test_a_twin_whose_backward_does_not_end_says_its_forward_matched(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A bare timeout said nothing of where the twin stopped; its forward's lines are read back (stdout line
+    buffered) and the reason says they equal Warp's and the backward launch did not end."""
+    from warp_cuda_ir.standalone import reference, stage
+
+    def args(ns):
+        return [wp.zeros(1, dtype=float, device="cpu"), wp.zeros(1, dtype=wp.int32, device="cpu")]
+
+    row = _captured_row(SPINLOCK, "count", args, 4)
+    with warp_session.loaded_kernel(SPINLOCK, "count", backward=True) as (kernel, namespace):
+        _, expected = reference.reference_run(row, kernel, namespace)
+    monkeypatch.setattr(stage, "RUN_TIMEOUT_S", 3.0)
+    columns = stage.run_stage([("k", row, expected)], tmp_path, stage.find_tools(), "no GPU")["k"]
+    assert columns["standalone_cpu_run_status"] == "timeout"
+    assert stage.BACKWARD_DID_NOT_END in columns["standalone_cpu_run_error"], columns["standalone_cpu_run_error"]

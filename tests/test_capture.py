@@ -1009,3 +1009,32 @@ def test_a_twin_whose_backward_does_not_end_says_its_forward_matched(
     columns = stage.run_stage([("k", row, expected)], tmp_path, stage.find_tools(), "no GPU")["k"]
     assert columns["standalone_cpu_run_status"] == "timeout"
     assert stage.BACKWARD_DID_NOT_END in columns["standalone_cpu_run_error"], columns["standalone_cpu_run_error"]
+
+
+STRUCT_GAIN = """
+import warp as wp
+
+@wp.struct
+class Gain:
+    k: float
+
+@wp.kernel
+def gain(p: Gain, a: wp.array(dtype=float), b: wp.array(dtype=float)):
+    i = wp.tid()
+    b[i] = p.k * a[i] * a[i]
+"""
+
+
+def test_gradient_check_of_a_captured_struct_keeps_its_field_values() -> None:
+    """A real row's struct fields have no recipe value: each was exposed as one more array argument than the launch
+    record holds (newton's and warp-lang's struct kernels ended in `error`, "record has 3 arguments, kernel gain
+    takes 4"); they are left as captured, as scalar parameters are. `b`, written by the launch, is `inout`."""
+    from warp_cuda_ir.validation import gradients
+
+    def args(ns):
+        p = ns["Gain"]()
+        p.k = 2.5
+        return [p, wp.array(np.array([0.5, 1.5, -2.0], dtype=np.float32), device="cpu"), wp.zeros(3, device="cpu")]
+
+    result = gradients.check(_captured_row(STRUCT_GAIN, "gain", args, 3))
+    assert (result.status, result.inputs) == ("ok", ["a", "b"]), result

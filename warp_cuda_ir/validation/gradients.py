@@ -235,11 +235,15 @@ def expose_parameters(row: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str,
         if arg["kind"] == "struct" and param is not None and arg["dtype"] in structs:
             recipes = init.get("fields", {})
             for field_name, annotation in structs[arg["dtype"]].items():
+                # A field without a recipe value (a real row's captured struct) stays as launched: its array
+                # would be one argument more than the launch record holds.
                 if not _is_float_type(annotation) or (name, field_name) in stored:
+                    continue
+                if "value" not in recipes.get(field_name, {}):
                     continue
                 array = f"{name}__{field_name}{SUFFIX}"
                 kernel.args.args.append(ast.arg(array, ast.parse(f"wp.array(dtype={annotation})", mode="eval").body))
-                value = recipes.get(field_name, {}).get("value", 0.0)
+                value = recipes[field_name]["value"]
                 dtype = annotation.removeprefix("wp.")
                 extra.append(
                     {

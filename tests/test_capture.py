@@ -1038,3 +1038,29 @@ def test_gradient_check_of_a_captured_struct_keeps_its_field_values() -> None:
 
     result = gradients.check(_captured_row(STRUCT_GAIN, "gain", args, 3))
     assert (result.status, result.inputs) == ("ok", ["a", "b"]), result
+
+
+NO_ARRAY = """
+import warp as wp
+
+@wp.kernel
+def same(n: int):
+    wp.expect_eq(n + 0, n)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ on this machine")
+def test_a_launch_with_no_array_is_compared_with_its_empty_digest(tmp_path: Path) -> None:
+    """Warp's launch ran and printed no digest line (the kernel has no array: warp-lang's tests of scalars); the
+    pass took the empty digest for no reference, and the twin was compared with nothing."""
+    from warp_cuda_ir import standalone
+    from warp_cuda_ir.standalone import stage
+    from warp_cuda_ir.validation import stages
+
+    row = _captured_row(NO_ARRAY, "same", lambda ns: [7], 1)
+    digest = standalone.reference_columns(row)["standalone_reference_digest"]
+    assert digest == ""
+    items = [("k", row, stages.reference_lines(digest))]
+    columns = stage.run_stage(items, tmp_path, stage.find_tools(), "no GPU")["k"]
+    assert columns["standalone_cpu_run_status"] == "ok" and columns["standalone_cpu_matches_warp"] is True

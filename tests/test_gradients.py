@@ -157,6 +157,17 @@ def test_flags_are_not_raised_by_the_safe_twins_of_each_construct() -> None:
     assert adjoint_hazards.adjoint_hazards(negated) == ["dynamic_loop_mutation:x"]
 
 
+def test_an_atomics_returned_value_used_is_flagged() -> None:
+    # Warp's backward code leaves the replayed atomic out and reads `slot` uninitialised (warp-lang's counter_kernel:
+    # an unflagged wrong_adjoint). A dropped result (`wp.atomic_add(b, 0, x)` as a statement) is the plain atomic.
+    params = "a: wp.array(dtype=float), c: wp.array(dtype=wp.int32), b: wp.array(dtype=float)"
+    slot = kernel("    slot = wp.atomic_add(c, 0, 1)\n    b[slot] = a[i]\n", params)
+    assert adjoint_hazards.adjoint_hazards(slot) == ["atomic_result:c"]
+    inline = kernel("    b[wp.atomic_add(c, 0, 1)] = a[i]\n", params)
+    assert adjoint_hazards.adjoint_hazards(inline) == ["atomic_result:c"]
+    assert adjoint_hazards.adjoint_hazards(kernel("    wp.atomic_add(c, 0, 1)\n    b[i] = a[i]\n", params)) == []
+
+
 def test_missing_adjoints_are_read_from_warps_headers(tmp_path: Path) -> None:
     names = adjoint_hazards.missing_adjoints()
     # Warp 1.19's headers mark these MISSINGADJOINT; floor and sign are marked too, but their headers say the

@@ -62,9 +62,6 @@ SETTINGS: dict[str, tuple[tuple[float, ...], float, float]] = {
 NOISE_ULPS = 32.0  # rounding noise of the loss: this many epsilons of sum(|w * out|)
 STABLE_FACTOR = 3.0  # "wrong" needs the adjoint's error to exceed the finite differences' spread this much
 WRONG_INPUT_SETS = 2  # ... on at least this many input sets
-# A kink at the input: one-sided differences apart by this share of their size at every step, not shrinking with
-# the step (curvature's asymmetry shrinks in proportion to it; a kink's stays).
-KINK_ASYMMETRY = 0.1
 
 _WIDER = {
     "float32": "float64",
@@ -328,7 +325,9 @@ class _Pair:
         return "unstable"
 
     tolerance: float = 0.0
-    kink: bool = False  # the one-sided differences disagree at every step: no derivative to compare with
+    # The one-sided differences disagree beyond the tolerance at every step, not shrinking with the step (curvature's
+    # asymmetry shrinks in proportion to it, a kink's stays): no derivative to compare with.
+    kink: bool = False
 
 
 class _Loss:
@@ -446,7 +445,7 @@ def _check(row: Mapping[str, Any], precision: str) -> GradientCheck:
                 scale = max(float(np.nanmax(np.abs(slopes_arr))) if np.any(np.isfinite(slopes_arr)) else 0.0, 1e-300)
                 spread = float(np.ptp(slopes_arr)) / scale if np.all(np.isfinite(slopes_arr)) else np.inf
                 best = float(np.nanmin(errors)) if np.any(np.isfinite(errors)) else np.inf
-                kink = min(asymmetry) > KINK_ASYMMETRY and asymmetry[-1] > 0.5 * asymmetry[0]
+                kink = min(asymmetry) > tolerance and asymmetry[-1] > 0.5 * asymmetry[0]
                 pairs.append(_Pair(exposed.get(name, name), flat, best, spread, tolerance, kink))
     return _verdict(pairs, precision, list(steps), norms, adjoint_zero, inputs)
 

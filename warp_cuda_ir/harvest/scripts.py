@@ -15,10 +15,12 @@ choose their launches. Loading the script runs only its top level, so two facts 
 """
 
 from __future__ import annotations
+import __future__
 
 import ast
 import symtable
 from dataclasses import dataclass
+from types import CodeType
 from typing import Any
 
 _LAUNCHES = {"launch", "launch_tiled"}
@@ -91,7 +93,7 @@ def inner_kernels(tree: ast.Module, text: str, path: str, is_kernel_decorator: A
     def visit(node: ast.AST, scope: list[str], functions: list[symtable.SymbolTable], where: symtable.SymbolTable):
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                inner = _child_table(where, child)
+                inner = child_table(where, child)
                 if inner is None:
                     continue
                 if isinstance(child, ast.ClassDef):
@@ -103,7 +105,7 @@ def inner_kernels(tree: ast.Module, text: str, path: str, is_kernel_decorator: A
                     and len(child.decorator_list) == 1
                     and is_kernel_decorator(child.decorator_list[0])
                     and not inner.get_frees()
-                    and not (_definition_time_names(child) & _bound_in(functions))
+                    and not (definition_time_names(child) & _bound_in(functions))
                 ):
                     first = min(d.lineno for d in child.decorator_list)
                     out.append(InnerKernel(child, ".".join([*scope, child.name]), first))
@@ -115,7 +117,7 @@ def inner_kernels(tree: ast.Module, text: str, path: str, is_kernel_decorator: A
     return out
 
 
-def _child_table(parent: symtable.SymbolTable, node: ast.AST) -> symtable.SymbolTable | None:
+def child_table(parent: symtable.SymbolTable, node: ast.AST) -> symtable.SymbolTable | None:
     """The symbol table of the def or class `node` directly under `parent`'s scope."""
     lines = {node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))}
     for child in parent.get_children():
@@ -124,7 +126,7 @@ def _child_table(parent: symtable.SymbolTable, node: ast.AST) -> symtable.Symbol
     return None
 
 
-def _definition_time_names(node: ast.FunctionDef) -> set[str]:
+def definition_time_names(node: ast.FunctionDef) -> set[str]:
     """Names Python evaluates where the def statement runs: decorators, annotations, defaults."""
     args = node.args
     exprs: list[ast.AST | None] = [*node.decorator_list, *args.defaults, *args.kw_defaults, node.returns]
@@ -140,3 +142,22 @@ def _bound_in(functions: list[symtable.SymbolTable]) -> set[str]:
             if symbol.is_local() or symbol.is_parameter() or symbol.is_free():
                 out.add(symbol.get_name())
     return out
+
+
+def future_flags(tree: ast.Module) -> int:
+    """Compiler flags of the script's own `from __future__ import ...` statements."""
+    flags = 0
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+            for alias in node.names:
+                feature = getattr(__future__, alias.name, None)
+                flags |= getattr(feature, "compiler_flag", 0)
+    return flags
+
+
+def compiled(node: ast.AST, path: str, mode: str, flags: int) -> CodeType:
+    """`compile` of a piece of the script as the script's own file compiles it: with its `__future__`
+    flags and not the harvester's (its `from __future__ import annotations` made every annotation of a
+    script's function a string, which Warp then evaluates without the function's locals: a factory's
+    `wp.array(dtype=dtype)` raised NameError)."""
+    return compile(node, path, mode, flags=flags, dont_inherit=True)

@@ -1,0 +1,678 @@
+"""Kernels a script's function makes from its own arguments and locals (a factory), made without running it.
+
+    def make_axpy(dtype):
+        @wp.kernel
+        def axpy(x: wp.array(dtype=dtype), y: wp.array(dtype=dtype), a: dtype): ...
+        return axpy
+
+    for dtype in (wp.float32, wp.float64):
+        kernel = make_axpy(dtype)        # in main(), a test, a method, under `if __name__ == "__main__":`
+
+Loading a script runs only its top level, so such a kernel exists only for the calls the top level made. Its
+code is a function of the values it captures, so the harvest makes it for the values the script's own calls
+give, without running the function or the code around the call:
+
+- `plans`: for each `@wp.kernel` written directly in a function's body that reads names the function binds,
+  the statements of that body the kernel's definition needs (the assignments and `@wp.func`/`@wp.struct`
+  definitions of the names it captures, and theirs in turn), and the function's parameters they read.
+- `Resolver.bindings`: values for those parameters, read off the script's calls of the function: an argument
+  that is a literal or an expression of module-level names, a loop variable over such a sequence, a local
+  assigned such an expression, a parameter's default, an enclosing function's parameter given by its own
+  callers, an `argparse` option's default (scripts load with no arguments). Nothing else is evaluated.
+- `make`: a function of the factory's name with only those statements and the kernel's definition, compiled
+  at the script's own line numbers (Warp reads the kernel's text from the file) and called with the values.
+
+Every call these evaluations make, in an argument or in the statements kept, goes through a guard that
+allows only what cannot act on the world: Python's pure built-ins, `math`, Warp's types and type
+constructors, Warp's decorators (`is_allowed` from the worker). Anything else (a launch, an allocation,
+I/O, a call of another of the script's functions) stops that kernel, which keeps a reason.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import copy
+import itertools
+import math
+import symtable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from warp_cuda_ir.harvest.scripts import child_table, compiled, definition_time_names, future_flags
+
+# Distinct argument values tried per kernel definition: the first of each loop's values first (see
+# `_spread`). On Warp 1.19's examples a factory is called over at most 2 dtypes x 16 tile lengths.
+MAX_INSTANCES = 8
+# How far a value is followed through the callers of enclosing functions (`main()` -> `run(args)` -> loop).
+MAX_DEPTH = 4
+
+_PURE_BUILTINS = {
+    abs, all, any, bool, complex, dict, divmod, enumerate, float, frozenset, int, isinstance, issubclass, len,
+    list, max, min, pow, range, reversed, round, set, sorted, str, sum, tuple, zip, type,
+}  # fmt: skip
+
+
+class Unresolved(Exception):
+    """The kernel cannot be made from the script's text alone (the message says why, in one line)."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    kernel: ast.FunctionDef  # the kernel's definition, decorators included
+    qualname: str  # the `__qualname__` the factory's call gives it
+    first_line: int  # of its decorator: the line Python and Warp know the kernel by
+    factory: ast.FunctionDef
+    factory_qualname: str
+    statements: tuple[ast.stmt, ...]  # of the factory's body, in order, that the kernel's definition needs
+    params: tuple[str, ...]  # the factory's parameters they (or the definition) read, in signature order
+    problem: str | None = None  # why the kernel cannot be made, whatever the values
+
+
+@dataclass(frozen=True)
+class Binding:
+    values: dict[str, Any]  # parameter -> value
+    call: str  # how the harvest called the factory, for the row's provenance
+
+
+def plans(tree: ast.Module, text: str, path: str, is_kernel_decorator: Callable[[ast.expr], bool]) -> list[Plan]:
+    """A plan per `@wp.kernel` defined in a function that captures names the function binds (those that
+    capture nothing are `scripts.inner_kernels`'), in source order; `problem` set where no values can help."""
+    try:
+        table = symtable.symtable(text, path, "exec")
+    except SyntaxError:
+        return []
+    out: list[Plan] = []
+
+    def visit(node: ast.AST, scope: list[str], where: symtable.SymbolTable, factory: Any) -> None:
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                visit(child, scope, where, factory)
+                continue
+            inner = child_table(where, child)
+            if inner is None:
+                continue
+            if isinstance(child, ast.ClassDef):
+                visit(child, [*scope, child.name], inner, None)
+                continue
+            if (
+                factory is not None
+                and isinstance(child, ast.FunctionDef)
+                and child.decorator_list
+                and is_kernel_decorator(child.decorator_list[-1])
+            ):
+                captured = _captured(child, inner, factory[1])
+                if captured:
+                    out.append(_plan(child, scope, factory, captured))
+            visit(child, [*scope, child.name, "<locals>"], inner, (child, inner, scope))
+
+    visit(tree, [], table, None)
+    return out
+
+
+def _captured(kernel: ast.FunctionDef, table: symtable.SymbolTable, factory: symtable.SymbolTable) -> set[str]:
+    """Names the kernel's definition reads that the enclosing function binds (body and definition time)."""
+    names = set(table.get_frees()) | definition_time_names(kernel)
+    return {n for n in names if _is_bound(factory, n)} | {n for n in table.get_frees() if not _is_bound(factory, n)}
+
+
+def _is_bound(table: symtable.SymbolTable, name: str) -> bool:
+    try:
+        symbol = table.lookup(name)
+    except KeyError:
+        return False
+    return symbol.is_local() or symbol.is_parameter()
+
+
+def _plan(kernel: ast.FunctionDef, scope: list[str], factory: Any, captured: set[str]) -> Plan:
+    node, table, outer = factory
+    qualname = ".".join([*outer, node.name, "<locals>", kernel.name])
+    factory_qualname = ".".join([*outer, node.name])
+    first = min([kernel.lineno, *(d.lineno for d in kernel.decorator_list)])
+    base = Plan(kernel, qualname, first, node, factory_qualname, (), ())
+    outside = sorted(n for n in captured if not _is_bound(table, n))
+    if outside:  # captured from a function around the factory
+        return _with_problem(base, f"captures {', '.join(outside)} from a function around {node.name}")
+    if kernel not in node.body:
+        return _with_problem(base, f"defined inside a block of {node.name} (a loop, a branch, a with)")
+    needed = set(captured)
+    kept: list[ast.stmt] = []
+    for stmt in reversed(node.body[: node.body.index(kernel)]):
+        bound = _bound_by(stmt)
+        if bound is None:  # a compound statement: the names it binds depend on its run
+            hit = sorted(_assigned_anywhere(stmt) & needed)
+            if hit:
+                return _with_problem(base, f"{hit[0]} is bound inside a block of {node.name}")
+            continue
+        if not bound & needed:
+            continue
+        kept.append(stmt)
+        if not isinstance(stmt, ast.AugAssign):
+            needed -= bound
+        needed |= {n for n in _reads(stmt, table) if _is_bound(table, n)}
+    params = [a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)]
+    missing = sorted(needed - set(params))
+    if missing:
+        return _with_problem(base, f"{missing[0]} is bound in {node.name} after the kernel or in a block")
+    if node.args.vararg is not None and node.args.vararg.arg in needed:
+        return _with_problem(base, f"reads *{node.args.vararg.arg}")
+    if node.args.kwarg is not None and node.args.kwarg.arg in needed:
+        return _with_problem(base, f"reads **{node.args.kwarg.arg}")
+    return Plan(
+        kernel, qualname, first, node, factory_qualname, tuple(reversed(kept)), tuple(p for p in params if p in needed)
+    )
+
+
+def _with_problem(plan: Plan, problem: str) -> Plan:
+    return Plan(plan.kernel, plan.qualname, plan.first_line, plan.factory, plan.factory_qualname, (), (), problem)
+
+
+def _bound_by(stmt: ast.stmt) -> set[str] | None:
+    """Names a simple statement binds, or None for a compound one (or one that binds by side effect)."""
+    if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
+        return {stmt.name}
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    if isinstance(stmt, (ast.Expr, ast.Pass, ast.Assert)):
+        return set()
+    return None
+
+
+def _assigned_anywhere(stmt: ast.stmt) -> set[str]:
+    return {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} | {
+        n.name for n in ast.walk(stmt) if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n is not stmt
+    }
+
+
+def _reads(stmt: ast.stmt, table: symtable.SymbolTable) -> set[str]:
+    """Names a kept statement reads: a nested definition's definition-time names and its closure."""
+    if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
+        inner = child_table(table, stmt)
+        frees = set(_all_frees(inner)) if inner is not None else set()
+        return definition_time_names(stmt) | frees
+    return {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _all_frees(table: symtable.SymbolTable) -> Iterator[str]:
+    for symbol in table.get_symbols():
+        if symbol.is_free():
+            yield symbol.get_name()
+    for child in table.get_children():
+        yield from _all_frees(child)
+
+
+# --- values for the factory's parameters, from the script's calls ------------------------------------------
+
+
+class _Parsed:
+    """`parser.parse_args()` of a script loaded with no arguments: each option's default."""
+
+    def __init__(self, values: dict[str, Any]) -> None:
+        self.__dict__.update(values)
+
+
+class Resolver:
+    """Values of expressions at a place in the script, from its text and its module-level namespace."""
+
+    def __init__(
+        self, tree: ast.Module, path: str, namespace: dict[str, Any], is_allowed: Callable[[Any, tuple, dict], bool]
+    ):
+        self.tree = tree
+        self.path = path
+        self.namespace = namespace
+        self.is_allowed = is_allowed
+        self.flags = future_flags(tree)
+        self.parent: dict[int, ast.AST] = {}
+        for node in ast.walk(tree):
+            for child in ast.iter_child_nodes(node):
+                self.parent[id(child)] = node
+
+    # --- the calls of a factory ------------------------------------------------------------------
+
+    def bindings(self, plan: Plan) -> list[Binding]:
+        """Distinct parameter values from the script's calls of the factory (the defaults when it calls
+        it nowhere), at most `MAX_INSTANCES`; raises `Unresolved` when no call gives them."""
+        if plan.problem is not None:
+            raise Unresolved(plan.problem)
+        if not plan.params:
+            return [Binding({}, f"{plan.factory_qualname}()")]
+        found: list[Binding] = []
+        seen: set[str] = set()
+        why = f"{plan.factory.name} is called nowhere in the script with values the harvest can read"
+        calls = list(self._calls_of(plan.factory))
+        for call, shift in calls:
+            try:
+                for binding in self._call_bindings(plan, call, shift):
+                    if binding.call not in seen:
+                        seen.add(binding.call)
+                        found.append(binding)
+            except Unresolved as e:
+                why = f"{plan.factory.name}(...) at line {call.lineno}: {e}"
+            if len(found) >= MAX_INSTANCES:
+                break
+        if not calls:
+            args = _arguments(plan.factory)
+            if all(p in args and args[p] is not None for p in plan.params):
+                values = {p: self._first(args[p], plan.factory, 0) for p in plan.params}
+                found.append(Binding(values, _describe_call(plan.factory_qualname, values, None)))
+        if not found:
+            raise Unresolved(why)
+        return found[:MAX_INSTANCES]
+
+    def _calls_of(self, func: ast.FunctionDef) -> Iterator[tuple[ast.Call, int]]:
+        """Calls of `func` in the script, with how many of its parameters the call does not pass (`self`)."""
+        owner = self.parent.get(id(func))
+        for node in ast.walk(self.tree):
+            if not isinstance(node, ast.Call):
+                continue
+            if isinstance(owner, ast.Module) and isinstance(node.func, ast.Name) and node.func.id == func.name:
+                yield node, 0
+            elif isinstance(owner, ast.ClassDef) and self.parent.get(id(owner)) is self.tree:
+                static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in func.decorator_list)
+                shift = 0 if static else 1
+                if func.name == "__init__" and isinstance(node.func, ast.Name) and node.func.id == owner.name:
+                    yield node, 1
+                elif isinstance(node.func, ast.Attribute) and node.func.attr == func.name and func.name != "__init__":
+                    yield node, shift
+
+    def _call_bindings(self, plan: Plan, call: ast.Call, shift: int) -> list[Binding]:
+        exprs = self._argument_exprs(plan.factory, call, shift)
+        lists = []
+        for p in plan.params:
+            if p not in exprs:
+                raise Unresolved(f"does not pass {p}")
+            expr, where = exprs[p]
+            lists.append(self.values(expr, where, 0))
+        out = []
+        for combo in _spread(lists, MAX_INSTANCES):
+            values = dict(zip(plan.params, combo, strict=True))
+            out.append(Binding(values, _describe_call(plan.factory_qualname, values, call.lineno)))
+        return out
+
+    def _argument_exprs(self, func: ast.FunctionDef, call: ast.Call, shift: int) -> dict[str, tuple[ast.expr, ast.AST]]:
+        """parameter -> (expression, where it is evaluated): the call's argument, else the default."""
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            raise Unresolved("passes *args or **kwargs")
+        positional = [a.arg for a in (*func.args.posonlyargs, *func.args.args)][shift:]
+        if len(call.args) > len(positional):
+            raise Unresolved("more arguments than parameters")
+        out: dict[str, tuple[ast.expr, ast.AST]] = {}
+        for name, default in _arguments(func).items():
+            if default is not None:
+                out[name] = (default, func)
+        for name, arg in zip(positional, call.args, strict=False):
+            out[name] = (arg, call)
+        for k in call.keywords:
+            out[k.arg] = (k.value, call)
+        return out
+
+    # --- values of an expression -----------------------------------------------------------------
+
+    def values(self, expr: ast.expr, at: ast.AST, depth: int) -> list[Any]:
+        """The values `expr` may have where `at` is (several when it reads a loop variable)."""
+        if depth > MAX_DEPTH:
+            raise Unresolved("its values come from too far")
+        if isinstance(at, ast.FunctionDef) and expr in _defaults(at):
+            at = self.parent.get(id(at), self.tree)  # a default is evaluated where the def statement runs
+        parsed = self._parsed_arguments(expr, at, depth)
+        if parsed is not None:
+            return [parsed]
+        names = sorted(_free_names(expr))
+        lists = [self._name_values(n, at, depth) for n in names]
+        out: list[Any] = []
+        for combo in _spread(lists, MAX_INSTANCES):
+            value = self._evaluate(expr, dict(zip(names, combo, strict=True)))
+            if not any(_same(value, v) for v in out):
+                out.append(value)
+        return out
+
+    def _first(self, expr: ast.expr, at: ast.AST, depth: int) -> Any:
+        return self.values(expr, at, depth)[0]
+
+    def _evaluate(self, expr: ast.expr, bound: dict[str, Any]) -> Any:
+        guarded = _Guard().visit(copy.deepcopy(ast.Expression(expr)))
+        ast.fix_missing_locations(guarded)
+        scope = {**self.namespace, **bound, "__wci_call__": self.guard}
+        try:
+            return eval(compiled(guarded, self.path, "eval", self.flags), scope)
+        except Unresolved:
+            raise
+        except Exception as e:
+            raise Unresolved(f"{ast.unparse(expr)}: {type(e).__name__}: {e}") from e
+
+    def guard(self, func: Any, *args: Any, **kwargs: Any) -> Any:
+        """Every call the harvest evaluates: only pure built-ins, `math`, and what `is_allowed` allows."""
+        pure = any(func is f for f in _PURE_BUILTINS) or getattr(func, "__module__", None) == "math"
+        if not (pure or self.is_allowed(func, args, kwargs)):
+            raise Unresolved(f"calls {getattr(func, '__qualname__', None) or type(func).__name__}, which may act")
+        return func(*args, **kwargs)
+
+    def _name_values(self, name: str, at: ast.AST, depth: int) -> list[Any]:
+        function = self._enclosing(at, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+        for loop in self._loops(at, function):
+            if name in _target_names(loop.target):
+                out = []
+                for iterable in self.values(loop.iter, loop, depth):
+                    if not isinstance(iterable, (list, tuple, range, dict, set, frozenset)):
+                        raise Unresolved(f"loops over a {type(iterable).__name__}")
+                    items = sorted(iterable, key=repr) if isinstance(iterable, (set, frozenset)) else iterable
+                    out += [_unpack(loop.target, item, name) for item in itertools.islice(items, MAX_INSTANCES)]
+                return out
+        assignment = self._last_assignment(name, at, function)
+        if assignment is not None:
+            return self._assigned_values(name, assignment, depth)
+        if isinstance(function, ast.FunctionDef):
+            args = _arguments(function)
+            if name in args:
+                return self._parameter_values(function, name, args[name], depth)
+            if _binds_locally(function, name):
+                raise Unresolved(f"{name} is bound in {function.name} other than by an assignment")
+        if name in self.namespace:
+            return [self.namespace[name]]
+        if hasattr(builtins, name):
+            return [getattr(builtins, name)]
+        raise Unresolved(f"{name} has no value the harvest can read")
+
+    def _parameter_values(self, func: ast.FunctionDef, name: str, default: ast.expr | None, depth: int) -> list[Any]:
+        out: list[Any] = []
+        why = f"{name}, a parameter of {func.name}, has no default and no caller"
+        for call, shift in self._calls_of(func):
+            try:
+                expr, where = self._argument_exprs(func, call, shift).get(name, (None, None))
+                if expr is None:
+                    continue
+                for value in self.values(expr, where, depth + 1):
+                    if not any(_same(value, v) for v in out):
+                        out.append(value)
+            except Unresolved as e:
+                why = str(e)
+        if not out and default is not None:
+            out = self.values(default, func, depth + 1)
+        if not out:
+            raise Unresolved(why)
+        return out[:MAX_INSTANCES]
+
+    def _assigned_values(self, name: str, stmt: ast.stmt, depth: int) -> list[Any]:
+        value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
+        if value is None:
+            raise Unresolved(f"{name} is bound other than by an assignment")
+        parsed = self._parsed_arguments(value, stmt, depth)
+        if parsed is not None:
+            return [parsed]
+        target = stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target
+        return [_unpack(target, v, name) for v in self.values(value, stmt, depth + 1)]
+
+    def _parsed_arguments(self, value: ast.expr, at: ast.AST, depth: int) -> _Parsed | None:
+        """`parser.parse_args()` / `parser.parse_known_args()[0]`: the defaults of `parser`'s options, as a
+        script loaded with no arguments gets them (an option whose default is not a plain value is left out)."""
+        if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Constant) and value.slice.value == 0:
+            value = value.value
+        if not (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and value.func.attr in ("parse_args", "parse_known_args")
+            and isinstance(value.func.value, ast.Name)
+            and not value.args
+        ):
+            return None
+        parser = value.func.value.id
+        function = self._enclosing(at, (ast.FunctionDef, ast.AsyncFunctionDef))
+        options: dict[str, Any] = {}
+        for node in _walk_body(function or self.tree):
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "add_argument"
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == parser
+            ):
+                continue
+            flags = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            keywords = {k.arg: k.value for k in node.keywords if k.arg}
+            dest = _option_dest(flags, keywords)
+            if dest is None:
+                continue
+            action = keywords.get("action")
+            action = action.value if isinstance(action, ast.Constant) else None
+            try:
+                if "default" in keywords:
+                    default = self._first(keywords["default"], node, depth + 1)
+                else:
+                    default = {"store_true": False, "store_false": True}.get(action)
+                if isinstance(default, str) and "type" in keywords:
+                    convert = self._first(keywords["type"], node, depth + 1)
+                    default = self.guard(convert, default)
+            except Unresolved:
+                continue
+            options[dest] = default
+        return _Parsed(options)
+
+    # --- where a node is -------------------------------------------------------------------------
+
+    def _enclosing(self, node: ast.AST, kinds: tuple[type, ...]) -> Any:
+        cur = self.parent.get(id(node))
+        while cur is not None and not isinstance(cur, kinds):
+            cur = self.parent.get(id(cur))
+        return cur
+
+    def _loops(self, node: ast.AST, function: Any) -> Iterator[ast.For]:
+        """`for` statements around `node` (innermost first) whose body holds it, inside `function`."""
+        child, cur = node, self.parent.get(id(node))
+        while cur is not None and cur is not function:
+            if isinstance(cur, ast.For) and any(child is s for s in cur.body):
+                yield cur
+            child, cur = cur, self.parent.get(id(cur))
+
+    def _last_assignment(self, name: str, at: ast.AST, function: Any) -> ast.stmt | None:
+        line = getattr(at, "lineno", 0)
+        found = None
+        for node in _walk_body(function or self.tree):
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.lineno < line:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                if any(name in _target_names(t) for t in targets) and (found is None or node.lineno > found.lineno):
+                    found = node
+        if found is not None and function is None and name in self.namespace and self._runs_at_load(found):
+            return None  # the script's load ran it: its value is in the namespace
+        return found
+
+    def _runs_at_load(self, stmt: ast.stmt) -> bool:
+        return any(stmt is s for s in self.tree.body)
+
+
+def make(
+    plan: Plan,
+    binding: Binding,
+    resolver: Resolver,
+    define: Callable[[str, Any], Any],
+) -> Any:
+    """The kernel `plan` describes, made with `binding`: a function of the factory's name holding the kept
+    statements and the kernel's definition, compiled at their lines, called with the values.
+    `define(qualname, decorator)`: applies a definition's own decorator (checked by the caller) under the
+    qualified name the factory's call would give it."""
+    definitions = [s for s in plan.statements if isinstance(s, (ast.FunctionDef, ast.ClassDef))]
+    body: list[ast.stmt] = []
+    for stmt in [*plan.statements, plan.kernel]:
+        node = _Guard().visit(copy.deepcopy(stmt))
+        if stmt in definitions or stmt is plan.kernel:
+            qualname = f"{plan.factory_qualname}.<locals>.{stmt.name}"
+            node.decorator_list = _defined_as(node.decorator_list, qualname)
+        body.append(node)
+    body.append(ast.Return(ast.Name(plan.kernel.name, ast.Load())))
+    params = ["__wci_call__", "__wci_define__", *plan.params]
+    function = ast.FunctionDef(
+        name=plan.factory.name,
+        args=ast.arguments(
+            posonlyargs=[], args=[ast.arg(p) for p in params], kwonlyargs=[], kw_defaults=[], defaults=[]
+        ),
+        body=body,
+        decorator_list=[],
+        returns=None,
+        type_params=[],
+    )
+    ast.copy_location(function, plan.factory)
+    module = ast.fix_missing_locations(ast.Module([function], type_ignores=[]))
+    scope: dict[str, Any] = {}
+    try:
+        exec(compiled(module, resolver.path, "exec", resolver.flags), resolver.namespace, scope)
+        return scope[plan.factory.name](resolver.guard, define, **binding.values)
+    except Unresolved:
+        raise
+    except Exception as e:
+        raise Unresolved(f"{binding.call}: {type(e).__name__}: {e}") from e
+
+
+def _defined_as(decorators: list[ast.expr], qualname: str) -> list[ast.expr]:
+    """The innermost decorator wrapped as `__wci_define__(qualname, decorator)`, at its own line."""
+    if not decorators:
+        return decorators
+    inner = decorators[-1]
+    call = ast.Call(ast.Name("__wci_define__", ast.Load()), [ast.Constant(qualname), inner], [])
+    return [*decorators[:-1], ast.copy_location(call, inner)]
+
+
+class _Guard(ast.NodeTransformer):
+    """`f(a, k=b)` -> `__wci_call__(f, a, k=b)` wherever the statement runs it (not in nested bodies, which
+    Warp compiles rather than Python running them)."""
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        return ast.copy_location(
+            ast.Call(ast.Name("__wci_call__", ast.Load()), [node.func, *node.args], node.keywords), node
+        )
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        node.decorator_list = [self.visit(d) for d in node.decorator_list]
+        node.args = self.visit(node.args)
+        if node.returns is not None:
+            node.returns = self.visit(node.returns)
+        return node
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
+        node.decorator_list = [self.visit(d) for d in node.decorator_list]
+        node.bases = [self.visit(b) for b in node.bases]
+        node.body = [self.visit(s) if isinstance(s, ast.AnnAssign) else s for s in node.body]
+        return node
+
+    def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
+        return node
+
+
+def _arguments(func: ast.FunctionDef) -> dict[str, ast.expr | None]:
+    """parameter -> its default expression (None: no default), `*args`/`**kwargs` left out."""
+    args = func.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    out = {a.arg: d for a, d in zip(positional, defaults, strict=True)}
+    out.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)})
+    return out
+
+
+def _defaults(func: ast.FunctionDef) -> list[ast.expr]:
+    return [d for d in (*func.args.defaults, *func.args.kw_defaults) if d is not None]
+
+
+def _binds_locally(func: ast.FunctionDef, name: str) -> bool:
+    return any(
+        isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in _walk_body(func)
+    ) or any(isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.Import)) and getattr(n, "name", None) == name
+             for n in _walk_body(func))  # fmt: skip
+
+
+def _walk_body(node: ast.AST) -> Iterator[ast.AST]:
+    """Every node under `node` but those of nested function and class bodies."""
+    for child in ast.iter_child_nodes(node):
+        yield child
+        if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            yield from _walk_body(child)
+
+
+def _free_names(expr: ast.expr) -> set[str]:
+    """Names `expr` reads from around it (comprehension and lambda variables left out)."""
+    bound = {
+        n.id
+        for c in ast.walk(expr)
+        if isinstance(c, ast.comprehension)
+        for n in ast.walk(c.target)
+        if isinstance(n, ast.Name)
+    }
+    bound |= {
+        a.arg
+        for lam in ast.walk(expr)
+        if isinstance(lam, ast.Lambda)
+        for a in ast.walk(lam.args)
+        if isinstance(a, ast.arg)
+    }
+    return {n.id for n in ast.walk(expr) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)} - bound
+
+
+def _target_names(target: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+
+
+def _unpack(target: ast.AST, value: Any, name: str) -> Any:
+    """The part of `value` that `name` gets when assigned to `target` (`a, (b, c) = value`)."""
+    if isinstance(target, ast.Name):
+        return value
+    if isinstance(target, (ast.Tuple, ast.List)):
+        if not isinstance(value, (tuple, list)) or len(value) != len(target.elts):
+            raise Unresolved(f"cannot unpack {type(value).__name__} into {ast.unparse(target)}")
+        for element, item in zip(target.elts, value, strict=True):
+            if name in _target_names(element):
+                return _unpack(element, item, name)
+    raise Unresolved(f"{name} is assigned through {ast.unparse(target)}")
+
+
+def _option_dest(flags: list[str], keywords: dict[str, ast.expr]) -> str | None:
+    dest = keywords.get("dest")
+    if isinstance(dest, ast.Constant) and isinstance(dest.value, str):
+        return dest.value
+    longs = [f for f in flags if f.startswith("--")]
+    chosen = longs[0] if longs else (flags[0] if flags else None)
+    return None if chosen is None else chosen.lstrip("-").replace("-", "_")
+
+
+def _spread(lists: list[list[Any]], limit: int) -> Iterator[tuple[Any, ...]]:
+    """Combinations of one value per list, the first values of each list first: all combinations of the
+    first two values of each before any third value, and so on; at most `limit`."""
+    if not lists:
+        yield ()
+        return
+    count = 0
+    for top in range(max(len(v) for v in lists)):
+        for combo in itertools.product(*(range(min(len(v), top + 1)) for v in lists)):
+            if max(combo) != top:
+                continue
+            yield tuple(v[i] for v, i in zip(lists, combo, strict=True))
+            count += 1
+            if count >= limit:
+                return
+
+
+def _same(a: Any, b: Any) -> bool:
+    if a is b:
+        return True
+    try:
+        return type(a) is type(b) and bool(a == b)
+    except Exception:
+        return False
+
+
+def _describe_call(qualname: str, values: dict[str, Any], line: int | None) -> str:
+    args = ", ".join(f"{k}={describe(v)}" for k, v in values.items())
+    where = f" (the call at line {line})" if line is not None else " (its defaults)"
+    return f"{qualname}({args}){where}"
+
+
+def describe(value: Any) -> str:
+    """A value as a person reads it: names for types and functions, literals for the rest (short)."""
+    if isinstance(value, float) and (math.isinf(value) or math.isnan(value)):
+        return repr(value)
+    name = getattr(value, "__name__", None) if (isinstance(value, type) or callable(value)) else None
+    if name is None:
+        name = getattr(value, "key", None) if not isinstance(value, (str, bytes)) else None
+    text = name if isinstance(name, str) else repr(value)
+    if " at 0x" in text:
+        text = type(value).__name__
+    return text if len(text) <= 60 else text[:57] + "..."

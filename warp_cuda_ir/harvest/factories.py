@@ -45,13 +45,19 @@ from warp_cuda_ir.harvest.scripts import child_table, compiled, definition_time_
 # Distinct argument values tried per kernel definition: the first of each loop's values first (see
 # `_spread`). On Warp 1.19's examples a factory is called over at most 2 dtypes x 16 tile lengths.
 MAX_INSTANCES = 8
-# How far a value is followed through the callers of enclosing functions (`main()` -> `run(args)` -> loop).
+# How many callers deep a parameter's value is followed (`main()` -> `run(args)` -> `bench(config)`): a
+# recursion in the script stops there.
 MAX_DEPTH = 4
 
 _PURE_BUILTINS = {
     abs, all, any, bool, complex, dict, divmod, enumerate, float, frozenset, int, isinstance, issubclass, len,
     list, max, min, pow, range, reversed, round, set, sorted, str, sum, tuple, zip, type,
 }  # fmt: skip
+# Finite combinatorics over values already in hand (`itertools.count`, `repeat` and `cycle` never end).
+_PURE_FUNCTIONS = (
+    itertools.product, itertools.permutations, itertools.combinations, itertools.combinations_with_replacement,
+    itertools.chain, itertools.zip_longest, itertools.islice,
+)  # fmt: skip
 
 
 class Unresolved(Exception):
@@ -145,11 +151,12 @@ def _plan(kernel: ast.FunctionDef, scope: list[str], factory: Any, captured: set
             if hit:
                 return _with_problem(base, f"{hit[0]} is bound inside a block of {node.name}")
             continue
-        if not bound & needed:
+        mutated = _mutated_by(stmt)
+        if not (bound | mutated) & needed:
             continue
         kept.append(stmt)
         if not isinstance(stmt, ast.AugAssign):
-            needed -= bound
+            needed -= bound - mutated
         needed |= {n for n in _reads(stmt, table) if _is_bound(table, n)}
     params = [a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)]
     missing = sorted(needed - set(params))
@@ -174,10 +181,30 @@ def _bound_by(stmt: ast.stmt) -> set[str] | None:
         return {stmt.name}
     if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-        return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        return {n for t in targets for n in _target_names(t)}
     if isinstance(stmt, (ast.Expr, ast.Pass, ast.Assert)):
         return set()
     return None
+
+
+def _mutated_by(stmt: ast.stmt) -> set[str]:
+    """Names whose object a simple statement changes: `x.a = v`, `x[i] += v`, `x.append(v)`."""
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+    elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        targets = [stmt.value.func]
+    else:
+        return set()
+    out = set()
+    for t in targets:
+        for node in ast.walk(t):
+            if isinstance(node, (ast.Attribute, ast.Subscript)):
+                root = node.value
+                while isinstance(root, (ast.Attribute, ast.Subscript)):
+                    root = root.value
+                if isinstance(root, ast.Name):
+                    out.add(root.id)
+    return out
 
 
 def _assigned_anywhere(stmt: ast.stmt) -> set[str]:
@@ -228,8 +255,26 @@ class Resolver:
         for node in ast.walk(tree):
             for child in ast.iter_child_nodes(node):
                 self.parent[id(child)] = node
+        self.calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)]
+        self.defined = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+        self.callees: dict[int, list[Any]] = {}  # id(call) -> what its callee name may be (`_calls_through`)
 
     # --- the calls of a factory ------------------------------------------------------------------
+
+    def _calls_through(self, call: ast.Call, func: ast.FunctionDef) -> bool:
+        """Whether `call`'s callee, a name the enclosing code assigns, is the top-level function `func`."""
+        key = id(call)
+        if key not in self.callees:
+            self.callees[key] = []
+            name = call.func.id  # type: ignore[attr-defined]
+            function = self._enclosing(call, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            if name not in self.defined and self._last_assignment(name, call, function) is not None:
+                try:
+                    self.callees[key] = self.values(call.func, call, 0)
+                except Unresolved:
+                    pass
+        target = self.namespace.get(func.name)
+        return target is not None and any(v is target for v in self.callees[key])
 
     def bindings(self, plan: Plan) -> list[Binding]:
         """Distinct parameter values from the script's calls of the factory (the defaults when it calls
@@ -262,13 +307,14 @@ class Resolver:
         return found[:MAX_INSTANCES]
 
     def _calls_of(self, func: ast.FunctionDef) -> Iterator[tuple[ast.Call, int]]:
-        """Calls of `func` in the script, with how many of its parameters the call does not pass (`self`)."""
+        """Calls of `func` in the script, with how many of its parameters the call does not pass (`self`):
+        by its name, or (a top-level function) through a local name it was looked up under
+        (`create = CREATORS[ndim]`)."""
         owner = self.parent.get(id(func))
-        for node in ast.walk(self.tree):
-            if not isinstance(node, ast.Call):
-                continue
-            if isinstance(owner, ast.Module) and isinstance(node.func, ast.Name) and node.func.id == func.name:
-                yield node, 0
+        for node in self.calls:
+            if isinstance(owner, ast.Module) and isinstance(node.func, ast.Name):
+                if node.func.id == func.name or self._calls_through(node, func):
+                    yield node, 0
             elif isinstance(owner, ast.ClassDef) and self.parent.get(id(owner)) is self.tree:
                 static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in func.decorator_list)
                 shift = 0 if static else 1
@@ -344,7 +390,10 @@ class Resolver:
 
     def guard(self, func: Any, *args: Any, **kwargs: Any) -> Any:
         """Every call the harvest evaluates: only pure built-ins, `math`, and what `is_allowed` allows."""
-        pure = any(func is f for f in _PURE_BUILTINS) or getattr(func, "__module__", None) == "math"
+        pure = any(func is f for f in (*_PURE_BUILTINS, *_PURE_FUNCTIONS)) or getattr(func, "__module__", None) in (
+            "math",
+            "_operator",
+        )
         if not (pure or self.is_allowed(func, args, kwargs)):
             raise Unresolved(f"calls {getattr(func, '__qualname__', None) or type(func).__name__}, which may act")
         return func(*args, **kwargs)
@@ -389,7 +438,7 @@ class Resolver:
             except Unresolved as e:
                 why = str(e)
         if not out and default is not None:
-            out = self.values(default, func, depth + 1)
+            out = self.values(default, func, depth)
         if not out:
             raise Unresolved(why)
         return out[:MAX_INSTANCES]
@@ -402,7 +451,7 @@ class Resolver:
         if parsed is not None:
             return [parsed]
         target = stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target
-        return [_unpack(target, v, name) for v in self.values(value, stmt, depth + 1)]
+        return [_unpack(target, v, name) for v in self.values(value, stmt, depth)]
 
     def _parsed_arguments(self, value: ast.expr, at: ast.AST, depth: int) -> _Parsed | None:
         """`parser.parse_args()` / `parser.parse_known_args()[0]`: the defaults of `parser`'s options, as a
@@ -438,11 +487,11 @@ class Resolver:
             action = action.value if isinstance(action, ast.Constant) else None
             try:
                 if "default" in keywords:
-                    default = self._first(keywords["default"], node, depth + 1)
+                    default = self._first(keywords["default"], node, depth)
                 else:
                     default = {"store_true": False, "store_false": True}.get(action)
                 if isinstance(default, str) and "type" in keywords:
-                    convert = self._first(keywords["type"], node, depth + 1)
+                    convert = self._first(keywords["type"], node, depth)
                     default = self.guard(convert, default)
             except Unresolved:
                 continue
@@ -608,7 +657,14 @@ def _free_names(expr: ast.expr) -> set[str]:
 
 
 def _target_names(target: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+    """Names an assignment target binds (`a, (b, c)`; not `args` in `args.m = ...`)."""
+    if isinstance(target, ast.Name):
+        return {target.id}
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return {n for e in target.elts for n in _target_names(e)}
+    if isinstance(target, ast.Starred):
+        return _target_names(target.value)
+    return set()
 
 
 def _unpack(target: ast.AST, value: Any, name: str) -> Any:

@@ -60,6 +60,9 @@ _PURE_FUNCTIONS = (
 )  # fmt: skip
 
 
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
 class Unresolved(Exception):
     """The kernel cannot be made from the script's text alone (the message says why, in one line)."""
 
@@ -140,11 +143,12 @@ def _plan(kernel: ast.FunctionDef, scope: list[str], factory: Any, captured: set
     outside = sorted(n for n in captured if not _is_bound(table, n))
     if outside:  # captured from a function around the factory
         return _with_problem(base, f"captures {', '.join(outside)} from a function around {node.name}")
-    if kernel not in node.body:
-        return _with_problem(base, f"defined inside a block of {node.name} (a loop, a branch, a with)")
+    preceding = _preceding(node.body, kernel)
+    if preceding is None:
+        return _with_problem(base, f"defined inside a loop of {node.name}")
     needed = set(captured)
     kept: list[ast.stmt] = []
-    for stmt in reversed(node.body[: node.body.index(kernel)]):
+    for stmt in reversed(preceding):
         bound = _bound_by(stmt)
         if bound is None:  # a compound statement: the names it binds depend on its run
             hit = sorted(_assigned_anywhere(stmt) & needed)
@@ -169,6 +173,34 @@ def _plan(kernel: ast.FunctionDef, scope: list[str], factory: Any, captured: set
     return Plan(
         kernel, qualname, first, node, factory_qualname, tuple(reversed(kept)), tuple(p for p in params if p in needed)
     )
+
+
+def _preceding(body: list[ast.stmt], kernel: ast.FunctionDef) -> list[ast.stmt] | None:
+    """The statements run before `kernel`'s definition on the way to it: those before it in its block, and
+    before each block around it (`with self.assertRaises(...):`, a branch, a `try`), outermost first.
+    None when a loop is on the way (its variable would be needed) or `kernel` is not under `body`."""
+    for i, stmt in enumerate(body):
+        if stmt is kernel:
+            return body[:i]
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if not any(n is kernel for n in ast.walk(stmt)):
+            continue
+        if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
+            return None
+        blocks: list[list[ast.stmt]] = []
+        if isinstance(stmt, (ast.With, ast.AsyncWith)):
+            blocks = [stmt.body]
+        elif isinstance(stmt, ast.If):
+            blocks = [stmt.body, stmt.orelse]
+        elif isinstance(stmt, ast.Try):
+            blocks = [stmt.body, *(h.body for h in stmt.handlers), stmt.orelse, stmt.finalbody]
+        for block in blocks:
+            inner = _preceding(block, kernel)
+            if inner is not None:
+                return body[:i] + inner
+        return None
+    return None
 
 
 def _with_problem(plan: Plan, problem: str) -> Plan:
@@ -218,7 +250,10 @@ def _reads(stmt: ast.stmt, table: symtable.SymbolTable) -> set[str]:
     if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
         inner = child_table(table, stmt)
         frees = set(_all_frees(inner)) if inner is not None else set()
-        return definition_time_names(stmt) | frees
+        if isinstance(stmt, ast.FunctionDef):
+            return definition_time_names(stmt) | frees
+        outside = [*stmt.decorator_list, *stmt.bases, *(k.value for k in stmt.keywords)]
+        return {n.id for e in outside for n in ast.walk(e) if isinstance(n, ast.Name)} | frees
     return {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
 
@@ -267,7 +302,7 @@ class Resolver:
         if key not in self.callees:
             self.callees[key] = []
             name = call.func.id  # type: ignore[attr-defined]
-            function = self._enclosing(call, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            function = self._enclosing(call, _FUNCTIONS)
             if name not in self.defined and self._last_assignment(name, call, function) is not None:
                 try:
                     self.callees[key] = self.values(call.func, call, 0)
@@ -314,6 +349,10 @@ class Resolver:
         for node in self.calls:
             if isinstance(owner, ast.Module) and isinstance(node.func, ast.Name):
                 if node.func.id == func.name or self._calls_through(node, func):
+                    yield node, 0
+            elif isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)) and isinstance(node.func, ast.Name):
+                # A factory inside a function (a test's `make`): called by name in that function's body.
+                if node.func.id == func.name and self._enclosing(node, _FUNCTIONS) is owner:
                     yield node, 0
             elif isinstance(owner, ast.ClassDef) and self.parent.get(id(owner)) is self.tree:
                 static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in func.decorator_list)
@@ -399,7 +438,7 @@ class Resolver:
         return func(*args, **kwargs)
 
     def _name_values(self, name: str, at: ast.AST, depth: int) -> list[Any]:
-        function = self._enclosing(at, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+        function = self._enclosing(at, _FUNCTIONS)
         for loop in self._loops(at, function):
             if name in _target_names(loop.target):
                 out = []

@@ -142,7 +142,11 @@ class Worker:
     def _announce(self) -> list[str]:
         """Idents of kernels (and overloads) of the harvested targets not announced before."""
         out = []
-        kernels = _kernels_with(vars(sys.modules[n]) for n in self.script_modules if n in sys.modules)
+        namespaces = [vars(sys.modules[n]) for n in self.script_modules if n in sys.modules]
+        # The kernels made from factories are in no script's namespace (nor in Warp's registry, for a
+        # `module="unique"` one).
+        namespaces.append({str(i): k for i, k in enumerate(self.factory_kernels)})
+        kernels = _kernels_with(namespaces)
         for kernel in kernels:
             if id(kernel) in self.seen or getattr(kernel, "generic_parent", None) is not None:
                 continue
@@ -415,7 +419,10 @@ def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) 
         signal.signal(signal.SIGALRM, previous)
         sys.argv = argv
     _define_inner_kernels(tree, text, path, loaded.__dict__)
-    _define_factory_kernels(tree, text, path, loaded.__dict__, made)
+    try:
+        _define_factory_kernels(tree, text, path, loaded.__dict__, made)
+    except Exception:  # a bug of ours must not cost the script's other kernels
+        traceback.print_exc()
     if over is not None:
         raise over
     if first is not None:
@@ -526,7 +533,9 @@ def _is_warp_decorator(value: Any) -> bool:
     if any(value is d for d in (wp.kernel, wp.func, wp.struct)):
         return True
     module = getattr(value, "__module__", None) or ""
-    return module.startswith("warp.") and getattr(value, "__qualname__", "").endswith(".<locals>.wrapper")
+    qualname = getattr(value, "__qualname__", "")
+    decorators = ("kernel.", "func.", "struct.", "func_grad.", "func_replay.", "func_native.")
+    return module.startswith("warp.") and qualname.startswith(decorators) and ".<locals>." in qualname
 
 
 def _define_factory_kernels(
@@ -568,6 +577,9 @@ def _define_factory_kernels(
         except factories.Unresolved as e:
             if not known:
                 made.unmade.append((plan.first_line, plan.qualname, str(e)[:500]))
+            continue
+        except Exception as e:  # a bug of ours: this kernel's reason, not the script's
+            made.unmade.append((plan.first_line, plan.qualname, f"internal error: {type(e).__name__}: {e}"[:500]))
             continue
         why = None
         for binding in bindings:

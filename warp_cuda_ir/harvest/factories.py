@@ -156,11 +156,17 @@ def _plan(kernel: ast.FunctionDef, scope: list[str], factory: Any, captured: set
                 return _with_problem(base, f"{hit[0]} is bound inside a block of {node.name}")
             continue
         mutated = _mutated_by(stmt)
-        if not (bound | mutated) & needed:
+        if mutated & needed:
+            # `x.attr = v`, `x[k] = v`, `x.append(v)`: it may reach anything (`f.__globals__[...] = ...` does
+            # in Warp's tests), so the harvest does not run it, and the kernel's values are not known.
+            return _with_problem(base, f"{sorted(mutated & needed)[0]} is changed in place: {ast.unparse(stmt)[:80]}")
+        if not bound & needed:
             continue
+        if _dunder(stmt):
+            return _with_problem(base, f"reads a special attribute: {ast.unparse(stmt)[:80]}")
         kept.append(stmt)
         if not isinstance(stmt, ast.AugAssign):
-            needed -= bound - mutated
+            needed -= bound
         needed |= {n for n in _reads(stmt, table) if _is_bound(table, n)}
     params = [a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)]
     missing = sorted(needed - set(params))
@@ -217,6 +223,11 @@ def _bound_by(stmt: ast.stmt) -> set[str] | None:
     if isinstance(stmt, (ast.Expr, ast.Pass, ast.Assert)):
         return set()
     return None
+
+
+def _dunder(node: ast.AST) -> bool:
+    """Whether code reads a special attribute (`f.__globals__`): the way out of what the guard sees."""
+    return any(isinstance(n, ast.Attribute) and n.attr.startswith("__") for n in ast.walk(node))
 
 
 def _mutated_by(stmt: ast.stmt) -> set[str]:
@@ -401,6 +412,8 @@ class Resolver:
             raise Unresolved("its values come from too far")
         if isinstance(at, ast.FunctionDef) and expr in _defaults(at):
             at = self.parent.get(id(at), self.tree)  # a default is evaluated where the def statement runs
+        if _dunder(expr):
+            raise Unresolved(f"reads a special attribute: {ast.unparse(expr)[:80]}")
         parsed = self._parsed_arguments(expr, at, depth)
         if parsed is not None:
             return [parsed]

@@ -25,3 +25,15 @@ def make_power(exponent: int):
 
 square = make_power(2)  # made by the script's load: a record as before, not made again
 cube = make_power(3)
+
+
+def make_zero(dtype):
+    @wp.kernel
+    def zero(a: wp.array(dtype=dtype)):
+        a[wp.tid()] = dtype(0)
+
+    return zero
+
+
+# Loading the script makes this one: its annotation reads the factory's argument.
+zero_f64 = make_zero(wp.float64)

@@ -192,8 +192,12 @@ def _build(args: argparse.Namespace, bars: list[Any]) -> int:
         # Jobs (or replays) already in the cache count as done before the first one finishes here.
         bar = capture_bars.get(stage)
         if bar is None:
-            desc = {"capture": "capturing launches", "replay": "replaying launches"}[stage]
-            unit = {"capture": "job", "replay": "launch"}[stage]
+            desc = {
+                "capture": "capturing launches",
+                "compile": "compiling replayed kernels",
+                "replay": "replaying launches",
+            }[stage]
+            unit = {"capture": "job", "compile": "chunk", "replay": "launch"}[stage]
             bar = capture_bars[stage] = tqdm(total=total, initial=done - 1, unit=unit, desc=desc)
             bars.append(bar)
         bar.update(done - bar.n)

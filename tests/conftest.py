@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -21,8 +22,16 @@ os.environ["WARP_CUDA_IR_CACHE"] = tempfile.mkdtemp(prefix="warp_cuda_ir_cache_"
 from tests.helpers import SMALL_SPEC, SMALL_TARGET_MB, build
 from warp_cuda_ir.build import BuildResult
 
+_SESSION_FOLDERS = (os.environ["HF_DATASETS_CACHE"], os.environ["WARP_CUDA_IR_CACHE"])
+
 
 @pytest.fixture(scope="session")
 def small_build(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
     out = tmp_path_factory.mktemp("build") / "warp_cuda_ir"
     return build(out, SMALL_SPEC, SMALL_TARGET_MB, workers=2)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """The session's own caches go with it (each run made two more folders in the system's temp folder)."""
+    for folder in _SESSION_FOLDERS:
+        shutil.rmtree(folder, ignore_errors=True)

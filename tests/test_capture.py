@@ -167,13 +167,14 @@ def test_replays_run_in_worker_processes_that_may_crash_or_hang(tmp_path: Path) 
     again = SHIFT + "\n# the same kernel, another source text: its own verdict\n"
     items = [(SHIFT, "shift", data), (crash, "shift", data), (hang, "shift", data), (again, "shift", data)]
     cache = replays.ReplayCache(tmp_path / "cache")
-    seen: list[tuple[int, int]] = []
-    replays.replay_all(items, cache, workers=1, time_limit=20.0, progress=lambda d, t: seen.append((d, t)))
+    seen: list[tuple[str, int, int]] = []
+    replays.replay_all(items, cache, workers=1, time_limit=20.0, progress=lambda *report: seen.append(report))
     got = [cache.get(*item) for item in items]
     assert got[0].verdict == "equal" and got[3].verdict == "equal"  # the worker after the crash and the hang
     assert got[1].verdict == "error" and "replay worker died: exit code -11 (SIGSEGV)" in got[1].detail, got[1]
     assert got[2].verdict == "error" and got[2].detail == "replay cut at the 20 s limit"
-    assert seen[-1] == (4, 4) and [d for d, _ in seen] == [1, 2, 3, 4]
+    # The four records' modules are one chunk, compiled before the first replay.
+    assert seen == [("compile", 1, 1)] + [("replay", d, 4) for d in (1, 2, 3, 4)]
     entries = lambda: {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in (tmp_path / "cache").rglob("*")}  # noqa: E731
     files = entries()
     assert len([p for p in (tmp_path / "cache" / replays.NAMESPACE).rglob("*") if p.is_file()]) == 4
@@ -518,7 +519,8 @@ def test_build_with_capture_validates_replayable_real_rows(tmp_path: Path) -> No
     reported: list[tuple[str, str, int, int]] = []
     run_build(options, on_capture=lambda stage, job, done, total: reported.append((stage, job, done, total)))
     # One progress call per job the capture ran, counting up to the job list it planned; then the replays.
-    assert [stage for stage, *_ in reported] == sorted(stage for stage, *_ in reported)  # capture, then replay
+    stages = [stage for stage, *_ in reported]
+    assert stages == sorted(stages) and set(stages) == {"capture", "compile", "replay"}  # in that order
     jobs_done = [(done, total) for s, _, done, total in reported if s == "capture"]
     assert [done for done, _ in jobs_done] == list(range(1, len(jobs_done) + 1)) and jobs_done
     assert {total for _, total in jobs_done} == {len(jobs_done)}

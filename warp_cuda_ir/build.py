@@ -47,7 +47,8 @@ class BuildResult:
 
 
 HarvestProgress = Callable[[str, int, int], None]  # (target as named, files done, files in all)
-# (stage: "capture" or "replay", the job just finished or "", done, in all): jobs, then launches replayed
+# (stage, the job just finished or "", done, in all): "capture" per job, then "compile" per chunk of replayed
+# kernels compiled, then "replay" per launch replayed
 CaptureProgress = Callable[[str, str, int, int], None]
 
 
@@ -286,7 +287,7 @@ def _launches(
         to_replay,
         verdicts,
         workers=options.workers,
-        progress=(lambda done, total: on_capture("replay", "", done, total)) if on_capture else None,
+        progress=(lambda stage, done, total: on_capture(stage, "", done, total)) if on_capture else None,
         # workers of their own (closed after the stage): a replayed kernel's module stays loaded in the
         # process that ran it, and shard workers must hold nothing but the generator
     )

@@ -112,11 +112,13 @@ def replay_all(
     cache: ReplayCache,
     workers: int = 2,
     time_limit: float = DEFAULT_TIME_LIMIT_S,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
     executor: Executor | None = None,
 ) -> None:
     """Fill `cache` with a verdict for every item, replaying the missing ones on `executor` (default: a
-    local one with `workers` processes), their CPU modules compiled first, a chunk per Clang call."""
+    local one with `workers` processes), their CPU modules compiled first, a chunk per Clang call.
+    `progress(stage, done, total)`: "compile" per chunk compiled (about half a cold stage's time), then
+    "replay" per launch replayed."""
     todo, seen = [], set()
     for item in items:
         key = cache.key(*item)
@@ -132,8 +134,10 @@ def replay_all(
         size = max(2, min(PREBUILD_RECORDS, -(-len(todo) // executor.capacity())))
         chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
         limit = PREBUILD_TIME_LIMIT_S + time_limit
-        for _ in executor.map(prebuild, chunks, time_limit=limit):
-            pass  # a chunk that failed or ran out of time: its replays compile their own modules
+        # A chunk that failed or ran out of time: its replays compile their own modules.
+        for done, _ in enumerate(executor.map(prebuild, chunks, time_limit=limit), 1):
+            if progress is not None:
+                progress("compile", done, len(chunks))
         for done, outcome in enumerate(executor.map(replay_one, todo, time_limit=time_limit), 1):
             if outcome.status == "ok" and outcome.value is not None:
                 fidelity = outcome.value
@@ -143,4 +147,4 @@ def replay_all(
                 fidelity = replay.Fidelity("error", f"the replay {outcome.detail}"[:500])
             cache.put(*todo[outcome.index], fidelity)
             if progress is not None:
-                progress(done, len(todo))
+                progress("replay", done, len(todo))

@@ -40,7 +40,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from warp_cuda_ir.harvest.scripts import child_table, compiled, definition_time_names, future_flags
+from warp_cuda_ir.harvest.scripts import (
+    child_table,
+    compiled,
+    definition_time_names,
+    function_definitions,
+    future_flags,
+)
 
 # Distinct argument values tried per kernel definition: the first of each loop's values first (see
 # `_spread`). On Warp 1.19's examples a factory is called over at most 2 dtypes x 16 tile lengths.
@@ -88,35 +94,21 @@ class Binding:
 def plans(tree: ast.Module, text: str, path: str, is_kernel_decorator: Callable[[ast.expr], bool]) -> list[Plan]:
     """A plan per `@wp.kernel` defined in a function that captures names the function binds (those that
     capture nothing are `scripts.inner_kernels`'), in source order; `problem` set where no values can help."""
-    try:
-        table = symtable.symtable(text, path, "exec")
-    except SyntaxError:
-        return []
     out: list[Plan] = []
-
-    def visit(node: ast.AST, scope: list[str], where: symtable.SymbolTable, factory: Any) -> None:
-        for child in ast.iter_child_nodes(node):
-            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                visit(child, scope, where, factory)
-                continue
-            inner = child_table(where, child)
-            if inner is None:
-                continue
-            if isinstance(child, ast.ClassDef):
-                visit(child, [*scope, child.name], inner, None)
-                continue
-            if (
-                factory is not None
-                and isinstance(child, ast.FunctionDef)
-                and child.decorator_list
-                and is_kernel_decorator(child.decorator_list[-1])
-            ):
-                captured = _captured(child, inner, factory[1])
-                if captured:
-                    out.append(_plan(child, scope, factory, captured))
-            visit(child, [*scope, child.name, "<locals>"], inner, (child, inner, scope))
-
-    visit(tree, [], table, None)
+    for d in function_definitions(tree, text, path):
+        if not d.functions:
+            continue
+        factory = d.functions[-1]
+        directly = d.scope == [*factory[2], factory[0].name, "<locals>"]  # no class in between
+        if (
+            directly
+            and isinstance(d.node, ast.FunctionDef)
+            and d.node.decorator_list
+            and is_kernel_decorator(d.node.decorator_list[-1])
+        ):
+            captured = _captured(d.node, d.table, factory[1])
+            if captured:
+                out.append(_plan(d.node, d.scope, factory, captured))
     return out
 
 

@@ -36,6 +36,7 @@ import copy
 import itertools
 import math
 import symtable
+import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -432,6 +433,13 @@ class Resolver:
         except Exception as e:
             raise Unresolved(f"{ast.unparse(expr)}: {type(e).__name__}: {e}") from e
 
+    def plain(self, name: str, value: Any) -> Any:
+        """`value`, a module-level name's, if evaluating with it runs none of the script's own code (an
+        instance of a class the script defines may run its methods on `==`, `len`, `str`); else Unresolved."""
+        if not _plain(value):
+            raise Unresolved(f"{name} is a {type(value).__name__} object, whose methods the harvest does not run")
+        return value
+
     def guard(self, func: Any, *args: Any, **kwargs: Any) -> Any:
         """Every call the harvest evaluates: only pure built-ins, `math`, and what `is_allowed` allows."""
         pure = any(func is f for f in (*_PURE_BUILTINS, *_PURE_FUNCTIONS)) or getattr(func, "__module__", None) in (
@@ -463,7 +471,7 @@ class Resolver:
             if _binds_locally(function, name):
                 raise Unresolved(f"{name} is bound in {function.name} other than by an assignment")
         if name in self.namespace:
-            return [self.namespace[name]]
+            return [self.plain(name, self.namespace[name])]
         if hasattr(builtins, name):
             return [getattr(builtins, name)]
         raise Unresolved(f"{name} has no value the harvest can read")
@@ -606,6 +614,10 @@ def make(
     )
     ast.copy_location(function, plan.factory)
     module = ast.fix_missing_locations(ast.Module([function], type_ignores=[]))
+    for stmt in plan.statements:  # the module-level values the kept statements compute with
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in resolver.namespace:
+                resolver.plain(node.id, resolver.namespace[node.id])
     scope: dict[str, Any] = {}
     try:
         exec(compiled(module, resolver.path, "exec", resolver.flags), resolver.namespace, scope)
@@ -748,6 +760,26 @@ def _spread(lists: list[list[Any]], limit: int) -> Iterator[tuple[Any, ...]]:
             count += 1
             if count >= limit:
                 return
+
+
+_PLAIN_TYPES = (type(None), bool, int, float, complex, str, bytes, range, slice, type(Ellipsis))
+
+
+def _plain(value: Any, depth: int = 0) -> bool:
+    """Data, modules, classes and functions, Warp's and NumPy's objects: what evaluating with runs no method
+    the script wrote (containers checked a few levels deep)."""
+    if isinstance(value, _PLAIN_TYPES) or isinstance(value, (type, types.ModuleType, types.FunctionType)):
+        return True
+    if isinstance(value, (types.BuiltinFunctionType, _Parsed)):
+        return True
+    if isinstance(value, (tuple, list, set, frozenset)):
+        return depth < 4 and all(_plain(v, depth + 1) for v in itertools.islice(value, 256))
+    if isinstance(value, dict):
+        return depth < 4 and all(
+            _plain(k, depth + 1) and _plain(v, depth + 1) for k, v in itertools.islice(value.items(), 256)
+        )
+    module = type(value).__module__ or ""
+    return module.split(".")[0] in ("warp", "numpy", "math", "builtins")
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -554,7 +554,8 @@ def _define_factory_kernels(
         return
     here = os.path.realpath(path)
     digests: dict[int, set[str]] = {}  # first line -> closure digests of the kernels made from that definition
-    for kernel in _kernels_with([namespace]):
+    existing = _kernels_with([namespace])
+    for kernel in existing:
         code = getattr(kernel.func, "__code__", None)
         if code is not None and os.path.realpath(code.co_filename) == here:
             digests.setdefault(code.co_firstlineno, set()).add(_made_with(kernel.func))
@@ -591,6 +592,8 @@ def _define_factory_kernels(
             if not isinstance(kernel, wp.Kernel):
                 why = why or f"{binding.call} made a {type(kernel).__name__}, not a kernel"
                 continue
+            if any(kernel is k for k in (*existing, *made.kernels)):
+                continue  # Warp gave back a kernel it had (`module="unique"` with the same values)
             made.kernels.append(kernel)
             digest = _made_with(kernel.func)
             if digest in known:  # the script's load (or another call) made this one already

@@ -146,8 +146,8 @@ class Worker:
         # The kernels made from factories are in no script's namespace (nor in Warp's registry, for a
         # `module="unique"` one).
         namespaces.append({str(i): k for i, k in enumerate(self.factory_kernels)})
-        kernels = _kernels_with(namespaces)
-        for kernel in kernels:
+        kernels = sorted(enumerate(_kernels_with(namespaces)), key=self._announce_order)
+        for _, kernel in kernels:
             if id(kernel) in self.seen or getattr(kernel, "generic_parent", None) is not None:
                 continue
             where = self._where(kernel)
@@ -172,6 +172,18 @@ class Worker:
                 self.known[ident] = obj
                 out.append(ident)
         return out
+
+    def _announce_order(self, item: tuple[int, Any]) -> tuple:
+        """Warp lists a module's kernels from a weak set, in no fixed order, and two kernels of one definition
+        whose closures are equal (a factory's types read only in annotations) get `#2` in the order they come:
+        a script's kernels are announced by what they were made with, so their records' order is the same in
+        every run. Other kernels keep Warp's order (the package harvest as it was)."""
+        index, kernel = item
+        code = getattr(kernel.func, "__code__", None)
+        if code is None or os.path.realpath(code.co_filename) not in self.scripts:
+            return (0, index)
+        made = self.factory_calls.get(id(kernel), "")
+        return (1, code.co_filename, code.co_firstlineno, made, _made_with(kernel.func))
 
     def _where(self, kernel: Any) -> tuple[int, str, int] | None:
         code = getattr(kernel.func, "__code__", None)

@@ -326,6 +326,9 @@ def test_a_folder_of_scripts_harvests_its_factory_kernels():
     rows = real.real_rows(result.records).rows
     calls = sorted(r["provenance"]["factory_call"] for r in rows if r["provenance"]["factory_call"])
     assert calls == sorted(call for _, call in made)
+    # The same folder gives the same records, in the same order, however the files meet the workers.
+    again = harvest([str(DATA / "factories")], workers=2)
+    assert [(r["ident"], r["source"]) for r in again.records] == [(r["ident"], r["source"]) for r in result.records]
 
 
 @pytest.mark.slow

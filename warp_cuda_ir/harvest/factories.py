@@ -23,9 +23,11 @@ give, without running the function or the code around the call:
   at the script's own line numbers (Warp reads the kernel's text from the file) and called with the values.
 
 Every call these evaluations make, in an argument or in the statements kept, goes through a guard that
-allows only what cannot act on the world: Python's pure built-ins, `math`, Warp's types and type
-constructors, Warp's decorators (`is_allowed` from the worker). Anything else (a launch, an allocation,
-I/O, a call of another of the script's functions) stops that kernel, which keeps a reason.
+allows only what cannot act on the world: Python's pure built-ins, `math`, finite `itertools`, Warp's types,
+type constructors and decorators, array types as annotations (`is_allowed` from the worker). Anything else (a
+launch, an allocation, I/O, a call of another of the script's functions), a kept statement that changes an
+object in place or reads a special attribute, and a module-level value of a class the script wrote (its
+methods would run) stop that kernel, which keeps a reason.
 """
 
 from __future__ import annotations
@@ -114,7 +116,8 @@ def plans(tree: ast.Module, text: str, path: str, is_kernel_decorator: Callable[
 
 
 def _captured(kernel: ast.FunctionDef, table: symtable.SymbolTable, factory: symtable.SymbolTable) -> set[str]:
-    """Names the kernel's definition reads that the enclosing function binds (body and definition time)."""
+    """Names the kernel's definition reads that the enclosing function binds (body and definition time), and
+    those its body reads from a function further out (which `_plan` refuses)."""
     names = set(table.get_frees()) | definition_time_names(kernel)
     return {n for n in names if _is_bound(factory, n)} | {n for n in table.get_frees() if not _is_bound(factory, n)}
 

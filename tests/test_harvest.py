@@ -311,6 +311,35 @@ def test_factory_kernels_are_made_for_the_values_the_script_calls_them_with(tmp_
     assert len(made.redundant) == 3  # make_power(2), make_power(3), make_zero(wp.float64): the load made them
 
 
+def test_the_factory_guard_evaluates_only_what_cannot_act(tmp_path):
+    """What the harvest evaluates of a script to call a factory: pure built-ins and Warp's types, no I/O, no
+    method of the script's own classes, no sequence that would fill the worker's memory."""
+    from warp_cuda_ir.harvest import factories, worker
+
+    class Box:
+        def __len__(self) -> int:
+            raise AssertionError("a method of the script ran")
+
+    namespace = {"os": __import__("os"), "box": Box(), "wp": __import__("warp"), "N": 3}
+    resolver = factories.Resolver(ast.parse("pass"), str(tmp_path / "s.py"), namespace, worker._allowed_call)
+
+    def value(text: str):
+        expr = ast.parse(text, mode="eval").body
+        return resolver.values(expr, expr, 0)
+
+    assert value("list(range(N))") == [[0, 1, 2]]
+    assert value("wp.types.vector(length=N, dtype=wp.float32)")[0]._length_ == 3
+    for text, why in (
+        (f"os.remove({str(tmp_path / 'x')!r})", "calls remove"),
+        ("len(box)", "box is a Box object"),
+        ("list(range(10**9))", "1000000000 items"),
+        ("wp.zeros(N)", "calls zeros"),
+        ("wp.array([1.0], dtype=float)", "calls array"),
+    ):
+        with pytest.raises(factories.Unresolved, match=why):
+            value(text)
+
+
 @pytest.mark.slow
 def test_a_folder_of_scripts_harvests_its_factory_kernels():
     result = harvest([str(DATA / "factories")], workers=1)

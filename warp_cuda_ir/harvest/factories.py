@@ -70,6 +70,27 @@ _PURE_FUNCTIONS = (
 
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+MAX_ITEMS = 100_000
+
+
+def _bounded(value: Any) -> Any:
+    """`value`, or its first items as a tuple for an iterator; Unresolved past `MAX_ITEMS` items."""
+    if isinstance(value, (str, bytes)):
+        return value
+    if hasattr(value, "__len__"):
+        try:
+            size = len(value)
+        except Exception:
+            return value
+        if size > MAX_ITEMS:
+            raise Unresolved(f"a sequence of {size} items")
+        return value
+    if hasattr(value, "__next__"):
+        items = tuple(itertools.islice(value, MAX_ITEMS + 1))
+        if len(items) > MAX_ITEMS:
+            raise Unresolved(f"more than {MAX_ITEMS} items")
+        return iter(items)
+    return value
 
 
 class Unresolved(Exception):
@@ -451,6 +472,9 @@ class Resolver:
         )
         if not (pure or self.is_allowed(func, args, kwargs)):
             raise Unresolved(f"calls {getattr(func, '__qualname__', None) or type(func).__name__}, which may act")
+        # A script's `list(range(10**9))` in `main()` is its run's business: the harvest's worker shares the
+        # machine's memory, so a built-in is not handed more than `MAX_ITEMS` items.
+        args = tuple(_bounded(a) for a in args)
         return func(*args, **kwargs)
 
     def _name_values(self, name: str, at: ast.AST, depth: int) -> list[Any]:

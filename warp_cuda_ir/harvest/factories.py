@@ -375,7 +375,9 @@ class Resolver:
         (`create = CREATORS[ndim]`)."""
         owner = self.parent.get(id(func))
         for node in self.calls:
-            if isinstance(owner, ast.Module) and isinstance(node.func, ast.Name):
+            if isinstance(owner, ast.Module) and _hands_on(node, func):
+                yield node, _HANDED
+            elif isinstance(owner, ast.Module) and isinstance(node.func, ast.Name):
                 if node.func.id == func.name or self._calls_through(node, func):
                     yield node, 0
             elif isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)) and isinstance(node.func, ast.Name):
@@ -405,13 +407,17 @@ class Resolver:
         return out
 
     def _argument_exprs(self, func: ast.FunctionDef, call: ast.Call, shift: int) -> dict[str, tuple[ast.expr, ast.AST]]:
-        """parameter -> (expression, where it is evaluated): the call's argument, else the default."""
+        """parameter -> (expression, where it is evaluated): the call's argument, else the default. `shift`
+        `_HANDED`: `call` hands the function on with keywords for it (only those that name its parameters)."""
+        out: dict[str, tuple[ast.expr, ast.AST]] = {}
+        if shift == _HANDED:
+            out = {name: (d, func) for name, d in _arguments(func).items() if d is not None}
+            return out | {k.arg: (k.value, call) for k in call.keywords if k.arg in _arguments(func)}
         if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
             raise Unresolved("passes *args or **kwargs")
         positional = [a.arg for a in (*func.args.posonlyargs, *func.args.args)][shift:]
         if len(call.args) > len(positional):
             raise Unresolved("more arguments than parameters")
-        out: dict[str, tuple[ast.expr, ast.AST]] = {}
         for name, default in _arguments(func).items():
             if default is not None:
                 out[name] = (default, func)
@@ -470,6 +476,8 @@ class Resolver:
             "math",
             "_operator",
         )
+        if func is getattr or func is hasattr:  # `getattr(dtype, "_wp_scalar_type_", dtype)`: data and types only
+            pure = bool(args) and _plain(args[0]) and not str(args[1:2] and args[1]).startswith("__")
         if not (pure or self.is_allowed(func, args, kwargs)):
             raise Unresolved(f"calls {getattr(func, '__qualname__', None) or type(func).__name__}, which may act")
         # A script's `list(range(10**9))` in `main()` is its run's business: the harvest's worker shares the
@@ -689,6 +697,18 @@ class _Guard(ast.NodeTransformer):
 
     def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
         return node
+
+
+_HANDED = -1  # `_calls_of`: a call that hands the function on, with keywords for it
+
+
+def _hands_on(call: ast.Call, func: ast.FunctionDef) -> bool:
+    """`register(Test, "name", func, dtype=wp.float16)`, `functools.partial(func, dtype=...)`: the function
+    passed by name to another call with keywords that name some of its parameters (Warp's tests register
+    each test function so, with its types)."""
+    passed = any(isinstance(a, ast.Name) and a.id == func.name for a in call.args)
+    params = _arguments(func)
+    return passed and any(k.arg in params for k in call.keywords)
 
 
 def _arguments(func: ast.FunctionDef) -> dict[str, ast.expr | None]:

@@ -146,7 +146,9 @@ class Worker:
         # The kernels made from factories are in no script's namespace (nor in Warp's registry, for a
         # `module="unique"` one).
         namespaces.append({str(i): k for i, k in enumerate(self.factory_kernels)})
-        kernels = sorted(enumerate(_kernels_with(namespaces)), key=self._announce_order)
+        kernels = list(enumerate(_kernels_with(namespaces)))
+        if self.scripts:  # (a package harvest keeps Warp's order, and pays nothing for this)
+            kernels.sort(key=self._announce_order)
         for _, kernel in kernels:
             if id(kernel) in self.seen or getattr(kernel, "generic_parent", None) is not None:
                 continue

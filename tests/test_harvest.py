@@ -302,12 +302,18 @@ def test_factory_kernels_are_made_for_the_values_the_script_calls_them_with(tmp_
     scaled = kernels["make_scaled(n=8, scale=2.0) (the call at line 54)"]
     assert scaled.func.__qualname__ == "make_scaled.<locals>.scaled" and scaled.func.__code__.co_firstlineno == 25
 
-    # `my-kernels.py`: a test function's local, and factories the load calls (not made again). Its
+    # `my-kernels.py`: a test function's local and its loop's variable, and factories the load calls (not made
+    # again). Its
     # `make_zero(wp.float64)` reads the argument in an annotation: the script's pieces compile without the
     # harvester's `from __future__ import annotations`, which made it a string Warp could not evaluate.
     made = worker.FactoryKernels()
     worker._load_from_path("__wci_test_factories_mk__", str(DATA / "factories" / "my-kernels.py"), made)
-    assert list(made.calls.values()) == ["test_captured_constant()"] and not made.unmade
+    assert list(made.calls.values()) == [
+        "test_captured_constant()",
+        "test_each_dtype(), in the loop at dtype=float16",
+        "test_each_dtype(), in the loop at dtype=float64",
+    ]
+    assert not made.unmade
     assert len(made.redundant) == 3  # make_power(2), make_power(3), make_zero(wp.float64): the load made them
 
 
@@ -344,7 +350,7 @@ def test_the_factory_guard_evaluates_only_what_cannot_act(tmp_path):
 def test_a_folder_of_scripts_harvests_its_factory_kernels():
     result = harvest([str(DATA / "factories")], workers=1)
     made = {(r["qualname"], r["factory_call"]) for r in result.records if r["factory_call"]}
-    assert len(made) == 6 and len(result.records) == 9  # 6 made by the harvest, 3 by the scripts' load
+    assert len(made) == 8 and len(result.records) == 11  # 8 made by the harvest, 3 by the scripts' load
     (scaled,) = [r for r in result.records if r["factory_call"] == "make_scaled(n=8, scale=2.0) (the call at line 54)"]
     # Its captured values and the type it made are the self-contained text's constants.
     for piece in ("half = 1.0", "scale = 2.0", "vec_t = wp.types.vector(length=8, dtype=wp.float32)"):

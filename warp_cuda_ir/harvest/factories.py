@@ -109,6 +109,9 @@ class Plan:
     statements: tuple[ast.stmt, ...]  # of the factory's body, in order, that the kernel's definition needs
     params: tuple[str, ...]  # the factory's parameters they (or the definition) read, in signature order
     problem: str | None = None  # why the kernel cannot be made, whatever the values
+    # `for` loops around the definition whose variables it reads: the statements hold `<target> =
+    # __wci_loop_<i>__` where the loop `i` of this tuple binds them
+    loops: tuple[ast.For, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -164,10 +167,19 @@ def _plan(kernel: ast.FunctionDef, scope: list[str], factory: Any, captured: set
         return _with_problem(base, f"captures {', '.join(outside)} from a function around {node.name}")
     preceding = _preceding(node.body, kernel)
     if preceding is None:
-        return _with_problem(base, f"defined inside a loop of {node.name}")
+        return _with_problem(base, f"defined inside a `while` or a loop's `else` of {node.name}")
     needed = set(captured)
     kept: list[ast.stmt] = []
+    loops: list[ast.For] = []
     for stmt in reversed(preceding):
+        if isinstance(stmt, _Loop):  # the variables of a loop around the definition: one value per instance
+            names = _target_names(stmt.loop.target)
+            if names & needed:
+                variable = ast.Name(f"__wci_loop_{len(loops)}__", ast.Load())
+                kept.append(ast.copy_location(ast.Assign([copy.deepcopy(stmt.loop.target)], variable), stmt.loop))
+                loops.append(stmt.loop)
+                needed -= names
+            continue
         bound = _bound_by(stmt)
         if bound is None:  # a compound statement: the names it binds depend on its run
             hit = sorted(_assigned_anywhere(stmt) & needed)
@@ -195,15 +207,22 @@ def _plan(kernel: ast.FunctionDef, scope: list[str], factory: Any, captured: set
         return _with_problem(base, f"reads *{node.args.vararg.arg}")
     if node.args.kwarg is not None and node.args.kwarg.arg in needed:
         return _with_problem(base, f"reads **{node.args.kwarg.arg}")
-    return Plan(
-        kernel, qualname, first, node, factory_qualname, tuple(reversed(kept)), tuple(p for p in params if p in needed)
-    )
+    kept_params = tuple(p for p in params if p in needed)
+    return Plan(kernel, qualname, first, node, factory_qualname, tuple(reversed(kept)), kept_params, None, tuple(loops))
 
 
-def _preceding(body: list[ast.stmt], kernel: ast.FunctionDef) -> list[ast.stmt] | None:
+@dataclass(frozen=True)
+class _Loop:
+    """In `_preceding`'s list: here the loop `loop` binds its variables."""
+
+    loop: ast.For
+
+
+def _preceding(body: list[ast.stmt], kernel: ast.FunctionDef) -> list[Any] | None:
     """The statements run before `kernel`'s definition on the way to it: those before it in its block, and
-    before each block around it (`with self.assertRaises(...):`, a branch, a `try`), outermost first.
-    None when a loop is on the way (its variable would be needed) or `kernel` is not under `body`."""
+    before each block around it (`with self.assertRaises(...):`, a branch, a `try`, a `for` loop, which
+    appears as a `_Loop` where it binds its variables), outermost first. None when a `while` loop or a loop's
+    `else` is on the way, or `kernel` is not under `body`."""
     for i, stmt in enumerate(body):
         if stmt is kernel:
             return body[:i]
@@ -211,6 +230,9 @@ def _preceding(body: list[ast.stmt], kernel: ast.FunctionDef) -> list[ast.stmt] 
             continue
         if not any(n is kernel for n in ast.walk(stmt)):
             continue
+        if isinstance(stmt, ast.For) and any(n is kernel for s in stmt.body for n in ast.walk(s)):
+            inner = _preceding(stmt.body, kernel)
+            return None if inner is None else [*body[:i], _Loop(stmt), *inner]
         if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
             return None
         blocks: list[list[ast.stmt]] = []
@@ -229,7 +251,7 @@ def _preceding(body: list[ast.stmt], kernel: ast.FunctionDef) -> list[ast.stmt] 
 
 
 def _with_problem(plan: Plan, problem: str) -> Plan:
-    return Plan(plan.kernel, plan.qualname, plan.first_line, plan.factory, plan.factory_qualname, (), (), problem)
+    return Plan(plan.kernel, plan.qualname, plan.first_line, plan.factory, plan.factory_qualname, (), (), problem, ())
 
 
 def _bound_by(stmt: ast.stmt) -> set[str] | None:
@@ -343,7 +365,25 @@ class Resolver:
 
     def bindings(self, plan: Plan) -> list[Binding]:
         """Distinct parameter values from the script's calls of the factory (the defaults when it calls
-        it nowhere), at most `MAX_INSTANCES`; raises `Unresolved` when no call gives them."""
+        it nowhere), each with a value of every loop variable the kernel reads, at most `MAX_INSTANCES`;
+        raises `Unresolved` when no call gives them."""
+        found = self._parameter_bindings(plan)
+        if not plan.loops:
+            return found
+        lists: list[list[Any]] = [found]
+        for loop in plan.loops:
+            lists.append([item for it in self.values(loop.iter, loop, 0) for item in _items(it)])
+        out = []
+        for binding, *items in _spread(lists, MAX_INSTANCES):
+            values = dict(binding.values)
+            names = []
+            for i, (loop, item) in enumerate(zip(plan.loops, items, strict=True)):
+                values[f"__wci_loop_{i}__"] = item
+                names.append(f"{ast.unparse(loop.target)}={describe(item)}")
+            out.append(Binding(values, f"{binding.call}, in the loop at {', '.join(reversed(names))}"))
+        return out
+
+    def _parameter_bindings(self, plan: Plan) -> list[Binding]:
         if plan.problem is not None:
             raise Unresolved(plan.problem)
         if not plan.params:
@@ -491,13 +531,8 @@ class Resolver:
         function = self._enclosing(at, _FUNCTIONS)
         for loop in self._loops(at, function):
             if name in _target_names(loop.target):
-                out = []
-                for iterable in self.values(loop.iter, loop, depth):
-                    if not isinstance(iterable, (list, tuple, range, dict, set, frozenset)):
-                        raise Unresolved(f"loops over a {type(iterable).__name__}")
-                    items = sorted(iterable, key=repr) if isinstance(iterable, (set, frozenset)) else iterable
-                    out += [_unpack(loop.target, item, name) for item in itertools.islice(items, MAX_INSTANCES)]
-                return out
+                iterables = self.values(loop.iter, loop, depth)
+                return [_unpack(loop.target, item, name) for it in iterables for item in _items(it)]
         assignment = self._last_assignment(name, at, function)
         if assignment is not None:
             return self._assigned_values(name, assignment, depth)
@@ -638,7 +673,7 @@ def make(
             node.decorator_list = _defined_as(node.decorator_list, qualname)
         body.append(node)
     body.append(ast.Return(ast.Name(plan.kernel.name, ast.Load())))
-    params = ["__wci_call__", "__wci_define__", *plan.params]
+    params = ["__wci_call__", "__wci_define__", *plan.params, *(f"__wci_loop_{i}__" for i in range(len(plan.loops)))]
     function = ast.FunctionDef(
         name=plan.factory.name,
         args=ast.arguments(
@@ -711,6 +746,14 @@ def _hands_on(call: ast.Call, func: ast.FunctionDef) -> bool:
     passed = any(isinstance(a, ast.Name) and a.id == func.name for a in call.args)
     params = _arguments(func)
     return passed and any(k.arg in params for k in call.keywords)
+
+
+def _items(iterable: Any) -> list[Any]:
+    """The first `MAX_INSTANCES` items a loop over `iterable` takes (a set's in a fixed order)."""
+    if not isinstance(iterable, (list, tuple, range, dict, set, frozenset)):
+        raise Unresolved(f"loops over a {type(iterable).__name__}")
+    items = sorted(iterable, key=repr) if isinstance(iterable, (set, frozenset)) else iterable
+    return list(itertools.islice(items, MAX_INSTANCES))
 
 
 def _arguments(func: ast.FunctionDef) -> dict[str, ast.expr | None]:

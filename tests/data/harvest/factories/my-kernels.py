@@ -37,3 +37,14 @@ def make_zero(dtype):
 
 # Loading the script makes this one: its annotation reads the factory's argument.
 zero_f64 = make_zero(wp.float64)
+
+
+def test_each_dtype(test, device):
+    # One kernel per loop iteration: made for each value of the loop's sequence.
+    for dtype in (wp.float16, wp.float64):
+
+        @wp.kernel
+        def negate(a: wp.array(dtype=dtype)):
+            a[wp.tid()] = -a[wp.tid()]
+
+        wp.launch(negate, dim=1, inputs=[wp.zeros(1, dtype=dtype, device=device)], device=device)

@@ -303,9 +303,9 @@ def test_factory_kernels_are_made_for_the_values_the_script_calls_them_with(tmp_
     assert scaled.func.__qualname__ == "make_scaled.<locals>.scaled" and scaled.func.__code__.co_firstlineno == 25
 
     # `my-kernels.py`: a test function's local and its loop's variable, and factories the load calls (not made
-    # again). Its
-    # `make_zero(wp.float64)` reads the argument in an annotation: the script's pieces compile without the
-    # harvester's `from __future__ import annotations`, which made it a string Warp could not evaluate.
+    # again). Its `make_zero(wp.float64)` reads the argument in an annotation: the script's pieces compile
+    # without the harvester's `from __future__ import annotations`, which made it a string Warp could not
+    # evaluate.
     made = worker.FactoryKernels()
     worker._load_from_path("__wci_test_factories_mk__", str(DATA / "factories" / "my-kernels.py"), made)
     assert list(made.calls.values()) == [

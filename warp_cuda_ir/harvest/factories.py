@@ -19,8 +19,8 @@ give, without running the function or the code around the call:
   that is a literal or an expression of module-level names, a loop variable over such a sequence, a local
   assigned such an expression, a parameter's default, an enclosing function's parameter given by its own
   callers, an `argparse` option's default (scripts load with no arguments); calls by name, through a name
-  it was looked up under, or handing the function on with keywords for it (`add_function_test(..., dtype=d)`).
-  Nothing else is evaluated.
+  it was looked up under, or handing the function on with keywords for it (`add_function_test(..., dtype=d)`);
+  and for a kernel defined in a `for` loop of the function, the loop's values. Nothing else is evaluated.
 - `make`: a function of the factory's name with only those statements and the kernel's definition, compiled
   at the script's own line numbers (Warp reads the kernel's text from the file) and called with the values.
 

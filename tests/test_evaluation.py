@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ import pytest
 
 from tests.helpers import build, read_rows, run_script
 from warp_cuda_ir import rows, synthesis
-from warp_cuda_ir.evaluation import judge, passk, plants, prompts
+from warp_cuda_ir.evaluation import judge, passk, plants, prompts, sandbox
 from warp_cuda_ir.evaluation.candidate import batch_safe, candidate_program
 from warp_cuda_ir.evaluation.predictions import Bad, Candidate, parse_line, read_predictions
 from warp_cuda_ir.evaluation.run import Options, dataset_folder, judge_entries, summary_path
@@ -39,6 +40,27 @@ def validated_rows() -> dict[str, dict[str, Any]]:
     made = [_validated_row(seed) for seed in SEEDS]
     assert all(r["standalone_reference_digest"] for r in made)
     return {r["id"]: r for r in made}
+
+
+def _gone(pid: int) -> bool:
+    """The process ended (a zombie waiting for init to reap it counts as ended)."""
+    for _ in range(50):
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            return True
+        if state == "Z":
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_a_candidate_leaves_no_process_behind_whether_it_exits_or_runs_out_of_time(tmp_path: Path) -> None:
+    limits = sandbox.Limits(memory_bytes=None, cpu_seconds=30)
+    forked = sandbox.run(["sh", "-c", "sleep 300 & echo $!"], tmp_path, 10.0, limits)
+    assert forked.status == "ok" and _gone(int(forked.stdout))  # its background child went with it
+    hung = sandbox.run(["sh", "-c", "sleep 300 & echo $!; sleep 300"], tmp_path, 1.0, limits)
+    assert hung.status == "timeout" and "1 s" in hung.detail and _gone(int(hung.stdout))
 
 
 # --- pass@k -----------------------------------------------------------------------------------------------

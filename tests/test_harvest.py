@@ -239,8 +239,10 @@ def test_what_a_script_settles_only_when_run_is_harvested(tmp_path, monkeypatch)
     assert list(tmp_path.iterdir()) == []
     # A kernel of a `wp.Module` object, which Warp's registry does not list, is found; its self-contained
     # text cannot be written (the module object is no literal): that is its reason.
+    # `make_offset` is called nowhere: its kernel has the reason it was not made.
     assert [(r.category, r.file, r.kernel) for r in result.reasons] == [
-        (reasons.SELF_CONTAINED_UNSUPPORTED, "001.py", "offset")
+        (reasons.SELF_CONTAINED_UNSUPPORTED, "001.py", "offset"),
+        (reasons.FACTORY_NOT_MADE, "my-kernels.py", "make_offset.<locals>.add_offset"),
     ]
     got = {(r["file"], r["qualname"]): r for r in result.records}
     assert set(got) == {
@@ -274,6 +276,94 @@ def test_what_a_script_settles_only_when_run_is_harvested(tmp_path, monkeypatch)
         "a1f4_a1f4",
         trace_blocks["overload"],
     ]
+
+
+def test_factory_kernels_are_made_for_the_values_the_script_calls_them_with(tmp_path, monkeypatch):
+    """`factories/001.py`: factories called in `main()`, a loop, a class's `__init__` and an `argparse`
+    default, never by the script's load; only the statements a kernel's definition needs run."""
+    from warp_cuda_ir import warp_session
+    from warp_cuda_ir.harvest import worker
+
+    warp_session.init_warp()
+    monkeypatch.chdir(tmp_path)  # `make_and_launch` writes a file and launches: none of that may run
+    made = worker.FactoryKernels()
+    worker._load_from_path("__wci_test_factories_001__", str(DATA / "factories" / "001.py"), made)
+    assert list(tmp_path.iterdir()) == []
+    assert sorted(made.calls.values()) == [
+        "make_and_launch(offset=1.5) (the call at line 69)",  # by main(), which the load does not run
+        "make_fill(dtype=float32, value=3.0) (the call at line 59)",  # a loop variable and an argparse default
+        "make_fill(dtype=float64, value=3.0) (the call at line 59)",
+        "make_scaled(n=4, scale=2.0) (the call at line 54)",  # `Solver(n)` for n in SIZES, order's default
+        "make_scaled(n=8, scale=2.0) (the call at line 54)",
+    ]
+    (line, qualname, why), *others = made.unmade
+    assert not others and (line, qualname) == (45, "make_unknown.<locals>.unknown") and "calls open" in why
+    kernels = {made.calls[id(k)]: k for k in made.kernels}
+    scaled = kernels["make_scaled(n=8, scale=2.0) (the call at line 54)"]
+    assert scaled.func.__qualname__ == "make_scaled.<locals>.scaled" and scaled.func.__code__.co_firstlineno == 25
+
+    # `my-kernels.py`: a test function's local and its loop's variable, and factories the load calls (not made
+    # again). Its `make_zero(wp.float64)` reads the argument in an annotation: the script's pieces compile
+    # without the harvester's `from __future__ import annotations`, which made it a string Warp could not
+    # evaluate.
+    made = worker.FactoryKernels()
+    worker._load_from_path("__wci_test_factories_mk__", str(DATA / "factories" / "my-kernels.py"), made)
+    assert list(made.calls.values()) == [
+        "test_captured_constant()",
+        "test_each_dtype(), in the loop at dtype=float16",
+        "test_each_dtype(), in the loop at dtype=float64",
+    ]
+    assert not made.unmade
+    assert len(made.redundant) == 3  # make_power(2), make_power(3), make_zero(wp.float64): the load made them
+
+
+def test_the_factory_guard_evaluates_only_what_cannot_act(tmp_path):
+    """What the harvest evaluates of a script to call a factory: pure built-ins and Warp's types, no I/O, no
+    method of the script's own classes, no sequence that would fill the worker's memory."""
+    from warp_cuda_ir.harvest import factories, worker
+
+    class Box:
+        def __len__(self) -> int:
+            raise AssertionError("a method of the script ran")
+
+    namespace = {"os": __import__("os"), "box": Box(), "wp": __import__("warp"), "N": 3}
+    resolver = factories.Resolver(ast.parse("pass"), str(tmp_path / "s.py"), namespace, worker._allowed_call)
+
+    def value(text: str):
+        expr = ast.parse(text, mode="eval").body
+        return resolver.values(expr, expr, 0)
+
+    assert value("list(range(N))") == [[0, 1, 2]]
+    assert value("wp.types.vector(length=N, dtype=wp.float32)")[0]._length_ == 3
+    for text, why in (
+        (f"os.remove({str(tmp_path / 'x')!r})", "calls remove"),
+        ("len(box)", "box is a Box object"),
+        ("list(range(10**9))", "1000000000 items"),
+        ("wp.zeros(N)", "calls zeros"),
+        ("wp.array([1.0], dtype=float)", "calls array"),
+    ):
+        with pytest.raises(factories.Unresolved, match=why):
+            value(text)
+
+
+@pytest.mark.slow
+def test_a_folder_of_scripts_harvests_its_factory_kernels():
+    result = harvest([str(DATA / "factories")], workers=1)
+    made = {(r["qualname"], r["factory_call"]) for r in result.records if r["factory_call"]}
+    assert len(made) == 8 and len(result.records) == 11  # 8 made by the harvest, 3 by the scripts' load
+    (scaled,) = [r for r in result.records if r["factory_call"] == "make_scaled(n=8, scale=2.0) (the call at line 54)"]
+    # Its captured values and the type it made are the self-contained text's constants.
+    for piece in ("half = 1.0", "scale = 2.0", "vec_t = wp.types.vector(length=8, dtype=wp.float32)"):
+        assert piece in scaled["source"], piece
+    assert [(r.category, r.kernel) for r in result.reasons] == [
+        (reasons.FACTORY_NOT_MADE, "make_unknown.<locals>.unknown")
+    ]
+    rows = real.real_rows(result.records).rows
+    calls = sorted(r["provenance"]["factory_call"] for r in rows if r["provenance"]["factory_call"])
+    assert calls == sorted(call for _, call in made)
+    # The same folder gives the same records, in the same order, however the files meet the workers.
+    again = harvest([str(DATA / "factories")], workers=2)
+    assert [(r["ident"], r["source"]) for r in again.records] == [(r["ident"], r["source"]) for r in result.records]
 
 
 @pytest.mark.slow

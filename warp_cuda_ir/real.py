@@ -123,6 +123,7 @@ def row_for_record(record: dict[str, Any], capture: dict[str, Any] | None = None
             "license": record.get("license"),
             "upstream_source": record["upstream_source"],
             "chosen_overload": record.get("chosen_overload"),
+            "factory_call": record.get("factory_call"),
         },
         **schema.NO_CAPTURE,  # real rows: filled in from the capture
         **schema.UNVALIDATED,

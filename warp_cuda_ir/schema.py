@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 # 1.4: `backward_origin`, `backward_missing_reason`; real rows get backward code where their package disables
 #      it, and rows without backward code are kept in their own files (`writing.FORWARD_ONLY_DIR`)
 # 1.5: `provenance.chosen_overload` (a script's generic kernel generated with types the harvest chose)
-SCHEMA_VERSION = "1.5"
+# 1.6: `provenance.factory_call` (a script's kernel the harvest made by calling the function that makes it)
+SCHEMA_VERSION = "1.6"
 SPLITS: tuple[str, ...] = ("train", "validation", "test")
 DEFAULT_CONFIG = "full"
 
@@ -55,6 +56,7 @@ PROVENANCE = pa.struct(
         ("license", string),  # SPDX expression from the package metadata
         ("upstream_source", string),  # the kernel's text as written upstream (decorators included)
         ("chosen_overload", string),  # a generic kernel's overload signature when the harvest chose the types
+        ("factory_call", string),  # the call the harvest made a script's factory kernel with
     ]
 )
 SOURCES: tuple[str, ...] = ("synthetic", "real")  # the `source` column's values; each has its own data folder
@@ -182,12 +184,18 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         "provenance",
         PROVENANCE,
         "Where a real row's kernel was written: package, package_version, file (path inside the package), line "
-        "(of its `def`), license (SPDX), upstream_source (the kernel as written upstream) and chosen_overload. "
+        "(of its `def`), license (SPDX), upstream_source (the kernel as written upstream), chosen_overload and "
+        "factory_call. "
         "chosen_overload is set only for a generic kernel of a folder of scripts that nothing specialised (no "
         "`wp.overload`, no launch when the script is loaded): Warp generates no code for it until a run picks "
         "the types, so the harvest picked them, every `Any` set to the first of float32, vec3, mat33 that Warp "
         "generates code for, written as the `wp.overload` in `python_source`; its value is Warp's signature of "
         "that overload (`a1f4_f4`). Null when the upstream code chose the types or the kernel is not generic. "
+        "factory_call is set only for a kernel of a folder of scripts that a function makes from its arguments "
+        "or locals (a factory, a test function) where loading the script does not run it: the harvest made it "
+        "by running only the statements of that function the kernel's definition needs, with the values the "
+        "script's own calls give (`make_fill(dtype=float64, value=3.0) (the call at line 59)`); the values it "
+        "captures are the constants of `python_source`. Null when the script's load made the kernel. "
         "Null for synthetic rows.",
     ),
     # --- real launches: a real row's launch captured while its package's examples and tests ran ---

@@ -84,11 +84,18 @@ def _child_dies_with_us() -> None:
     _set_death_signal(signal.SIGKILL)
 
 
-def start_group(args: list[str], **popen: Any) -> subprocess.Popen[bytes]:
+def start_group(args: list[str], before: Callable[[], None] | None = None, **popen: Any) -> subprocess.Popen[bytes]:
     """Start a subprocess that leads its own process group, so `kill_group` ends it with whatever it
     started (a test runner's helpers), and that cannot outlive this process: a stopped worker kills the
-    groups it started, and the subprocess dies with the process that started it."""
-    proc = subprocess.Popen(args, start_new_session=True, preexec_fn=_child_dies_with_us, **popen)
+    groups it started, and the subprocess dies with the process that started it. `before` runs in the
+    child before it executes (e.g. `setrlimit` calls: only what is safe after a fork)."""
+
+    def prepare() -> None:
+        _child_dies_with_us()
+        if before is not None:
+            before()
+
+    proc = subprocess.Popen(args, start_new_session=True, preexec_fn=prepare, **popen)
     _owned_groups.add(proc.pid)
     return proc
 

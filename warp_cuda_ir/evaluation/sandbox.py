@@ -3,15 +3,15 @@
 Limits are set in the child before it executes (`preexec_fn`): address space (RLIMIT_AS: a huge
 allocation fails instead of swapping the machine), CPU seconds (RLIMIT_CPU: SIGXCPU), written file size
 (RLIMIT_FSIZE: stdout goes to a file, so a program printing without end is stopped by SIGXFSZ) and no core
-files. Each child leads a session of its own, and the whole group is killed when it exits or runs past the
-wall-clock limit, so a program that forks leaves nothing behind. The evaluator never loads candidate code.
+files. Each child leads a process group of its own (`engines.local.start_group`), killed whole when it exits
+or runs past the wall-clock limit, and dies with the evaluator, so a program that forks, or an evaluation
+stopped with Ctrl-C, leaves nothing behind. The evaluator never loads candidate code.
 
 CUDA programs run without RLIMIT_AS: the CUDA driver reserves far more address space than it uses.
 """
 
 from __future__ import annotations
 
-import os
 import resource
 import signal
 import subprocess
@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from warp_cuda_ir.engines.local import kill_group, start_group
 from warp_cuda_ir.errors import one_line
 
 OUTPUT_LIMIT = 4 << 20  # bytes a run may write to stdout (and to stderr); digests are a few lines
@@ -73,13 +74,6 @@ def _signal_name(number: int) -> str:
         return f"signal {number}"
 
 
-def _kill_group(pid: int) -> None:
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
 def _read(path: Path) -> str:
     with open(path, "rb") as f:
         return f.read(OUTPUT_LIMIT).decode("utf-8", errors="replace")
@@ -92,23 +86,16 @@ def run(command: list[str], folder: Path, time_limit: float, limits: Limits) -> 
     scratch = Path(tempfile.mkdtemp(dir=folder, prefix="run_"))
     out, err = scratch / "stdout", scratch / "stderr"
     with open(out, "wb") as stdout, open(err, "wb") as stderr:
-        child = subprocess.Popen(
-            command,
-            cwd=scratch,
-            stdin=subprocess.DEVNULL,
-            stdout=stdout,
-            stderr=stderr,
-            start_new_session=True,
-            preexec_fn=limits.preexec(),
+        child = start_group(
+            command, before=limits.preexec(), cwd=scratch, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr
         )
         try:
             code = child.wait(timeout=time_limit)
         except subprocess.TimeoutExpired:
-            _kill_group(child.pid)
-            child.wait()
+            kill_group(child)
             return RunResult("timeout", f"did not finish in {time_limit:g} s (wall clock)", _read(out))
         finally:
-            _kill_group(child.pid)  # whatever it started
+            kill_group(child)  # whatever it started
     text, log = _read(out), _read(err)
     tail = one_line(log.strip()[-300:], 300) if log.strip() else ""
     if code == 0:

@@ -24,6 +24,9 @@ SELF_CONTAINED_UNSUPPORTED = "self-contained source cannot be written"
 SELF_CONTAINED_EXTRACT_FAILED = "self-contained source does not generate"
 SELF_CONTAINED_MISMATCH = "self-contained code differs from Warp's"
 KERNEL_TIMEOUT = "kernel timed out"
+# A script's function makes the kernel from its arguments, and no call of it gives values the harvest can
+# read without running the script (`factories`).
+FACTORY_NOT_MADE = "made by a function the harvest cannot call"
 DUPLICATE = "duplicate self-contained source"  # not a loss: the same text is already a record
 
 CATEGORIES = (
@@ -39,6 +42,7 @@ CATEGORIES = (
     SELF_CONTAINED_EXTRACT_FAILED,
     SELF_CONTAINED_MISMATCH,
     KERNEL_TIMEOUT,
+    FACTORY_NOT_MADE,
     DUPLICATE,
 )
 # Categories that say Warp itself produces no code: excluded from "kernels Warp generates code for".

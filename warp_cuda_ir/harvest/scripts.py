@@ -15,10 +15,12 @@ choose their launches. Loading the script runs only its top level, so two facts 
 """
 
 from __future__ import annotations
+import __future__
 
 import ast
 import symtable
 from dataclasses import dataclass
+from types import CodeType
 from typing import Any
 
 _LAUNCHES = {"launch", "launch_tiled"}
@@ -82,40 +84,60 @@ def inner_kernels(tree: ast.Module, text: str, path: str, is_kernel_decorator: A
     `wp.kernel` (bare or called with options). Its options, annotations and defaults must name nothing the
     enclosing functions bind, since they are evaluated where the kernel is defined.
     """
+    out: list[InnerKernel] = []
+    for d in function_definitions(tree, text, path):
+        functions = [table for _, table, _ in d.functions]
+        if (
+            (functions or not d.scope)
+            and isinstance(d.node, ast.FunctionDef)
+            and len(d.node.decorator_list) == 1
+            and is_kernel_decorator(d.node.decorator_list[0])
+            and not d.table.get_frees()
+            and not (definition_time_names(d.node) & _bound_in(functions))
+        ):
+            first = min(x.lineno for x in d.node.decorator_list)
+            out.append(InnerKernel(d.node, ".".join([*d.scope, d.node.name]), first))
+    return out
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A function's `def` in a script, with what Python's scoping says of it."""
+
+    node: ast.FunctionDef | ast.AsyncFunctionDef
+    table: symtable.SymbolTable
+    scope: list[str]  # its `__qualname__` before its name (`Simulation`, `main.<locals>`)
+    # The functions around it, outermost first: (def, symbol table, scope)
+    functions: list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, symtable.SymbolTable, list[str]]]
+
+
+def function_definitions(tree: ast.Module, text: str, path: str) -> list[Definition]:
+    """Every function definition of a script, at any depth, in source order (none for a syntax error)."""
     try:
         table = symtable.symtable(text, path, "exec")
     except SyntaxError:
         return []
-    out: list[InnerKernel] = []
+    out: list[Definition] = []
 
-    def visit(node: ast.AST, scope: list[str], functions: list[symtable.SymbolTable], where: symtable.SymbolTable):
+    def visit(node: ast.AST, scope: list[str], functions: list[Any], where: symtable.SymbolTable) -> None:
         for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                inner = _child_table(where, child)
-                if inner is None:
-                    continue
-                if isinstance(child, ast.ClassDef):
-                    visit(child, [*scope, child.name], functions, inner)
-                    continue
-                if (
-                    (functions or not scope)
-                    and isinstance(child, ast.FunctionDef)
-                    and len(child.decorator_list) == 1
-                    and is_kernel_decorator(child.decorator_list[0])
-                    and not inner.get_frees()
-                    and not (_definition_time_names(child) & _bound_in(functions))
-                ):
-                    first = min(d.lineno for d in child.decorator_list)
-                    out.append(InnerKernel(child, ".".join([*scope, child.name]), first))
-                visit(child, [*scope, child.name, "<locals>"], [*functions, inner], inner)
-            else:
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 visit(child, scope, functions, where)
+                continue
+            inner = child_table(where, child)
+            if inner is None:
+                continue
+            if isinstance(child, ast.ClassDef):
+                visit(child, [*scope, child.name], functions, inner)
+                continue
+            out.append(Definition(child, inner, scope, functions))
+            visit(child, [*scope, child.name, "<locals>"], [*functions, (child, inner, scope)], inner)
 
     visit(tree, [], [], table)
     return out
 
 
-def _child_table(parent: symtable.SymbolTable, node: ast.AST) -> symtable.SymbolTable | None:
+def child_table(parent: symtable.SymbolTable, node: ast.AST) -> symtable.SymbolTable | None:
     """The symbol table of the def or class `node` directly under `parent`'s scope."""
     lines = {node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))}
     for child in parent.get_children():
@@ -124,7 +146,7 @@ def _child_table(parent: symtable.SymbolTable, node: ast.AST) -> symtable.Symbol
     return None
 
 
-def _definition_time_names(node: ast.FunctionDef) -> set[str]:
+def definition_time_names(node: ast.FunctionDef) -> set[str]:
     """Names Python evaluates where the def statement runs: decorators, annotations, defaults."""
     args = node.args
     exprs: list[ast.AST | None] = [*node.decorator_list, *args.defaults, *args.kw_defaults, node.returns]
@@ -140,3 +162,22 @@ def _bound_in(functions: list[symtable.SymbolTable]) -> set[str]:
             if symbol.is_local() or symbol.is_parameter() or symbol.is_free():
                 out.add(symbol.get_name())
     return out
+
+
+def future_flags(tree: ast.Module) -> int:
+    """Compiler flags of the script's own `from __future__ import ...` statements."""
+    flags = 0
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+            for alias in node.names:
+                feature = getattr(__future__, alias.name, None)
+                flags |= getattr(feature, "compiler_flag", 0)
+    return flags
+
+
+def compiled(node: ast.AST, path: str, mode: str, flags: int) -> CodeType:
+    """`compile` of a piece of the script as the script's own file compiles it: with its `__future__`
+    flags and not the harvester's (its `from __future__ import annotations` made every annotation of a
+    script's function a string, which Warp then evaluates without the function's locals: a factory's
+    `wp.array(dtype=dtype)` raised NameError)."""
+    return compile(node, path, mode, flags=flags, dont_inherit=True)

@@ -28,17 +28,18 @@ import tokenize
 import traceback
 import types
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import warp as wp
 
 from warp_cuda_ir import extraction, warp_session
 from warp_cuda_ir.cache import atomic_write
 from warp_cuda_ir.engines import working_directory
 from warp_cuda_ir.errors import ExtractionError, one_line
-from warp_cuda_ir.harvest import check, reasons, scripts
+from warp_cuda_ir.harvest import check, factories, reasons, scripts
 from warp_cuda_ir.harvest.paths import file_in_target
 from warp_cuda_ir.harvest.selfcontained import Unsupported, self_contained_source, source_lines
 
@@ -67,6 +68,8 @@ class Worker:
         self.modules: dict[int, Any] = {}  # id(Warp module) -> ModuleCode, or False when it does not build whole
         self.scripts: set[str] = set()  # real paths of the files loaded as scripts (a folder that is no package)
         self.script_modules: list[str] = []  # the names they load under
+        self.factory_calls: dict[int, str] = {}  # id(kernel) -> the call the harvest made it with (provenance)
+        self.factory_kernels: list[Any] = []  # those kernels (Warp's registry holds them weakly)
         for target in config["targets"]:
             if target["sys_path"] not in sys.path:
                 sys.path.insert(0, target["sys_path"])
@@ -86,25 +89,43 @@ class Worker:
             self.scripts.add(os.path.realpath(path))
             self.script_modules.append(module)
         error = category = None
+        made = FactoryKernels()
         try:
             with _time_limit(time_limit):
                 if path is None:
                     importlib.import_module(module)
                 else:
-                    _load_from_path(module, path)
+                    _load_from_path(module, path, made)
         except _OverTime:
             # A module imported by name may be half made: its kernels are left to a later import (as when the
             # worker was killed). A script runs a statement at a time: the kernels it made are whole.
             return (
                 reasons.IMPORT_TIMEOUT,
                 f"no answer within {time_limit:g} s",
-                [] if path is None else self._announce(),
+                [] if path is None else self._announce_script(path, made),
             )
         except SystemExit as e:
             category, error = reasons.IMPORT_EXITED, f"sys.exit({e.code!r})"
         except BaseException as e:  # whatever the file raises, the harvest goes on
             category, error = reasons.IMPORT_FAILED, f"{type(e).__name__}: {one_line(e)}"[:500]
-        return category, error, self._announce()
+        return category, error, self._announce() if path is None else self._announce_script(path, made)
+
+    def _announce_script(self, path: str, made: FactoryKernels) -> list[str]:
+        """`_announce`, with the kernels the harvest made from the script's factories (each remembers its
+        call) and a reason for each factory kernel it could not make."""
+        self.factory_calls.update(made.calls)
+        self.factory_kernels += made.kernels
+        self.seen.update(made.redundant)
+        out = self._announce()
+        where = next(((i, t.relpath(path)) for i, t in enumerate(self.targets) if t.relpath(path) is not None), None)
+        if where is None:
+            return out
+        for line, qualname, why in made.unmade:
+            ident = f"{where[0]}|{where[1]}|{line}|{qualname}||not made"
+            if ident not in self.known:
+                self.known[ident] = _NotMade(why)
+                out.append(ident)
+        return out
 
     def _forget_named_modules(self) -> None:
         """Scripts are separate programs: a Warp module one of them names (`@wp.kernel(module="dft_kernels")`)
@@ -121,8 +142,14 @@ class Worker:
     def _announce(self) -> list[str]:
         """Idents of kernels (and overloads) of the harvested targets not announced before."""
         out = []
-        kernels = _kernels_with(vars(sys.modules[n]) for n in self.script_modules if n in sys.modules)
-        for kernel in kernels:
+        namespaces = [vars(sys.modules[n]) for n in self.script_modules if n in sys.modules]
+        # The kernels made from factories are in no script's namespace (nor in Warp's registry, for a
+        # `module="unique"` one).
+        namespaces.append({str(i): k for i, k in enumerate(self.factory_kernels)})
+        kernels = list(enumerate(_kernels_with(namespaces)))
+        if self.scripts:  # (a package harvest keeps Warp's order, and pays nothing for this)
+            kernels.sort(key=self._announce_order)
+        for _, kernel in kernels:
             if id(kernel) in self.seen or getattr(kernel, "generic_parent", None) is not None:
                 continue
             where = self._where(kernel)
@@ -147,6 +174,18 @@ class Worker:
                 self.known[ident] = obj
                 out.append(ident)
         return out
+
+    def _announce_order(self, item: tuple[int, Any]) -> tuple:
+        """Warp lists a module's kernels from a weak set, in no fixed order, and two kernels of one definition
+        whose closures are equal (a factory's types read only in annotations) get `#2` in the order they come:
+        a script's kernels are announced by what they were made with, so their records' order is the same in
+        every run. Other kernels keep Warp's order (the package harvest as it was)."""
+        index, kernel = item
+        code = getattr(kernel.func, "__code__", None)
+        if code is None or os.path.realpath(code.co_filename) not in self.scripts:
+            return (0, index)
+        made = self.factory_calls.get(id(kernel), "")
+        return (1, code.co_filename, code.co_firstlineno, made, _made_with(kernel.func))
 
     def _where(self, kernel: Any) -> tuple[int, str, int] | None:
         code = getattr(kernel.func, "__code__", None)
@@ -256,6 +295,8 @@ class Worker:
         kernel = self.known.get(ident)
         if kernel is None:
             return self._reason(ident, reasons.WORKER_DIED, "kernel not found in this worker")
+        if isinstance(kernel, _NotMade):
+            return self._reason(ident, reasons.FACTORY_NOT_MADE, kernel.why)
         t, rel, line, qualname, sig, _ = ident.split("|")[:6]
         target = self.targets[int(t)]
         chosen = None
@@ -320,6 +361,7 @@ class Worker:
                 "qualname": qualname,
                 "overload": chosen or sig or None,
                 "chosen_overload": chosen,
+                "factory_call": self.factory_calls.get(id(root)),
                 "kernel_name": sc.kernel_name,
                 "upstream_source": "".join(upstream_lines),
                 "source": sc.source,
@@ -344,7 +386,7 @@ class _StatementCut(Exception):
     pass
 
 
-def _load_from_path(module: str, path: str) -> None:
+def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) -> None:
     """Run a script as the module `module`, one top-level statement at a time.
 
     A script is written to be run (`python 001.py`), not imported: at top level it may pick a CUDA device,
@@ -359,6 +401,7 @@ def _load_from_path(module: str, path: str) -> None:
     with tokenize.open(path) as f:  # honours a PEP 263 encoding line
         text = f.read()
     tree = ast.parse(text, path)
+    flags = scripts.future_flags(tree)
     spec = importlib.util.spec_from_file_location(module, path)
     loaded = importlib.util.module_from_spec(spec) if spec is not None else types.ModuleType(module)
     loaded.__file__ = path
@@ -379,7 +422,7 @@ def _load_from_path(module: str, path: str) -> None:
             try:
                 if timed:
                     signal.alarm(SCRIPT_STATEMENT_LIMIT_S)
-                exec(compile(ast.Module([node], type_ignores=[]), path, "exec"), loaded.__dict__)
+                exec(scripts.compiled(ast.Module([node], type_ignores=[]), path, "exec", flags), loaded.__dict__)
             except (Exception, SystemExit) as e:
                 first = first or e
             finally:
@@ -390,6 +433,10 @@ def _load_from_path(module: str, path: str) -> None:
         signal.signal(signal.SIGALRM, previous)
         sys.argv = argv
     _define_inner_kernels(tree, text, path, loaded.__dict__)
+    try:
+        _define_factory_kernels(tree, text, path, loaded.__dict__, made)
+    except Exception:  # a bug of ours must not cost the script's other kernels
+        traceback.print_exc()
     if over is not None:
         raise over
     if first is not None:
@@ -403,15 +450,13 @@ def _define_inner_kernels(tree: ast.Module, text: str, path: str, namespace: dic
     run would give them, names looked up in the script's globals. A definition whose decorator raises is
     left out, as it is from the run."""
 
+    flags = scripts.future_flags(tree)
+
     def evaluate(expr: ast.expr) -> Any:
-        return eval(compile(ast.Expression(expr), path, "eval"), namespace)
+        return eval(scripts.compiled(ast.Expression(expr), path, "eval", flags), namespace)
 
     def is_kernel_decorator(expr: ast.expr) -> bool:
-        try:
-            value = evaluate(expr.func if isinstance(expr, ast.Call) else expr)
-        except Exception:
-            return False
-        return value is wp.kernel
+        return _is_kernel_decorator(expr, evaluate)
 
     kernels = _kernels_with([namespace])
     made = {
@@ -435,9 +480,143 @@ def _define_inner_kernels(tree: ast.Module, text: str, path: str, namespace: dic
 
         scope = {"__wci_define__": define}
         try:
-            exec(compile(ast.Module([node], type_ignores=[]), path, "exec"), namespace, scope)
+            exec(scripts.compiled(ast.Module([node], type_ignores=[]), path, "exec", flags), namespace, scope)
         except Exception:
             continue
+
+
+def _is_kernel_decorator(expr: ast.expr, evaluate: Callable[[ast.expr], Any]) -> bool:
+    """Whether a decorator, evaluated in the script's globals, is `wp.kernel` (bare or called with options)."""
+    try:
+        value = evaluate(expr.func if isinstance(expr, ast.Call) else expr)
+    except Exception:
+        return False
+    return value is wp.kernel
+
+
+@dataclass
+class FactoryKernels:
+    """What the harvest made of a script's factories (`factories`): each kernel with the call it made it by,
+    those equal to one the script's load made, and the factory kernels it could not make, with why."""
+
+    calls: dict[int, str] = field(default_factory=dict)  # id(kernel) -> the call
+    kernels: list[Any] = field(default_factory=list)
+    redundant: set[int] = field(default_factory=set)  # id(kernel)
+    unmade: list[tuple[int, str, str]] = field(default_factory=list)  # (first line, qualname, why)
+
+
+@dataclass(frozen=True)
+class _NotMade:
+    why: str
+
+
+# Warp's functions a factory's statements may call besides its types: type constructors, decorators, and
+# questions about types. Nothing that launches, allocates, loads or touches a device.
+_WARP_CALLS = tuple(
+    f
+    for f in (
+        *(getattr(wp.types, n, None) for n in ("vector", "matrix", "quaternion", "transformation")),
+        *(getattr(wp.types, n, None) for n in ("type_size_in_bytes", "types_equal", "type_is_vector")),
+        *(getattr(wp.types, n, None) for n in ("type_is_matrix", "type_repr", "is_array", "is_float", "is_int")),
+        *(getattr(wp, n, None) for n in ("constant", "kernel", "func", "struct", "overload", "Kernel")),
+        *(getattr(wp, n, None) for n in ("func_grad", "func_replay", "func_native", "dtype_from_numpy")),
+        *(getattr(wp, n, None) for n in ("dtype_to_numpy",)),
+    )
+    if f is not None
+)
+# Array types: called with a dtype and dimensions only they are an annotation, not an allocation.
+_ARRAY_TYPES = tuple(
+    t for t in (getattr(wp, n, None) for n in ("array", "array1d", "array2d", "array3d", "array4d")) if t is not None
+)
+
+
+def _allowed_call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    """A call a factory's kept statements may make (see `factories`): Warp's value types and the functions
+    above, an array type as an annotation, a NumPy scalar type, a Warp decorator's own wrapper."""
+    if any(func is f for f in _WARP_CALLS) or (warp_session.is_warp_type(func) and isinstance(func, type)):
+        return True
+    if any(func is t for t in _ARRAY_TYPES):
+        return not args and set(kwargs) <= {"dtype", "ndim"}
+    if isinstance(func, type) and issubclass(func, np.generic):
+        return True
+    return _is_warp_decorator(func)
+
+
+def _is_warp_decorator(value: Any) -> bool:
+    """`wp.kernel`, `wp.func`, `wp.struct`, or what they (and `wp.func_grad(...)`, ...) return called with options."""
+    if any(value is d for d in (wp.kernel, wp.func, wp.struct)):
+        return True
+    module = getattr(value, "__module__", None) or ""
+    qualname = getattr(value, "__qualname__", "")
+    decorators = ("kernel.", "func.", "struct.", "func_grad.", "func_replay.", "func_native.")
+    return module.startswith("warp.") and qualname.startswith(decorators) and ".<locals>." in qualname
+
+
+def _define_factory_kernels(
+    tree: ast.Module, text: str, path: str, namespace: dict[str, Any], made: FactoryKernels | None
+) -> None:
+    """Make the kernels the script's functions make from their arguments and locals, for the values its own
+    calls give (`factories`), each call at most once; those it cannot make go to `made.unmade`."""
+    made = FactoryKernels() if made is None else made
+    flags = scripts.future_flags(tree)
+
+    def evaluate(expr: ast.expr) -> Any:
+        return eval(scripts.compiled(ast.Expression(expr), path, "eval", flags), namespace)
+
+    plans = factories.plans(tree, text, path, lambda expr: _is_kernel_decorator(expr, evaluate))
+    if not plans:
+        return
+    here = os.path.realpath(path)
+    digests: dict[int, set[str]] = {}  # first line -> closure digests of the kernels made from that definition
+    existing = _kernels_with([namespace])
+    for kernel in existing:
+        code = getattr(kernel.func, "__code__", None)
+        if code is not None and os.path.realpath(code.co_filename) == here:
+            digests.setdefault(code.co_firstlineno, set()).add(_made_with(kernel.func))
+    resolver = factories.Resolver(tree, path, namespace, _allowed_call)
+
+    def define(qualname: str, decorator: Any) -> Callable[[Any], Any]:
+        if not _is_warp_decorator(decorator):
+            raise factories.Unresolved(f"{qualname} is decorated with {factories.describe(decorator)}, not Warp")
+
+        def apply(func: Any) -> Any:
+            func.__qualname__ = qualname
+            return decorator(func)
+
+        return apply
+
+    for plan in plans:
+        known = digests.setdefault(plan.first_line, set())
+        try:
+            bindings = resolver.bindings(plan)
+        except factories.Unresolved as e:
+            if not known:
+                made.unmade.append((plan.first_line, plan.qualname, str(e)[:500]))
+            continue
+        except Exception as e:  # a bug of ours: this kernel's reason, not the script's
+            made.unmade.append((plan.first_line, plan.qualname, f"internal error: {type(e).__name__}: {e}"[:500]))
+            continue
+        why = None
+        for binding in bindings:
+            try:
+                kernel = factories.make(plan, binding, resolver, define)
+            except factories.Unresolved as e:
+                why = why or str(e)
+                continue
+            if not isinstance(kernel, wp.Kernel):
+                why = why or f"{binding.call} made a {type(kernel).__name__}, not a kernel"
+                continue
+            if any(kernel is k for k in (*existing, *made.kernels)):
+                continue  # Warp gave back a kernel it had (`module="unique"` with the same values)
+            made.kernels.append(kernel)
+            digest = _made_with(kernel.func)
+            if digest in known:  # the script's load (or another call) made this one already
+                made.redundant.add(id(kernel))
+                continue
+            known.add(digest)
+            made.calls[id(kernel)] = binding.call
+        if not known and why is not None:
+            made.unmade.append((plan.first_line, plan.qualname, why[:500]))
 
 
 def _kernels_with(namespaces: Iterable[dict[str, Any]]) -> list[Any]:
@@ -452,6 +631,13 @@ def _kernels_with(namespaces: Iterable[dict[str, Any]]) -> list[Any]:
         if isinstance(v, wp.Kernel) and id(v.module) not in listed
     }
     return kernels + warp_session.module_kernels(unlisted.values())
+
+
+def _made_with(func: Any) -> str:
+    """What a factory's kernel was made with: the values it captures and its annotations (a type the
+    factory made, `vec_t`, is read only by an annotation, so no closure cell holds it)."""
+    annotations = getattr(func, "__annotations__", {}) or {}
+    return _closure_digest(func) + "|" + _stable_repr(sorted(annotations.items()))
 
 
 def _closure_digest(func: Any) -> str:

@@ -2,11 +2,14 @@
 """GPU runs of a validated folder: does the GPU agree with Warp's CPU reference, per category and package?
 
     python benchmarks/gpu_agreement.py sample dist/warp_cuda_ir /tmp/real_sample --rows 700
+    python benchmarks/gpu_agreement.py sample dist/warp_cuda_ir /tmp/s --every warp-lang=12,newton=3,mujoco-warp=2
     python benchmarks/gpu_agreement.py report /tmp/real_sample [/tmp/gen ...] [--json out.json]
 
 `sample` copies a build folder keeping only every k-th real row whose captured launch replayed (`equal` or
 `close`), so a few hundred real rows that run travel to a machine with a GPU (the folder stays a build:
 manifest, licenses, the same files with fewer rows). Validate it there with `scripts/validate.py`.
+`--every PACKAGE=K,...` keeps every K-th replayed row of each package instead (in file order; a package not
+named keeps none).
 
 `report` reads the folders' annotations (the final Parquet, or the progress of a pass that was cut short)
 and prints, per category of generated rows and per package of real rows, two agreements with the CPU:
@@ -46,20 +49,31 @@ STAGES: dict[str, str | None] = {  # stage -> its verdict column (None: the stat
 }
 
 
-def sample(build: Path, dest: Path, rows: int) -> None:
-    """`dest`: `build` with only `rows` replayed real rows, spread over its files (every k-th)."""
+def sample(build: Path, dest: Path, rows: int, every: dict[str, int] | None = None) -> None:
+    """`dest`: `build` with only `rows` replayed real rows, spread over its files (every k-th), or with every
+    `every[package]`-th replayed row of each package."""
     if dest.exists():
         sys.exit(f"error: {dest} exists; choose a new folder")
     files = writing.all_data_files(build)
     replayed = []
     for path in files:
-        table = pq.read_table(path, columns=["source", "launch_replay"])
+        table = pq.read_table(path, columns=["source", "launch_replay", "category"])
         replay = pc.is_in(table["launch_replay"], value_set=pa.array(REPLAYED))
         keep = pc.and_(pc.equal(table["source"], "real"), replay)
-        replayed += [(path, i) for i, k in enumerate(keep.to_pylist()) if k]
-    step = max(1, len(replayed) // max(1, rows))
+        packages = table["category"].to_pylist()
+        replayed += [(path, i, packages[i]) for i, k in enumerate(keep.to_pylist()) if k]
+    if every is None:
+        step = max(1, len(replayed) // max(1, rows))
+        picked = replayed[::step][:rows]
+    else:
+        seen: dict[str, int] = defaultdict(int)
+        picked = []
+        for item in replayed:
+            position, seen[item[2]] = seen[item[2]], seen[item[2]] + 1
+            if item[2] in every and position % every[item[2]] == 0:
+                picked.append(item)
     chosen: dict[Path, list[int]] = defaultdict(list)
-    for path, i in replayed[::step][:rows]:
+    for path, i, _ in picked:
         chosen[path].append(i)
     shutil.copytree(build, dest, ignore=shutil.ignore_patterns(writing.WORK_DIR, "*.parquet"))
     for path in files:
@@ -152,6 +166,16 @@ def report(folders: list[Path]) -> dict[str, Any]:
     return result
 
 
+def _steps(text: str) -> dict[str, int]:
+    try:
+        steps = {name: int(k) for name, _, k in (part.partition("=") for part in text.split(","))}
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected PACKAGE=K,...; got {text!r}") from None
+    if any(k < 1 for k in steps.values()):
+        raise argparse.ArgumentTypeError(f"each K must be at least 1; got {text!r}")
+    return steps
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="command", required=True)
@@ -159,12 +183,13 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("build", type=Path)
     s.add_argument("dest", type=Path)
     s.add_argument("--rows", type=int, default=700)
+    s.add_argument("--every", type=_steps, help="PACKAGE=K,...: every K-th replayed row of each package named")
     r = sub.add_parser("report", help="GPU-versus-CPU agreement of validated folders")
     r.add_argument("folders", type=Path, nargs="+")
     r.add_argument("--json", type=Path, help="also write the figures and the rows that did not agree here")
     args = p.parse_args(argv)
     if args.command == "sample":
-        sample(args.build, args.dest, args.rows)
+        sample(args.build, args.dest, args.rows, args.every)
     else:
         result = report(args.folders)
         if args.json:

@@ -782,6 +782,47 @@ def _sign_args(ns):
     ]
 
 
+# A captured launch in which no thread passes the guard (newton's `_resolve_claims_kernel` with no new contacts):
+# it writes no array, and its digest was empty, so a twin printing nothing "matched" whatever it computed.
+GUARD = """
+import warp as wp
+
+@wp.kernel
+def guard(count: wp.array(dtype=wp.int32), flags: wp.array(dtype=wp.int32)):
+    i = wp.tid()
+    if i >= count[0]:
+        return
+    flags[i] = 1
+"""
+
+
+def _guard_args(ns):
+    return [wp.zeros(1, dtype=wp.int32, device="cpu"), wp.array(np.array([0, 5, 0], dtype=np.int32), device="cpu")]
+
+
+def test_zeros_count_nothing_against_the_programs_cap_on_values() -> None:
+    """An all-zero array is calloc'd, not written out: newton's `_zero_active_count_kernel` (262,145 zeros) got a
+    program that launched nothing, "inputs too large to write into the program", for no text at all."""
+    from warp_cuda_ir import standalone
+    from warp_cuda_ir.standalone import program as program_text
+
+    n = standalone.MAX_PROGRAM_VALUES + 1
+    zeros = _captured_row(
+        GUARD,
+        "guard",
+        lambda ns: [wp.zeros(1, dtype=wp.int32, device="cpu"), wp.zeros(n, dtype=wp.int32, device="cpu")],
+        3,
+    )
+    assert program_text.launches(zeros["cpu_program"]) and program_text.launches(zeros["cuda_program"])
+    ones = _captured_row(
+        GUARD,
+        "guard",
+        lambda ns: [wp.zeros(1, dtype=wp.int32, device="cpu"), wp.ones(n, dtype=wp.int32, device="cpu")],
+        3,
+    )
+    assert not program_text.launches(ones["cpu_program"])
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ on this machine")
 @pytest.mark.parametrize(
@@ -791,8 +832,9 @@ def _sign_args(ns):
         (CONTACTS, "save", _contacts_args, 4, ["data.keys", "data.count", "data.pos", "first"]),
         (KEEP, "keep", _keep_args, 3, ["y"]),
         (SIGN, "sign", _sign_args, 2, ["out"]),
+        (GUARD, "guard", _guard_args, 3, ["count", "flags"]),
     ],
-    ids=["step", "contacts", "nan-bits", "float64-negative-zero"],
+    ids=["step", "contacts", "nan-bits", "float64-negative-zero", "writes-nothing"],
 )
 def test_cpu_twin_of_a_captured_row_prints_warps_digests(
     source: str, kernel_name: str, make_args, dim: int | None, outputs: list[str], tmp_path: Path
@@ -878,3 +920,147 @@ def test_cuda_program_of_a_deterministic_kernel_passes_warps_launch_parameters(t
     (tmp_path / "Makefile").write_text(row["makefile"])
     done = subprocess.run(["make", "-s", "cuda"], cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+# One array passed as both arguments (mujoco-warp's `_next_position` integrates qpos in place: qpos_out is qpos_in).
+IN_PLACE = """
+import warp as wp
+
+@wp.kernel
+def twice(x: wp.array(dtype=float), y: wp.array(dtype=float)):
+    i = wp.tid()
+    y[i] = x[i] * 2.0
+"""
+
+
+def test_gradient_check_of_an_array_passed_twice_weighs_it_once() -> None:
+    """The loss weighed the array under both names while the backward took one name's seed (a dict keyed by the
+    array): a correct in-place kernel was judged wrong_adjoint."""
+    from warp_cuda_ir.validation import gradients
+
+    def args(ns):
+        x = wp.array(np.array([0.5, 1.5, -2.0], dtype=np.float32), device="cpu")
+        return [x, x]
+
+    row = _captured_row(IN_PLACE, "twice", args, 3)
+    result = gradients.check(row)
+    assert (result.status, result.inputs) == ("ok", ["x"]), result
+
+
+def test_a_launch_that_overwrites_an_array_passed_twice_flags_the_adjoint() -> None:
+    """`y[i] = x[i] * x[i]` with y the same array as x: Warp's backward replays the read of x[i] after the forward
+    overwrote it (the adjoint is 2 * x**2 * w, not 2 * x * w), and no reading of the source can tell."""
+    from warp_cuda_ir.validation import gradients
+
+    square = IN_PLACE.replace("x[i] * 2.0", "x[i] * x[i]")
+
+    def args(ns):
+        x = wp.array(np.array([0.5, 1.5, -2.0], dtype=np.float32), device="cpu")
+        return [x, x]
+
+    row = _captured_row(square, "twice", args, 3)
+    assert row["adjoint_hazards"] == ["aliased_overwrite:y"]
+    assert gradients.check(row).status == "wrong_adjoint"
+
+    def apart(ns):
+        return [wp.ones(3, dtype=float, device="cpu"), wp.zeros(3, dtype=float, device="cpu")]
+
+    assert _captured_row(square, "twice", apart, 3)["adjoint_hazards"] == []
+
+
+# warp-lang's spinlock test: the backward replays the acquire without its release, so the next thread spins (Warp's
+# Clang build assumes the side-effect-free loop ends and drops it; g++ keeps it).
+SPINLOCK = """
+import warp as wp
+
+@wp.func
+def acquire(lock: wp.array(dtype=wp.int32)):
+    while wp.atomic_cas(lock, 0, 0, 1) == 1:
+        pass
+
+@wp.func
+def release(lock: wp.array(dtype=wp.int32)):
+    wp.atomic_exch(lock, 0, 0)
+
+@wp.kernel
+def count(counter: wp.array(dtype=float), lock: wp.array(dtype=wp.int32)):
+    acquire(lock)
+    counter[0] = counter[0] + 1.0
+    release(lock)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ on this machine")
+def test_a_twin_whose_backward_does_not_end_says_its_forward_matched(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A bare timeout said nothing of where the twin stopped; its forward's lines are read back (stdout line
+    buffered) and the reason says they equal Warp's and the backward launch did not end."""
+    from warp_cuda_ir.standalone import reference, stage
+
+    def args(ns):
+        return [wp.zeros(1, dtype=float, device="cpu"), wp.zeros(1, dtype=wp.int32, device="cpu")]
+
+    row = _captured_row(SPINLOCK, "count", args, 4)
+    with warp_session.loaded_kernel(SPINLOCK, "count", backward=True) as (kernel, namespace):
+        _, expected = reference.reference_run(row, kernel, namespace)
+    monkeypatch.setattr(stage, "RUN_TIMEOUT_S", 3.0)
+    columns = stage.run_stage([("k", row, expected)], tmp_path, stage.find_tools(), "no GPU")["k"]
+    assert columns["standalone_cpu_run_status"] == "timeout"
+    assert stage.BACKWARD_DID_NOT_END in columns["standalone_cpu_run_error"], columns["standalone_cpu_run_error"]
+
+
+STRUCT_GAIN = """
+import warp as wp
+
+@wp.struct
+class Gain:
+    k: float
+
+@wp.kernel
+def gain(p: Gain, a: wp.array(dtype=float), b: wp.array(dtype=float)):
+    i = wp.tid()
+    b[i] = p.k * a[i] * a[i]
+"""
+
+
+def test_gradient_check_of_a_captured_struct_keeps_its_field_values() -> None:
+    """A real row's struct fields have no recipe value: each was exposed as one more array argument than the launch
+    record holds (newton's and warp-lang's struct kernels ended in `error`, "record has 3 arguments, kernel gain
+    takes 4"); they are left as captured, as scalar parameters are. `b`, written by the launch, is `inout`."""
+    from warp_cuda_ir.validation import gradients
+
+    def args(ns):
+        p = ns["Gain"]()
+        p.k = 2.5
+        return [p, wp.array(np.array([0.5, 1.5, -2.0], dtype=np.float32), device="cpu"), wp.zeros(3, device="cpu")]
+
+    result = gradients.check(_captured_row(STRUCT_GAIN, "gain", args, 3))
+    assert (result.status, result.inputs) == ("ok", ["a", "b"]), result
+
+
+NO_ARRAY = """
+import warp as wp
+
+@wp.kernel
+def same(n: int):
+    wp.expect_eq(n + 0, n)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ on this machine")
+def test_a_launch_with_no_array_is_compared_with_its_empty_digest(tmp_path: Path) -> None:
+    """Warp's launch ran and printed no digest line (the kernel has no array: warp-lang's tests of scalars); the
+    pass took the empty digest for no reference, and the twin was compared with nothing."""
+    from warp_cuda_ir import standalone
+    from warp_cuda_ir.standalone import stage
+    from warp_cuda_ir.validation import stages
+
+    row = _captured_row(NO_ARRAY, "same", lambda ns: [7], 1)
+    digest = standalone.reference_columns(row)["standalone_reference_digest"]
+    assert digest == ""
+    items = [("k", row, stages.reference_lines(digest))]
+    columns = stage.run_stage(items, tmp_path, stage.find_tools(), "no GPU")["k"]
+    assert columns["standalone_cpu_run_status"] == "ok" and columns["standalone_cpu_matches_warp"] is True

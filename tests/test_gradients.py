@@ -157,6 +157,17 @@ def test_flags_are_not_raised_by_the_safe_twins_of_each_construct() -> None:
     assert adjoint_hazards.adjoint_hazards(negated) == ["dynamic_loop_mutation:x"]
 
 
+def test_an_atomics_returned_value_used_is_flagged() -> None:
+    # Warp's backward code leaves the replayed atomic out and reads `slot` uninitialised (warp-lang's counter_kernel:
+    # an unflagged wrong_adjoint). A dropped result (`wp.atomic_add(b, 0, x)` as a statement) is the plain atomic.
+    params = "a: wp.array(dtype=float), c: wp.array(dtype=wp.int32), b: wp.array(dtype=float)"
+    slot = kernel("    slot = wp.atomic_add(c, 0, 1)\n    b[slot] = a[i]\n", params)
+    assert adjoint_hazards.adjoint_hazards(slot) == ["atomic_result:c"]
+    inline = kernel("    b[wp.atomic_add(c, 0, 1)] = a[i]\n", params)
+    assert adjoint_hazards.adjoint_hazards(inline) == ["atomic_result:c"]
+    assert adjoint_hazards.adjoint_hazards(kernel("    wp.atomic_add(c, 0, 1)\n    b[i] = a[i]\n", params)) == []
+
+
 def test_missing_adjoints_are_read_from_warps_headers(tmp_path: Path) -> None:
     names = adjoint_hazards.missing_adjoints()
     # Warp 1.19's headers mark these MISSINGADJOINT; floor and sign are marked too, but their headers say the
@@ -178,6 +189,23 @@ def test_a_correct_kernel_at_a_kink_is_inconclusive_not_wrong() -> None:
     result = gradients.check(row)
     assert result.status == "inconclusive", result
     assert adjoint_hazards.adjoint_hazards(KINK) == []
+
+
+TIE = kernel(
+    "    c[i] = wp.max(a[i], b[i])\n", "a: wp.array(dtype=float), b: wp.array(dtype=float), c: wp.array(dtype=float)"
+)
+
+
+def test_inputs_at_a_tie_of_max_are_inconclusive_not_wrong() -> None:
+    # Equal inputs of a max (newton's triangle bounds over a flat grid's shared coordinates): along a direction
+    # the central difference is the mean of the two one-sided slopes, while the adjoint gives the whole of
+    # either; stable across steps, it was judged wrong_adjoint. One-sided slopes that differ show the kink.
+    half = {"dist": "full", "value": 0.5}
+    args = arrays(("a", "float32", "in", half), ("b", "float32", "in", half), ("c", "float32", "out", ZEROS))
+    result = gradients.check(make_row(TIE, "k", args))
+    assert result.status == "inconclusive", result
+    apart = arrays(("a", "float32", "in", half), ("b", "float32", "in", UNIFORM), ("c", "float32", "out", ZEROS))
+    assert gradients.check(make_row(TIE, "k", apart)).status == "ok"
 
 
 HALF = kernel(
@@ -254,6 +282,32 @@ def test_scalar_parameters_and_struct_fields_are_differentiated(factor: str, sta
     assert (result.status, result.dtype) == (status, "float64"), result
     if status == "wrong_adjoint":  # the wrong custom adjoint touches only the scalar parameter
         assert result.worst_input == "gain"
+
+
+OPTIONAL_FIELD = kernel(
+    "    b[i] = p.k * a[i] * a[i]\n",
+    "a: wp.array(dtype=float), p: Optional, b: wp.array(dtype=float)",
+    "@wp.struct\nclass Optional:\n    k: float\n    w: wp.array(dtype=float)\n",
+)
+
+
+def test_a_struct_with_an_array_field_left_none_gets_a_verdict() -> None:
+    # An optional array a package leaves unset (newton's contact filter); `wp.Tape.backward` reads `.grad` of
+    # every array field of a struct argument and raised AttributeError on None: the row's check ended `error`.
+    args: list[Arg] = [IN_OUT[0], ("p", "struct", "Optional", "in", {"fields": {"k": {"value": 1.3}}}), IN_OUT[1]]
+    result = gradients.check(make_row(OPTIONAL_FIELD, "k", args))
+    assert (result.status, result.inputs) == ("ok", ["a", "p.k"]), result
+
+
+def test_an_empty_input_array_is_left_out_of_the_check() -> None:
+    # newton passes a zero-length array for a kind of endpoint a launch has none of: its random direction has
+    # no element, and dividing by its length raised ZeroDivisionError (the check ended `error`).
+    params = "a: wp.array(dtype=float), c: wp.array(dtype=float), b: wp.array(dtype=float)"
+    source = kernel("    b[i] = a[i] * a[i]\n", params)
+    row = make_row(source, "k", [IN_OUT[0], ("c", "array", "float32", "in", UNIFORM), IN_OUT[1]])
+    row["arguments"][1]["shape"] = [0]
+    result = gradients.check(row)
+    assert (result.status, result.inputs) == ("ok", ["a"]), result
 
 
 def test_gradient_columns_match_the_schema() -> None:

@@ -48,6 +48,11 @@ DIGEST_CASES = {
     "i64": np.array([2**40, -7], dtype=np.int64),
     "u8": np.array([0, 1, 1, 0, 1], dtype=np.bool_),
     "empty": np.zeros(0, dtype=np.float32),
+    # NaNs with another sign or payload (x86's default NaN is negative; Clang folds sqrt(-1) to another NaN
+    # than g++ computes at run time): C++ leaves their bits unspecified, so they digest as numpy's NaN.
+    "nanbits32": np.array([0xFFC00000, 0x7FC00001, 0x3F800000], dtype=np.uint32).view(np.float32),
+    "nanbits16": np.array([0xFE00, 0x7E01, 0x3C00], dtype=np.uint16).view(np.float16),
+    "nanbits64": np.array([0xFFF8000000000000, 0x7FF0000000000001], dtype=np.uint64).view(np.float64),
 }
 C_TYPES = {"f4": "float", "f8": "double", "f2": "wp_half_bits", "i4": "int32_t", "i8": "int64_t", "b1": "uint8_t"}
 
@@ -77,6 +82,8 @@ def test_cpp_digest_prints_what_python_computes(tmp_path: Path) -> None:
     assert printed.splitlines() == expected
     assert expected[0].split()[4:] == ["-0", "0", "0"]  # the sum keeps -0.0, |x| does not
     assert "nan" in expected[2] and "inf" in expected[3]
+    canonical = {k: np.where(np.isnan(v), np.nan, v).astype(v.dtype) for k, v in DIGEST_CASES.items() if "bits" in k}
+    assert all(digest_line("output", k, v) == digest_line("output", k, DIGEST_CASES[k]) for k, v in canonical.items())
 
 
 def test_missing_compilers_skip_their_stages_with_one_reason(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

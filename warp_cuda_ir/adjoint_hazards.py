@@ -35,10 +35,16 @@ written at build time for every row. Each flag names the construct:
   wrong_adjoint rows of 25 meaning-3 rows with such stores, seeds 20,000-20,319, and the subscript spellings
   by two unflagged wrong_adjoint real rows: newton's `_merge_inv_mass_matrix_kernel`, `block[0] = v[0]`, and
   mujoco-warp's `_subtree_vel_forward`, `dv[0] *= ...`).
+- `atomic_result:<array>`: the value an atomic returns is used (`slot = wp.atomic_add(counter, 0, 1)`): Warp 1.19's
+  backward code leaves the replayed atomic out (`// var_3 = wp::atomic_add(...)`) and reads its result, an
+  uninitialised local, so the adjoint lands at an undefined index (warp-lang's `counter_kernel`: wrong_adjoint, no
+  flag; newton's `_update_col_major_contact_jacobians`: its twin read other garbage than Warp's build).
 - `zero_adjoint:randf_bounds`: `randf(state, low, high)`: Warp registers `randf` as not differentiable
   (read from its built-in registry), so the bounds, which the value depends on linearly, get no adjoint.
 
-A `wp.func` is analysed like the kernel (its body runs in the kernel's backward pass too).
+A `wp.func` is analysed like the kernel (its body runs in the kernel's backward pass too). A real row's captured
+launch can add `aliased_overwrite:<param>` (`real.aliased_overwrites`: one array passed as two parameters and
+changed by the launch), which no reading of the source can see.
 """
 
 from __future__ import annotations
@@ -264,6 +270,16 @@ def _inplace_hazards(function: _Function) -> set[str]:
     return {f"inplace_overwrite:{a}" for a in overwritten & read}
 
 
+def _atomic_result_hazards(function: _Function) -> set[str]:
+    bare = {id(n.value) for n in function.nodes if isinstance(n, ast.Expr)}  # statements whose value is dropped
+    flags = set()
+    for node in function.nodes:
+        if isinstance(node, ast.Call) and (_called_builtin(node) or "").startswith("atomic_") and id(node) not in bare:
+            target = node.args[0].id if node.args and isinstance(node.args[0], ast.Name) else _called_builtin(node)
+            flags.add(f"atomic_result:{target}")
+    return flags
+
+
 def _rng_hazards(function: _Function) -> set[str]:
     """noise on a state, then a draw on that state: later in the source or anywhere in a loop around both."""
     if not any(isinstance(n, ast.Call) and _called_builtin(n) in NOISE for n in function.nodes):
@@ -443,4 +459,5 @@ def adjoint_hazards(source: str, max_unroll: int | None = None, tree: ast.Module
             function = _Function.of(node)
             flags |= _loop_hazards(function, limit) | _rng_hazards(function) | _inplace_hazards(function)
             flags |= _decomposition_hazards(function) | _component_hazards(function)
+            flags |= _atomic_result_hazards(function)
     return sorted(flags)

@@ -256,4 +256,25 @@ def with_launch(row: dict[str, Any], columns: dict[str, Any]) -> dict[str, Any]:
         changed = set(meta.get("changed", []))
         roles = {name: ("inout" if str(i) in changed else "in") for i, name in enumerate(meta["params"])}
         row["arguments"] = [dict(a, role=roles.get(a["name"], a["role"])) for a in row["arguments"]]
+        aliased = aliased_overwrites(meta)
+        if aliased:
+            row["adjoint_hazards"] = sorted({*(row.get("adjoint_hazards") or []), *aliased})
     return row
+
+
+def aliased_overwrites(meta: dict[str, Any]) -> list[str]:
+    """`aliased_overwrite:<param>` for each float array parameter a captured launch passes as the same array as
+    an earlier one, where the launch changed that array: the kernel writes memory it also reads under the other
+    name, and Warp's backward pass replays those reads after the forward overwrote it (mujoco-warp's
+    `_next_position` integrates `qpos_out` as `qpos_in`: wrong_adjoint, which no reading of the source can flag).
+    """
+    changed = set(meta.get("changed", []))
+    flags = []
+    for param, spec in zip(meta["params"], meta["args"], strict=True):
+        first = spec.get("same_as")
+        if first is None or first not in changed:
+            continue
+        dtype = json.dumps(meta["args"][int(first)].get("dtype"))  # {"t": "vec", ..., "s": "float32"} and the like
+        if "float" in dtype or "half" in dtype:
+            flags.append(f"aliased_overwrite:{param}")
+    return flags

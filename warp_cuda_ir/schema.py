@@ -159,7 +159,11 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         "`singular_decomposition:<builtin>` (qr3/svd3/svd2/eig3 of a matrix singular by construction: the adjoint "
         "divides by zero), `component_assignment:<var>` (a store into one component of a local vector "
         "or matrix, `v.y = ...`, `v[1] = ...`: Warp's backward code for it is wrong), "
-        "`zero_adjoint:randf_bounds` (randf bounds get no adjoint). Empty: none found.",
+        "`atomic_result:<array>` (an atomic's returned value is used: the backward leaves the atomic out and reads "
+        "its result uninitialised), `zero_adjoint:randf_bounds` (randf bounds get no adjoint), and for real rows "
+        "from their captured launch "
+        "`aliased_overwrite:<param>` (the launch passes one float array as two parameters and changes it: the "
+        "backward replays reads of memory the forward overwrote). Empty: none found.",
     ),
     # ---- end gradients block ----
     ("warp_version", string, "warp-lang version that generated the C++ (for real rows: that harvested them)."),

@@ -10,15 +10,17 @@ from warp_cuda_ir import launch, schema, warp_session
 from warp_cuda_ir.errors import one_line
 from warp_cuda_ir.launch import has_launch_record
 from warp_cuda_ir.standalone import program as programs
-from warp_cuda_ir.standalone.program import MAKEFILE, data, has_backward, with_fields
+from warp_cuda_ir.standalone.program import MAKEFILE, data, has_backward, literal_count, with_fields
 from warp_cuda_ir.standalone.values import ArgumentValue, argument_values
 
 NO_LAUNCH_RECORD = "no launch record"
 # Values (scalar components) a program may hold as literals. A captured launch can hold up to 1 MB of
 # compressed arrays: written out as C literals, the largest real row's program was 11.8 MB of text (median
 # 13 KB). Rows past this get programs that compile the kernel and say why they launch nothing; the values
-# stay in the row's `launch_record`. 65,536 values is ~0.8 MB of text.
+# stay in the row's `launch_record`. 65,536 values is ~0.8 MB of text. All-zero arrays are no text (the program
+# allocates them zeroed; newton's `_zero_active_count_kernel` reads 262,145 zeros), only memory, capped apart.
 MAX_PROGRAM_VALUES = 65_536
+MAX_PROGRAM_BYTES = 1 << 28
 
 
 @dataclass(frozen=True)
@@ -56,9 +58,11 @@ def program_columns(row: Mapping[str, Any], inputs: ProgramInputs | None = None)
             inputs = ProgramInputs(None, f"inputs could not be made: {type(e).__name__}: {one_line(e)}")
     values, reason = inputs.values, inputs.reason
     if values is not None:
-        count = sum(v.values.size + (0 if v.adjoint_seed is None else v.adjoint_seed.size) for v in with_fields(values))
+        count, size = literal_count(values), sum(v.values.nbytes for v in with_fields(values))
         if count > MAX_PROGRAM_VALUES:
             values, reason = None, f"{schema.INPUTS_TOO_LARGE} ({count:,} values, at most {MAX_PROGRAM_VALUES:,})"
+        elif size > MAX_PROGRAM_BYTES:
+            values, reason = None, f"{schema.INPUTS_TOO_LARGE} ({size:,} bytes, at most {MAX_PROGRAM_BYTES:,})"
     data_text = data(values) if values is not None else None
     return {
         "cuda_program": programs.program(row, values, "cuda", reason, data_text),

@@ -6,6 +6,9 @@ the number of scalar components, `hash` 16 hex digits of a 64-bit polynomial has
 bytes (exact: any changed bit changes it), and `sum`, `l1`, `max_abs` the components as doubles
 summed in order, their absolute values summed in order, and the largest absolute value (NaN once
 any component is NaN), printed with `%.17g` (`nan`, `inf`, `-inf` spelled so on both sides).
+Every floating-point NaN is hashed as numpy's `nan` of its type: C++ leaves a NaN result's sign and
+payload unspecified (warp-lang's `check_nan_float16` twin got sqrt(-1) = 0xfe00 from g++ at run time,
+where Warp's Clang had folded 0x7e00).
 
 The hash makes "equal" exact (the CPU twin against Warp's own CPU launch); the three statistics
 let a GPU run be compared within a tolerance. `CPP_DIGEST` is the same definition in C++, pasted
@@ -53,6 +56,8 @@ def digest_line(kind: str, name: str, values: np.ndarray) -> str:
         max_abs = float(np.max(np.abs(flat)))  # NaN propagates, as in the C++ loop
     else:
         total = l1 = max_abs = 0.0
+    if values.dtype.kind == "f":
+        values = np.where(np.isnan(values), np.nan, values).astype(values.dtype)
     h = poly_hash(values.tobytes())
     return f"{kind} {name} {count} {h:016x} {_number(total)} {_number(l1)} {_number(max_abs)}"
 
@@ -96,6 +101,19 @@ static float wp_half_to_float_exact(unsigned short h) {
 }
 static double wp_component(wp_half_bits v) { return (double)wp_half_to_float_exact(v.bits); }
 template <class S> static double wp_component(S v) { return (double)v; }
+// Every NaN as numpy's of its type (see the module text): sign and payload of a NaN result are unspecified.
+template <class S> static S wp_canonical(S v) { return v; }
+static float wp_canonical(float v) { return v != v ? wp_bits_to_float(0x7fc00000u) : v; }
+static double wp_canonical(double v) {
+    const unsigned long long nan_bits = 0x7ff8000000000000ull;
+    if (v == v) return v;
+    memcpy(&v, &nan_bits, 8);
+    return v;
+}
+static wp_half_bits wp_canonical(wp_half_bits v) {
+    if ((v.bits & 0x7c00) == 0x7c00 && (v.bits & 0x03ff) != 0) v.bits = 0x7e00;
+    return v;
+}
 static void wp_print_number(double x) {
     if (x != x) printf(" nan");
     else if (x == INFINITY) printf(" inf");
@@ -105,11 +123,14 @@ static void wp_print_number(double x) {
 template <class S> static void wp_digest(const char* kind, const char* name, const void* data, size_t count) {
     const unsigned char* bytes = (const unsigned char*)data;
     unsigned long long h = 0;
-    for (size_t i = 0; i < count * sizeof(S); ++i) h = h * 1099511628211ull + bytes[i] + 1ull;
     double total = 0.0, l1 = 0.0, max_abs = 0.0;
     for (size_t i = 0; i < count; ++i) {
         S s;
         memcpy(&s, bytes + i * sizeof(S), sizeof(S));
+        s = wp_canonical(s);
+        unsigned char b[sizeof(S)];
+        memcpy(b, &s, sizeof(S));
+        for (size_t k = 0; k < sizeof(S); ++k) h = h * 1099511628211ull + b[k] + 1ull;
         double v = wp_component(s);
         double a = fabs(v);
         total = i == 0 ? v : total + v;  // numpy's cumsum starts from the first value (keeps -0.0)

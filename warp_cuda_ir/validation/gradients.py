@@ -22,7 +22,9 @@ Verdicts (`gradcheck_status`), per (input set, input) pair first:
   some step;
 - wrong: it matches at no step while the finite differences agree with each other across steps
   much better than with the adjoint (error > 3 x spread);
-- unstable: otherwise (the step crosses a kink, branch or discontinuity).
+- unstable: otherwise (the step crosses a kink, branch or discontinuity), or the input sits on a kink: the
+  one-sided differences disagree by as much at every step (a tie of `max`/`min`: the central difference is
+  the mean of the two sides' slopes, the adjoint either side's whole, and neither is the derivative).
 Then for the row: `wrong_adjoint` when an input is wrong on at least two input sets (a disagreement
 that does not repeat on another input set is an artefact of where the step landed: `inconclusive`),
 `zero_adjoint` if the adjoint was identically zero at the same time; `inconclusive` when any pair is
@@ -230,11 +232,15 @@ def expose_parameters(row: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str,
         if arg["kind"] == "struct" and param is not None and arg["dtype"] in structs:
             recipes = init.get("fields", {})
             for field_name, annotation in structs[arg["dtype"]].items():
+                # A field without a recipe value (a real row's captured struct) stays as launched: its array
+                # would be one argument more than the launch record holds.
                 if not _is_float_type(annotation) or (name, field_name) in stored:
+                    continue
+                if "value" not in recipes.get(field_name, {}):
                     continue
                 array = f"{name}__{field_name}{SUFFIX}"
                 kernel.args.args.append(ast.arg(array, ast.parse(f"wp.array(dtype={annotation})", mode="eval").body))
-                value = recipes.get(field_name, {}).get("value", 0.0)
+                value = recipes[field_name]["value"]
                 dtype = annotation.removeprefix("wp.")
                 extra.append(
                     {
@@ -314,11 +320,14 @@ class _Pair:
             return "flat"
         if self.rel_error <= self.tolerance:
             return "agree"
-        if np.isfinite(self.spread) and self.rel_error > STABLE_FACTOR * self.spread:
+        if np.isfinite(self.spread) and self.rel_error > STABLE_FACTOR * self.spread and not self.kink:
             return "wrong"
         return "unstable"
 
     tolerance: float = 0.0
+    # The one-sided differences disagree beyond the tolerance at every step, not shrinking with the step (curvature's
+    # asymmetry shrinks in proportion to it, a kink's stays): no derivative to compare with.
+    kink: bool = False
 
 
 class _Loss:
@@ -326,7 +335,8 @@ class _Loss:
 
     def __init__(self, fresh: launch.Launch, start: dict[str, np.ndarray], weights: dict[str, Any], eps: float):
         self.fresh, self.start, self.weights, self.eps = fresh, start, weights, eps
-        self.views = {n: a.numpy() for n, a in fresh.arrays().items()}  # CPU arrays: numpy() is a view
+        # CPU arrays: numpy() is a view; an array passed twice is reset once, under the name `start` holds
+        self.views = {n: a.numpy() for n, a in fresh.arrays().items() if n in start}
 
     def at(self, name: str, delta: np.ndarray) -> tuple[float, float, np.ndarray]:
         """(loss, its rounding noise, the displacement the input actually got) with `name` moved by `delta`."""
@@ -340,6 +350,29 @@ class _Loss:
         total = float(sum(np.sum(t) for t in terms))
         noise = NOISE_ULPS * self.eps * float(sum(np.sum(np.abs(t)) for t in terms))
         return total, noise, moved
+
+
+class _Tape(wp.Tape):
+    """`wp.Tape` whose adjoint of a struct argument keeps an array field left None as None.
+
+    Warp 1.19's `Tape.get_adjoint` reads `.grad` of every array field of a struct and raises AttributeError on
+    an optional array a package does not pass (newton's soft-contact filter): the row's check ended `error`.
+    The backward kernel reads such a field's adjoint as a null array, as the forward reads the field.
+    """
+
+    def get_adjoint(self, a: Any) -> Any:
+        if not wp.types.is_struct(a):
+            return super().get_adjoint(a)
+        adjoint = a._cls()  # scalar fields zero, array fields None
+        for name in a._cls.vars:
+            value = getattr(a, name)
+            if wp.types.is_array(value) and getattr(value, "grad", None) is not None:
+                self.gradients[value] = value.grad
+                setattr(adjoint, name, value.grad)
+            elif wp.types.is_struct(value):
+                setattr(adjoint, name, self.get_adjoint(value))
+        self.gradients[a] = adjoint
+        return adjoint
 
 
 def _check(row: Mapping[str, Any], precision: str) -> GradientCheck:
@@ -357,9 +390,13 @@ def _check(row: Mapping[str, Any], precision: str) -> GradientCheck:
         for k in range(INPUT_SETS):
             seeded = dict(base, seed=row_seed + 1_000_003 * k)
             taped = launch.prepare(seeded, kernel, namespace, "cpu", requires_grad=True)
-            arrays = taped.arrays()
+            # One name per array: a captured launch may pass one array as two arguments (an update in place), and
+            # the loss weighed it under both names while the backward took one name's seed.
+            named: dict[int, str] = {}
+            arrays = {n: a for n, a in taped.arrays().items() if named.setdefault(id(a), n) == n}
             roles = {a["name"]: a["role"] for a in taped.arguments}
-            ins = [n for n, a in arrays.items() if roles[n] in ("in", "inout") and _is_float(a)]
+            # An empty array (a launch with none of some kind of element) has nothing to move.
+            ins = [n for n, a in arrays.items() if roles[n] in ("in", "inout") and _is_float(a) and a.size > 0]
             outs = [n for n, a in arrays.items() if roles[n] in ("out", "inout") and _is_float(a)]
             if not ins or not outs:
                 return GradientCheck("not_applicable")
@@ -367,7 +404,7 @@ def _check(row: Mapping[str, Any], precision: str) -> GradientCheck:
             start = {n: a.numpy().copy() for n, a in arrays.items()}
             rng = np.random.default_rng([row_seed, k, 2_718_281])
             weights = {n: rng.uniform(0.5, 1.5, start[n].shape) * rng.choice((-1.0, 1.0), start[n].shape) for n in outs}
-            tape = wp.Tape()
+            tape = _Tape()
             with tape:
                 launch.start(taped, "cpu")
             tape.backward(
@@ -381,15 +418,18 @@ def _check(row: Mapping[str, Any], precision: str) -> GradientCheck:
             adjoint_zero = adjoint_zero and not any(np.any(g != 0) for g in adjoint.values())
 
             loss = _Loss(launch.prepare(seeded, kernel, namespace, "cpu"), start, weights, eps)
+            here, noise_here, _ = loss.at(ins[0], np.zeros(start[ins[0]].shape))
 
             for name in ins:
                 x = start[name].astype(np.float64)
                 direction = rng.standard_normal(x.shape) * np.maximum(1.0, np.abs(x))
-                errors, slopes, flat = [], [], True
+                errors, slopes, asymmetry, flat = [], [], [], True
                 for h in steps:
                     up, noise_up, moved_up = loss.at(name, h * direction)
                     down, noise_down, moved_down = loss.at(name, -h * direction)
                     fd = up - down
+                    apart, size = abs((up - here) - (here - down)), abs(up - here) + abs(here - down)
+                    asymmetry.append(apart / max(size, noise_up + noise_down + noise_here, np.finfo(float).tiny))
                     predicted = float(np.sum(adjoint[name] * (moved_up - moved_down)))
                     noise = noise_up + noise_down
                     flat = flat and abs(fd) <= noise and abs(predicted) <= noise
@@ -405,7 +445,8 @@ def _check(row: Mapping[str, Any], precision: str) -> GradientCheck:
                 scale = max(float(np.nanmax(np.abs(slopes_arr))) if np.any(np.isfinite(slopes_arr)) else 0.0, 1e-300)
                 spread = float(np.ptp(slopes_arr)) / scale if np.all(np.isfinite(slopes_arr)) else np.inf
                 best = float(np.nanmin(errors)) if np.any(np.isfinite(errors)) else np.inf
-                pairs.append(_Pair(exposed.get(name, name), flat, best, spread, tolerance))
+                kink = min(asymmetry) > tolerance and asymmetry[-1] > 0.5 * asymmetry[0]
+                pairs.append(_Pair(exposed.get(name, name), flat, best, spread, tolerance, kink))
     return _verdict(pairs, precision, list(steps), norms, adjoint_zero, inputs)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shutil
 import subprocess
@@ -190,6 +191,52 @@ def test_tile_rows_compile_together_in_one_nvcc_batch(tmp_path: Path) -> None:
     assert all(shim in text.split('#include "aot.h"')[0] for shim in shims)
     status, log = stage._compile(_tools(), "cuda", text, tmp_path, "batch", len(programs))
     assert status == "ok", log
+
+
+# Tile maps nvcc rejected before the tile-map macros' lambdas were host-device (as in warp-lang's tile tests):
+# an op on a vector tile, an integer-vector op, a constant operand.
+TILE_MAPS = """
+import warp as wp
+
+vec5 = wp.types.vector(length=5, dtype=wp.float32)
+
+
+@wp.kernel
+def tile_maps(
+    a: wp.array(dtype=vec5),
+    b: wp.array(dtype=wp.vec3i),
+    c: wp.array(dtype=wp.vec3i),
+    out: wp.array(dtype=vec5),
+    bits: wp.array(dtype=wp.vec3i),
+    scaled: wp.array(dtype=wp.vec3),
+):
+    i = wp.tid()
+    t = wp.tile_load(a, shape=(8,), offset=(i * 8,))
+    wp.tile_store(out, wp.tile_map(wp.abs, t), offset=(i * 8,))
+    tb = wp.tile_load(b, shape=(8,), offset=(i * 8,))
+    tc = wp.tile_load(c, shape=(8,), offset=(i * 8,))
+    wp.tile_store(bits, wp.tile_map(wp.bit_and, tb, tc), offset=(i * 8,))
+    f = wp.tile_ones(shape=(8,), dtype=float)
+    wp.tile_store(scaled, wp.tile_map(wp.mul, f, wp.vec3(1.0, 2.0, 3.0)), offset=(i * 8,))
+"""
+
+
+@pytest.mark.slow
+@needs_nvcc
+def test_tile_maps_compile_with_nvcc_through_host_device_lambdas(tmp_path: Path) -> None:
+    texts = extraction.extract(TILE_MAPS, "tile_maps", block_dim=32)
+    row = dataclasses.asdict(texts) | {"id": "t", "seed": None, "block_dim": 32}
+    text = program.program(row, None, "cuda", reason="compile only")
+    macros = device_shim.map_macros(program.warp_native_dir(), extraction.translation_unit(row, "cuda"))
+    assert "[] __host__ __device__ (auto x)" in macros and macros in text
+    (tmp_path / "Makefile").write_text(program.MAKEFILE)
+    for name, source in (("with", text), ("without", text.replace(macros, ""))):
+        (tmp_path / "program.cu").write_text(source)
+        done = subprocess.run(["make", "-s", "-B", "cuda"], cwd=tmp_path, capture_output=True, text=True)
+        if name == "with":
+            assert done.returncode == 0, done.stderr[-2000:]
+        else:  # what the macros are for: Warp's own device-only lambdas
+            assert done.returncode != 0 and "tile_map" in done.stderr
 
 
 def test_device_shim_declares_warps_host_only_tile_functions() -> None:

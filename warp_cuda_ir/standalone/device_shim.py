@@ -151,6 +151,59 @@ def shim(native_dir: str, cuda_text: str) -> str:
     )
 
 
+# Warp's tile-map macros (`tile_unary_map(op, a)` -> `tile_map([](auto x) { return op(x);}, a)`) pass a lambda
+# written inside the kernel to `tile_map`, a `CUDA_CALLABLE` (host and device) template. Under NVRTC everything
+# is device code; under nvcc the lambda is device-only and a host-device caller may not call it unless the
+# lambda is usable in a constant expression: 7 of 24 replayed warp-lang tile-map rows (an op on a vector or
+# matrix, `bit_and`, a constant operand) failed "calling a __device__ function ... from a __host__ __device__
+# function ("tile_map") is not allowed". The same macros with the outer lambdas marked `__host__ __device__`
+# (nvcc's `--extended-lambda`; an extended lambda may not sit inside a generic lambda, so the inner ones stay
+# as Warp writes them and take the outer one's execution space) compile all 24; they are read from the
+# installed Warp's headers and follow it.
+_MAP_MACRO = re.compile(r"^#define ((?:adj_)?tile_\w*map)\(.*\[\]\(", re.M)
+
+
+def _host_device_outer_lambdas(definition: str) -> str:
+    """`definition` with each lambda outside every brace marked `__host__ __device__`."""
+    out: list[str] = []
+    depth = 0
+    position = 0
+    while position < len(definition):
+        if depth == 0 and definition.startswith("[](", position):
+            out.append("[] __host__ __device__ (")
+            position += 3
+            continue
+        char = definition[position]
+        depth += (char == "{") - (char == "}")
+        out.append(char)
+        position += 1
+    return "".join(out)
+
+
+@functools.cache
+def _map_macros(native_dir: str) -> str:
+    lines: list[str] = []
+    for header in sorted(Path(native_dir).glob("tile*.h")):
+        for line in header.read_text().splitlines():
+            m = _MAP_MACRO.match(line)
+            if m:
+                lines += [f"#undef {m.group(1)}", _host_device_outer_lambdas(line)]
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def map_macros(native_dir: str, cuda_text: str) -> str:
+    """The block a CUDA program puts after `#include "aot.h"` when the row's code maps a tile: Warp's tile-map
+    macros with host-device lambdas (see above); empty otherwise."""
+    if not uses_tiles(cuda_text) or "_map(" not in cuda_text:
+        return ""
+    macros = _map_macros(native_dir)
+    if not macros:
+        return ""
+    return (
+        "// nvcc: Warp's tile-map macros with their lambdas host-device, as tile_map is (--extended-lambda).\n" + macros
+    )
+
+
 _WORD = re.compile(r"\w+")
 
 

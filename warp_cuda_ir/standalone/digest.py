@@ -51,8 +51,9 @@ def digest_line(kind: str, name: str, values: np.ndarray) -> str:
     flat = values.reshape(-1).astype(np.float64)
     count = flat.size
     if count:
-        total = float(np.cumsum(flat)[-1])  # cumsum adds in order, as the C++ loop does
-        l1 = float(np.cumsum(np.abs(flat))[-1])
+        with np.errstate(invalid="ignore"):  # inf + -inf is NaN here as in the C++ loop, not a warning
+            total = float(np.cumsum(flat)[-1])  # cumsum adds in order, as the C++ loop does
+            l1 = float(np.cumsum(np.abs(flat))[-1])
         max_abs = float(np.max(np.abs(flat)))  # NaN propagates, as in the C++ loop
     else:
         total = l1 = max_abs = 0.0

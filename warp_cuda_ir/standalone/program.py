@@ -36,12 +36,14 @@ CPU_FILE = "program.cpp"
 # first 40 (seed 10: its `state` output differs from Warp's CPU launch, while -O0 and -O1 agree with it).
 # nvcc: what Warp's own NVRTC compile implies for this code. Warp compiles with
 # --device-as-default-execution-space, under which the constexpr lambdas of tile kernels are device code;
-# nvcc needs --expt-relaxed-constexpr for them (without it, every tile row failed). NDEBUG as in Warp's
+# nvcc needs --expt-relaxed-constexpr for them (without it, every tile row failed), and --extended-lambda for
+# the host-device lambdas of the tile-map macros (`device_shim.map_macros`). NDEBUG as in Warp's
 # release builds; 177/550 are the "declared/set but never used" warnings Warp silences too.
 NVCCFLAGS: tuple[str, ...] = (
     "-std=c++17",
     "-arch=sm_$(ARCH)",
     "--expt-relaxed-constexpr",
+    "--extended-lambda",
     "-DNDEBUG",
     "--diag-suppress=177,550",
 )
@@ -355,7 +357,8 @@ def program(
         block_dim = int(row.get("block_dim") or extraction.CUDA_BLOCK_DIM)
         shim = device_shim.shim(warp_native_dir(), unit) + device_shim.int64_atomics(unit)
         shim += device_shim.host_runtime(row.get("cuda_helpers") or "")
-        prefix = f'{CUDA_INCLUDES}#define WP_TILE_BLOCK_DIM {block_dim}\n{shim}#include "aot.h"\n'
+        after = device_shim.map_macros(warp_native_dir(), unit)
+        prefix = f'{CUDA_INCLUDES}#define WP_TILE_BLOCK_DIM {block_dim}\n{shim}#include "aot.h"\n{after}'
     else:
         prefix = CPU_INCLUDES
     return "\n".join(

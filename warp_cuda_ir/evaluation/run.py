@@ -303,7 +303,9 @@ def _judge_batch(
     folder = Path(tempfile.mkdtemp(dir=work, prefix="batch_"))
     column = f"{target}_program"
     items = [stage.Item(k, {column: job.program}, None) for k, job in enumerate(batch)]
-    compile_limits = sandbox.Limits(sandbox.COMPILE_MEMORY_BYTES, int(stage.COMPILE_TIMEOUT_S))
+    compile_limits = sandbox.Limits(
+        sandbox.COMPILE_MEMORY_BYTES, int(stage.COMPILE_TIMEOUT_S), file_bytes=sandbox.COMPILE_FILE_BYTES
+    )
     try:
         compiled = stage.compile_items(tools, target, items, folder, target, compile_limits.preexec())
         out: list[tuple[str, str]] = []

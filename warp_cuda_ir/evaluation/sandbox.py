@@ -26,6 +26,10 @@ from warp_cuda_ir.errors import one_line
 OUTPUT_LIMIT = 4 << 20  # bytes a run may write to stdout (and to stderr); digests are a few lines
 # A compiler gets more room than a program: g++ -O0 on a 16-program batch peaked at ~0.9 GB resident here.
 COMPILE_MEMORY_BYTES = 8 << 30
+# and larger files: nvcc writes the preprocessed program (`.ii`) to disk, 4.6 MB for one small generated row
+# (4.1 MB before `--extended-lambda`) and ~6 MB of source alone for a batch of real rows, past the 4 MiB a
+# program's output may take; every candidate then failed as "File size limit exceeded".
+COMPILE_FILE_BYTES = 1 << 30
 
 
 @dataclass(frozen=True)

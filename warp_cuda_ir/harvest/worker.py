@@ -432,9 +432,10 @@ def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) 
     finally:
         signal.signal(signal.SIGALRM, previous)
         sys.argv = argv
-    _define_inner_kernels(tree, text, path, loaded.__dict__)
+    evaluate = _evaluator(path, loaded.__dict__, flags)
+    _define_inner_kernels(tree, text, path, loaded.__dict__, evaluate, flags)
     try:
-        _define_factory_kernels(tree, text, path, loaded.__dict__, made)
+        _define_factory_kernels(tree, text, path, loaded.__dict__, made, evaluate)
     except Exception:  # a bug of ours must not cost the script's other kernels
         traceback.print_exc()
     if over is not None:
@@ -443,17 +444,20 @@ def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) 
         raise first
 
 
-def _define_inner_kernels(tree: ast.Module, text: str, path: str, namespace: dict[str, Any]) -> None:
+def _define_inner_kernels(
+    tree: ast.Module,
+    text: str,
+    path: str,
+    namespace: dict[str, Any],
+    evaluate: Callable[[ast.expr], Any],
+    flags: int,
+) -> None:
     """Define the kernels the script writes inside functions its top level never called, where they capture
     nothing from those functions, and those under a top-level block that did not run (`if __name__ ==
     "__main__":`), see `scripts.inner_kernels`: same text, line numbers and `__qualname__` as the script's
     run would give them, names looked up in the script's globals. A definition whose decorator raises is
-    left out, as it is from the run."""
-
-    flags = scripts.future_flags(tree)
-
-    def evaluate(expr: ast.expr) -> Any:
-        return eval(scripts.compiled(ast.Expression(expr), path, "eval", flags), namespace)
+    left out, as it is from the run. `evaluate` evaluates in the script's globals, `flags` are its own
+    `__future__` flags."""
 
     def is_kernel_decorator(expr: ast.expr) -> bool:
         return _is_kernel_decorator(expr, evaluate)
@@ -483,6 +487,15 @@ def _define_inner_kernels(tree: ast.Module, text: str, path: str, namespace: dic
             exec(scripts.compiled(ast.Module([node], type_ignores=[]), path, "exec", flags), namespace, scope)
         except Exception:
             continue
+
+
+def _evaluator(path: str, namespace: dict[str, Any], flags: int) -> Callable[[ast.expr], Any]:
+    """Evaluation of an expression of the script in its globals, compiled as the script's file is."""
+
+    def evaluate(expr: ast.expr) -> Any:
+        return eval(scripts.compiled(ast.Expression(expr), path, "eval", flags), namespace)
+
+    return evaluate
 
 
 def _is_kernel_decorator(expr: ast.expr, evaluate: Callable[[ast.expr], Any]) -> bool:
@@ -553,16 +566,16 @@ def _is_warp_decorator(value: Any) -> bool:
 
 
 def _define_factory_kernels(
-    tree: ast.Module, text: str, path: str, namespace: dict[str, Any], made: FactoryKernels | None
+    tree: ast.Module,
+    text: str,
+    path: str,
+    namespace: dict[str, Any],
+    made: FactoryKernels | None,
+    evaluate: Callable[[ast.expr], Any],
 ) -> None:
     """Make the kernels the script's functions make from their arguments and locals, for the values its own
     calls give (`factories`), each call at most once; those it cannot make go to `made.unmade`."""
     made = FactoryKernels() if made is None else made
-    flags = scripts.future_flags(tree)
-
-    def evaluate(expr: ast.expr) -> Any:
-        return eval(scripts.compiled(ast.Expression(expr), path, "eval", flags), namespace)
-
     plans = factories.plans(tree, text, path, lambda expr: _is_kernel_decorator(expr, evaluate))
     if not plans:
         return

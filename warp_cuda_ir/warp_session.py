@@ -822,6 +822,32 @@ def forget_compiled_rows(kernel_cache: str | os.PathLike[str]) -> None:
         shutil.rmtree(module_dir, ignore_errors=True)
 
 
+# ---- The gradient check's tape (warp_cuda_ir.validation.gradients) ---------------------------------------
+
+
+class Tape(wp.Tape):
+    """`wp.Tape` whose adjoint of a struct argument keeps an array field left None as None.
+
+    Warp 1.19's `Tape.get_adjoint` reads `.grad` of every array field of a struct and raises AttributeError on
+    an optional array a package does not pass (newton's soft-contact filter): the row's check ended `error`.
+    The backward kernel reads such a field's adjoint as a null array, as the forward reads the field.
+    """
+
+    def get_adjoint(self, a: Any) -> Any:
+        if not wp.types.is_struct(a):
+            return super().get_adjoint(a)
+        adjoint = a._cls()  # scalar fields zero, array fields None
+        for name in a._cls.vars:
+            value = getattr(a, name)
+            if wp.types.is_array(value) and getattr(value, "grad", None) is not None:
+                self.gradients[value] = value.grad
+                setattr(adjoint, name, value.grad)
+            elif wp.types.is_struct(value):
+                setattr(adjoint, name, self.get_adjoint(value))
+        self.gradients[a] = adjoint
+        return adjoint
+
+
 # ---- CPU modules compiled ahead, many per Clang call (the validation pass) -------------------------------
 #
 # Warp compiles each module alone with its bundled Clang; part of that time goes to Warp's headers and the

@@ -352,29 +352,6 @@ class _Loss:
         return total, noise, moved
 
 
-class _Tape(wp.Tape):
-    """`wp.Tape` whose adjoint of a struct argument keeps an array field left None as None.
-
-    Warp 1.19's `Tape.get_adjoint` reads `.grad` of every array field of a struct and raises AttributeError on
-    an optional array a package does not pass (newton's soft-contact filter): the row's check ended `error`.
-    The backward kernel reads such a field's adjoint as a null array, as the forward reads the field.
-    """
-
-    def get_adjoint(self, a: Any) -> Any:
-        if not wp.types.is_struct(a):
-            return super().get_adjoint(a)
-        adjoint = a._cls()  # scalar fields zero, array fields None
-        for name in a._cls.vars:
-            value = getattr(a, name)
-            if wp.types.is_array(value) and getattr(value, "grad", None) is not None:
-                self.gradients[value] = value.grad
-                setattr(adjoint, name, value.grad)
-            elif wp.types.is_struct(value):
-                setattr(adjoint, name, self.get_adjoint(value))
-        self.gradients[a] = adjoint
-        return adjoint
-
-
 def _check(row: Mapping[str, Any], precision: str) -> GradientCheck:
     steps, tolerance, eps = SETTINGS[precision]
     exposed_row, exposed = expose_parameters(row)
@@ -404,7 +381,7 @@ def _check(row: Mapping[str, Any], precision: str) -> GradientCheck:
             start = {n: a.numpy().copy() for n, a in arrays.items()}
             rng = np.random.default_rng([row_seed, k, 2_718_281])
             weights = {n: rng.uniform(0.5, 1.5, start[n].shape) * rng.choice((-1.0, 1.0), start[n].shape) for n in outs}
-            tape = _Tape()
+            tape = warp_session.Tape()
             with tape:
                 launch.start(taped, "cpu")
             tape.backward(

@@ -193,8 +193,9 @@ def test_tile_rows_compile_together_in_one_nvcc_batch(tmp_path: Path) -> None:
     assert status == "ok", log
 
 
-# Tile maps nvcc rejected before the tile-map macros' lambdas were host-device (as in warp-lang's tile tests):
-# an op on a vector tile, an integer-vector op, a constant operand.
+# Tile maps and reductions nvcc rejected before the lambdas of Warp's tile macros were host-device (as in
+# warp-lang's tile tests and newton's `compute_shape_local_bounds`): an op on a vector tile, an integer-vector
+# op, a constant operand, a reduction of a vector tile.
 TILE_MAPS = """
 import warp as wp
 
@@ -209,6 +210,7 @@ def tile_maps(
     out: wp.array(dtype=vec5),
     bits: wp.array(dtype=wp.vec3i),
     scaled: wp.array(dtype=wp.vec3),
+    lowest: wp.array(dtype=wp.vec3),
 ):
     i = wp.tid()
     t = wp.tile_load(a, shape=(8,), offset=(i * 8,))
@@ -217,18 +219,21 @@ def tile_maps(
     tc = wp.tile_load(c, shape=(8,), offset=(i * 8,))
     wp.tile_store(bits, wp.tile_map(wp.bit_and, tb, tc), offset=(i * 8,))
     f = wp.tile_ones(shape=(8,), dtype=float)
-    wp.tile_store(scaled, wp.tile_map(wp.mul, f, wp.vec3(1.0, 2.0, 3.0)), offset=(i * 8,))
+    s = wp.tile_map(wp.mul, f, wp.vec3(1.0, 2.0, 3.0))
+    wp.tile_store(scaled, s, offset=(i * 8,))
+    wp.tile_atomic_add(lowest, wp.tile_reduce(wp.min, s))
 """
 
 
 @pytest.mark.slow
 @needs_nvcc
-def test_tile_maps_compile_with_nvcc_through_host_device_lambdas(tmp_path: Path) -> None:
+def test_tile_maps_and_reductions_compile_with_nvcc_through_host_device_lambdas(tmp_path: Path) -> None:
     texts = extraction.extract(TILE_MAPS, "tile_maps", block_dim=32)
     row = dataclasses.asdict(texts) | {"id": "t", "seed": None, "block_dim": 32}
     text = program.program(row, None, "cuda", reason="compile only")
     macros = device_shim.map_macros(program.warp_native_dir(), extraction.translation_unit(row, "cuda"))
     assert "[] __host__ __device__ (auto x)" in macros and macros in text
+    assert "#define tile_reduce(" in macros and "#define tile_reduce_axis(" not in macros  # only what the row calls
     (tmp_path / "Makefile").write_text(program.MAKEFILE)
     for name, source in (("with", text), ("without", text.replace(macros, ""))):
         (tmp_path / "program.cu").write_text(source)
@@ -236,7 +241,7 @@ def test_tile_maps_compile_with_nvcc_through_host_device_lambdas(tmp_path: Path)
         if name == "with":
             assert done.returncode == 0, done.stderr[-2000:]
         else:  # what the macros are for: Warp's own device-only lambdas
-            assert done.returncode != 0 and "tile_map" in done.stderr
+            assert done.returncode != 0 and "tile_map" in done.stderr and "tile_reduce_impl" in done.stderr
 
 
 def test_device_shim_declares_warps_host_only_tile_functions() -> None:

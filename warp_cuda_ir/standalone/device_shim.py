@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 from warp_cuda_ir.warp_session import uses_tiles
@@ -151,16 +152,18 @@ def shim(native_dir: str, cuda_text: str) -> str:
     )
 
 
-# Warp's tile-map macros (`tile_unary_map(op, a)` -> `tile_map([](auto x) { return op(x);}, a)`) pass a lambda
-# written inside the kernel to `tile_map`, a `CUDA_CALLABLE` (host and device) template. Under NVRTC everything
-# is device code; under nvcc the lambda is device-only and a host-device caller may not call it unless the
-# lambda is usable in a constant expression: 7 of 24 replayed warp-lang tile-map rows (an op on a vector or
-# matrix, `bit_and`, a constant operand) failed "calling a __device__ function ... from a __host__ __device__
-# function ("tile_map") is not allowed". The same macros with the outer lambdas marked `__host__ __device__`
-# (nvcc's `--extended-lambda`; an extended lambda may not sit inside a generic lambda, so the inner ones stay
-# as Warp writes them and take the outer one's execution space) compile all 24; they are read from the
-# installed Warp's headers and follow it.
-_MAP_MACRO = re.compile(r"^#define ((?:adj_)?tile_\w*map)\(.*\[\]\(", re.M)
+# Warp's tile macros that wrap an op in a lambda (`tile_unary_map(op, a)` -> `tile_map([](auto x) { return
+# op(x);}, a)`; `tile_reduce`, `tile_arg_reduce`, `tile_reduce_axis` alike) pass a lambda written inside the
+# kernel to a `CUDA_CALLABLE` (host and device) template. Under NVRTC everything is device code; under nvcc the
+# lambda is device-only and a host-device caller may not call it unless the lambda is usable in a constant
+# expression: 7 of 24 replayed warp-lang tile-map rows (an op on a vector or matrix, `bit_and`, a constant
+# operand) failed "calling a __device__ function ... from a __host__ __device__ function ("tile_map") is not
+# allowed", and newton's `compute_shape_local_bounds` (a `tile_reduce` of vec3) the same from
+# "tile_reduce_impl". The same macros with the outer lambdas marked `__host__ __device__` (nvcc's
+# `--extended-lambda`; an extended lambda may not sit inside a generic lambda, so the inner ones stay as Warp
+# writes them and take the outer one's execution space) compile them all; they are read from the installed
+# Warp's headers and follow it.
+_DEFINE = re.compile(r"^#define (\w+)\(")
 
 
 def _host_device_outer_lambdas(definition: str) -> str:
@@ -180,27 +183,42 @@ def _host_device_outer_lambdas(definition: str) -> str:
     return "".join(out)
 
 
+def _definitions(header: str) -> Iterator[str]:
+    """Each `#define` of `header`, its continued lines joined into one."""
+    lines = iter(header.splitlines())
+    for line in lines:
+        if not line.startswith("#define"):
+            continue
+        while line.endswith("\\"):
+            line = line[:-1] + " " + next(lines, "").strip()
+        yield line
+
+
 @functools.cache
-def _map_macros(native_dir: str) -> str:
-    lines: list[str] = []
+def _lambda_macros(native_dir: str) -> dict[str, str]:
+    """Warp's tile macros that pass a lambda, by name: `#undef` and the definition with host-device lambdas."""
+    macros: dict[str, str] = {}
     for header in sorted(Path(native_dir).glob("tile*.h")):
-        for line in header.read_text().splitlines():
-            m = _MAP_MACRO.match(line)
-            if m:
-                lines += [f"#undef {m.group(1)}", _host_device_outer_lambdas(line)]
-    return "\n".join(lines) + "\n" if lines else ""
+        for definition in _definitions(header.read_text()):
+            m = _DEFINE.match(definition)
+            if m and m.group(1).startswith(("tile_", "adj_tile_")) and "[](" in definition:
+                macros[m.group(1)] = f"#undef {m.group(1)}\n{_host_device_outer_lambdas(definition)}"
+    return macros
 
 
 def map_macros(native_dir: str, cuda_text: str) -> str:
-    """The block a CUDA program puts after `#include "aot.h"` when the row's code maps a tile: Warp's tile-map
-    macros with host-device lambdas (see above); empty otherwise."""
-    if not uses_tiles(cuda_text) or "_map(" not in cuda_text:
+    """The block a CUDA program puts after `#include "aot.h"` when the row's code calls one of Warp's tile
+    macros that pass a lambda: those macros with host-device lambdas (see above); empty otherwise."""
+    if not uses_tiles(cuda_text):
         return ""
-    macros = _map_macros(native_dir)
+    called = set(re.findall(r"\b((?:adj_)?tile_\w+)\(", cuda_text))
+    macros = [text for name, text in _lambda_macros(native_dir).items() if name in called]
     if not macros:
         return ""
     return (
-        "// nvcc: Warp's tile-map macros with their lambdas host-device, as tile_map is (--extended-lambda).\n" + macros
+        "// nvcc: Warp's tile macros that wrap an op in a lambda, with their lambdas host-device (--extended-lambda).\n"
+        + "\n".join(macros)
+        + "\n"
     )
 
 

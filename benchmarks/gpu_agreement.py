@@ -3,6 +3,7 @@
 
     python benchmarks/gpu_agreement.py sample dist/warp_cuda_ir /tmp/real_sample --rows 700
     python benchmarks/gpu_agreement.py sample dist/warp_cuda_ir /tmp/s --every warp-lang=12,newton=3,mujoco-warp=2
+    python benchmarks/gpu_agreement.py sample dist/warp_cuda_ir /tmp/s --ids 71a86b0fc03d993e,a0d29f0a591b3c65
     python benchmarks/gpu_agreement.py report /tmp/real_sample [/tmp/gen ...] [--json out.json]
 
 `sample` copies a build folder keeping only every k-th real row whose captured launch replayed (`equal` or
@@ -49,20 +50,26 @@ STAGES: dict[str, str | None] = {  # stage -> its verdict column (None: the stat
 }
 
 
-def sample(build: Path, dest: Path, rows: int, every: dict[str, int] | None = None) -> None:
+def sample(
+    build: Path, dest: Path, rows: int, every: dict[str, int] | None = None, ids: set[str] | None = None
+) -> None:
     """`dest`: `build` with only `rows` replayed real rows, spread over its files (every k-th), or with every
-    `every[package]`-th replayed row of each package."""
+    `every[package]`-th replayed row of each package, or with the rows whose `id` is in `ids` (any source)."""
     if dest.exists():
         sys.exit(f"error: {dest} exists; choose a new folder")
     files = writing.all_data_files(build)
     replayed = []
     for path in files:
-        table = pq.read_table(path, columns=["source", "launch_replay", "category"])
+        table = pq.read_table(path, columns=["id", "source", "launch_replay", "category"])
         replay = pc.is_in(table["launch_replay"], value_set=pa.array(REPLAYED))
         keep = pc.and_(pc.equal(table["source"], "real"), replay)
+        if ids is not None:
+            keep = pc.is_in(table["id"], value_set=pa.array(sorted(ids)))
         packages = table["category"].to_pylist()
         replayed += [(path, i, packages[i]) for i, k in enumerate(keep.to_pylist()) if k]
-    if every is None:
+    if ids is not None:
+        picked = replayed
+    elif every is None:
         step = max(1, len(replayed) // max(1, rows))
         picked = replayed[::step][:rows]
     else:
@@ -184,12 +191,13 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("dest", type=Path)
     s.add_argument("--rows", type=int, default=700)
     s.add_argument("--every", type=_steps, help="PACKAGE=K,...: every K-th replayed row of each package named")
+    s.add_argument("--ids", type=lambda text: set(text.split(",")), help="ID,...: these rows, whatever their source")
     r = sub.add_parser("report", help="GPU-versus-CPU agreement of validated folders")
     r.add_argument("folders", type=Path, nargs="+")
     r.add_argument("--json", type=Path, help="also write the figures and the rows that did not agree here")
     args = p.parse_args(argv)
     if args.command == "sample":
-        sample(args.build, args.dest, args.rows, args.every)
+        sample(args.build, args.dest, args.rows, args.every, args.ids)
     else:
         result = report(args.folders)
         if args.json:

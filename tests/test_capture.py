@@ -1064,3 +1064,62 @@ def test_a_launch_with_no_array_is_compared_with_its_empty_digest(tmp_path: Path
     items = [("k", row, stages.reference_lines(digest))]
     columns = stage.run_stage(items, tmp_path, stage.find_tools(), "no GPU")["k"]
     assert columns["standalone_cpu_run_status"] == "ok" and columns["standalone_cpu_matches_warp"] is True
+
+
+# A folder of scripts as its users write them: a script run as `python run-me.py` launches one of the two
+# kernels its factory made (their types read only by annotations), a sibling module launches nothing.
+RUN_ME = """
+import numpy as np
+import warp as wp
+from helpers import first
+
+
+def make_axpy(dtype):
+    @wp.kernel
+    def axpy(x: wp.array(dtype=dtype), y: wp.array(dtype=dtype), a: dtype):
+        i = wp.tid()
+        y[i + first()] = a * x[i] + y[i]
+
+    return axpy
+
+
+axpy_f32 = make_axpy(wp.float32)
+axpy_f64 = make_axpy(wp.float64)
+
+if __name__ == "__main__":
+    x = wp.array(np.arange(8, dtype=np.float32), dtype=wp.float32)
+    y = wp.zeros(8, dtype=wp.float32)
+    wp.launch(axpy_f32, dim=8, inputs=[x, y, 2.0])
+    print(y.numpy())
+"""
+HELPERS = """
+import warp as wp
+
+
+@wp.func
+def first() -> int:
+    return 0
+"""
+
+
+@pytest.mark.slow
+def test_a_folder_of_scripts_runs_each_script_and_replays_only_the_kernel_it_launched(tmp_path: Path) -> None:
+    from warp_cuda_ir.harvest import harvest
+
+    folder = tmp_path / "my scripts"
+    folder.mkdir()
+    (folder / "run-me.py").write_text(RUN_ME)
+    (folder / "helpers.py").write_text(HELPERS)
+    target = keys.resolve(str(folder))
+    planned = jobs.default_jobs(target)
+    assert [(j.name, j.mode) for j in planned] == [("run-me.py", "path")]  # helpers.py has no __main__
+    results = jobs.cached_capture(planned, [target], tmp_path / "cache", workers=1)
+    assert [r.status for r in results] == ["ok"], results[0].detail
+    best = jobs.best_records(results)
+    verdicts = {}
+    for rec_ in harvest([str(folder)], workers=1).records:
+        _, data = keys.match(best, rec_) or (None, None)
+        dtype = "f64" if "float64" in rec_["source"] else "f32"
+        verdicts[dtype] = replay.replay(rec_["source"], rec_["kernel_name"], data).verdict if data else "not launched"
+    # The float64 kernel shares the float32 one's name, line and (empty) closure: only its annotations differ.
+    assert verdicts == {"f32": "equal", "f64": "not launched"}

@@ -73,7 +73,9 @@ class JobResult:
 def code_version() -> str:
     """Hash of the code that decides what a job records (not of this scheduling module or the replay)."""
     h = hashlib.sha256()
-    for path in sorted(_CODE / name for name in ("child.py", "hook.py", "keys.py", "record.py")):
+    files = [_CODE / name for name in ("child.py", "hook.py", "keys.py", "record.py")]
+    files.append(_CODE.parent / "harvest" / "identity.py")  # a launch's kernel identity, shared with the harvest
+    for path in sorted(files):
         h.update(path.name.encode() + b"\0" + path.read_bytes())
     return h.hexdigest()[:16]
 
@@ -225,7 +227,8 @@ def _module_name(path: Path, sys_path: str) -> str:
 def default_jobs(target: keys.Target, time_limit: float = DEFAULT_TIME_LIMIT_S) -> list[Job]:
     """Examples and tests of the default packages (newton, mujoco_warp, warp), or a folder's scripts.
 
-    A folder or unknown package: its `example*.py` scripts and `test_*.py` / `*_test.py` files.
+    Another package: its `example*.py` scripts and `test_*.py` / `*_test.py` files; a folder of scripts: each
+    script with a `__main__` block, and its test files.
     Warp's and newton's tests run under unittest, by module name, the way their own runners run them.
     """
     root = Path(target.root)
@@ -273,9 +276,14 @@ def default_jobs(target: keys.Target, time_limit: float = DEFAULT_TIME_LIMIT_S) 
             for p in sorted(root.glob(f"examples/{sub}/example_*.py")):
                 example(p)
     else:
-        for p in sorted(root.rglob("example*.py")):
-            example(p)
-        for p in sorted({*root.rglob("test_*.py"), *root.rglob("*_test.py")}):
+        tests = sorted({*root.rglob("test_*.py"), *root.rglob("*_test.py")})
+        # A package's modules are library code and its examples are named so; a folder of scripts is run
+        # script by script, as its users run it (`python cloth-sim.py`): each one with a `__main__` block.
+        is_package = (root / "__init__.py").is_file()
+        for p in sorted(root.rglob("example*.py" if is_package else "*.py")):
+            if p not in tests:
+                example(p)
+        for p in tests:
             test(p)
     return [j for j in jobs if j.name not in LOW_YIELD_JOBS]
 

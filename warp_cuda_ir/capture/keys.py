@@ -15,8 +15,8 @@ from typing import Any
 
 from warp_cuda_ir import warp_session
 from warp_cuda_ir.harvest import discover
+from warp_cuda_ir.harvest.identity import kernel_digest
 from warp_cuda_ir.harvest.paths import file_in_target
-from warp_cuda_ir.harvest.worker import _closure_digest
 
 
 def record_key(record: dict[str, Any]) -> str:
@@ -73,5 +73,5 @@ def kernel_key(kernel: Any, targets: list[Target]) -> str | None:
     for t in targets:
         rel = t.relpath(code.co_filename)
         if rel is not None:
-            return f"{t.package}|{rel}|{code.co_firstlineno}|{func.__qualname__}|{sig}|{_closure_digest(func)}"
+            return f"{t.package}|{rel}|{code.co_firstlineno}|{func.__qualname__}|{sig}|{kernel_digest(func)}"
     return None

@@ -39,7 +39,7 @@ from warp_cuda_ir import extraction, warp_session
 from warp_cuda_ir.cache import atomic_write
 from warp_cuda_ir.engines import working_directory
 from warp_cuda_ir.errors import ExtractionError, one_line
-from warp_cuda_ir.harvest import check, factories, reasons, scripts
+from warp_cuda_ir.harvest import check, factories, identity, reasons, scripts
 from warp_cuda_ir.harvest.paths import file_in_target
 from warp_cuda_ir.harvest.selfcontained import Unsupported, self_contained_source, source_lines
 
@@ -185,7 +185,7 @@ class Worker:
         if code is None or os.path.realpath(code.co_filename) not in self.scripts:
             return (0, index)
         made = self.factory_calls.get(id(kernel), "")
-        return (1, code.co_filename, code.co_firstlineno, made, _made_with(kernel.func))
+        return (1, code.co_filename, code.co_firstlineno, made, identity.made_with(kernel.func))
 
     def _where(self, kernel: Any) -> tuple[int, str, int] | None:
         code = getattr(kernel.func, "__code__", None)
@@ -199,7 +199,7 @@ class Worker:
 
     def _ident(self, kernel: Any, where: tuple[int, str, int], sig: str) -> str:
         t, rel, line = where
-        digest = _closure_digest(kernel.func)
+        digest = identity.kernel_digest(kernel.func)
         return f"{t}|{rel}|{line}|{kernel.func.__qualname__}|{sig}|{digest}"
 
     # --- records ---------------------------------------------------------------------------------
@@ -585,7 +585,7 @@ def _define_factory_kernels(
     for kernel in existing:
         code = getattr(kernel.func, "__code__", None)
         if code is not None and os.path.realpath(code.co_filename) == here:
-            digests.setdefault(code.co_firstlineno, set()).add(_made_with(kernel.func))
+            digests.setdefault(code.co_firstlineno, set()).add(identity.made_with(kernel.func))
     resolver = factories.Resolver(tree, path, namespace, _allowed_call)
 
     def define(qualname: str, decorator: Any) -> Callable[[Any], Any]:
@@ -622,7 +622,7 @@ def _define_factory_kernels(
             if any(kernel is k for k in (*existing, *made.kernels)):
                 continue  # Warp gave back a kernel it had (`module="unique"` with the same values)
             made.kernels.append(kernel)
-            digest = _made_with(kernel.func)
+            digest = identity.made_with(kernel.func)
             if digest in known:  # the script's load (or another call) made this one already
                 made.redundant.add(id(kernel))
                 continue
@@ -644,50 +644,6 @@ def _kernels_with(namespaces: Iterable[dict[str, Any]]) -> list[Any]:
         if isinstance(v, wp.Kernel) and id(v.module) not in listed
     }
     return kernels + warp_session.module_kernels(unlisted.values())
-
-
-def _made_with(func: Any) -> str:
-    """What a factory's kernel was made with: the values it captures and its annotations (a type the
-    factory made, `vec_t`, is read only by an annotation, so no closure cell holds it)."""
-    annotations = getattr(func, "__annotations__", {}) or {}
-    return _closure_digest(func) + "|" + _stable_repr(sorted(annotations.items()))
-
-
-def _closure_digest(func: Any) -> str:
-    """Tells apart kernels one factory made with different captured values (stable across processes)."""
-    cells = getattr(func, "__closure__", None) or ()
-    if not cells:
-        return "-"
-    h = hashlib.sha1()
-    for name, cell in zip(func.__code__.co_freevars, cells, strict=False):
-        try:
-            value = cell.cell_contents
-        except ValueError:
-            value = None
-        h.update(f"{name}={_stable_repr(value)};".encode())
-    return h.hexdigest()[:12]
-
-
-def _stable_repr(value: Any, depth: int = 0) -> str:
-    if depth > 3:
-        return "..."
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return repr(value)
-    if isinstance(value, (tuple, list)):
-        return "(" + ",".join(_stable_repr(v, depth + 1) for v in value[:64]) + ")"
-    func = getattr(value, "func", None) if not callable(getattr(value, "__code__", None)) else value
-    code = getattr(func, "__code__", None)
-    if code is not None:
-        inner = _closure_digest(func)
-        return f"<{type(value).__name__} {code.co_filename}:{code.co_firstlineno} {inner}>"
-    name = getattr(value, "__qualname__", None) or getattr(value, "key", None)
-    if name is not None:
-        return f"<{type(value).__name__} {getattr(value, '__module__', '')}.{name}>"
-    try:
-        text = repr(value)
-    except Exception:
-        text = type(value).__name__
-    return text if " at 0x" not in text else type(value).__name__
 
 
 class _OverTime(BaseException):

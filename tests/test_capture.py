@@ -1086,10 +1086,29 @@ def make_axpy(dtype):
 axpy_f32 = make_axpy(wp.float32)
 axpy_f64 = make_axpy(wp.float64)
 
+
+@wp.struct
+class Params:
+    a: float
+
+
+def make_scale(n):
+    @wp.kernel
+    def scale(p: Params, y: wp.array(dtype=float)):
+        y[wp.tid()] = p.a * float(n)
+
+    return scale
+
+
+scale_2 = make_scale(2)
+
 if __name__ == "__main__":
     x = wp.array(np.arange(8, dtype=np.float32), dtype=wp.float32)
     y = wp.zeros(8, dtype=wp.float32)
     wp.launch(axpy_f32, dim=8, inputs=[x, y, 2.0])
+    p = Params()
+    p.a = 3.0
+    wp.launch(scale_2, dim=8, inputs=[p, y])
     print(y.numpy())
 """
 HELPERS = """
@@ -1119,7 +1138,8 @@ def test_a_folder_of_scripts_runs_each_script_and_replays_only_the_kernel_it_lau
     verdicts = {}
     for rec_ in harvest([str(folder)], workers=1).records:
         _, data = keys.match(best, rec_) or (None, None)
-        dtype = "f64" if "float64" in rec_["source"] else "f32"
+        dtype = "scale" if rec_["kernel_name"] == "scale" else "f64" if "float64" in rec_["source"] else "f32"
         verdicts[dtype] = replay.replay(rec_["source"], rec_["kernel_name"], data).verdict if data else "not launched"
     # The float64 kernel shares the float32 one's name, line and (empty) closure: only its annotations differ.
-    assert verdicts == {"f32": "equal", "f64": "not launched"}
+    # The struct is `__main__.Params` where the script runs and has the script's module name in the harvest.
+    assert verdicts == {"f32": "equal", "f64": "not launched", "scale": "equal"}

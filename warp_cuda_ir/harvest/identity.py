@@ -7,6 +7,7 @@ name, overload and `kernel_digest`), so both compute it here; `capture.jobs.code
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any
 
 
@@ -16,9 +17,16 @@ def kernel_digest(func: Any) -> str:
     (`def fill(a: wp.array(dtype=dtype), value: dtype)` captures nothing: two calls with int32 and float32
     made two kernels of one name and line whose launches were matched to one record, and the float32
     launch failed its replay on the int32 record). A kernel of a module's top level has one definition."""
-    if "<locals>" in getattr(func, "__qualname__", ""):
-        return made_with(func)
-    return closure_digest(func)
+    if "<locals>" not in getattr(func, "__qualname__", ""):
+        return closure_digest(func)
+    annotations = getattr(func, "__annotations__", {}) or {}
+    # Types by their own names: a script's struct is `__main__.S` when the capture runs the script and has
+    # the script's module name in the harvest.
+    types = _QUALIFIED.sub(r"\1", stable_repr(sorted(annotations.items())))
+    return closure_digest(func) + "|" + hashlib.sha1(types.encode()).hexdigest()[:12]
+
+
+_QUALIFIED = re.compile(r"\b(?:[\w<>]+\.)+(\w+)")
 
 
 def made_with(func: Any) -> str:

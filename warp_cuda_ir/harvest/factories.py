@@ -112,6 +112,9 @@ class Plan:
     # `for` loops around the definition whose variables it reads: the statements hold `<target> =
     # __wci_loop_<i>__` where the loop `i` of this tuple binds them
     loops: tuple[ast.For, ...] = ()
+    # A method's `self` when the kept statements read its attributes (`self.n = n`, then `h = self.n // 2`):
+    # they run on a fresh empty object of the harvest's, never on an instance of the script's class
+    instance: str | None = None
 
 
 @dataclass(frozen=True)
@@ -162,6 +165,8 @@ def _plan(kernel: ast.FunctionDef, scope: list[str], factory: Any, captured: set
     factory_qualname = ".".join([*outer, node.name])
     first = min([kernel.lineno, *(d.lineno for d in kernel.decorator_list)])
     base = Plan(kernel, qualname, first, node, factory_qualname, (), ())
+    params = [a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)]
+    instance = _instance_name(node, outer, params)
     outside = sorted(n for n in captured if not _is_bound(table, n))
     if outside:  # captured from a function around the factory
         return _with_problem(base, f"captures {', '.join(outside)} from a function around {node.name}")
@@ -186,11 +191,16 @@ def _plan(kernel: ast.FunctionDef, scope: list[str], factory: Any, captured: set
             if hit:
                 return _with_problem(base, f"{hit[0]} is bound inside a block of {node.name}")
             continue
-        mutated = _mutated_by(stmt)
+        mutated = _mutated_by(stmt, instance)
+        if instance is not None and instance in mutated and any(n.startswith(f"{instance}.") for n in needed):
+            # `self.setup()`, `setattr(self, ...)`: any attribute may change
+            return _with_problem(base, f"{instance} is changed in place: {ast.unparse(stmt)[:80]}")
         if mutated & needed:
             # `x.attr = v`, `x[k] = v`, `x.append(v)`: it may reach anything (`f.__globals__[...] = ...` does
             # in Warp's tests), so the harvest does not run it, and the kernel's values are not known.
             return _with_problem(base, f"{sorted(mutated & needed)[0]} is changed in place: {ast.unparse(stmt)[:80]}")
+        if instance is not None:
+            bound |= _attributes_set(stmt, instance)
         if not bound & needed:
             continue
         if _dunder(stmt):
@@ -198,8 +208,12 @@ def _plan(kernel: ast.FunctionDef, scope: list[str], factory: Any, captured: set
         kept.append(stmt)
         if not isinstance(stmt, ast.AugAssign):
             needed -= bound
-        needed |= {n for n in _reads(stmt, table) if _is_bound(table, n)}
-    params = [a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)]
+        needed |= {n for n in _reads(stmt, table, instance) if _is_bound(table, n) or "." in n}
+    unset = sorted(n for n in needed if "." in n)
+    if unset:
+        return _with_problem(base, f"{unset[0]} is not set in {node.name} before the kernel")
+    if instance is not None and instance in needed:
+        return _with_problem(base, f"reads {instance} itself, not only its attributes")
     missing = sorted(needed - set(params))
     if missing:
         return _with_problem(base, f"{missing[0]} is bound in {node.name} after the kernel or in a block")
@@ -208,7 +222,39 @@ def _plan(kernel: ast.FunctionDef, scope: list[str], factory: Any, captured: set
     if node.args.kwarg is not None and node.args.kwarg.arg in needed:
         return _with_problem(base, f"reads **{node.args.kwarg.arg}")
     kept_params = tuple(p for p in params if p in needed)
-    return Plan(kernel, qualname, first, node, factory_qualname, tuple(reversed(kept)), kept_params, None, tuple(loops))
+    reads_instance = instance is not None and any(_attributes_set(stmt, instance) for stmt in kept)
+    return Plan(
+        kernel,
+        qualname,
+        first,
+        node,
+        factory_qualname,
+        tuple(reversed(kept)),
+        kept_params,
+        None,
+        tuple(loops),
+        instance if reads_instance else None,
+    )
+
+
+def _instance_name(func: ast.FunctionDef, scope: list[str], params: list[str]) -> str | None:
+    """The name of a method's instance (its first parameter) when `func` is written in a class body."""
+    in_class = bool(scope) and scope[-1] != "<locals>"
+    plain = not any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in func.decorator_list)
+    return params[0] if in_class and plain and params else None
+
+
+def _attributes_set(stmt: ast.stmt, instance: str) -> set[str]:
+    """`self.n` for each `self.n = ...` target of an assignment (as dotted names)."""
+    if not isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        return set()
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+    out = set()
+    for t in targets:
+        for node in [t, *(t.elts if isinstance(t, (ast.Tuple, ast.List)) else [])]:
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == instance:
+                out.add(f"{instance}.{node.attr}")
+    return out
 
 
 @dataclass(frozen=True)
@@ -271,24 +317,43 @@ def _dunder(node: ast.AST) -> bool:
     return any(isinstance(n, ast.Attribute) and n.attr.startswith("__") for n in ast.walk(node))
 
 
-def _mutated_by(stmt: ast.stmt) -> set[str]:
-    """Names whose object a simple statement changes: `x.a = v`, `x[i] += v`, `x.append(v)`."""
+def _mutated_by(stmt: ast.stmt, instance: str | None = None) -> set[str]:
+    """Names whose object a simple statement changes: `x.a = v`, `x[i] += v`, `x.append(v)`.
+
+    With a method's `instance` (`self`), setting its attribute `self.a = v` binds `self.a` (see
+    `_attributes_set`) and changes nothing here; `self.a[i] = v` and `self.a.append(v)` change `self.a`,
+    and a call of its method, `self.setup()`, changes `self` (any attribute)."""
     if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
     elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
         targets = [stmt.value.func]
+        if instance is not None and _is_instance_attribute(stmt.value.func, instance):
+            return {instance}
     else:
         return set()
     out = set()
     for t in targets:
         for node in ast.walk(t):
-            if isinstance(node, (ast.Attribute, ast.Subscript)):
-                root = node.value
-                while isinstance(root, (ast.Attribute, ast.Subscript)):
-                    root = root.value
-                if isinstance(root, ast.Name):
-                    out.add(root.id)
+            if not isinstance(node, (ast.Attribute, ast.Subscript)):
+                continue
+            if instance is not None and _is_instance_attribute(node, instance):
+                if node is not t and not (isinstance(t, (ast.Tuple, ast.List)) and node in t.elts):
+                    out.add(f"{instance}.{node.attr}")  # type: ignore[attr-defined]
+                continue
+            root = node.value
+            while isinstance(root, (ast.Attribute, ast.Subscript)):
+                if instance is not None and _is_instance_attribute(root, instance):
+                    break
+                root = root.value
+            if isinstance(root, ast.Name):
+                out.add(root.id)
+            elif instance is not None and _is_instance_attribute(root, instance):
+                out.add(f"{instance}.{root.attr}")  # type: ignore[attr-defined]
     return out
+
+
+def _is_instance_attribute(node: ast.AST, instance: str) -> bool:
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == instance
 
 
 def _assigned_anywhere(stmt: ast.stmt) -> set[str]:
@@ -297,8 +362,9 @@ def _assigned_anywhere(stmt: ast.stmt) -> set[str]:
     }
 
 
-def _reads(stmt: ast.stmt, table: symtable.SymbolTable) -> set[str]:
-    """Names a kept statement reads: a nested definition's definition-time names and its closure."""
+def _reads(stmt: ast.stmt, table: symtable.SymbolTable, instance: str | None = None) -> set[str]:
+    """Names a kept statement reads: a nested definition's definition-time names and its closure. With a
+    method's `instance`, `self.n` read as a value is the dotted name `self.n` (a bare `self` stays `self`)."""
     if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
         inner = child_table(table, stmt)
         frees = set(_all_frees(inner)) if inner is not None else set()
@@ -306,7 +372,22 @@ def _reads(stmt: ast.stmt, table: symtable.SymbolTable) -> set[str]:
             return definition_time_names(stmt) | frees
         outside = [*stmt.decorator_list, *stmt.bases, *(k.value for k in stmt.keywords)]
         return {n.id for e in outside for n in ast.walk(e) if isinstance(n, ast.Name)} | frees
-    return {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    if instance is None:
+        return {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    out: set[str] = set()
+    through: set[int] = set()  # the `self` of each `self.n` read
+    for node in ast.walk(stmt):
+        if _is_instance_attribute(node, instance) and isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
+            out.add(f"{instance}.{node.attr}")  # type: ignore[attr-defined]
+            through.add(id(node.value))  # type: ignore[attr-defined]
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            through.add(id(node.value))  # `self.n = ...` sets, it does not read
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and id(node) not in through:
+            out.add(node.id)
+    if isinstance(stmt, ast.AugAssign):
+        out |= _attributes_set(stmt, instance)  # `self.n += 1` reads it too
+    return out
 
 
 def _all_frees(table: symtable.SymbolTable) -> Iterator[str]:
@@ -528,6 +609,15 @@ class Resolver:
         return func(*args, **kwargs)
 
     def _name_values(self, name: str, at: ast.AST, depth: int) -> list[Any]:
+        if isinstance(at, ast.ClassDef):  # a method's default, `def __init__(self, width=WIDTH)`: the class body's
+            assigned = [
+                s
+                for s in at.body
+                if isinstance(s, (ast.Assign, ast.AnnAssign))
+                and any(name in _target_names(t) for t in (s.targets if isinstance(s, ast.Assign) else [s.target]))
+            ]
+            if assigned:
+                return self._assigned_values(name, assigned[-1], depth)
         function = self._enclosing(at, _FUNCTIONS)
         for loop in self._loops(at, function):
             if name in _target_names(loop.target):
@@ -674,6 +764,8 @@ def make(
         body.append(node)
     body.append(ast.Return(ast.Name(plan.kernel.name, ast.Load())))
     params = ["__wci_call__", "__wci_define__", *plan.params, *(f"__wci_loop_{i}__" for i in range(len(plan.loops)))]
+    instance = {} if plan.instance is None else {plan.instance: types.SimpleNamespace()}
+    params += list(instance)
     function = ast.FunctionDef(
         name=plan.factory.name,
         args=ast.arguments(
@@ -693,7 +785,7 @@ def make(
     scope: dict[str, Any] = {}
     try:
         exec(compiled(module, resolver.path, "exec", resolver.flags), resolver.namespace, scope)
-        return scope[plan.factory.name](resolver.guard, define, **binding.values)
+        return scope[plan.factory.name](resolver.guard, define, **binding.values, **instance)
     except Unresolved:
         raise
     except Exception as e:

@@ -121,6 +121,10 @@ class _Writer:
             self._require_class(name, obj, paths)
         elif isinstance(obj, type) and paths and all(len(p) > 0 for p in paths):
             self._require_namespace(name, obj, paths)  # a class used as a namespace (`Gaussian.Data`)
+        elif isinstance(obj, types.FunctionType) and getattr(wp, obj.__name__, None) is obj:
+            # Warp's own decorators and helpers taken by name, `from warp import kernel, func` (then `@kernel`)
+            line = f"from warp import {obj.__name__}" + ("" if name == obj.__name__ else f" as {name}")
+            self.add_import(name, line, obj)
         elif isinstance(obj, types.FunctionType) and _warp_decorator(obj) is not None:
             expr = self._decorator_expr(obj)  # `my_func = wp.func(inline=False)` upstream
             if self.bind(name, obj):
@@ -341,7 +345,7 @@ class _Writer:
     ) -> tuple[str, list[str], tuple[str, int]]:
         """Upstream text of a def/class (dedented) and the names it needs; requires each of them."""
         lines, lineno, filename = source_lines(obj)
-        text = textwrap.dedent("".join(lines)).rstrip() + "\n"
+        text = _without_staticmethod(textwrap.dedent("".join(lines)).rstrip() + "\n")
         scope = _scope_of(obj)
         needed = free_names(text)
         annotation_only = _annotation_only_names(text)
@@ -639,6 +643,22 @@ def _decorator_module_name(text: str, name: str, kernel: Any) -> Any:
                 if kw.arg == "module" and isinstance(kw.value, ast.Name) and kw.value.id == name:
                     return warp_session.kernel_module_name(kernel)
     return _MISSING
+
+
+def _without_staticmethod(text: str) -> str:
+    """A def's text without its `@staticmethod` lines: a kernel or `wp.func` written in a class body as
+    `@staticmethod` over `@wp.kernel` is, at the top level of a module, a staticmethod object Warp does not
+    see as a kernel."""
+    node = ast.parse(text).body[0]
+    drop = {
+        line
+        for d in getattr(node, "decorator_list", [])
+        if isinstance(d, ast.Name) and d.id == "staticmethod"
+        for line in range(d.lineno, (d.end_lineno or d.lineno) + 1)
+    }
+    if not drop:
+        return text
+    return "".join(line for i, line in enumerate(text.splitlines(keepends=True), 1) if i not in drop)
 
 
 def _warp_decorator(obj: types.FunctionType) -> str | None:

@@ -398,8 +398,7 @@ def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) 
     """
     if module in sys.modules:  # a sibling script imported it by name already
         return
-    with tokenize.open(path) as f:  # honours a PEP 263 encoding line
-        text = f.read()
+    text = _script_text(path)
     tree = ast.parse(text, path)
     flags = scripts.future_flags(tree)
     spec = importlib.util.spec_from_file_location(module, path)
@@ -416,6 +415,13 @@ def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) 
     # the build's own arguments made it exit and left the names it sets undefined).
     argv, sys.argv = sys.argv, [path]
     over: _OverTime | None = None
+    # `python sims/fluid.py` puts `sims/` first on sys.path: a script in a subfolder imports its siblings by
+    # name (`from helpers import idx`). Only while it loads: the modules it imported stay (their kernels and
+    # structs are read after the load), the folder does not stay on the path of the next scripts.
+    here = os.path.dirname(os.path.abspath(path))
+    own_folder = here not in sys.path
+    if own_folder:
+        sys.path.insert(0, here)
     try:
         for node in tree.body:
             timed = not isinstance(node, (ast.Import, ast.ImportFrom))
@@ -432,16 +438,39 @@ def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) 
     finally:
         signal.signal(signal.SIGALRM, previous)
         sys.argv = argv
-    evaluate = _evaluator(path, loaded.__dict__, flags)
-    _define_inner_kernels(tree, text, path, loaded.__dict__, evaluate, flags)
     try:
-        _define_factory_kernels(tree, text, path, loaded.__dict__, made, evaluate)
-    except Exception:  # a bug of ours must not cost the script's other kernels
-        traceback.print_exc()
+        evaluate = _evaluator(path, loaded.__dict__, flags)
+        _define_inner_kernels(tree, text, path, loaded.__dict__, evaluate, flags)
+        try:
+            _define_factory_kernels(tree, text, path, loaded.__dict__, made, evaluate)
+        except Exception:  # a bug of ours must not cost the script's other kernels
+            traceback.print_exc()
+    finally:
+        if own_folder:
+            sys.path.remove(here)
     if over is not None:
         raise over
     if first is not None:
         raise first
+
+
+def _script_text(path: str) -> str:
+    """The script's text, decoded as Python decodes it (PEP 263 encoding line, else UTF-8).
+
+    A file Python's decoder refuses (a comment saved as cp1252 by an editor, `Größe`, with no encoding
+    line) is decoded with U+FFFD for the bytes that are not UTF-8, and that text is what `linecache` then
+    serves for the file: Warp and the harvest read a kernel's source through it, and the code itself,
+    ASCII in such files, is unchanged.
+    """
+    try:
+        with tokenize.open(path) as f:
+            return f.read()
+    except (UnicodeDecodeError, SyntaxError):
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8", errors="replace")
+        # An entry with no modification time is one `linecache.checkcache` keeps (as for zipimported files).
+        linecache.cache[path] = (len(text), None, text.splitlines(keepends=True), path)
+        return text
 
 
 def _define_inner_kernels(

@@ -19,6 +19,7 @@ from warp_cuda_ir.harvest import (
     cached_harvest,
     check,
     discover,
+    factories,
     harvest,
     near_duplicates,
     reasons,
@@ -229,6 +230,32 @@ def test_a_folder_of_scripts_harvests_whatever_its_files_are_called(tmp_path):
     assert all(r["texts"]["cuda_backward"] for r in result.records)
 
 
+def test_a_users_folder_harvests_as_its_scripts_run():
+    """`user_folder/`: a subfolder's script importing its sibling by name, a comment saved as cp1252 with
+    no encoding line, `from warp import kernel, func`, a `@staticmethod` kernel, and kernels a method makes
+    from `self`'s attributes and its class body's constant, one of them after a method call that may
+    change them (left with its reason)."""
+    result = harvest([str(DATA / "user_folder")], workers=1)
+    got = {(r["file"], r["qualname"]): r for r in result.records}
+    assert set(got) == {
+        ("sims/fluid-2d.py", "relax"),
+        ("cp1252.py", "grid_fill"),
+        ("bare names.py", "doubled"),
+        ("class-kernels.py", "Solver.residual"),
+        ("class-kernels.py", "Solver.__init__.<locals>.window"),
+    }
+    assert "def halve" in got[("sims/fluid-2d.py", "relax")]["source"]
+    assert "from warp import kernel" in got[("bare names.py", "doubled")]["source"]
+    assert "staticmethod" not in got[("class-kernels.py", "Solver.residual")]["source"]
+    window = got[("class-kernels.py", "Solver.__init__.<locals>.window")]
+    assert window["factory_call"] == "Solver.__init__(n=16, width=2) (the call at line 38)"
+    assert "half = 8" in window["source"] and "w = 2" in window["source"]
+    assert [(r.category, r.kernel) for r in result.reasons] == [
+        (reasons.FACTORY_NOT_MADE, "Solver.__init__.<locals>.after_configure")
+    ]
+    assert result.reasons[0].detail == "self is changed in place: self.configure()"
+
+
 @pytest.mark.slow
 def test_what_a_script_settles_only_when_run_is_harvested(tmp_path, monkeypatch):
     """`scripts/`: a tile kernel whose code needs the block size its launch names, kernels defined inside
@@ -315,6 +342,36 @@ def test_factory_kernels_are_made_for_the_values_the_script_calls_them_with(tmp_
     ]
     assert not made.unmade
     assert len(made.redundant) == 3  # make_power(2), make_power(3), make_zero(wp.float64): the load made them
+
+
+@pytest.mark.parametrize(
+    ("before", "params", "problem"),
+    [
+        ("self.grid = make_grid(64)", ("n",), None),  # sets an attribute the kernel does not need: not run
+        ("self.n, self.m = 4, 3", (), None),  # sets the one it reads
+        ("self.sizes.append(4)", ("n",), None),
+        ("self.n += 1", ("n",), None),
+        ("self.setup()", None, "self is changed in place: self.setup()"),  # any attribute may change
+        ("self.n.real = 1", None, "self.n is changed in place: self.n.real = 1"),
+        ("h = self.m", None, "self.m is not set in __init__ before the kernel"),
+        ("h = helper(self)", None, "reads self itself, not only its attributes"),
+    ],
+)
+def test_a_methods_kernel_is_planned_from_self_attributes(before, params, problem):
+    """What a method's kernel needs of `self` is the attributes the statements before it set; what may
+    change them in place stops the kernel."""
+    text = (
+        "import warp as wp\n\n\nclass Example:\n    def __init__(self, n=8):\n        self.n = n\n"
+        f"        {before}\n        h = self.n * 2\n        h = h + 1 if h else h\n\n"
+        "        @wp.kernel\n        def k(a: wp.array(dtype=float)):\n            a[wp.tid()] = float(h)\n"
+    )
+    if before.startswith("h = "):
+        text = text.replace("        h = self.n * 2\n", "")
+    (plan,) = factories.plans(ast.parse(text), text, "example.py", lambda d: True)
+    assert plan.problem == problem
+    if problem is None:
+        assert plan.params == params and plan.instance == "self"
+        assert "h = self.n * 2" in [ast.unparse(s) for s in plan.statements]
 
 
 def test_the_factory_guard_evaluates_only_what_cannot_act(tmp_path):

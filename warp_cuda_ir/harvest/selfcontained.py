@@ -345,7 +345,9 @@ class _Writer:
     ) -> tuple[str, list[str], tuple[str, int]]:
         """Upstream text of a def/class (dedented) and the names it needs; requires each of them."""
         lines, lineno, filename = source_lines(obj)
-        text = _without_staticmethod(textwrap.dedent("".join(lines)).rstrip() + "\n")
+        text = textwrap.dedent("".join(lines)).rstrip() + "\n"
+        if kernel is not None:
+            text = _without_staticmethod(text)
         scope = _scope_of(obj)
         needed = free_names(text)
         annotation_only = _annotation_only_names(text)
@@ -646,9 +648,9 @@ def _decorator_module_name(text: str, name: str, kernel: Any) -> Any:
 
 
 def _without_staticmethod(text: str) -> str:
-    """A def's text without its `@staticmethod` lines: a kernel or `wp.func` written in a class body as
-    `@staticmethod` over `@wp.kernel` is, at the top level of a module, a staticmethod object Warp does not
-    see as a kernel."""
+    """A kernel's text without its `@staticmethod` lines: a kernel written in a class body as `@staticmethod`
+    over `@wp.kernel` is, at the top level of a module, a staticmethod object Warp does not see as a kernel.
+    (A `wp.func` keeps them: reached through its class, `Joint.f`, a staticmethod gives the function.)"""
     node = ast.parse(text).body[0]
     drop = {
         line

@@ -11,6 +11,7 @@ import importlib.metadata
 import importlib.util
 import keyword
 import os
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -165,8 +166,11 @@ def _folder(spec: str, path: Path, index: int) -> Target:
             # A folder of scripts is run file by file (`python 001.py`, runpy, pytest): each file is loaded
             # from its path (see the worker), under its own name where it has one (a sibling's `import` then
             # shares the module), else under a name no import statement can spell (`001.py`, `cloth-sim.py`).
+            # A file named as a module of the standard library (`random.py`) is not that module: the worker
+            # imported the standard one long before, so under that name the script would never run.
             rel = target.relpath(str(f)) or f.name
-            name = module if _importable(module) else script_module_name(rel)
+            shadows = module.split(".")[0] in sys.stdlib_module_names
+            name = module if _importable(module) and not shadows else script_module_name(rel)
             target.jobs.append(Job(index, name, rel, str(f)))
     return target
 

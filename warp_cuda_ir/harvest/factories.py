@@ -37,6 +37,8 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import dataclasses
+import inspect
 import itertools
 import math
 import symtable
@@ -483,7 +485,12 @@ class Resolver:
                 why = f"{plan.factory.name}(...) at line {call.lineno}: {e}"
             if len(found) >= MAX_INSTANCES:
                 break
-        if not calls:
+        if not calls and not found:
+            try:
+                found += self._parametrized(plan)
+            except Unresolved as e:
+                why = f"{plan.factory.name}'s parametrize: {e}"
+        if not calls and not found:
             args = _arguments(plan.factory)
             if all(p in args and args[p] is not None for p in plan.params):
                 values = {p: self._first(args[p], plan.factory, 0) for p in plan.params}
@@ -491,6 +498,49 @@ class Resolver:
         if not found:
             raise Unresolved(why)
         return found[:MAX_INSTANCES]
+
+    def _parametrized(self, plan: Plan) -> list[Binding]:
+        """Values a test runner gives the factory's parameters: `@pytest.mark.parametrize("dtype", [...])`
+        (or `"n, dtype"` with tuples), several decorators combined; a parameter none of them names (a
+        fixture) keeps its default. Empty when no decorator parametrizes."""
+        rows_per_decorator: list[list[dict[str, Any]]] = []
+        line = None
+        for decorator in plan.factory.decorator_list:
+            if not (
+                isinstance(decorator, ast.Call)
+                and _called_attribute(decorator.func) == "parametrize"
+                and len(decorator.args) >= 2
+            ):
+                continue
+            names = _parametrized_names(decorator.args[0])
+            line = line or decorator.lineno
+            rows = []
+            for listed in self.values(decorator.args[1], plan.factory, 0):
+                for item in _items(listed):
+                    if len(names) == 1:
+                        rows.append({names[0]: item})
+                    elif isinstance(item, (tuple, list)) and len(item) == len(names):
+                        rows.append(dict(zip(names, item, strict=True)))
+                    else:
+                        raise Unresolved(f"{describe(item)} does not give {', '.join(names)}")
+            rows_per_decorator.append(rows)
+        if not rows_per_decorator:
+            return []
+        args = _arguments(plan.factory)
+        out = []
+        for combo in _spread(rows_per_decorator, MAX_INSTANCES):
+            given = {k: v for row in combo for k, v in row.items()}
+            values = {}
+            for p in plan.params:
+                if p in given:
+                    values[p] = given[p]
+                elif args.get(p) is not None:
+                    values[p] = self._first(args[p], plan.factory, 0)  # type: ignore[arg-type]
+                else:
+                    raise Unresolved(f"{p} is not parametrized (a fixture)")
+            described = ", ".join(f"{k}={describe(v)}" for k, v in values.items())
+            out.append(Binding(values, f"{plan.factory_qualname}({described}) (parametrized at line {line})"))
+        return out
 
     def _calls_of(self, func: ast.FunctionDef) -> Iterator[tuple[ast.Call, int]]:
         """Calls of `func` in the script, with how many of its parameters the call does not pass (`self`):
@@ -599,6 +649,7 @@ class Resolver:
             "math",
             "_operator",
         )
+        pure = pure or _generated_dataclass(func)
         if func is getattr or func is hasattr:  # `getattr(dtype, "_wp_scalar_type_", dtype)`: data and types only
             pure = bool(args) and _plain(args[0]) and not str(args[1:2] and args[1]).startswith("__")
         if not (pure or self.is_allowed(func, args, kwargs)):
@@ -840,6 +891,21 @@ def _hands_on(call: ast.Call, func: ast.FunctionDef) -> bool:
     return passed and any(k.arg in params for k in call.keywords)
 
 
+def _called_attribute(func: ast.expr) -> str | None:
+    return func.attr if isinstance(func, ast.Attribute) else None
+
+
+def _parametrized_names(node: ast.expr) -> list[str]:
+    """`"n, dtype"` or `("n", "dtype")` -> ["n", "dtype"]."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [n.strip() for n in node.value.split(",") if n.strip()]
+    if isinstance(node, (ast.Tuple, ast.List)) and all(
+        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts
+    ):
+        return [e.value for e in node.elts]  # type: ignore[attr-defined]
+    raise Unresolved(f"parametrizes {ast.unparse(node)[:40]}")
+
+
 def _items(iterable: Any) -> list[Any]:
     """The first `MAX_INSTANCES` items a loop over `iterable` takes (a set's in a fixed order)."""
     if not isinstance(iterable, (list, tuple, range, dict, set, frozenset)):
@@ -962,8 +1028,35 @@ def _plain(value: Any, depth: int = 0) -> bool:
         return depth < 4 and all(
             _plain(k, depth + 1) and _plain(v, depth + 1) for k, v in itertools.islice(value.items(), 256)
         )
+    if _generated_dataclass(type(value)):
+        return depth < 4 and all(_plain(getattr(value, f.name, None), depth + 1) for f in dataclasses.fields(value))
     module = type(value).__module__ or ""
     return module.split(".")[0] in ("warp", "numpy", "math", "builtins")
+
+
+_DEFAULT_FACTORIES = (list, dict, set, tuple, frozenset)
+
+
+def _generated_dataclass(cls: Any) -> bool:
+    """Whether `cls` is a dataclass whose methods are all the ones `@dataclass` generated (a script's
+    `SimConfig(n=16)`): making one, comparing or reading its fields runs none of the script's code. One
+    with a method the script wrote (`__post_init__`, a property) or a `default_factory` that may act is not."""
+    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+        return False
+    for klass in cls.__mro__[:-1]:
+        if not dataclasses.is_dataclass(klass):
+            return False
+        for member in vars(klass).values():
+            if isinstance(member, (staticmethod, classmethod, property)):
+                return False
+            if isinstance(member, types.FunctionType) and inspect.unwrap(member).__code__.co_filename[:1] != "<":
+                return False  # written in a file, not generated
+    for f in dataclasses.fields(cls):
+        if f.default_factory is not dataclasses.MISSING and f.default_factory not in _DEFAULT_FACTORIES:
+            return False
+        if f.default is not dataclasses.MISSING and not _plain(f.default, 3):
+            return False
+    return True
 
 
 def _same(a: Any, b: Any) -> bool:

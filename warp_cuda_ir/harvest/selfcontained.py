@@ -135,6 +135,8 @@ class _Writer:
             callable(obj) and getattr(obj, "__module__", None) in ("builtins", "math", "numpy")
         ):
             self._require_importable_attr(name, obj)
+        elif _function_table(obj):
+            self._require_function_table(name, obj)
         else:
             try:
                 literal = self.literal(obj)
@@ -208,6 +210,23 @@ class _Writer:
         if isinstance(value, types.FunctionType) or isinstance(value, type):
             return value.__name__
         return attr
+
+    def _require_function_table(self, name: str, table: list[Any] | tuple[Any, ...] | dict[Any, Any]) -> None:
+        """A list, tuple or dict of `@wp.func`s a kernel picks from in `wp.static(OPS[k])`: each function
+        under its own name, then the table of those names."""
+        items = table.values() if isinstance(table, dict) else table
+        names = []
+        for func in items:
+            names.append(func.func.__name__)
+            self.require(names[-1], func)
+        if isinstance(table, dict):
+            text = "{" + ", ".join(f"{self.literal(k)}: {n}" for k, n in zip(table, names, strict=True)) + "}"
+        elif isinstance(table, tuple):
+            text = f"({names[0]},)" if len(names) == 1 else f"({', '.join(names)})"
+        else:
+            text = f"[{', '.join(names)}]"
+        if self.bind(name, table):
+            self.add_entry(_Entry(name, f"{name} = {text}", sorted(set(names)), ("", 0), False))
 
     def _require_function(self, name: str, func: Any) -> None:
         # All overloads of a `@wp.func` live under one name; custom grad/replay functions come after them.
@@ -645,6 +664,14 @@ def _decorator_module_name(text: str, name: str, kernel: Any) -> Any:
                 if kw.arg == "module" and isinstance(kw.value, ast.Name) and kw.value.id == name:
                     return warp_session.kernel_module_name(kernel)
     return _MISSING
+
+
+def _function_table(value: Any) -> bool:
+    """Whether `value` is a non-empty list, tuple or dict (plain keys) of `@wp.func`s."""
+    if isinstance(value, dict):
+        keys_plain = all(isinstance(k, (str, int)) for k in value)
+        return bool(value) and keys_plain and all(warp_session.is_user_function(v) for v in value.values())
+    return isinstance(value, (list, tuple)) and bool(value) and all(warp_session.is_user_function(v) for v in value)
 
 
 def _without_staticmethod(text: str) -> str:

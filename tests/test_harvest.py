@@ -232,24 +232,45 @@ def test_a_folder_of_scripts_harvests_whatever_its_files_are_called(tmp_path):
 
 def test_a_users_folder_harvests_as_its_scripts_run():
     """`user_folder/`: a subfolder's script importing its sibling by name, a comment saved as cp1252 with
-    no encoding line, `from warp import kernel, func`, a `@staticmethod` kernel, and kernels a method makes
-    from `self`'s attributes and its class body's constant, one of them after a method call that may
-    change them (left with its reason)."""
+    no encoding line, a file named `random.py`, `from warp import kernel, func`, a `@staticmethod` kernel,
+    kernels a method makes from `self`'s attributes and its class body's constant (or a method `__init__`
+    calls), one of them after a method call that may change them (left with its reason), a table of
+    `wp.func`s, a test's `pytest.mark.parametrize` and a dataclass config given to a factory."""
     result = harvest([str(DATA / "user_folder")], workers=1)
-    got = {(r["file"], r["qualname"]): r for r in result.records}
+    got: dict[tuple[str, str], list[dict]] = {}
+    for r in result.records:
+        got.setdefault((r["file"], r["qualname"]), []).append(r)
     assert set(got) == {
         ("sims/fluid-2d.py", "relax"),
         ("cp1252.py", "grid_fill"),
+        ("random.py", "uniform"),
         ("bare names.py", "doubled"),
         ("class-kernels.py", "Solver.residual"),
         ("class-kernels.py", "Solver.__init__.<locals>.window"),
+        ("class-kernels.py", "Solver._make_scaled.<locals>.scaled"),
+        ("test_tables.py", "each_op"),
+        ("test_tables.py", "test_negate.<locals>.negate"),
+        ("test_tables.py", "make_step.<locals>.step"),
     }
-    assert "def halve" in got[("sims/fluid-2d.py", "relax")]["source"]
-    assert "from warp import kernel" in got[("bare names.py", "doubled")]["source"]
-    assert "staticmethod" not in got[("class-kernels.py", "Solver.residual")]["source"]
-    window = got[("class-kernels.py", "Solver.__init__.<locals>.window")]
-    assert window["factory_call"] == "Solver.__init__(n=16, width=2) (the call at line 38)"
+    (relax,), (doubled,), (residual,) = (
+        got[k]
+        for k in [("sims/fluid-2d.py", "relax"), ("bare names.py", "doubled"), ("class-kernels.py", "Solver.residual")]
+    )
+    assert "def halve" in relax["source"] and "from warp import kernel" in doubled["source"]
+    assert "staticmethod" not in residual["source"]
+    (window,) = got[("class-kernels.py", "Solver.__init__.<locals>.window")]
+    assert window["factory_call"] == "Solver.__init__(n=16, width=2) (the call at line 49)"
     assert "half = 8" in window["source"] and "w = 2" in window["source"]
+    (scaled,) = got[("class-kernels.py", "Solver._make_scaled.<locals>.scaled")]
+    assert scaled["factory_call"] == "Solver.__init__(n=16) (the call at line 49)" and "s = 16.0" in scaled["source"]
+    (each_op,) = got[("test_tables.py", "each_op")]
+    assert "OPS = [plus, times]" in each_op["source"]
+    calls = sorted(r["factory_call"] for r in got[("test_tables.py", "test_negate.<locals>.negate")])
+    assert calls == [f"test_negate(dtype={t}) (parametrized at line 27)" for t in ("float32", "float64")]
+    (step,) = got[("test_tables.py", "make_step.<locals>.step")]
+    assert (
+        step["factory_call"] == "make_step(cfg=Config(dt=0.25)) (the call at line 50)" and "dt = 0.25" in step["source"]
+    )
     assert [(r.category, r.kernel) for r in result.reasons] == [
         (reasons.FACTORY_NOT_MADE, "Solver.__init__.<locals>.after_configure")
     ]
@@ -372,6 +393,37 @@ def test_a_methods_kernel_is_planned_from_self_attributes(before, params, proble
     if problem is None:
         assert plan.params == params and plan.instance == "self"
         assert "h = self.n * 2" in [ast.unparse(s) for s in plan.statements]
+
+
+@pytest.mark.parametrize(
+    ("init", "problem"),
+    [
+        ("self.n = n\n        self.k = self._make()", None),
+        ("self.k = self._make()\n        self.n = n", "self.n is not set in __init__ before it calls _make"),
+        ("self.n = n\n        self.reset()\n        self.k = self._make()", "self is changed in place: self.reset()"),
+        (
+            "for i in range(2):\n            self.n = i\n        self.k = self._make()",
+            "self.n is bound inside a block of __init__",
+        ),
+        (
+            "self.n = n\n        for i in range(2):\n            self._make()",
+            "self.n is not set in _make before the kernel",
+        ),
+    ],
+)
+def test_a_kernel_of_a_method_init_calls_is_planned_through_init(init, problem):
+    """`self.kernel = self._make()` in `__init__`: what `_make` reads of `self`, `__init__` set before the call."""
+    text = (
+        f"import warp as wp\n\n\nclass Example:\n    def __init__(self, n=8):\n        {init}\n\n"
+        "    def _make(self):\n        h = self.n * 2\n\n"
+        "        @wp.kernel\n        def k(a: wp.array(dtype=float)):\n            a[wp.tid()] = float(h)\n\n"
+        "        return k\n"
+    )
+    (plan,) = factories.plans(ast.parse(text), text, "example.py", lambda d: True)
+    assert plan.problem == problem
+    if problem is None:
+        assert (plan.factory.name, plan.params, plan.defined_in) == ("__init__", ("n",), "Example._make")
+        assert [ast.unparse(s) for s in plan.statements] == ["self.n = n", "h = self.n * 2"]
 
 
 def test_the_factory_guard_evaluates_only_what_cannot_act(tmp_path):

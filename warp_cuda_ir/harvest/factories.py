@@ -117,6 +117,9 @@ class Plan:
     # A method's `self` when the kept statements read its attributes (`self.n = n`, then `h = self.n // 2`):
     # they run on a fresh empty object of the harvest's, never on an instance of the script's class
     instance: str | None = None
+    # The qualified name of the function that defines the kernel and the statements' definitions, where it
+    # is not the factory's: a method `__init__` calls (`self.kernel = self._make_kernel()`)
+    defined_in: str | None = None
 
 
 @dataclass(frozen=True)
@@ -129,7 +132,15 @@ def plans(tree: ast.Module, text: str, path: str, is_kernel_decorator: Callable[
     """A plan per `@wp.kernel` defined in a function that captures names the function binds (those that
     capture nothing are `scripts.inner_kernels`'), in source order; `problem` set where no values can help."""
     out: list[Plan] = []
-    for d in function_definitions(tree, text, path):
+    definitions = function_definitions(tree, text, path)
+    tables = {id(d.node): d.table for d in definitions}
+    methods: dict[int, list[tuple[ast.FunctionDef, symtable.SymbolTable]]] = {}  # id(method) -> its class's
+    for cls in ast.walk(tree):
+        if isinstance(cls, ast.ClassDef):
+            found = [(f, tables[id(f)]) for f in cls.body if isinstance(f, ast.FunctionDef) and id(f) in tables]
+            for f, _ in found:
+                methods[id(f)] = found
+    for d in definitions:
         if not d.functions:
             continue
         factory = d.functions[-1]
@@ -142,7 +153,7 @@ def plans(tree: ast.Module, text: str, path: str, is_kernel_decorator: Callable[
         ):
             captured = _captured(d.node, d.table, factory[1])
             if captured:
-                out.append(_plan(d.node, d.scope, factory, captured))
+                out.append(_plan(d.node, d.scope, factory, captured, methods.get(id(factory[0]), [])))
     return out
 
 
@@ -161,13 +172,20 @@ def _is_bound(table: symtable.SymbolTable, name: str) -> bool:
     return symbol.is_local() or symbol.is_parameter()
 
 
-def _plan(kernel: ast.FunctionDef, scope: list[str], factory: Any, captured: set[str]) -> Plan:
+def _plan(
+    kernel: ast.FunctionDef,
+    scope: list[str],
+    factory: Any,
+    captured: set[str],
+    methods: list[tuple[ast.FunctionDef, symtable.SymbolTable]],
+) -> Plan:
+    """`methods`: the methods of the factory's class, when it is a method (with their symbol tables)."""
     node, table, outer = factory
     qualname = ".".join([*outer, node.name, "<locals>", kernel.name])
     factory_qualname = ".".join([*outer, node.name])
     first = min([kernel.lineno, *(d.lineno for d in kernel.decorator_list)])
     base = Plan(kernel, qualname, first, node, factory_qualname, (), ())
-    params = [a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)]
+    params = _parameters(node)
     instance = _instance_name(node, outer, params)
     outside = sorted(n for n in captured if not _is_bound(table, n))
     if outside:  # captured from a function around the factory
@@ -175,54 +193,21 @@ def _plan(kernel: ast.FunctionDef, scope: list[str], factory: Any, captured: set
     preceding = _preceding(node.body, kernel)
     if preceding is None:
         return _with_problem(base, f"defined inside a `while` or a loop's `else` of {node.name}")
-    needed = set(captured)
-    kept: list[ast.stmt] = []
-    loops: list[ast.For] = []
-    for stmt in reversed(preceding):
-        if isinstance(stmt, _Loop):  # the variables of a loop around the definition: one value per instance
-            names = _target_names(stmt.loop.target)
-            if names & needed:
-                variable = ast.Name(f"__wci_loop_{len(loops)}__", ast.Load())
-                kept.append(ast.copy_location(ast.Assign([copy.deepcopy(stmt.loop.target)], variable), stmt.loop))
-                loops.append(stmt.loop)
-                needed -= names
-            continue
-        bound = _bound_by(stmt)
-        if bound is None:  # a compound statement: the names it binds depend on its run
-            hit = sorted(_assigned_anywhere(stmt) & needed)
-            if hit:
-                return _with_problem(base, f"{hit[0]} is bound inside a block of {node.name}")
-            continue
-        mutated = _mutated_by(stmt, instance)
-        if instance is not None and instance in mutated and any(n.startswith(f"{instance}.") for n in needed):
-            # `self.setup()`, `setattr(self, ...)`: any attribute may change
-            return _with_problem(base, f"{instance} is changed in place: {ast.unparse(stmt)[:80]}")
-        if mutated & needed:
-            # `x.attr = v`, `x[k] = v`, `x.append(v)`: it may reach anything (`f.__globals__[...] = ...` does
-            # in Warp's tests), so the harvest does not run it, and the kernel's values are not known.
-            return _with_problem(base, f"{sorted(mutated & needed)[0]} is changed in place: {ast.unparse(stmt)[:80]}")
-        if instance is not None:
-            bound |= _attributes_set(stmt, instance)
-        if not bound & needed:
-            continue
-        if _dunder(stmt):
-            return _with_problem(base, f"reads a special attribute: {ast.unparse(stmt)[:80]}")
-        kept.append(stmt)
-        if not isinstance(stmt, ast.AugAssign):
-            needed -= bound
-        needed |= {n for n in _reads(stmt, table, instance) if _is_bound(table, n) or "." in n}
+    walked = _walk(preceding, set(captured), table, instance, node.name)
+    if isinstance(walked, str):
+        return _with_problem(base, walked)
+    kept, loops, needed = walked
     unset = sorted(n for n in needed if "." in n)
+    if unset and instance is not None and not (needed - set(unset)) - {instance}:
+        # `self.kernel = self._make_kernel()` in `__init__`: the attributes come from the method that calls it
+        caller = _through_caller(base, node, instance, set(unset), methods, outer)
+        if caller is not None:
+            return caller if caller.problem else _with_body(caller, kept, loops, factory_qualname)
     if unset:
         return _with_problem(base, f"{unset[0]} is not set in {node.name} before the kernel")
-    if instance is not None and instance in needed:
-        return _with_problem(base, f"reads {instance} itself, not only its attributes")
-    missing = sorted(needed - set(params))
-    if missing:
-        return _with_problem(base, f"{missing[0]} is bound in {node.name} after the kernel or in a block")
-    if node.args.vararg is not None and node.args.vararg.arg in needed:
-        return _with_problem(base, f"reads *{node.args.vararg.arg}")
-    if node.args.kwarg is not None and node.args.kwarg.arg in needed:
-        return _with_problem(base, f"reads **{node.args.kwarg.arg}")
+    problem = _parameters_problem(node, needed, instance)
+    if problem:
+        return _with_problem(base, problem)
     kept_params = tuple(p for p in params if p in needed)
     reads_instance = instance is not None and any(_attributes_set(stmt, instance) for stmt in kept)
     return Plan(
@@ -236,6 +221,131 @@ def _plan(kernel: ast.FunctionDef, scope: list[str], factory: Any, captured: set
         None,
         tuple(loops),
         instance if reads_instance else None,
+    )
+
+
+def _parameters(func: ast.FunctionDef) -> list[str]:
+    return [a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)]
+
+
+def _parameters_problem(func: ast.FunctionDef, needed: set[str], instance: str | None) -> str | None:
+    """Why the names a plan still needs are not all parameters of `func` it can be given, or None."""
+    if instance is not None and instance in needed:
+        return f"reads {instance} itself, not only its attributes"
+    missing = sorted(needed - set(_parameters(func)))
+    if missing:
+        return f"{missing[0]} is bound in {func.name} after the kernel or in a block"
+    if func.args.vararg is not None and func.args.vararg.arg in needed:
+        return f"reads *{func.args.vararg.arg}"
+    if func.args.kwarg is not None and func.args.kwarg.arg in needed:
+        return f"reads **{func.args.kwarg.arg}"
+    return None
+
+
+def _walk(
+    preceding: list[Any], needed: set[str], table: symtable.SymbolTable, instance: str | None, where: str
+) -> tuple[list[ast.stmt], list[ast.For], set[str]] | str:
+    """(statements kept, last first; loops whose variables are read; names still needed) going back from
+    a kernel's definition (or a call) over the statements run before it, or why it cannot be planned."""
+    kept: list[ast.stmt] = []
+    loops: list[ast.For] = []
+    for stmt in reversed(preceding):
+        if isinstance(stmt, _Loop):  # the variables of a loop around the definition: one value per instance
+            names = _target_names(stmt.loop.target)
+            if names & needed:
+                variable = ast.Name(f"__wci_loop_{len(loops)}__", ast.Load())
+                kept.append(ast.copy_location(ast.Assign([copy.deepcopy(stmt.loop.target)], variable), stmt.loop))
+                loops.append(stmt.loop)
+                needed -= names
+            continue
+        bound = _bound_by(stmt)
+        if bound is None:  # a compound statement: the names it binds depend on its run
+            assigned = _assigned_anywhere(stmt)
+            if instance is not None:
+                assigned |= {a for n in ast.walk(stmt) if isinstance(n, ast.stmt) for a in _attributes_set(n, instance)}
+            hit = sorted(assigned & needed)
+            if hit:
+                return f"{hit[0]} is bound inside a block of {where}"
+            continue
+        mutated = _mutated_by(stmt, instance)
+        if instance is not None and instance in mutated and any(n.startswith(f"{instance}.") for n in needed):
+            # `self.setup()`, `setattr(self, ...)`: any attribute may change
+            return f"{instance} is changed in place: {ast.unparse(stmt)[:80]}"
+        if mutated & needed:
+            # `x.attr = v`, `x[k] = v`, `x.append(v)`: it may reach anything (`f.__globals__[...] = ...` does
+            # in Warp's tests), so the harvest does not run it, and the kernel's values are not known.
+            return f"{sorted(mutated & needed)[0]} is changed in place: {ast.unparse(stmt)[:80]}"
+        if instance is not None:
+            bound |= _attributes_set(stmt, instance)
+        if not bound & needed:
+            continue
+        if _dunder(stmt):
+            return f"reads a special attribute: {ast.unparse(stmt)[:80]}"
+        kept.append(stmt)
+        if not isinstance(stmt, ast.AugAssign):
+            needed -= bound
+        needed |= {n for n in _reads(stmt, table, instance) if _is_bound(table, n) or "." in n}
+    return kept, loops, needed
+
+
+def _through_caller(
+    base: Plan,
+    method: ast.FunctionDef,
+    instance: str,
+    attributes: set[str],
+    methods: list[tuple[ast.FunctionDef, symtable.SymbolTable]],
+    outer: list[str],
+) -> Plan | None:
+    """A plan whose factory is the method of the same class that calls `method` on its instance (`__init__`
+    first), keeping that caller's statements before the call that set `attributes`; None when no method
+    calls it so."""
+    ordered = sorted(methods, key=lambda m: m[0].name != "__init__")
+    for caller, table in ordered:
+        params = _parameters(caller)
+        if caller is method or not params or params[0] != instance or caller.decorator_list:
+            continue
+        call = next(
+            (
+                stmt
+                for stmt in caller.body
+                if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.Expr))  # not in a block: run once, in order
+                and any(
+                    isinstance(n, ast.Call)
+                    and isinstance(n.func, ast.Attribute)
+                    and n.func.attr == method.name
+                    and isinstance(n.func.value, ast.Name)
+                    and n.func.value.id == instance
+                    for n in ast.walk(stmt)
+                )
+            ),
+            None,
+        )
+        if call is None:
+            continue
+        caller_qualname = ".".join([*outer, caller.name])
+        on_call = Plan(base.kernel, base.qualname, base.first_line, caller, caller_qualname, (), (), None, (), instance)
+        walked = _walk(caller.body[: caller.body.index(call)], set(attributes), table, instance, caller.name)
+        if isinstance(walked, str):
+            return _with_problem(on_call, walked)
+        kept, _, needed = walked  # no loops: the statements before the call are those of the method's body
+        unset = sorted(n for n in needed if "." in n)
+        if unset:
+            return _with_problem(on_call, f"{unset[0]} is not set in {caller.name} before it calls {method.name}")
+        problem = _parameters_problem(caller, needed, instance)
+        if problem:
+            return _with_problem(on_call, problem)
+        kept_params = tuple(p for p in params if p in needed)
+        return Plan(
+            base.kernel, base.qualname, base.first_line, caller, caller_qualname, tuple(reversed(kept)), kept_params,
+            None, (), instance,
+        )  # fmt: skip
+    return None
+
+
+def _with_body(caller: Plan, kept: list[ast.stmt], loops: list[ast.For], defined_in: str) -> Plan:
+    """`caller`'s plan followed by the statements the kernel's own method keeps (`kept`, last first)."""
+    return dataclasses.replace(
+        caller, statements=(*caller.statements, *reversed(kept)), loops=tuple(loops), defined_in=defined_in
     )
 
 
@@ -324,13 +434,15 @@ def _mutated_by(stmt: ast.stmt, instance: str | None = None) -> set[str]:
 
     With a method's `instance` (`self`), setting its attribute `self.a = v` binds `self.a` (see
     `_attributes_set`) and changes nothing here; `self.a[i] = v` and `self.a.append(v)` change `self.a`,
-    and a call of its method, `self.setup()`, changes `self` (any attribute)."""
+    and a call of its method anywhere in the statement, `self.setup()`, changes `self` (any attribute)."""
+    if instance is not None and any(
+        isinstance(n, ast.Call) and _is_instance_attribute(n.func, instance) for n in ast.walk(stmt)
+    ):
+        return {instance}
     if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
     elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
         targets = [stmt.value.func]
-        if instance is not None and _is_instance_attribute(stmt.value.func, instance):
-            return {instance}
     else:
         return set()
     out = set()
@@ -810,7 +922,7 @@ def make(
     for stmt in [*plan.statements, plan.kernel]:
         node = _Guard().visit(copy.deepcopy(stmt))
         if stmt in definitions or stmt is plan.kernel:
-            qualname = f"{plan.factory_qualname}.<locals>.{stmt.name}"
+            qualname = f"{plan.defined_in or plan.factory_qualname}.<locals>.{stmt.name}"
             node.decorator_list = _defined_as(node.decorator_list, qualname)
         body.append(node)
     body.append(ast.Return(ast.Name(plan.kernel.name, ast.Load())))

@@ -22,6 +22,7 @@ class Solver:
             i = wp.tid()
             a[i] = float(wp.min(i, half) + w)
 
+        self.scaled = self._make_scaled()
         self.configure()
         k = self.n * 2
 
@@ -32,6 +33,16 @@ class Solver:
 
     def configure(self):
         self.n = 3
+
+    def _make_scaled(self):
+        # Called by `__init__`, which sets what it reads.
+        s = float(self.n)
+
+        @wp.kernel
+        def scaled(a: wp.array(dtype=float)):
+            a[wp.tid()] = a[wp.tid()] * s
+
+        return scaled
 
 
 if __name__ == "__main__":

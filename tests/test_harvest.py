@@ -235,7 +235,8 @@ def test_a_users_folder_harvests_as_its_scripts_run():
     no encoding line, a file named `random.py`, `from warp import kernel, func`, a `@staticmethod` kernel,
     kernels a method makes from `self`'s attributes and its class body's constant (or a method `__init__`
     calls), one of them after a method call that may change them (left with its reason), a table of
-    `wp.func`s, a test's `pytest.mark.parametrize` and a dataclass config given to a factory."""
+    `wp.func`s, a test's `pytest.mark.parametrize`, a dataclass config given to a factory, factories called
+    in a comprehension and with `**cfg`, and a global the `__main__` block sets."""
     result = harvest([str(DATA / "user_folder")], workers=1)
     got: dict[tuple[str, str], list[dict]] = {}
     for r in result.records:
@@ -251,6 +252,9 @@ def test_a_users_folder_harvests_as_its_scripts_run():
         ("test_tables.py", "each_op"),
         ("test_tables.py", "test_negate.<locals>.negate"),
         ("test_tables.py", "make_step.<locals>.step"),
+        ("04-configs.py", "make_op.<locals>.apply"),
+        ("04-configs.py", "make_axpy.<locals>.axpy"),
+        ("04-configs.py", "step"),
     }
     (relax,), (doubled,), (residual,) = (
         got[k]
@@ -271,6 +275,19 @@ def test_a_users_folder_harvests_as_its_scripts_run():
     assert (
         step["factory_call"] == "make_step(cfg=Config(dt=0.25)) (the call at line 50)" and "dt = 0.25" in step["source"]
     )
+    made = sorted(
+        r["factory_call"]
+        for k in ("op.<locals>.apply", "axpy.<locals>.axpy")
+        for r in got[("04-configs.py", f"make_{k}")]
+    )
+    assert made == [
+        "make_axpy(alpha=0.5, dtype=float32) (the call at line 34)",
+        "make_axpy(alpha=2.0, dtype=float64) (the call at line 34)",
+        "make_op(op='negate') (the call at line 33)",
+        "make_op(op='square') (the call at line 33)",
+    ]
+    (main_global,) = got[("04-configs.py", "step")]
+    assert "DT = 0.25" in main_global["source"]
     assert [(r.category, r.kernel) for r in result.reasons] == [
         (reasons.FACTORY_NOT_MADE, "Solver.__init__.<locals>.after_configure")
     ]

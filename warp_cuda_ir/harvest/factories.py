@@ -74,6 +74,7 @@ _PURE_FUNCTIONS = (
 
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 MAX_ITEMS = 100_000
 
 
@@ -678,18 +679,31 @@ class Resolver:
                     yield node, shift
 
     def _call_bindings(self, plan: Plan, call: ast.Call, shift: int) -> list[Binding]:
+        unpacked = [k.value for k in call.keywords if k.arg is None] if shift != _HANDED else []
+        if len(unpacked) > 1:
+            raise Unresolved("passes **kwargs twice")
+        # `make(**cfg)`: each dict `cfg` may be (`for cfg in CONFIGS.values()`) gives the parameters it names
+        mappings: list[dict[str, Any]] = [{}]
+        if unpacked:
+            mappings = self.values(unpacked[0], call, 0)
+            if not all(isinstance(m, dict) and all(isinstance(k, str) for k in m) for m in mappings):
+                raise Unresolved(f"passes **{ast.unparse(unpacked[0])[:40]}, not a dict of names")
         exprs = self._argument_exprs(plan.factory, call, shift)
-        lists = []
-        for p in plan.params:
-            if p not in exprs:
-                raise Unresolved(f"does not pass {p}")
-            expr, where = exprs[p]
-            lists.append(self.values(expr, where, 0))
-        out = []
-        for combo in _spread(lists, MAX_INSTANCES):
-            values = dict(zip(plan.params, combo, strict=True))
-            out.append(Binding(values, _describe_call(plan.factory_qualname, values, call.lineno)))
-        return out
+        out: list[Binding] = []
+        for mapping in mappings:
+            lists = []
+            for p in plan.params:
+                if p in mapping:
+                    lists.append([mapping[p]])
+                    continue
+                if p not in exprs:
+                    raise Unresolved(f"does not pass {p}")
+                expr, where = exprs[p]
+                lists.append(self.values(expr, where, 0))
+            for combo in _spread(lists, MAX_INSTANCES):
+                values = dict(zip(plan.params, combo, strict=True))
+                out.append(Binding(values, _describe_call(plan.factory_qualname, values, call.lineno)))
+        return out[:MAX_INSTANCES]
 
     def _argument_exprs(self, func: ast.FunctionDef, call: ast.Call, shift: int) -> dict[str, tuple[ast.expr, ast.AST]]:
         """parameter -> (expression, where it is evaluated): the call's argument, else the default. `shift`
@@ -698,8 +712,8 @@ class Resolver:
         if shift == _HANDED:
             out = {name: (d, func) for name, d in _arguments(func).items() if d is not None}
             return out | {k.arg: (k.value, call) for k in call.keywords if k.arg in _arguments(func)}
-        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-            raise Unresolved("passes *args or **kwargs")
+        if any(isinstance(a, ast.Starred) for a in call.args):
+            raise Unresolved("passes *args")
         positional = [a.arg for a in (*func.args.posonlyargs, *func.args.args)][shift:]
         if len(call.args) > len(positional):
             raise Unresolved("more arguments than parameters")
@@ -709,7 +723,8 @@ class Resolver:
         for name, arg in zip(positional, call.args, strict=False):
             out[name] = (arg, call)
         for k in call.keywords:
-            out[k.arg] = (k.value, call)
+            if k.arg is not None:  # `**cfg`: see `_call_bindings`
+                out[k.arg] = (k.value, call)
         return out
 
     # --- values of an expression -----------------------------------------------------------------
@@ -761,7 +776,7 @@ class Resolver:
             "math",
             "_operator",
         )
-        pure = pure or _generated_dataclass(func)
+        pure = pure or _generated_dataclass(func) or _reading_method(func)
         if func is getattr or func is hasattr:  # `getattr(dtype, "_wp_scalar_type_", dtype)`: data and types only
             pure = bool(args) and _plain(args[0]) and not str(args[1:2] and args[1]).startswith("__")
         if not (pure or self.is_allowed(func, args, kwargs)):
@@ -883,12 +898,18 @@ class Resolver:
             cur = self.parent.get(id(cur))
         return cur
 
-    def _loops(self, node: ast.AST, function: Any) -> Iterator[ast.For]:
-        """`for` statements around `node` (innermost first) whose body holds it, inside `function`."""
+    def _loops(self, node: ast.AST, function: Any) -> Iterator[ast.For | ast.comprehension]:
+        """`for` statements around `node` (innermost first) whose body holds it, inside `function`, and the
+        `for` clauses of comprehensions around it (`[make_op(op) for op in OPS]`; an `if` clause is not
+        applied: each value of the sequence counts)."""
         child, cur = node, self.parent.get(id(node))
         while cur is not None and cur is not function:
             if isinstance(cur, ast.For) and any(child is s for s in cur.body):
                 yield cur
+            elif isinstance(cur, _COMPREHENSIONS):
+                # The clauses before the one `node` is in (all of them from the element), innermost first.
+                inside = next((i for i, g in enumerate(cur.generators) if g is child), len(cur.generators))
+                yield from reversed(cur.generators[:inside])
             child, cur = cur, self.parent.get(id(cur))
 
     def _last_assignment(self, name: str, at: ast.AST, function: Any) -> ast.stmt | None:
@@ -905,6 +926,44 @@ class Resolver:
 
     def _runs_at_load(self, stmt: ast.stmt) -> bool:
         return any(stmt is s for s in self.tree.body)
+
+
+def main_block_values(tree: ast.Module, resolver: Resolver) -> dict[str, Any]:
+    """Names the script's `if __name__ == "__main__":` blocks assign exactly once, by a plain statement of
+    the block (`N = 64`, `DT = 1.0 / 60.0`, `args = parser.parse_args()`), with the one value the harvest reads
+    for each. `python script.py` runs the block before its launches, so a kernel that reads such a global (one
+    of the top level, or one the block defines) has it when Warp makes its code; loading the script does not."""
+    blocks = [n for n in tree.body if isinstance(n, ast.If) and _is_main_guard(n.test)]
+    assigned: dict[str, int] = {}
+    for block in blocks:
+        for node in ast.walk(block):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                assigned[node.id] = assigned.get(node.id, 0) + 1
+    out: dict[str, Any] = {}
+    for block in blocks:
+        for stmt in block.body:
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+                continue
+            name = stmt.targets[0].id
+            if assigned[name] != 1 or name in resolver.namespace:
+                continue
+            try:
+                values = resolver.values(stmt.value, stmt, 0)
+                if len(values) == 1:
+                    out[name] = resolver.plain(name, values[0])
+            except Unresolved:
+                continue
+    return out
+
+
+def _is_main_guard(test: ast.expr) -> bool:
+    """`__name__ == "__main__"`, either way round."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    sides = [test.left, test.comparators[0]]
+    return any(isinstance(x, ast.Name) and x.id == "__name__" for x in sides) and any(
+        isinstance(x, ast.Constant) and x.value == "__main__" for x in sides
+    )
 
 
 def make(
@@ -1018,9 +1077,14 @@ def _parametrized_names(node: ast.expr) -> list[str]:
     raise Unresolved(f"parametrizes {ast.unparse(node)[:40]}")
 
 
+# What a loop may also go over: a dict's views, and the finite iterators of the pure built-ins above
+# (`enumerate(SIZES)`, `zip(A, B)`, `itertools.product(...)`), made from values already in hand.
+_VIEWS = (type({}.items()), type({}.keys()), type({}.values()), enumerate, zip, *_PURE_FUNCTIONS)
+
+
 def _items(iterable: Any) -> list[Any]:
     """The first `MAX_INSTANCES` items a loop over `iterable` takes (a set's in a fixed order)."""
-    if not isinstance(iterable, (list, tuple, range, dict, set, frozenset)):
+    if not isinstance(iterable, (list, tuple, range, dict, set, frozenset, *_VIEWS)):
         raise Unresolved(f"loops over a {type(iterable).__name__}")
     items = sorted(iterable, key=repr) if isinstance(iterable, (set, frozenset)) else iterable
     return list(itertools.islice(items, MAX_INSTANCES))
@@ -1147,6 +1211,20 @@ def _plain(value: Any, depth: int = 0) -> bool:
 
 
 _DEFAULT_FACTORIES = (list, dict, set, tuple, frozenset)
+# Methods of the built-in containers and strings that only read (`CONFIGS.items()`, `"a,b".split(",")`).
+_READING_METHODS = {
+    "items", "keys", "values", "get", "count", "index", "copy", "join", "split", "rsplit", "strip", "lower",
+    "upper", "replace", "startswith", "endswith", "format", "union", "intersection", "difference", "issubset",
+}  # fmt: skip
+
+
+def _reading_method(func: Any) -> bool:
+    owner = getattr(func, "__self__", None)
+    return (
+        isinstance(func, types.BuiltinMethodType)
+        and type(owner) in (dict, list, tuple, str, set, frozenset)
+        and func.__name__ in _READING_METHODS
+    )
 
 
 def _generated_dataclass(cls: Any) -> bool:

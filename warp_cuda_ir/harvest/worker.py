@@ -439,6 +439,9 @@ def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) 
         signal.signal(signal.SIGALRM, previous)
         sys.argv = argv
     try:
+        # What `python script.py` sets before its launches: plain globals of the `__main__` block.
+        resolver = factories.Resolver(tree, path, loaded.__dict__, _allowed_call)
+        loaded.__dict__.update(factories.main_block_values(tree, resolver))
         evaluate = _evaluator(path, loaded.__dict__, flags)
         _define_inner_kernels(tree, text, path, loaded.__dict__, evaluate, flags)
         try:

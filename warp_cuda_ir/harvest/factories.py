@@ -204,24 +204,33 @@ def _plan(
         caller = _through_caller(base, node, instance, set(unset), methods, outer)
         if caller is not None:
             return caller if caller.problem else _with_body(caller, kept, loops, factory_qualname)
+    return _planned(base, node, kept, loops, needed, instance, "before the kernel")
+
+
+def _planned(
+    plan: Plan,
+    func: ast.FunctionDef,
+    kept: list[ast.stmt],
+    loops: list[ast.For],
+    needed: set[str],
+    instance: str | None,
+    where: str,
+) -> Plan:
+    """`plan` with the statements `kept` (last first) and the parameters of `func` they read, or with why
+    the names they still need are not such parameters."""
+    unset = sorted(n for n in needed if "." in n)
     if unset:
-        return _with_problem(base, f"{unset[0]} is not set in {node.name} before the kernel")
-    problem = _parameters_problem(node, needed, instance)
+        return _with_problem(plan, f"{unset[0]} is not set in {func.name} {where}")
+    problem = _parameters_problem(func, needed, instance)
     if problem:
-        return _with_problem(base, problem)
-    kept_params = tuple(p for p in params if p in needed)
-    reads_instance = instance is not None and any(_attributes_set(stmt, instance) for stmt in kept)
-    return Plan(
-        kernel,
-        qualname,
-        first,
-        node,
-        factory_qualname,
-        tuple(reversed(kept)),
-        kept_params,
-        None,
-        tuple(loops),
-        instance if reads_instance else None,
+        return _with_problem(plan, problem)
+    sets_instance = instance is not None and any(_attributes_set(stmt, instance) for stmt in kept)
+    return dataclasses.replace(
+        plan,
+        statements=tuple(reversed(kept)),
+        params=tuple(p for p in _parameters(func) if p in needed),
+        loops=tuple(loops),
+        instance=instance if sets_instance else None,
     )
 
 
@@ -311,11 +320,7 @@ def _through_caller(
                 for stmt in caller.body
                 if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.Expr))  # not in a block: run once, in order
                 and any(
-                    isinstance(n, ast.Call)
-                    and isinstance(n.func, ast.Attribute)
-                    and n.func.attr == method.name
-                    and isinstance(n.func.value, ast.Name)
-                    and n.func.value.id == instance
+                    isinstance(n, ast.Call) and _is_instance_attribute(n.func, instance) and n.func.attr == method.name  # type: ignore[attr-defined]
                     for n in ast.walk(stmt)
                 )
             ),
@@ -329,17 +334,7 @@ def _through_caller(
         if isinstance(walked, str):
             return _with_problem(on_call, walked)
         kept, _, needed = walked  # no loops: the statements before the call are those of the method's body
-        unset = sorted(n for n in needed if "." in n)
-        if unset:
-            return _with_problem(on_call, f"{unset[0]} is not set in {caller.name} before it calls {method.name}")
-        problem = _parameters_problem(caller, needed, instance)
-        if problem:
-            return _with_problem(on_call, problem)
-        kept_params = tuple(p for p in params if p in needed)
-        return Plan(
-            base.kernel, base.qualname, base.first_line, caller, caller_qualname, tuple(reversed(kept)), kept_params,
-            None, (), instance,
-        )  # fmt: skip
+        return _planned(on_call, caller, kept, [], needed, instance, f"before it calls {method.name}")
     return None
 
 

@@ -236,7 +236,8 @@ def test_a_users_folder_harvests_as_its_scripts_run():
     kernels a method makes from `self`'s attributes and its class body's constant (or a method `__init__`
     calls), one of them after a method call that may change them (left with its reason), a table of
     `wp.func`s, a test's `pytest.mark.parametrize`, a dataclass config given to a factory, factories called
-    in a comprehension and with `**cfg`, and a global the `__main__` block sets."""
+    in a comprehension and with `**cfg`, a global the `__main__` block sets, a kernel in `main()` that reads
+    an option of its parser, and one only the `__main__` block's loop binds (left out, with why)."""
     result = harvest([str(DATA / "user_folder")], workers=1)
     got: dict[tuple[str, str], list[dict]] = {}
     for r in result.records:
@@ -255,6 +256,7 @@ def test_a_users_folder_harvests_as_its_scripts_run():
         ("04-configs.py", "make_op.<locals>.apply"),
         ("04-configs.py", "make_axpy.<locals>.axpy"),
         ("04-configs.py", "step"),
+        ("04-configs.py", "main.<locals>.ramp"),
     }
     (relax,), (doubled,), (residual,) = (
         got[k]
@@ -281,17 +283,21 @@ def test_a_users_folder_harvests_as_its_scripts_run():
         for r in got[("04-configs.py", f"make_{k}")]
     )
     assert made == [
-        "make_axpy(alpha=0.5, dtype=float32) (the call at line 34)",
-        "make_axpy(alpha=2.0, dtype=float64) (the call at line 34)",
-        "make_op(op='negate') (the call at line 33)",
-        "make_op(op='square') (the call at line 33)",
+        "make_axpy(alpha=0.5, dtype=float32) (the call at line 36)",
+        "make_axpy(alpha=2.0, dtype=float64) (the call at line 36)",
+        "make_op(op='negate') (the call at line 35)",
+        "make_op(op='square') (the call at line 35)",
     ]
     (main_global,) = got[("04-configs.py", "step")]
     assert "DT = 0.25" in main_global["source"]
-    assert [(r.category, r.kernel) for r in result.reasons] == [
-        (reasons.FACTORY_NOT_MADE, "Solver.__init__.<locals>.after_configure")
+    (ramp,) = got[("04-configs.py", "main.<locals>.ramp")]
+    assert ramp["factory_call"] == "main()" and "n = 16" in ramp["source"]
+    assert [(r.category, r.file, r.kernel) for r in result.reasons] == [
+        (reasons.FACTORY_NOT_MADE, "04-configs.py", "typed"),
+        (reasons.FACTORY_NOT_MADE, "class-kernels.py", "Solver.__init__.<locals>.after_configure"),
     ]
-    assert result.reasons[0].detail == "self is changed in place: self.configure()"
+    assert "a name only that run binds: name 'dtype' is not defined" in result.reasons[0].detail
+    assert result.reasons[1].detail == "self is changed in place: self.configure()"
 
 
 @pytest.mark.slow

@@ -294,6 +294,8 @@ def _walk(
         kept.append(stmt)
         if not isinstance(stmt, ast.AugAssign):
             needed -= bound
+        if isinstance(stmt, ast.Assign) and _parser_of(stmt.value) is not None:
+            continue  # `args = parser.parse_args()`: the options' defaults, read from the text (see `make`)
         needed |= {n for n in _reads(stmt, table, instance) if _is_bound(table, n) or "." in n}
     return kept, loops, needed
 
@@ -843,17 +845,9 @@ class Resolver:
     def _parsed_arguments(self, value: ast.expr, at: ast.AST, depth: int) -> _Parsed | None:
         """`parser.parse_args()` / `parser.parse_known_args()[0]`: the defaults of `parser`'s options, as a
         script loaded with no arguments gets them (an option whose default is not a plain value is left out)."""
-        if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Constant) and value.slice.value == 0:
-            value = value.value
-        if not (
-            isinstance(value, ast.Call)
-            and isinstance(value.func, ast.Attribute)
-            and value.func.attr in ("parse_args", "parse_known_args")
-            and isinstance(value.func.value, ast.Name)
-            and not value.args
-        ):
+        parser = _parser_of(value)
+        if parser is None:
             return None
-        parser = value.func.value.id
         function = self._enclosing(at, (ast.FunctionDef, ast.AsyncFunctionDef))
         options: dict[str, Any] = {}
         for node in _walk_body(function or self.tree):
@@ -973,7 +967,13 @@ def make(
     qualified name the factory's call would give it."""
     definitions = [s for s in plan.statements if isinstance(s, (ast.FunctionDef, ast.ClassDef))]
     body: list[ast.stmt] = []
+    parsed: dict[str, Any] = {}  # `args = parser.parse_args()` runs as `args = <its options' defaults>`
     for stmt in [*plan.statements, plan.kernel]:
+        if isinstance(stmt, ast.Assign) and _parser_of(stmt.value) is not None:
+            name = f"__wci_parsed_{len(parsed)}__"
+            parsed[name] = resolver._parsed_arguments(stmt.value, stmt, 0)
+            body.append(ast.copy_location(ast.Assign(stmt.targets, ast.Name(name, ast.Load())), stmt))
+            continue
         node = _Guard().visit(copy.deepcopy(stmt))
         if stmt in definitions or stmt is plan.kernel:
             qualname = f"{plan.defined_in or plan.factory_qualname}.<locals>.{stmt.name}"
@@ -982,7 +982,7 @@ def make(
     body.append(ast.Return(ast.Name(plan.kernel.name, ast.Load())))
     params = ["__wci_call__", "__wci_define__", *plan.params, *(f"__wci_loop_{i}__" for i in range(len(plan.loops)))]
     instance = {} if plan.instance is None else {plan.instance: types.SimpleNamespace()}
-    params += list(instance)
+    params += [*instance, *parsed]
     function = ast.FunctionDef(
         name=plan.factory.name,
         args=ast.arguments(
@@ -1002,7 +1002,7 @@ def make(
     scope: dict[str, Any] = {}
     try:
         exec(compiled(module, resolver.path, "exec", resolver.flags), resolver.namespace, scope)
-        return scope[plan.factory.name](resolver.guard, define, **binding.values, **instance)
+        return scope[plan.factory.name](resolver.guard, define, **binding.values, **instance, **parsed)
     except Unresolved:
         raise
     except Exception as e:
@@ -1055,6 +1055,21 @@ def _hands_on(call: ast.Call, func: ast.FunctionDef) -> bool:
     passed = any(isinstance(a, ast.Name) and a.id == func.name for a in call.args)
     params = _arguments(func)
     return passed and any(k.arg in params for k in call.keywords)
+
+
+def _parser_of(value: ast.expr) -> str | None:
+    """`parser` when `value` is `parser.parse_args()` or `parser.parse_known_args()[0]`."""
+    if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Constant) and value.slice.value == 0:
+        value = value.value
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr in ("parse_args", "parse_known_args")
+        and isinstance(value.func.value, ast.Name)
+        and not value.args
+    ):
+        return value.func.value.id
+    return None
 
 
 def _called_attribute(func: ast.expr) -> str | None:

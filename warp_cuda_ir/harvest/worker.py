@@ -443,7 +443,7 @@ def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) 
         resolver = factories.Resolver(tree, path, loaded.__dict__, _allowed_call)
         loaded.__dict__.update(factories.main_block_values(tree, resolver))
         evaluate = _evaluator(path, loaded.__dict__, flags)
-        _define_inner_kernels(tree, text, path, loaded.__dict__, evaluate, flags)
+        _define_inner_kernels(tree, text, path, loaded.__dict__, evaluate, flags, made)
         try:
             _define_factory_kernels(tree, text, path, loaded.__dict__, made, evaluate)
         except Exception:  # a bug of ours must not cost the script's other kernels
@@ -483,26 +483,27 @@ def _define_inner_kernels(
     namespace: dict[str, Any],
     evaluate: Callable[[ast.expr], Any],
     flags: int,
+    made: FactoryKernels | None = None,
 ) -> None:
     """Define the kernels the script writes inside functions its top level never called, where they capture
     nothing from those functions, and those under a top-level block that did not run (`if __name__ ==
     "__main__":`), see `scripts.inner_kernels`: same text, line numbers and `__qualname__` as the script's
     run would give them, names looked up in the script's globals. A definition whose decorator raises is
-    left out, as it is from the run. `evaluate` evaluates in the script's globals, `flags` are its own
-    `__future__` flags."""
+    left out, as it is from the run; one that reads a name only that run binds goes to `made.unmade` with
+    why. `evaluate` evaluates in the script's globals, `flags` are its own `__future__` flags."""
 
     def is_kernel_decorator(expr: ast.expr) -> bool:
         return _is_kernel_decorator(expr, evaluate)
 
     kernels = _kernels_with([namespace])
-    made = {
+    existing = {
         (os.path.realpath(k.func.__code__.co_filename), k.func.__code__.co_firstlineno)
         for k in kernels
         if getattr(k.func, "__code__", None) is not None
     }
     here = os.path.realpath(path)
     for inner in scripts.inner_kernels(tree, text, path, is_kernel_decorator):
-        if (here, inner.first_line) in made:  # the script made it at import (a function it called)
+        if (here, inner.first_line) in existing:  # the script made it at import (a function it called)
             continue
         # Compiled as a top-level def whose one decorator stands on the original decorator's line (Python
         # and Warp read the kernel's source from there); that decorator names it and applies the real one.
@@ -517,6 +518,10 @@ def _define_inner_kernels(
         scope = {"__wci_define__": define}
         try:
             exec(scripts.compiled(ast.Module([node], type_ignores=[]), path, "exec", flags), namespace, scope)
+        except NameError as e:  # `for dtype in ...:` under `__main__`, then `wp.array(dtype=dtype)`
+            if made is not None:
+                why = f"defined where loading the script does not run, from a name only that run binds: {e}"
+                made.unmade.append((inner.first_line, inner.qualname, why))
         except Exception:
             continue
 

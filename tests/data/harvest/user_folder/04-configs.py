@@ -1,3 +1,5 @@
+import argparse
+
 import warp as wp
 
 
@@ -32,9 +34,26 @@ def step(x: wp.array(dtype=float)):
 def main():
     ops = [make_op(op) for op in ["square", "negate"]]
     axpys = {name: make_axpy(**cfg) for name, cfg in CONFIGS.items()}
-    return ops, axpys
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--n", type=int, default=16)
+    args = parser.parse_args()
+    n = args.n
+
+    # Reads an option of `main`'s own parser: its default, as the script run with no arguments.
+    @wp.kernel
+    def ramp(a: wp.array(dtype=float)):
+        a[wp.tid()] = float(wp.tid() % n)
+
+    return ops, axpys, ramp
 
 
 if __name__ == "__main__":
     DT = 0.25
     main()
+
+    # Only the block's run binds `dtype`: left out, with why.
+    for dtype in [wp.float32, wp.float16]:
+
+        @wp.kernel
+        def typed(a: wp.array(dtype=dtype)):
+            a[wp.tid()] = dtype(0.0)

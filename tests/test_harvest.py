@@ -388,6 +388,21 @@ def test_factory_kernels_are_made_for_the_values_the_script_calls_them_with(tmp_
     assert len(made.redundant) == 3  # make_power(2), make_power(3), make_zero(wp.float64): the load made them
 
 
+def test_scripts_beside_an_init_file_are_loaded_by_path(tmp_path):
+    """A folder with an `__init__.py` is a package, but `001.py` in it is no module name: it is a script, run
+    as `python 001.py` runs it (importing its sibling by name); `plain.py` still imports as a module."""
+    folder = tmp_path / "my_kernels"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    (folder / "utils.py").write_text("import warp as wp\n\n\n@wp.func\ndef twice(x: float):\n    return 2.0 * x\n")
+    kernel = "import warp as wp\n{imports}\n\n\n@wp.kernel\ndef {name}(a: wp.array(dtype=float)):\n    a[wp.tid()] = {body}\n"
+    (folder / "001.py").write_text(kernel.format(imports="from utils import twice", name="first", body="twice(1.0)"))
+    (folder / "plain.py").write_text(kernel.format(imports="from .utils import twice", name="plain", body="twice(2.0)"))
+    result = harvest([str(folder)], workers=1)
+    assert sorted((r["file"], r["qualname"]) for r in result.records) == [("001.py", "first"), ("plain.py", "plain")]
+    assert result.reasons == []
+
+
 @pytest.mark.parametrize(
     ("before", "params", "problem"),
     [

@@ -160,8 +160,12 @@ def _folder(spec: str, path: Path, index: int) -> Target:
         if not parts:
             continue
         module = ".".join(parts)
-        if is_package:
+        if is_package and _importable(module):
             _add_job(target, index, module, f)
+        elif is_package:
+            # `001.py` beside an `__init__.py`: no import statement names it, `python 001.py` runs it.
+            rel = target.relpath(str(f)) or f.name
+            target.jobs.append(Job(index, script_module_name(rel), rel, str(f)))
         else:
             # A folder of scripts is run file by file (`python 001.py`, runpy, pytest): each file is loaded
             # from its path (see the worker), under its own name where it has one (a sibling's `import` then

@@ -395,7 +395,8 @@ def test_scripts_beside_an_init_file_are_loaded_by_path(tmp_path):
     folder.mkdir()
     (folder / "__init__.py").write_text("")
     (folder / "utils.py").write_text("import warp as wp\n\n\n@wp.func\ndef twice(x: float):\n    return 2.0 * x\n")
-    kernel = "import warp as wp\n{imports}\n\n\n@wp.kernel\ndef {name}(a: wp.array(dtype=float)):\n    a[wp.tid()] = {body}\n"
+    kernel = "import warp as wp\n{imports}\n\n\n@wp.kernel\n"
+    kernel += "def {name}(a: wp.array(dtype=float)):\n    a[wp.tid()] = {body}\n"
     (folder / "001.py").write_text(kernel.format(imports="from utils import twice", name="first", body="twice(1.0)"))
     (folder / "plain.py").write_text(kernel.format(imports="from .utils import twice", name="plain", body="twice(2.0)"))
     result = harvest([str(folder)], workers=1)

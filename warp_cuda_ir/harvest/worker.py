@@ -439,13 +439,16 @@ def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) 
         signal.signal(signal.SIGALRM, previous)
         sys.argv = argv
     try:
-        # What `python script.py` sets before its launches: plain globals of the `__main__` block.
         resolver = factories.Resolver(tree, path, loaded.__dict__, _allowed_call)
-        loaded.__dict__.update(factories.main_block_values(tree, resolver))
+        try:
+            # What `python script.py` sets before its launches: plain globals of the `__main__` block.
+            loaded.__dict__.update(factories.main_block_values(tree, resolver))
+        except Exception:  # a bug of ours must not cost the script's kernels
+            traceback.print_exc()
         evaluate = _evaluator(path, loaded.__dict__, flags)
         _define_inner_kernels(tree, text, path, loaded.__dict__, evaluate, flags, made)
         try:
-            _define_factory_kernels(tree, text, path, loaded.__dict__, made, evaluate)
+            _define_factory_kernels(tree, text, path, resolver, made, evaluate)
         except Exception:  # a bug of ours must not cost the script's other kernels
             traceback.print_exc()
     finally:
@@ -606,7 +609,7 @@ def _define_factory_kernels(
     tree: ast.Module,
     text: str,
     path: str,
-    namespace: dict[str, Any],
+    resolver: factories.Resolver,
     made: FactoryKernels | None,
     evaluate: Callable[[ast.expr], Any],
 ) -> None:
@@ -618,12 +621,11 @@ def _define_factory_kernels(
         return
     here = os.path.realpath(path)
     digests: dict[int, set[str]] = {}  # first line -> closure digests of the kernels made from that definition
-    existing = _kernels_with([namespace])
+    existing = _kernels_with([resolver.namespace])
     for kernel in existing:
         code = getattr(kernel.func, "__code__", None)
         if code is not None and os.path.realpath(code.co_filename) == here:
             digests.setdefault(code.co_firstlineno, set()).add(_made_with(kernel.func))
-    resolver = factories.Resolver(tree, path, namespace, _allowed_call)
 
     def define(qualname: str, decorator: Any) -> Callable[[Any], Any]:
         if not _is_warp_decorator(decorator):

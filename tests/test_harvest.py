@@ -412,6 +412,7 @@ def test_scripts_beside_an_init_file_are_loaded_by_path(tmp_path):
         ("self.sizes.append(4)", ("n",), None),
         ("self.n += 1", ("n",), None),
         ("self.setup()", None, "self is changed in place: self.setup()"),  # any attribute may change
+        ("super().__init__()", None, "self is changed in place: super().__init__()"),
         ("self.n.real = 1", None, "self.n is changed in place: self.n.real = 1"),
         ("h = self.m", None, "self.m is not set in __init__ before the kernel"),
         ("h = helper(self)", None, "reads self itself, not only its attributes"),

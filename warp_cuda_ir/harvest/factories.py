@@ -432,9 +432,11 @@ def _mutated_by(stmt: ast.stmt, instance: str | None = None) -> set[str]:
 
     With a method's `instance` (`self`), setting its attribute `self.a = v` binds `self.a` (see
     `_attributes_set`) and changes nothing here; `self.a[i] = v` and `self.a.append(v)` change `self.a`,
-    and a call of its method anywhere in the statement, `self.setup()`, changes `self` (any attribute)."""
+    and a call of its method (or of `super()`'s) anywhere in the statement, `self.setup()`, changes `self`
+    (any attribute)."""
     if instance is not None and any(
-        isinstance(n, ast.Call) and _is_instance_attribute(n.func, instance) for n in ast.walk(stmt)
+        isinstance(n, ast.Call) and (_is_instance_attribute(n.func, instance) or _is_super_call(n.func))
+        for n in ast.walk(stmt)
     ):
         return {instance}
     if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
@@ -462,6 +464,16 @@ def _mutated_by(stmt: ast.stmt, instance: str | None = None) -> set[str]:
             elif instance is not None and _is_instance_attribute(root, instance):
                 out.add(f"{instance}.{root.attr}")  # type: ignore[attr-defined]
     return out
+
+
+def _is_super_call(func: ast.expr) -> bool:
+    """`super().__init__` (any method of `super()`): it may set any attribute of the instance."""
+    return (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Call)
+        and isinstance(func.value.func, ast.Name)
+        and func.value.func.id == "super"
+    )
 
 
 def _is_instance_attribute(node: ast.AST, instance: str) -> bool:

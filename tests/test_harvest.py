@@ -230,6 +230,7 @@ def test_a_folder_of_scripts_harvests_whatever_its_files_are_called(tmp_path):
     assert all(r["texts"]["cuda_backward"] for r in result.records)
 
 
+@pytest.mark.slow
 def test_a_users_folder_harvests_as_its_scripts_run():
     """`user_folder/`: a subfolder's script importing its sibling by name, a comment saved as cp1252 with
     no encoding line, a file named `random.py`, `from warp import kernel, func`, a `@staticmethod` kernel,
@@ -388,6 +389,7 @@ def test_factory_kernels_are_made_for_the_values_the_script_calls_them_with(tmp_
     assert len(made.redundant) == 3  # make_power(2), make_power(3), make_zero(wp.float64): the load made them
 
 
+@pytest.mark.slow
 def test_scripts_beside_an_init_file_are_loaded_by_path(tmp_path):
     """A folder with an `__init__.py` is a package, but `001.py` in it is no module name: it is a script, run
     as `python 001.py` runs it (importing its sibling by name); `plain.py` still imports as a module."""

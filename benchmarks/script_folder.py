@@ -4,10 +4,12 @@
     python benchmarks/script_folder.py NEWTON_EXAMPLES --workers 2 --json out.json
     python benchmarks/script_folder.py path/to/scripts --keep /tmp/copy
     python benchmarks/script_folder.py WARP_EXAMPLES --skip 'benchmarks/*' --skip browse.py --skip fem/utils.py
+    python benchmarks/script_folder.py benchmarks/user_scripts_2 --as-is
 
 Every `.py` file under the source folder (except `__init__.py`) is copied into one flat temporary folder
 under a name that is not a Python identifier, in turn `000.py`, `example-apic-fluid.py`,
-`05_example_apic_fluid.py`, then harvested as `scripts/build.py --real <folder>` harvests it
+`05_example_apic_fluid.py` (with `--as-is`, a folder whose scripts import each other by name and already have
+such names, the tree is copied as it is), then harvested as `scripts/build.py --real <folder>` harvests it
 (`harvest.harvest`, no cache). The kernels *defined* are counted from the copied sources alone, without
 Warp or the harvester: every function decorated with `kernel` (`@wp.kernel`, `@wp.kernel(...)`,
 `@warp.kernel`, `@kernel`) at any depth, by file and first line. A definition is *harvested* when a record
@@ -103,10 +105,26 @@ def _is_kernel_decorator(node: ast.expr, modules: set[str], kernels: set[str]) -
     return isinstance(node, ast.Name) and node.id in kernels
 
 
+def copy_as_is(src: Path, dst: Path, skip: list[str] = ()) -> dict[str, str]:
+    """Copy the tree of scripts with its own names and subfolders, but the files matching a `skip`
+    pattern; returns path -> the same path (both relative, POSIX)."""
+    names: dict[str, str] = {}
+    for path in sorted(src.rglob("*")):
+        rel = path.relative_to(src).as_posix()
+        if "__pycache__" in path.parts or path.is_dir() or any(fnmatch.fnmatch(rel, p) for p in skip):
+            continue
+        (dst / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, dst / rel)
+        if path.suffix == ".py" and path.name != "__init__.py":
+            names[rel] = rel
+    return names
+
+
 def defined_kernels(folder: Path) -> dict[tuple[str, int], dict[str, str]]:
-    """(file, first line with decorators) -> {"qualname", "text"} for every kernel the sources define."""
+    """(file relative to `folder`, first line with decorators) -> {"qualname", "text"} for every kernel
+    the sources define."""
     out: dict[tuple[str, int], dict[str, str]] = {}
-    for path in sorted(folder.glob("*.py")):
+    for path in sorted(folder.rglob("*.py")):
         text = path.read_text(errors="replace")
         try:
             tree = ast.parse(text)
@@ -118,7 +136,7 @@ def defined_kernels(folder: Path) -> dict[tuple[str, int], dict[str, str]]:
             if any(_is_kernel_decorator(d, modules, kernels) for d in node.decorator_list):
                 first = min([d.lineno for d in node.decorator_list] + [node.lineno])
                 body = textwrap.dedent("".join(lines[first - 1 : node.end_lineno]))
-                out[(path.name, first)] = {"qualname": qualname, "text": body}
+                out[(path.relative_to(folder).as_posix(), first)] = {"qualname": qualname, "text": body}
     return out
 
 
@@ -140,6 +158,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", type=Path, help="write the figures and the kernels missed here")
     parser.add_argument("--skip", action="append", default=[], help="leave out files matching this (repeatable)")
+    parser.add_argument("--as-is", action="store_true", help="keep the scripts' names and subfolders")
     parser.add_argument("--keep", type=Path, help="copy the scripts here (an empty or new folder) and keep them")
     args = parser.parse_args()
 
@@ -155,7 +174,7 @@ def main() -> None:
         folder = Path(tempfile.mkdtemp(prefix="warp_cuda_ir_scripts_")) / "my scripts"
         folder.mkdir()
     try:
-        origin = copy_renamed(src, folder, args.skip)
+        origin = (copy_as_is if args.as_is else copy_renamed)(src, folder, args.skip)
         defined = defined_kernels(folder)
         started, cpu0 = time.perf_counter(), _cpu()
         result = harvest([str(folder)], workers=args.workers)

@@ -19,6 +19,7 @@ from warp_cuda_ir.harvest import (
     cached_harvest,
     check,
     discover,
+    factories,
     harvest,
     near_duplicates,
     reasons,
@@ -230,6 +231,77 @@ def test_a_folder_of_scripts_harvests_whatever_its_files_are_called(tmp_path):
 
 
 @pytest.mark.slow
+def test_a_users_folder_harvests_as_its_scripts_run():
+    """`user_folder/`: a subfolder's script importing its sibling by name, a comment saved as cp1252 with
+    no encoding line, a file named `random.py`, `from warp import kernel, func`, a `@staticmethod` kernel,
+    kernels a method makes from `self`'s attributes and its class body's constant (or a method `__init__`
+    calls), one of them after a method call that may change them (left with its reason), a table of
+    `wp.func`s, a test's `pytest.mark.parametrize`, a dataclass config given to a factory, factories called
+    in a comprehension and with `**cfg`, a global the `__main__` block sets, a kernel in `main()` that reads
+    an option of its parser, and one only the `__main__` block's loop binds (left out, with why)."""
+    result = harvest([str(DATA / "user_folder")], workers=1)
+    got: dict[tuple[str, str], list[dict]] = {}
+    for r in result.records:
+        got.setdefault((r["file"], r["qualname"]), []).append(r)
+    assert set(got) == {
+        ("sims/fluid-2d.py", "relax"),
+        ("cp1252.py", "grid_fill"),
+        ("random.py", "uniform"),
+        ("bare names.py", "doubled"),
+        ("class-kernels.py", "Solver.residual"),
+        ("class-kernels.py", "Solver.__init__.<locals>.window"),
+        ("class-kernels.py", "Solver._make_scaled.<locals>.scaled"),
+        ("test_tables.py", "each_op"),
+        ("test_tables.py", "test_negate.<locals>.negate"),
+        ("test_tables.py", "make_step.<locals>.step"),
+        ("04-configs.py", "make_op.<locals>.apply"),
+        ("04-configs.py", "make_axpy.<locals>.axpy"),
+        ("04-configs.py", "step"),
+        ("04-configs.py", "main.<locals>.ramp"),
+    }
+    (relax,), (doubled,), (residual,) = (
+        got[k]
+        for k in [("sims/fluid-2d.py", "relax"), ("bare names.py", "doubled"), ("class-kernels.py", "Solver.residual")]
+    )
+    assert "def halve" in relax["source"] and "from warp import kernel" in doubled["source"]
+    assert "staticmethod" not in residual["source"]
+    (window,) = got[("class-kernels.py", "Solver.__init__.<locals>.window")]
+    assert window["factory_call"] == "Solver.__init__(n=16, width=2) (the call at line 49)"
+    assert "half = 8" in window["source"] and "w = 2" in window["source"]
+    (scaled,) = got[("class-kernels.py", "Solver._make_scaled.<locals>.scaled")]
+    assert scaled["factory_call"] == "Solver.__init__(n=16) (the call at line 49)" and "s = 16.0" in scaled["source"]
+    (each_op,) = got[("test_tables.py", "each_op")]
+    assert "OPS = [plus, times]" in each_op["source"]
+    calls = sorted(r["factory_call"] for r in got[("test_tables.py", "test_negate.<locals>.negate")])
+    assert calls == [f"test_negate(dtype={t}) (parametrized at line 27)" for t in ("float32", "float64")]
+    (step,) = got[("test_tables.py", "make_step.<locals>.step")]
+    assert (
+        step["factory_call"] == "make_step(cfg=Config(dt=0.25)) (the call at line 50)" and "dt = 0.25" in step["source"]
+    )
+    made = sorted(
+        r["factory_call"]
+        for k in ("op.<locals>.apply", "axpy.<locals>.axpy")
+        for r in got[("04-configs.py", f"make_{k}")]
+    )
+    assert made == [
+        "make_axpy(alpha=0.5, dtype=float32) (the call at line 36)",
+        "make_axpy(alpha=2.0, dtype=float64) (the call at line 36)",
+        "make_op(op='negate') (the call at line 35)",
+        "make_op(op='square') (the call at line 35)",
+    ]
+    (main_global,) = got[("04-configs.py", "step")]
+    assert "DT = 0.25" in main_global["source"]
+    (ramp,) = got[("04-configs.py", "main.<locals>.ramp")]
+    assert ramp["factory_call"] == "main()" and "n = 16" in ramp["source"]
+    assert [(r.category, r.file, r.kernel) for r in result.reasons] == [
+        (reasons.FACTORY_NOT_MADE, "04-configs.py", "typed"),
+        (reasons.FACTORY_NOT_MADE, "class-kernels.py", "Solver.__init__.<locals>.after_configure"),
+    ]
+    assert "a name only that run binds: name 'dtype' is not defined" in result.reasons[0].detail
+    assert result.reasons[1].detail == "self is changed in place: self.configure()"
+
+
+@pytest.mark.slow
 def test_what_a_script_settles_only_when_run_is_harvested(tmp_path, monkeypatch):
     """`scripts/`: a tile kernel whose code needs the block size its launch names, kernels defined inside
     functions the script's top level never calls or under `if __name__ == "__main__":`, generic kernels
@@ -315,6 +387,85 @@ def test_factory_kernels_are_made_for_the_values_the_script_calls_them_with(tmp_
     ]
     assert not made.unmade
     assert len(made.redundant) == 3  # make_power(2), make_power(3), make_zero(wp.float64): the load made them
+
+
+@pytest.mark.slow
+def test_scripts_beside_an_init_file_are_loaded_by_path(tmp_path):
+    """A folder with an `__init__.py` is a package, but `001.py` in it is no module name: it is a script, run
+    as `python 001.py` runs it (importing its sibling by name); `plain.py` still imports as a module."""
+    folder = tmp_path / "my_kernels"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    (folder / "utils.py").write_text("import warp as wp\n\n\n@wp.func\ndef twice(x: float):\n    return 2.0 * x\n")
+    kernel = "import warp as wp\n{imports}\n\n\n@wp.kernel\n"
+    kernel += "def {name}(a: wp.array(dtype=float)):\n    a[wp.tid()] = {body}\n"
+    (folder / "001.py").write_text(kernel.format(imports="from utils import twice", name="first", body="twice(1.0)"))
+    (folder / "plain.py").write_text(kernel.format(imports="from .utils import twice", name="plain", body="twice(2.0)"))
+    result = harvest([str(folder)], workers=1)
+    assert sorted((r["file"], r["qualname"]) for r in result.records) == [("001.py", "first"), ("plain.py", "plain")]
+    assert result.reasons == []
+
+
+@pytest.mark.parametrize(
+    ("before", "params", "problem"),
+    [
+        ("self.grid = make_grid(64)", ("n",), None),  # sets an attribute the kernel does not need: not run
+        ("self.n, self.m = 4, 3", (), None),  # sets the one it reads
+        ("self.sizes.append(4)", ("n",), None),
+        ("self.n += 1", ("n",), None),
+        ("self.setup()", None, "self is changed in place: self.setup()"),  # any attribute may change
+        ("super().__init__()", None, "self is changed in place: super().__init__()"),
+        ("self.n.real = 1", None, "self.n is changed in place: self.n.real = 1"),
+        ("h = self.m", None, "self.m is not set in __init__ before the kernel"),
+        ("h = helper(self)", None, "reads self itself, not only its attributes"),
+    ],
+)
+def test_a_methods_kernel_is_planned_from_self_attributes(before, params, problem):
+    """What a method's kernel needs of `self` is the attributes the statements before it set; what may
+    change them in place stops the kernel."""
+    text = (
+        "import warp as wp\n\n\nclass Example:\n    def __init__(self, n=8):\n        self.n = n\n"
+        f"        {before}\n        h = self.n * 2\n        h = h + 1 if h else h\n\n"
+        "        @wp.kernel\n        def k(a: wp.array(dtype=float)):\n            a[wp.tid()] = float(h)\n"
+    )
+    if before.startswith("h = "):
+        text = text.replace("        h = self.n * 2\n", "")
+    (plan,) = factories.plans(ast.parse(text), text, "example.py", lambda d: True)
+    assert plan.problem == problem
+    if problem is None:
+        assert plan.params == params and plan.instance == "self"
+        assert "h = self.n * 2" in [ast.unparse(s) for s in plan.statements]
+
+
+@pytest.mark.parametrize(
+    ("init", "problem"),
+    [
+        ("self.n = n\n        self.k = self._make()", None),
+        ("self.k = self._make()\n        self.n = n", "self.n is not set in __init__ before it calls _make"),
+        ("self.n = n\n        self.reset()\n        self.k = self._make()", "self is changed in place: self.reset()"),
+        (
+            "for i in range(2):\n            self.n = i\n        self.k = self._make()",
+            "self.n is bound inside a block of __init__",
+        ),
+        (
+            "self.n = n\n        for i in range(2):\n            self._make()",
+            "self.n is not set in _make before the kernel",
+        ),
+    ],
+)
+def test_a_kernel_of_a_method_init_calls_is_planned_through_init(init, problem):
+    """`self.kernel = self._make()` in `__init__`: what `_make` reads of `self`, `__init__` set before the call."""
+    text = (
+        f"import warp as wp\n\n\nclass Example:\n    def __init__(self, n=8):\n        {init}\n\n"
+        "    def _make(self):\n        h = self.n * 2\n\n"
+        "        @wp.kernel\n        def k(a: wp.array(dtype=float)):\n            a[wp.tid()] = float(h)\n\n"
+        "        return k\n"
+    )
+    (plan,) = factories.plans(ast.parse(text), text, "example.py", lambda d: True)
+    assert plan.problem == problem
+    if problem is None:
+        assert (plan.factory.name, plan.params, plan.defined_in) == ("__init__", ("n",), "Example._make")
+        assert [ast.unparse(s) for s in plan.statements] == ["self.n = n", "h = self.n * 2"]
 
 
 def test_the_factory_guard_evaluates_only_what_cannot_act(tmp_path):

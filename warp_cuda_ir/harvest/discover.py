@@ -11,6 +11,7 @@ import importlib.metadata
 import importlib.util
 import keyword
 import os
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -159,14 +160,21 @@ def _folder(spec: str, path: Path, index: int) -> Target:
         if not parts:
             continue
         module = ".".join(parts)
-        if is_package:
+        if is_package and _importable(module):
             _add_job(target, index, module, f)
+        elif is_package:
+            # `001.py` beside an `__init__.py`: no import statement names it, `python 001.py` runs it.
+            rel = target.relpath(str(f)) or f.name
+            target.jobs.append(Job(index, script_module_name(rel), rel, str(f)))
         else:
             # A folder of scripts is run file by file (`python 001.py`, runpy, pytest): each file is loaded
             # from its path (see the worker), under its own name where it has one (a sibling's `import` then
             # shares the module), else under a name no import statement can spell (`001.py`, `cloth-sim.py`).
+            # A file named as a module of the standard library (`random.py`) is not that module: the worker
+            # imported the standard one long before, so under that name the script would never run.
             rel = target.relpath(str(f)) or f.name
-            name = module if _importable(module) else script_module_name(rel)
+            shadows = module.split(".")[0] in sys.stdlib_module_names
+            name = module if _importable(module) and not shadows else script_module_name(rel)
             target.jobs.append(Job(index, name, rel, str(f)))
     return target
 

@@ -37,6 +37,8 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import dataclasses
+import inspect
 import itertools
 import math
 import symtable
@@ -72,6 +74,7 @@ _PURE_FUNCTIONS = (
 
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 MAX_ITEMS = 100_000
 
 
@@ -112,6 +115,12 @@ class Plan:
     # `for` loops around the definition whose variables it reads: the statements hold `<target> =
     # __wci_loop_<i>__` where the loop `i` of this tuple binds them
     loops: tuple[ast.For, ...] = ()
+    # A method's `self` when the kept statements read its attributes (`self.n = n`, then `h = self.n // 2`):
+    # they run on a fresh empty object of the harvest's, never on an instance of the script's class
+    instance: str | None = None
+    # The qualified name of the function that defines the kernel and the statements' definitions, where it
+    # is not the factory's: a method `__init__` calls (`self.kernel = self._make_kernel()`)
+    defined_in: str | None = None
 
 
 @dataclass(frozen=True)
@@ -124,7 +133,15 @@ def plans(tree: ast.Module, text: str, path: str, is_kernel_decorator: Callable[
     """A plan per `@wp.kernel` defined in a function that captures names the function binds (those that
     capture nothing are `scripts.inner_kernels`'), in source order; `problem` set where no values can help."""
     out: list[Plan] = []
-    for d in function_definitions(tree, text, path):
+    definitions = function_definitions(tree, text, path)
+    tables = {id(d.node): d.table for d in definitions}
+    methods: dict[int, list[tuple[ast.FunctionDef, symtable.SymbolTable]]] = {}  # id(method) -> its class's
+    for cls in ast.walk(tree):
+        if isinstance(cls, ast.ClassDef):
+            found = [(f, tables[id(f)]) for f in cls.body if isinstance(f, ast.FunctionDef) and id(f) in tables]
+            for f, _ in found:
+                methods[id(f)] = found
+    for d in definitions:
         if not d.functions:
             continue
         factory = d.functions[-1]
@@ -137,7 +154,7 @@ def plans(tree: ast.Module, text: str, path: str, is_kernel_decorator: Callable[
         ):
             captured = _captured(d.node, d.table, factory[1])
             if captured:
-                out.append(_plan(d.node, d.scope, factory, captured))
+                out.append(_plan(d.node, d.scope, factory, captured, methods.get(id(factory[0]), [])))
     return out
 
 
@@ -156,19 +173,90 @@ def _is_bound(table: symtable.SymbolTable, name: str) -> bool:
     return symbol.is_local() or symbol.is_parameter()
 
 
-def _plan(kernel: ast.FunctionDef, scope: list[str], factory: Any, captured: set[str]) -> Plan:
+def _plan(
+    kernel: ast.FunctionDef,
+    scope: list[str],
+    factory: Any,
+    captured: set[str],
+    methods: list[tuple[ast.FunctionDef, symtable.SymbolTable]],
+) -> Plan:
+    """`methods`: the methods of the factory's class, when it is a method (with their symbol tables)."""
     node, table, outer = factory
     qualname = ".".join([*outer, node.name, "<locals>", kernel.name])
     factory_qualname = ".".join([*outer, node.name])
     first = min([kernel.lineno, *(d.lineno for d in kernel.decorator_list)])
     base = Plan(kernel, qualname, first, node, factory_qualname, (), ())
+    params = _parameters(node)
+    instance = _instance_name(node, outer, params)
     outside = sorted(n for n in captured if not _is_bound(table, n))
     if outside:  # captured from a function around the factory
         return _with_problem(base, f"captures {', '.join(outside)} from a function around {node.name}")
     preceding = _preceding(node.body, kernel)
     if preceding is None:
         return _with_problem(base, f"defined inside a `while` or a loop's `else` of {node.name}")
-    needed = set(captured)
+    walked = _walk(preceding, set(captured), table, instance, node.name)
+    if isinstance(walked, str):
+        return _with_problem(base, walked)
+    kept, loops, needed = walked
+    unset = sorted(n for n in needed if "." in n)
+    if unset and instance is not None and not (needed - set(unset)) - {instance}:
+        # `self.kernel = self._make_kernel()` in `__init__`: the attributes come from the method that calls it
+        caller = _through_caller(base, node, instance, set(unset), methods, outer)
+        if caller is not None:
+            return caller if caller.problem else _with_body(caller, kept, loops, factory_qualname)
+    return _planned(base, node, kept, loops, needed, instance, "before the kernel")
+
+
+def _planned(
+    plan: Plan,
+    func: ast.FunctionDef,
+    kept: list[ast.stmt],
+    loops: list[ast.For],
+    needed: set[str],
+    instance: str | None,
+    where: str,
+) -> Plan:
+    """`plan` with the statements `kept` (last first) and the parameters of `func` they read, or with why
+    the names they still need are not such parameters."""
+    unset = sorted(n for n in needed if "." in n)
+    if unset:
+        return _with_problem(plan, f"{unset[0]} is not set in {func.name} {where}")
+    problem = _parameters_problem(func, needed, instance)
+    if problem:
+        return _with_problem(plan, problem)
+    sets_instance = instance is not None and any(_attributes_set(stmt, instance) for stmt in kept)
+    return dataclasses.replace(
+        plan,
+        statements=tuple(reversed(kept)),
+        params=tuple(p for p in _parameters(func) if p in needed),
+        loops=tuple(loops),
+        instance=instance if sets_instance else None,
+    )
+
+
+def _parameters(func: ast.FunctionDef) -> list[str]:
+    return [a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)]
+
+
+def _parameters_problem(func: ast.FunctionDef, needed: set[str], instance: str | None) -> str | None:
+    """Why the names a plan still needs are not all parameters of `func` it can be given, or None."""
+    if instance is not None and instance in needed:
+        return f"reads {instance} itself, not only its attributes"
+    missing = sorted(needed - set(_parameters(func)))
+    if missing:
+        return f"{missing[0]} is bound in {func.name} after the kernel or in a block"
+    if func.args.vararg is not None and func.args.vararg.arg in needed:
+        return f"reads *{func.args.vararg.arg}"
+    if func.args.kwarg is not None and func.args.kwarg.arg in needed:
+        return f"reads **{func.args.kwarg.arg}"
+    return None
+
+
+def _walk(
+    preceding: list[Any], needed: set[str], table: symtable.SymbolTable, instance: str | None, where: str
+) -> tuple[list[ast.stmt], list[ast.For], set[str]] | str:
+    """(statements kept, last first; loops whose variables are read; names still needed) going back from
+    a kernel's definition (or a call) over the statements run before it, or why it cannot be planned."""
     kept: list[ast.stmt] = []
     loops: list[ast.For] = []
     for stmt in reversed(preceding):
@@ -182,33 +270,101 @@ def _plan(kernel: ast.FunctionDef, scope: list[str], factory: Any, captured: set
             continue
         bound = _bound_by(stmt)
         if bound is None:  # a compound statement: the names it binds depend on its run
-            hit = sorted(_assigned_anywhere(stmt) & needed)
+            assigned = _assigned_anywhere(stmt)
+            if instance is not None:
+                assigned |= {a for n in ast.walk(stmt) if isinstance(n, ast.stmt) for a in _attributes_set(n, instance)}
+            hit = sorted(assigned & needed)
             if hit:
-                return _with_problem(base, f"{hit[0]} is bound inside a block of {node.name}")
+                return f"{hit[0]} is bound inside a block of {where}"
             continue
-        mutated = _mutated_by(stmt)
+        mutated = _mutated_by(stmt, instance)
+        if instance is not None and instance in mutated and any(n.startswith(f"{instance}.") for n in needed):
+            # `self.setup()`, `setattr(self, ...)`: any attribute may change
+            return f"{instance} is changed in place: {ast.unparse(stmt)[:80]}"
         if mutated & needed:
             # `x.attr = v`, `x[k] = v`, `x.append(v)`: it may reach anything (`f.__globals__[...] = ...` does
             # in Warp's tests), so the harvest does not run it, and the kernel's values are not known.
-            return _with_problem(base, f"{sorted(mutated & needed)[0]} is changed in place: {ast.unparse(stmt)[:80]}")
+            return f"{sorted(mutated & needed)[0]} is changed in place: {ast.unparse(stmt)[:80]}"
+        if instance is not None:
+            bound |= _attributes_set(stmt, instance)
         if not bound & needed:
             continue
         if _dunder(stmt):
-            return _with_problem(base, f"reads a special attribute: {ast.unparse(stmt)[:80]}")
+            return f"reads a special attribute: {ast.unparse(stmt)[:80]}"
         kept.append(stmt)
         if not isinstance(stmt, ast.AugAssign):
             needed -= bound
-        needed |= {n for n in _reads(stmt, table) if _is_bound(table, n)}
-    params = [a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)]
-    missing = sorted(needed - set(params))
-    if missing:
-        return _with_problem(base, f"{missing[0]} is bound in {node.name} after the kernel or in a block")
-    if node.args.vararg is not None and node.args.vararg.arg in needed:
-        return _with_problem(base, f"reads *{node.args.vararg.arg}")
-    if node.args.kwarg is not None and node.args.kwarg.arg in needed:
-        return _with_problem(base, f"reads **{node.args.kwarg.arg}")
-    kept_params = tuple(p for p in params if p in needed)
-    return Plan(kernel, qualname, first, node, factory_qualname, tuple(reversed(kept)), kept_params, None, tuple(loops))
+        if isinstance(stmt, ast.Assign) and _parser_of(stmt.value) is not None:
+            continue  # `args = parser.parse_args()`: the options' defaults, read from the text (see `make`)
+        needed |= {n for n in _reads(stmt, table, instance) if _is_bound(table, n) or "." in n}
+    return kept, loops, needed
+
+
+def _through_caller(
+    base: Plan,
+    method: ast.FunctionDef,
+    instance: str,
+    attributes: set[str],
+    methods: list[tuple[ast.FunctionDef, symtable.SymbolTable]],
+    outer: list[str],
+) -> Plan | None:
+    """A plan whose factory is the method of the same class that calls `method` on its instance (`__init__`
+    first), keeping that caller's statements before the call that set `attributes`; None when no method
+    calls it so."""
+    ordered = sorted(methods, key=lambda m: m[0].name != "__init__")
+    for caller, table in ordered:
+        params = _parameters(caller)
+        if caller is method or not params or params[0] != instance or caller.decorator_list:
+            continue
+        call = next(
+            (
+                stmt
+                for stmt in caller.body
+                if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.Expr))  # not in a block: run once, in order
+                and any(
+                    isinstance(n, ast.Call) and _is_instance_attribute(n.func, instance) and n.func.attr == method.name  # type: ignore[attr-defined]
+                    for n in ast.walk(stmt)
+                )
+            ),
+            None,
+        )
+        if call is None:
+            continue
+        caller_qualname = ".".join([*outer, caller.name])
+        on_call = Plan(base.kernel, base.qualname, base.first_line, caller, caller_qualname, (), (), None, (), instance)
+        walked = _walk(caller.body[: caller.body.index(call)], set(attributes), table, instance, caller.name)
+        if isinstance(walked, str):
+            return _with_problem(on_call, walked)
+        kept, _, needed = walked  # no loops: the statements before the call are those of the method's body
+        return _planned(on_call, caller, kept, [], needed, instance, f"before it calls {method.name}")
+    return None
+
+
+def _with_body(caller: Plan, kept: list[ast.stmt], loops: list[ast.For], defined_in: str) -> Plan:
+    """`caller`'s plan followed by the statements the kernel's own method keeps (`kept`, last first)."""
+    return dataclasses.replace(
+        caller, statements=(*caller.statements, *reversed(kept)), loops=tuple(loops), defined_in=defined_in
+    )
+
+
+def _instance_name(func: ast.FunctionDef, scope: list[str], params: list[str]) -> str | None:
+    """The name of a method's instance (its first parameter) when `func` is written in a class body."""
+    in_class = bool(scope) and scope[-1] != "<locals>"
+    plain = not any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in func.decorator_list)
+    return params[0] if in_class and plain and params else None
+
+
+def _attributes_set(stmt: ast.stmt, instance: str) -> set[str]:
+    """`self.n` for each `self.n = ...` target of an assignment (as dotted names)."""
+    if not isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        return set()
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+    out = set()
+    for t in targets:
+        for node in [t, *(t.elts if isinstance(t, (ast.Tuple, ast.List)) else [])]:
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == instance:
+                out.add(f"{instance}.{node.attr}")
+    return out
 
 
 @dataclass(frozen=True)
@@ -271,8 +427,18 @@ def _dunder(node: ast.AST) -> bool:
     return any(isinstance(n, ast.Attribute) and n.attr.startswith("__") for n in ast.walk(node))
 
 
-def _mutated_by(stmt: ast.stmt) -> set[str]:
-    """Names whose object a simple statement changes: `x.a = v`, `x[i] += v`, `x.append(v)`."""
+def _mutated_by(stmt: ast.stmt, instance: str | None = None) -> set[str]:
+    """Names whose object a simple statement changes: `x.a = v`, `x[i] += v`, `x.append(v)`.
+
+    With a method's `instance` (`self`), setting its attribute `self.a = v` binds `self.a` (see
+    `_attributes_set`) and changes nothing here; `self.a[i] = v` and `self.a.append(v)` change `self.a`,
+    and a call of its method (or of `super()`'s) anywhere in the statement, `self.setup()`, changes `self`
+    (any attribute)."""
+    if instance is not None and any(
+        isinstance(n, ast.Call) and (_is_instance_attribute(n.func, instance) or _is_super_call(n.func))
+        for n in ast.walk(stmt)
+    ):
+        return {instance}
     if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
     elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
@@ -282,13 +448,36 @@ def _mutated_by(stmt: ast.stmt) -> set[str]:
     out = set()
     for t in targets:
         for node in ast.walk(t):
-            if isinstance(node, (ast.Attribute, ast.Subscript)):
-                root = node.value
-                while isinstance(root, (ast.Attribute, ast.Subscript)):
-                    root = root.value
-                if isinstance(root, ast.Name):
-                    out.add(root.id)
+            if not isinstance(node, (ast.Attribute, ast.Subscript)):
+                continue
+            if instance is not None and _is_instance_attribute(node, instance):
+                if node is not t and not (isinstance(t, (ast.Tuple, ast.List)) and node in t.elts):
+                    out.add(f"{instance}.{node.attr}")  # type: ignore[attr-defined]
+                continue
+            root = node.value
+            while isinstance(root, (ast.Attribute, ast.Subscript)):
+                if instance is not None and _is_instance_attribute(root, instance):
+                    break
+                root = root.value
+            if isinstance(root, ast.Name):
+                out.add(root.id)
+            elif instance is not None and _is_instance_attribute(root, instance):
+                out.add(f"{instance}.{root.attr}")  # type: ignore[attr-defined]
     return out
+
+
+def _is_super_call(func: ast.expr) -> bool:
+    """`super().__init__` (any method of `super()`): it may set any attribute of the instance."""
+    return (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Call)
+        and isinstance(func.value.func, ast.Name)
+        and func.value.func.id == "super"
+    )
+
+
+def _is_instance_attribute(node: ast.AST, instance: str) -> bool:
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == instance
 
 
 def _assigned_anywhere(stmt: ast.stmt) -> set[str]:
@@ -297,8 +486,9 @@ def _assigned_anywhere(stmt: ast.stmt) -> set[str]:
     }
 
 
-def _reads(stmt: ast.stmt, table: symtable.SymbolTable) -> set[str]:
-    """Names a kept statement reads: a nested definition's definition-time names and its closure."""
+def _reads(stmt: ast.stmt, table: symtable.SymbolTable, instance: str | None = None) -> set[str]:
+    """Names a kept statement reads: a nested definition's definition-time names and its closure. With a
+    method's `instance`, `self.n` read as a value is the dotted name `self.n` (a bare `self` stays `self`)."""
     if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
         inner = child_table(table, stmt)
         frees = set(_all_frees(inner)) if inner is not None else set()
@@ -306,7 +496,22 @@ def _reads(stmt: ast.stmt, table: symtable.SymbolTable) -> set[str]:
             return definition_time_names(stmt) | frees
         outside = [*stmt.decorator_list, *stmt.bases, *(k.value for k in stmt.keywords)]
         return {n.id for e in outside for n in ast.walk(e) if isinstance(n, ast.Name)} | frees
-    return {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    if instance is None:
+        return {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    out: set[str] = set()
+    through: set[int] = set()  # the `self` of each `self.n` read
+    for node in ast.walk(stmt):
+        if _is_instance_attribute(node, instance) and isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
+            out.add(f"{instance}.{node.attr}")  # type: ignore[attr-defined]
+            through.add(id(node.value))  # type: ignore[attr-defined]
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            through.add(id(node.value))  # `self.n = ...` sets, it does not read
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and id(node) not in through:
+            out.add(node.id)
+    if isinstance(stmt, ast.AugAssign):
+        out |= _attributes_set(stmt, instance)  # `self.n += 1` reads it too
+    return out
 
 
 def _all_frees(table: symtable.SymbolTable) -> Iterator[str]:
@@ -402,7 +607,12 @@ class Resolver:
                 why = f"{plan.factory.name}(...) at line {call.lineno}: {e}"
             if len(found) >= MAX_INSTANCES:
                 break
-        if not calls:
+        if not calls and not found:
+            try:
+                found += self._parametrized(plan)
+            except Unresolved as e:
+                why = f"{plan.factory.name}'s parametrize: {e}"
+        if not calls and not found:
             args = _arguments(plan.factory)
             if all(p in args and args[p] is not None for p in plan.params):
                 values = {p: self._first(args[p], plan.factory, 0) for p in plan.params}
@@ -410,6 +620,49 @@ class Resolver:
         if not found:
             raise Unresolved(why)
         return found[:MAX_INSTANCES]
+
+    def _parametrized(self, plan: Plan) -> list[Binding]:
+        """Values a test runner gives the factory's parameters: `@pytest.mark.parametrize("dtype", [...])`
+        (or `"n, dtype"` with tuples), several decorators combined; a parameter none of them names (a
+        fixture) keeps its default. Empty when no decorator parametrizes."""
+        rows_per_decorator: list[list[dict[str, Any]]] = []
+        line = None
+        for decorator in plan.factory.decorator_list:
+            if not (
+                isinstance(decorator, ast.Call)
+                and _called_attribute(decorator.func) == "parametrize"
+                and len(decorator.args) >= 2
+            ):
+                continue
+            names = _parametrized_names(decorator.args[0])
+            line = line or decorator.lineno
+            rows = []
+            for listed in self.values(decorator.args[1], plan.factory, 0):
+                for item in _items(listed):
+                    if len(names) == 1:
+                        rows.append({names[0]: item})
+                    elif isinstance(item, (tuple, list)) and len(item) == len(names):
+                        rows.append(dict(zip(names, item, strict=True)))
+                    else:
+                        raise Unresolved(f"{describe(item)} does not give {', '.join(names)}")
+            rows_per_decorator.append(rows)
+        if not rows_per_decorator:
+            return []
+        args = _arguments(plan.factory)
+        out = []
+        for combo in _spread(rows_per_decorator, MAX_INSTANCES):
+            given = {k: v for row in combo for k, v in row.items()}
+            values = {}
+            for p in plan.params:
+                if p in given:
+                    values[p] = given[p]
+                elif args.get(p) is not None:
+                    values[p] = self._first(args[p], plan.factory, 0)  # type: ignore[arg-type]
+                else:
+                    raise Unresolved(f"{p} is not parametrized (a fixture)")
+            described = ", ".join(f"{k}={describe(v)}" for k, v in values.items())
+            out.append(Binding(values, f"{plan.factory_qualname}({described}) (parametrized at line {line})"))
+        return out
 
     def _calls_of(self, func: ast.FunctionDef) -> Iterator[tuple[ast.Call, int]]:
         """Calls of `func` in the script, with how many of its parameters the call does not pass (`self`):
@@ -435,18 +688,31 @@ class Resolver:
                     yield node, shift
 
     def _call_bindings(self, plan: Plan, call: ast.Call, shift: int) -> list[Binding]:
+        unpacked = [k.value for k in call.keywords if k.arg is None] if shift != _HANDED else []
+        if len(unpacked) > 1:
+            raise Unresolved("passes **kwargs twice")
+        # `make(**cfg)`: each dict `cfg` may be (`for cfg in CONFIGS.values()`) gives the parameters it names
+        mappings: list[dict[str, Any]] = [{}]
+        if unpacked:
+            mappings = self.values(unpacked[0], call, 0)
+            if not all(isinstance(m, dict) and all(isinstance(k, str) for k in m) for m in mappings):
+                raise Unresolved(f"passes **{ast.unparse(unpacked[0])[:40]}, not a dict of names")
         exprs = self._argument_exprs(plan.factory, call, shift)
-        lists = []
-        for p in plan.params:
-            if p not in exprs:
-                raise Unresolved(f"does not pass {p}")
-            expr, where = exprs[p]
-            lists.append(self.values(expr, where, 0))
-        out = []
-        for combo in _spread(lists, MAX_INSTANCES):
-            values = dict(zip(plan.params, combo, strict=True))
-            out.append(Binding(values, _describe_call(plan.factory_qualname, values, call.lineno)))
-        return out
+        out: list[Binding] = []
+        for mapping in mappings:
+            lists = []
+            for p in plan.params:
+                if p in mapping:
+                    lists.append([mapping[p]])
+                    continue
+                if p not in exprs:
+                    raise Unresolved(f"does not pass {p}")
+                expr, where = exprs[p]
+                lists.append(self.values(expr, where, 0))
+            for combo in _spread(lists, MAX_INSTANCES):
+                values = dict(zip(plan.params, combo, strict=True))
+                out.append(Binding(values, _describe_call(plan.factory_qualname, values, call.lineno)))
+        return out[:MAX_INSTANCES]
 
     def _argument_exprs(self, func: ast.FunctionDef, call: ast.Call, shift: int) -> dict[str, tuple[ast.expr, ast.AST]]:
         """parameter -> (expression, where it is evaluated): the call's argument, else the default. `shift`
@@ -455,8 +721,8 @@ class Resolver:
         if shift == _HANDED:
             out = {name: (d, func) for name, d in _arguments(func).items() if d is not None}
             return out | {k.arg: (k.value, call) for k in call.keywords if k.arg in _arguments(func)}
-        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-            raise Unresolved("passes *args or **kwargs")
+        if any(isinstance(a, ast.Starred) for a in call.args):
+            raise Unresolved("passes *args")
         positional = [a.arg for a in (*func.args.posonlyargs, *func.args.args)][shift:]
         if len(call.args) > len(positional):
             raise Unresolved("more arguments than parameters")
@@ -466,7 +732,8 @@ class Resolver:
         for name, arg in zip(positional, call.args, strict=False):
             out[name] = (arg, call)
         for k in call.keywords:
-            out[k.arg] = (k.value, call)
+            if k.arg is not None:  # `**cfg`: see `_call_bindings`
+                out[k.arg] = (k.value, call)
         return out
 
     # --- values of an expression -----------------------------------------------------------------
@@ -518,6 +785,7 @@ class Resolver:
             "math",
             "_operator",
         )
+        pure = pure or _generated_dataclass(func) or _reading_method(func)
         if func is getattr or func is hasattr:  # `getattr(dtype, "_wp_scalar_type_", dtype)`: data and types only
             pure = bool(args) and _plain(args[0]) and not str(args[1:2] and args[1]).startswith("__")
         if not (pure or self.is_allowed(func, args, kwargs)):
@@ -528,6 +796,15 @@ class Resolver:
         return func(*args, **kwargs)
 
     def _name_values(self, name: str, at: ast.AST, depth: int) -> list[Any]:
+        if isinstance(at, ast.ClassDef):  # a method's default, `def __init__(self, width=WIDTH)`: the class body's
+            assigned = [
+                s
+                for s in at.body
+                if isinstance(s, (ast.Assign, ast.AnnAssign))
+                and any(name in _target_names(t) for t in (s.targets if isinstance(s, ast.Assign) else [s.target]))
+            ]
+            if assigned:
+                return self._assigned_values(name, assigned[-1], depth)
         function = self._enclosing(at, _FUNCTIONS)
         for loop in self._loops(at, function):
             if name in _target_names(loop.target):
@@ -580,17 +857,9 @@ class Resolver:
     def _parsed_arguments(self, value: ast.expr, at: ast.AST, depth: int) -> _Parsed | None:
         """`parser.parse_args()` / `parser.parse_known_args()[0]`: the defaults of `parser`'s options, as a
         script loaded with no arguments gets them (an option whose default is not a plain value is left out)."""
-        if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Constant) and value.slice.value == 0:
-            value = value.value
-        if not (
-            isinstance(value, ast.Call)
-            and isinstance(value.func, ast.Attribute)
-            and value.func.attr in ("parse_args", "parse_known_args")
-            and isinstance(value.func.value, ast.Name)
-            and not value.args
-        ):
+        parser = _parser_of(value)
+        if parser is None:
             return None
-        parser = value.func.value.id
         function = self._enclosing(at, (ast.FunctionDef, ast.AsyncFunctionDef))
         options: dict[str, Any] = {}
         for node in _walk_body(function or self.tree):
@@ -630,12 +899,18 @@ class Resolver:
             cur = self.parent.get(id(cur))
         return cur
 
-    def _loops(self, node: ast.AST, function: Any) -> Iterator[ast.For]:
-        """`for` statements around `node` (innermost first) whose body holds it, inside `function`."""
+    def _loops(self, node: ast.AST, function: Any) -> Iterator[ast.For | ast.comprehension]:
+        """`for` statements around `node` (innermost first) whose body holds it, inside `function`, and the
+        `for` clauses of comprehensions around it (`[make_op(op) for op in OPS]`; an `if` clause is not
+        applied: each value of the sequence counts)."""
         child, cur = node, self.parent.get(id(node))
         while cur is not None and cur is not function:
             if isinstance(cur, ast.For) and any(child is s for s in cur.body):
                 yield cur
+            elif isinstance(cur, _COMPREHENSIONS):
+                # The clauses before the one `node` is in (all of them from the element), innermost first.
+                inside = next((i for i, g in enumerate(cur.generators) if g is child), len(cur.generators))
+                yield from reversed(cur.generators[:inside])
             child, cur = cur, self.parent.get(id(cur))
 
     def _last_assignment(self, name: str, at: ast.AST, function: Any) -> ast.stmt | None:
@@ -654,6 +929,44 @@ class Resolver:
         return any(stmt is s for s in self.tree.body)
 
 
+def main_block_values(tree: ast.Module, resolver: Resolver) -> dict[str, Any]:
+    """Names the script's `if __name__ == "__main__":` blocks assign exactly once, by a plain statement of
+    the block (`N = 64`, `DT = 1.0 / 60.0`, `args = parser.parse_args()`), with the one value the harvest reads
+    for each. `python script.py` runs the block before its launches, so a kernel that reads such a global (one
+    of the top level, or one the block defines) has it when Warp makes its code; loading the script does not."""
+    blocks = [n for n in tree.body if isinstance(n, ast.If) and _is_main_guard(n.test)]
+    assigned: dict[str, int] = {}
+    for block in blocks:
+        for node in ast.walk(block):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                assigned[node.id] = assigned.get(node.id, 0) + 1
+    out: dict[str, Any] = {}
+    for block in blocks:
+        for stmt in block.body:
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+                continue
+            name = stmt.targets[0].id
+            if assigned[name] != 1 or name in resolver.namespace:
+                continue
+            try:
+                values = resolver.values(stmt.value, stmt, 0)
+                if len(values) == 1:
+                    out[name] = resolver.plain(name, values[0])
+            except Unresolved:
+                continue
+    return out
+
+
+def _is_main_guard(test: ast.expr) -> bool:
+    """`__name__ == "__main__"`, either way round."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    sides = [test.left, test.comparators[0]]
+    return any(isinstance(x, ast.Name) and x.id == "__name__" for x in sides) and any(
+        isinstance(x, ast.Constant) and x.value == "__main__" for x in sides
+    )
+
+
 def make(
     plan: Plan,
     binding: Binding,
@@ -666,14 +979,22 @@ def make(
     qualified name the factory's call would give it."""
     definitions = [s for s in plan.statements if isinstance(s, (ast.FunctionDef, ast.ClassDef))]
     body: list[ast.stmt] = []
+    parsed: dict[str, Any] = {}  # `args = parser.parse_args()` runs as `args = <its options' defaults>`
     for stmt in [*plan.statements, plan.kernel]:
+        if isinstance(stmt, ast.Assign) and _parser_of(stmt.value) is not None:
+            name = f"__wci_parsed_{len(parsed)}__"
+            parsed[name] = resolver._parsed_arguments(stmt.value, stmt, 0)
+            body.append(ast.copy_location(ast.Assign(stmt.targets, ast.Name(name, ast.Load())), stmt))
+            continue
         node = _Guard().visit(copy.deepcopy(stmt))
         if stmt in definitions or stmt is plan.kernel:
-            qualname = f"{plan.factory_qualname}.<locals>.{stmt.name}"
+            qualname = f"{plan.defined_in or plan.factory_qualname}.<locals>.{stmt.name}"
             node.decorator_list = _defined_as(node.decorator_list, qualname)
         body.append(node)
     body.append(ast.Return(ast.Name(plan.kernel.name, ast.Load())))
     params = ["__wci_call__", "__wci_define__", *plan.params, *(f"__wci_loop_{i}__" for i in range(len(plan.loops)))]
+    instance = {} if plan.instance is None else {plan.instance: types.SimpleNamespace()}
+    params += [*instance, *parsed]
     function = ast.FunctionDef(
         name=plan.factory.name,
         args=ast.arguments(
@@ -693,7 +1014,7 @@ def make(
     scope: dict[str, Any] = {}
     try:
         exec(compiled(module, resolver.path, "exec", resolver.flags), resolver.namespace, scope)
-        return scope[plan.factory.name](resolver.guard, define, **binding.values)
+        return scope[plan.factory.name](resolver.guard, define, **binding.values, **instance, **parsed)
     except Unresolved:
         raise
     except Exception as e:
@@ -748,9 +1069,44 @@ def _hands_on(call: ast.Call, func: ast.FunctionDef) -> bool:
     return passed and any(k.arg in params for k in call.keywords)
 
 
+def _parser_of(value: ast.expr) -> str | None:
+    """`parser` when `value` is `parser.parse_args()` or `parser.parse_known_args()[0]`."""
+    if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Constant) and value.slice.value == 0:
+        value = value.value
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr in ("parse_args", "parse_known_args")
+        and isinstance(value.func.value, ast.Name)
+        and not value.args
+    ):
+        return value.func.value.id
+    return None
+
+
+def _called_attribute(func: ast.expr) -> str | None:
+    return func.attr if isinstance(func, ast.Attribute) else None
+
+
+def _parametrized_names(node: ast.expr) -> list[str]:
+    """`"n, dtype"` or `("n", "dtype")` -> ["n", "dtype"]."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [n.strip() for n in node.value.split(",") if n.strip()]
+    if isinstance(node, (ast.Tuple, ast.List)) and all(
+        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts
+    ):
+        return [e.value for e in node.elts]  # type: ignore[attr-defined]
+    raise Unresolved(f"parametrizes {ast.unparse(node)[:40]}")
+
+
+# What a loop may also go over: a dict's views, and the finite iterators of the pure built-ins above
+# (`enumerate(SIZES)`, `zip(A, B)`, `itertools.product(...)`), made from values already in hand.
+_VIEWS = (type({}.items()), type({}.keys()), type({}.values()), enumerate, zip, *_PURE_FUNCTIONS)
+
+
 def _items(iterable: Any) -> list[Any]:
     """The first `MAX_INSTANCES` items a loop over `iterable` takes (a set's in a fixed order)."""
-    if not isinstance(iterable, (list, tuple, range, dict, set, frozenset)):
+    if not isinstance(iterable, (list, tuple, range, dict, set, frozenset, *_VIEWS)):
         raise Unresolved(f"loops over a {type(iterable).__name__}")
     items = sorted(iterable, key=repr) if isinstance(iterable, (set, frozenset)) else iterable
     return list(itertools.islice(items, MAX_INSTANCES))
@@ -870,8 +1226,49 @@ def _plain(value: Any, depth: int = 0) -> bool:
         return depth < 4 and all(
             _plain(k, depth + 1) and _plain(v, depth + 1) for k, v in itertools.islice(value.items(), 256)
         )
+    if _generated_dataclass(type(value)):
+        return depth < 4 and all(_plain(getattr(value, f.name, None), depth + 1) for f in dataclasses.fields(value))
     module = type(value).__module__ or ""
     return module.split(".")[0] in ("warp", "numpy", "math", "builtins")
+
+
+_DEFAULT_FACTORIES = (list, dict, set, tuple, frozenset)
+# Methods of the built-in containers and strings that only read (`CONFIGS.items()`, `"a,b".split(",")`).
+_READING_METHODS = {
+    "items", "keys", "values", "get", "count", "index", "copy", "join", "split", "rsplit", "strip", "lower",
+    "upper", "replace", "startswith", "endswith", "format", "union", "intersection", "difference", "issubset",
+}  # fmt: skip
+
+
+def _reading_method(func: Any) -> bool:
+    owner = getattr(func, "__self__", None)
+    return (
+        isinstance(func, types.BuiltinMethodType)
+        and type(owner) in (dict, list, tuple, str, set, frozenset)
+        and func.__name__ in _READING_METHODS
+    )
+
+
+def _generated_dataclass(cls: Any) -> bool:
+    """Whether `cls` is a dataclass whose methods are all the ones `@dataclass` generated (a script's
+    `SimConfig(n=16)`): making one, comparing or reading its fields runs none of the script's code. One
+    with a method the script wrote (`__post_init__`, a property) or a `default_factory` that may act is not."""
+    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+        return False
+    for klass in cls.__mro__[:-1]:
+        if not dataclasses.is_dataclass(klass):
+            return False
+        for member in vars(klass).values():
+            if isinstance(member, (staticmethod, classmethod, property)):
+                return False
+            if isinstance(member, types.FunctionType) and inspect.unwrap(member).__code__.co_filename[:1] != "<":
+                return False  # written in a file, not generated
+    for f in dataclasses.fields(cls):
+        if f.default_factory is not dataclasses.MISSING and f.default_factory not in _DEFAULT_FACTORIES:
+            return False
+        if f.default is not dataclasses.MISSING and not _plain(f.default, 3):
+            return False
+    return True
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -121,6 +121,10 @@ class _Writer:
             self._require_class(name, obj, paths)
         elif isinstance(obj, type) and paths and all(len(p) > 0 for p in paths):
             self._require_namespace(name, obj, paths)  # a class used as a namespace (`Gaussian.Data`)
+        elif isinstance(obj, types.FunctionType) and getattr(wp, obj.__name__, None) is obj:
+            # Warp's own decorators and helpers taken by name, `from warp import kernel, func` (then `@kernel`)
+            line = f"from warp import {obj.__name__}" + ("" if name == obj.__name__ else f" as {name}")
+            self.add_import(name, line, obj)
         elif isinstance(obj, types.FunctionType) and _warp_decorator(obj) is not None:
             expr = self._decorator_expr(obj)  # `my_func = wp.func(inline=False)` upstream
             if self.bind(name, obj):
@@ -131,6 +135,8 @@ class _Writer:
             callable(obj) and getattr(obj, "__module__", None) in ("builtins", "math", "numpy")
         ):
             self._require_importable_attr(name, obj)
+        elif _function_table(obj):
+            self._require_function_table(name, obj)
         else:
             try:
                 literal = self.literal(obj)
@@ -204,6 +210,23 @@ class _Writer:
         if isinstance(value, types.FunctionType) or isinstance(value, type):
             return value.__name__
         return attr
+
+    def _require_function_table(self, name: str, table: list[Any] | tuple[Any, ...] | dict[Any, Any]) -> None:
+        """A list, tuple or dict of `@wp.func`s a kernel picks from in `wp.static(OPS[k])`: each function
+        under its own name, then the table of those names."""
+        items = table.values() if isinstance(table, dict) else table
+        names = []
+        for func in items:
+            names.append(func.func.__name__)
+            self.require(names[-1], func)
+        if isinstance(table, dict):
+            text = "{" + ", ".join(f"{self.literal(k)}: {n}" for k, n in zip(table, names, strict=True)) + "}"
+        elif isinstance(table, tuple):
+            text = f"({names[0]},)" if len(names) == 1 else f"({', '.join(names)})"
+        else:
+            text = f"[{', '.join(names)}]"
+        if self.bind(name, table):
+            self.add_entry(_Entry(name, f"{name} = {text}", sorted(set(names)), ("", 0), False))
 
     def _require_function(self, name: str, func: Any) -> None:
         # All overloads of a `@wp.func` live under one name; custom grad/replay functions come after them.
@@ -342,6 +365,8 @@ class _Writer:
         """Upstream text of a def/class (dedented) and the names it needs; requires each of them."""
         lines, lineno, filename = source_lines(obj)
         text = textwrap.dedent("".join(lines)).rstrip() + "\n"
+        if kernel is not None:
+            text = _without_staticmethod(text)
         scope = _scope_of(obj)
         needed = free_names(text)
         annotation_only = _annotation_only_names(text)
@@ -639,6 +664,30 @@ def _decorator_module_name(text: str, name: str, kernel: Any) -> Any:
                 if kw.arg == "module" and isinstance(kw.value, ast.Name) and kw.value.id == name:
                     return warp_session.kernel_module_name(kernel)
     return _MISSING
+
+
+def _function_table(value: Any) -> bool:
+    """Whether `value` is a non-empty list, tuple or dict (plain keys) of `@wp.func`s."""
+    if isinstance(value, dict):
+        keys_plain = all(isinstance(k, (str, int)) for k in value)
+        return bool(value) and keys_plain and all(warp_session.is_user_function(v) for v in value.values())
+    return isinstance(value, (list, tuple)) and bool(value) and all(warp_session.is_user_function(v) for v in value)
+
+
+def _without_staticmethod(text: str) -> str:
+    """A kernel's text without its `@staticmethod` lines: a kernel written in a class body as `@staticmethod`
+    over `@wp.kernel` is, at the top level of a module, a staticmethod object Warp does not see as a kernel.
+    (A `wp.func` keeps them: reached through its class, `Joint.f`, a staticmethod gives the function.)"""
+    node = ast.parse(text).body[0]
+    drop = {
+        line
+        for d in getattr(node, "decorator_list", [])
+        if isinstance(d, ast.Name) and d.id == "staticmethod"
+        for line in range(d.lineno, (d.end_lineno or d.lineno) + 1)
+    }
+    if not drop:
+        return text
+    return "".join(line for i, line in enumerate(text.splitlines(keepends=True), 1) if i not in drop)
 
 
 def _warp_decorator(obj: types.FunctionType) -> str | None:

@@ -398,8 +398,7 @@ def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) 
     """
     if module in sys.modules:  # a sibling script imported it by name already
         return
-    with tokenize.open(path) as f:  # honours a PEP 263 encoding line
-        text = f.read()
+    text = _script_text(path)
     tree = ast.parse(text, path)
     flags = scripts.future_flags(tree)
     spec = importlib.util.spec_from_file_location(module, path)
@@ -416,6 +415,13 @@ def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) 
     # the build's own arguments made it exit and left the names it sets undefined).
     argv, sys.argv = sys.argv, [path]
     over: _OverTime | None = None
+    # `python sims/fluid.py` puts `sims/` first on sys.path: a script in a subfolder imports its siblings by
+    # name (`from helpers import idx`). Only while it loads: the modules it imported stay (their kernels and
+    # structs are read after the load), the folder does not stay on the path of the next scripts.
+    here = os.path.dirname(os.path.abspath(path))
+    own_folder = here not in sys.path
+    if own_folder:
+        sys.path.insert(0, here)
     try:
         for node in tree.body:
             timed = not isinstance(node, (ast.Import, ast.ImportFrom))
@@ -432,16 +438,45 @@ def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) 
     finally:
         signal.signal(signal.SIGALRM, previous)
         sys.argv = argv
-    evaluate = _evaluator(path, loaded.__dict__, flags)
-    _define_inner_kernels(tree, text, path, loaded.__dict__, evaluate, flags)
     try:
-        _define_factory_kernels(tree, text, path, loaded.__dict__, made, evaluate)
-    except Exception:  # a bug of ours must not cost the script's other kernels
-        traceback.print_exc()
+        resolver = factories.Resolver(tree, path, loaded.__dict__, _allowed_call)
+        try:
+            # What `python script.py` sets before its launches: plain globals of the `__main__` block.
+            loaded.__dict__.update(factories.main_block_values(tree, resolver))
+        except Exception:  # a bug of ours must not cost the script's kernels
+            traceback.print_exc()
+        evaluate = _evaluator(path, loaded.__dict__, flags)
+        _define_inner_kernels(tree, text, path, loaded.__dict__, evaluate, flags, made)
+        try:
+            _define_factory_kernels(tree, text, path, resolver, made, evaluate)
+        except Exception:  # a bug of ours must not cost the script's other kernels
+            traceback.print_exc()
+    finally:
+        if own_folder:
+            sys.path.remove(here)
     if over is not None:
         raise over
     if first is not None:
         raise first
+
+
+def _script_text(path: str) -> str:
+    """The script's text, decoded as Python decodes it (PEP 263 encoding line, else UTF-8).
+
+    A file Python's decoder refuses (a comment saved as cp1252 by an editor, `Größe`, with no encoding
+    line) is decoded with U+FFFD for the bytes that are not UTF-8, and that text is what `linecache` then
+    serves for the file: Warp and the harvest read a kernel's source through it, and the code itself,
+    ASCII in such files, is unchanged.
+    """
+    try:
+        with tokenize.open(path) as f:
+            return f.read()
+    except (UnicodeDecodeError, SyntaxError):
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8", errors="replace")
+        # An entry with no modification time is one `linecache.checkcache` keeps (as for zipimported files).
+        linecache.cache[path] = (len(text), None, text.splitlines(keepends=True), path)
+        return text
 
 
 def _define_inner_kernels(
@@ -451,26 +486,27 @@ def _define_inner_kernels(
     namespace: dict[str, Any],
     evaluate: Callable[[ast.expr], Any],
     flags: int,
+    made: FactoryKernels | None = None,
 ) -> None:
     """Define the kernels the script writes inside functions its top level never called, where they capture
     nothing from those functions, and those under a top-level block that did not run (`if __name__ ==
     "__main__":`), see `scripts.inner_kernels`: same text, line numbers and `__qualname__` as the script's
     run would give them, names looked up in the script's globals. A definition whose decorator raises is
-    left out, as it is from the run. `evaluate` evaluates in the script's globals, `flags` are its own
-    `__future__` flags."""
+    left out, as it is from the run; one that reads a name only that run binds goes to `made.unmade` with
+    why. `evaluate` evaluates in the script's globals, `flags` are its own `__future__` flags."""
 
     def is_kernel_decorator(expr: ast.expr) -> bool:
         return _is_kernel_decorator(expr, evaluate)
 
     kernels = _kernels_with([namespace])
-    made = {
+    existing = {
         (os.path.realpath(k.func.__code__.co_filename), k.func.__code__.co_firstlineno)
         for k in kernels
         if getattr(k.func, "__code__", None) is not None
     }
     here = os.path.realpath(path)
     for inner in scripts.inner_kernels(tree, text, path, is_kernel_decorator):
-        if (here, inner.first_line) in made:  # the script made it at import (a function it called)
+        if (here, inner.first_line) in existing:  # the script made it at import (a function it called)
             continue
         # Compiled as a top-level def whose one decorator stands on the original decorator's line (Python
         # and Warp read the kernel's source from there); that decorator names it and applies the real one.
@@ -485,6 +521,10 @@ def _define_inner_kernels(
         scope = {"__wci_define__": define}
         try:
             exec(scripts.compiled(ast.Module([node], type_ignores=[]), path, "exec", flags), namespace, scope)
+        except NameError as e:  # `for dtype in ...:` under `__main__`, then `wp.array(dtype=dtype)`
+            if made is not None:
+                why = f"defined where loading the script does not run, from a name only that run binds: {e}"
+                made.unmade.append((inner.first_line, inner.qualname, why))
         except Exception:
             continue
 
@@ -569,7 +609,7 @@ def _define_factory_kernels(
     tree: ast.Module,
     text: str,
     path: str,
-    namespace: dict[str, Any],
+    resolver: factories.Resolver,
     made: FactoryKernels | None,
     evaluate: Callable[[ast.expr], Any],
 ) -> None:
@@ -581,12 +621,11 @@ def _define_factory_kernels(
         return
     here = os.path.realpath(path)
     digests: dict[int, set[str]] = {}  # first line -> closure digests of the kernels made from that definition
-    existing = _kernels_with([namespace])
+    existing = _kernels_with([resolver.namespace])
     for kernel in existing:
         code = getattr(kernel.func, "__code__", None)
         if code is not None and os.path.realpath(code.co_filename) == here:
             digests.setdefault(code.co_firstlineno, set()).add(identity.made_with(kernel.func))
-    resolver = factories.Resolver(tree, path, namespace, _allowed_call)
 
     def define(qualname: str, decorator: Any) -> Callable[[Any], Any]:
         if not _is_warp_decorator(decorator):

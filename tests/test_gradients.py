@@ -168,6 +168,37 @@ def test_an_atomics_returned_value_used_is_flagged() -> None:
     assert adjoint_hazards.adjoint_hazards(kernel("    wp.atomic_add(c, 0, 1)\n    b[i] = a[i]\n", params)) == []
 
 
+HAND_WRITTEN = """
+import warp as wp
+
+
+@wp.func
+def double(x: float):
+    return 2.0 * x
+
+
+@wp.func_grad(double)
+def adj_double(x: float, adj_ret: float):
+    wp.adjoint[x] += adj_ret
+
+
+@wp.kernel
+def k(a: wp.array(dtype=float), b: wp.array2d(dtype=float)):
+    i = wp.tid()
+    view = wp.array(ptr=b.ptr, shape=(2, 3), dtype=float)
+    view[0, i] = double(a[i])
+"""
+
+
+def test_hand_written_adjoints_and_arrays_made_from_pointers_are_flagged() -> None:
+    # Both gave wrong_adjoint rows with no flag in the default build (warp-lang's
+    # custom_adjoint_backward_access_kernel and kernel_array_from_ptr): the backward runs the author's adjoint,
+    # and an array made from a pointer has no adjoint array to carry the gradient back.
+    assert adjoint_hazards.adjoint_hazards(HAND_WRITTEN) == ["custom_adjoint:double", "pointer_array:view"]
+    plain = HAND_WRITTEN.replace("@wp.func_grad(double)", "@wp.func").replace("ptr=b.ptr, ", "")
+    assert adjoint_hazards.adjoint_hazards(plain) == []
+
+
 def test_missing_adjoints_are_read_from_warps_headers(tmp_path: Path) -> None:
     names = adjoint_hazards.missing_adjoints()
     # Warp 1.19's headers mark these MISSINGADJOINT; floor and sign are marked too, but their headers say the

@@ -41,6 +41,13 @@ written at build time for every row. Each flag names the construct:
   flag; newton's `_update_col_major_contact_jacobians`: its twin read other garbage than Warp's build).
 - `zero_adjoint:randf_bounds`: `randf(state, low, high)`: Warp registers `randf` as not differentiable
   (read from its built-in registry), so the bounds, which the value depends on linearly, get no adjoint.
+- `custom_adjoint:<func>`: the source writes `<func>`'s adjoint by hand (`@wp.func_grad(func)`) or its
+  replay (`@wp.func_replay(func)`): the backward runs that code, not an adjoint Warp derived, and is as right
+  as its author made it (warp-lang's `custom_adjoint_backward_access_kernel` writes a deliberately partial
+  one: wrong_adjoint, no flag).
+- `pointer_array:<var>`: an array the kernel makes from a raw pointer (`wp.array(ptr=a.ptr, ...)`): it has no
+  adjoint array, so nothing written or read through it reaches the adjoint of the array the pointer came
+  from (warp-lang's `kernel_array_from_ptr`: wrong_adjoint, no flag).
 
 A `wp.func` is analysed like the kernel (its body runs in the kernel's backward pass too). A real row's captured
 launch can add `aliased_overwrite:<param>` (`real.aliased_overwrites`: one array passed as two parameters and
@@ -444,6 +451,22 @@ def _component_index(index: ast.expr, unrolled: set[str]) -> bool:
     )
 
 
+_HAND_WRITTEN = frozenset({"func_grad", "func_replay"})
+
+
+def _hand_written_hazards(function: _Function) -> set[str]:
+    """A function whose decorator hands Warp the adjoint or replay of another, and arrays made from pointers."""
+    flags = set()
+    for decorator in function.node.decorator_list:
+        if isinstance(decorator, ast.Call) and _called_builtin(decorator) in _HAND_WRITTEN and decorator.args:
+            flags.add(f"custom_adjoint:{ast.unparse(decorator.args[0])}")
+    for node in function.nodes:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and _called_builtin(node.value) == "array":
+            if any(k.arg == "ptr" for k in node.value.keywords):
+                flags.update(f"pointer_array:{t.id}" for t in node.targets if isinstance(t, ast.Name))
+    return flags
+
+
 def adjoint_hazards(source: str, max_unroll: int | None = None, tree: ast.Module | None = None) -> list[str]:
     """Sorted flags for the constructs in `source` whose Warp 1.19 adjoint is known wrong or missing.
 
@@ -459,5 +482,5 @@ def adjoint_hazards(source: str, max_unroll: int | None = None, tree: ast.Module
             function = _Function.of(node)
             flags |= _loop_hazards(function, limit) | _rng_hazards(function) | _inplace_hazards(function)
             flags |= _decomposition_hazards(function) | _component_hazards(function)
-            flags |= _atomic_result_hazards(function)
+            flags |= _atomic_result_hazards(function) | _hand_written_hazards(function)
     return sorted(flags)

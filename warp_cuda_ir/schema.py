@@ -160,7 +160,10 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         "divides by zero), `component_assignment:<var>` (a store into one component of a local vector "
         "or matrix, `v.y = ...`, `v[1] = ...`: Warp's backward code for it is wrong), "
         "`atomic_result:<array>` (an atomic's returned value is used: the backward leaves the atomic out and reads "
-        "its result uninitialised), `zero_adjoint:randf_bounds` (randf bounds get no adjoint), and for real rows "
+        "its result uninitialised), `zero_adjoint:randf_bounds` (randf bounds get no adjoint), "
+        "`custom_adjoint:<func>` (the source writes `<func>`'s adjoint or replay by hand, `@wp.func_grad`: the "
+        "backward is the author's, not Warp's), `pointer_array:<var>` (an array made from a raw pointer in the "
+        "kernel: it has no adjoint array), and for real rows "
         "from their captured launch "
         "`aliased_overwrite:<param>` (the launch passes one float array as two parameters and changes it: the "
         "backward replays reads of memory the forward overwrote). Empty: none found.",

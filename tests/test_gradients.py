@@ -197,6 +197,9 @@ def test_hand_written_adjoints_and_arrays_made_from_pointers_are_flagged() -> No
     assert adjoint_hazards.adjoint_hazards(HAND_WRITTEN) == ["custom_adjoint:double", "pointer_array:view"]
     plain = HAND_WRITTEN.replace("@wp.func_grad(double)", "@wp.func").replace("ptr=b.ptr, ", "")
     assert adjoint_hazards.adjoint_hazards(plain) == []
+    # A derivative taken in the kernel: its adjoint is a second derivative, which Warp does not generate.
+    second = plain.replace("view[0, i] = double(a[i])", "view[0, i] = wp.grad(double)(a[i])")
+    assert adjoint_hazards.adjoint_hazards(second) == ["missing_adjoint:grad"]
 
 
 def test_missing_adjoints_are_read_from_warps_headers(tmp_path: Path) -> None:

@@ -14,7 +14,9 @@ written at build time for every row. Each flag names the construct:
 - `missing_adjoint:<builtin>`: a call of a built-in whose every adjoint in Warp's own native headers
   is marked `MISSINGADJOINT`, except where the header says the gradient is zero almost everywhere
   (floor, sign, step ...: an empty adjoint is then the right one). Read from `warp/native/*.h` of
-  the installed Warp, once per process.
+  the installed Warp, once per process. Also `missing_adjoint:grad`: `wp.grad(f)(x)` in the kernel, whose
+  adjoint would be a second derivative, which Warp does not generate (warp-lang's `grad_kernel`:
+  zero_adjoint, no flag).
 - `inplace_overwrite:<array>`: a float array parameter the kernel overwrites (`a[i] = ...`, `a[i] *= ...`,
   `atomic_min/max/exch/cas`) and whose earlier values it also reads: Warp's tape keeps array adjoints
   accumulating in place, so the gradient with respect to the overwritten values is wrong (only
@@ -464,6 +466,8 @@ def _hand_written_hazards(function: _Function) -> set[str]:
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and _called_builtin(node.value) == "array":
             if any(k.arg == "ptr" for k in node.value.keywords):
                 flags.update(f"pointer_array:{t.id}" for t in node.targets if isinstance(t, ast.Name))
+        if isinstance(node, ast.Call) and _called_builtin(node) == "grad":
+            flags.add("missing_adjoint:grad")  # a derivative's adjoint is a second derivative, which Warp never makes
     return flags
 
 

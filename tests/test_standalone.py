@@ -6,6 +6,7 @@ import dataclasses
 import re
 import shutil
 import subprocess
+import warnings
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -109,6 +110,16 @@ def test_what_the_kernel_prints_is_not_compared_with_the_digest() -> None:
     line = digest_line("output", "x", np.arange(3, dtype=np.float32))
     printed = f"Error, expect_eq() failed:\n\t Expected: 2\n\t Actual: 0\n{line}\noutput of step 3\n"
     assert digest_lines(printed) == [line]
+
+
+def test_a_signalling_nan_is_digested_without_a_warning() -> None:
+    # An uninitialised float read by Warp's backward can hold a signalling NaN: widening it raised numpy's
+    # "invalid value encountered in cast" onto the console of the validation pass.
+    signalling = np.array([0x7F800001], dtype=np.uint32).view(np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        line = digest_line("adjoint", "x", signalling)
+    assert line.split()[2:] == ["1", line.split()[3], "nan", "nan", "nan"]
 
 
 def test_batch_refuses_text_it_did_not_write() -> None:

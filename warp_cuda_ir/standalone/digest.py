@@ -48,7 +48,8 @@ def poly_hash(data: bytes) -> int:
 def digest_line(kind: str, name: str, values: np.ndarray) -> str:
     """The line a program prints for one array (`values`: its numpy contents, any shape)."""
     values = np.ascontiguousarray(values)
-    flat = values.reshape(-1).astype(np.float64)
+    with np.errstate(invalid="ignore"):  # a signalling NaN (an uninitialised float) raises `invalid` as it widens
+        flat = values.reshape(-1).astype(np.float64)
     count = flat.size
     if count:
         with np.errstate(invalid="ignore"):  # inf + -inf is NaN here as in the C++ loop, not a warning

@@ -456,8 +456,9 @@ def _component_index(index: ast.expr, unrolled: set[str]) -> bool:
 _HAND_WRITTEN = frozenset({"func_grad", "func_replay"})
 
 
-def _hand_written_hazards(function: _Function) -> set[str]:
-    """A function whose decorator hands Warp the adjoint or replay of another, and arrays made from pointers."""
+def _underived_adjoint_hazards(function: _Function) -> set[str]:
+    """Adjoints Warp does not derive: written by hand (a decorator handing Warp another function's adjoint or
+    replay), absent (an array made from a pointer), or a second derivative (`wp.grad` in the kernel)."""
     flags = set()
     for decorator in function.node.decorator_list:
         if isinstance(decorator, ast.Call) and _called_builtin(decorator) in _HAND_WRITTEN and decorator.args:
@@ -486,5 +487,5 @@ def adjoint_hazards(source: str, max_unroll: int | None = None, tree: ast.Module
             function = _Function.of(node)
             flags |= _loop_hazards(function, limit) | _rng_hazards(function) | _inplace_hazards(function)
             flags |= _decomposition_hazards(function) | _component_hazards(function)
-            flags |= _atomic_result_hazards(function) | _hand_written_hazards(function)
+            flags |= _atomic_result_hazards(function) | _underived_adjoint_hazards(function)
     return sorted(flags)

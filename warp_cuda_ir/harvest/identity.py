@@ -19,10 +19,9 @@ def kernel_digest(func: Any) -> str:
     launch failed its replay on the int32 record). A kernel of a module's top level has one definition."""
     if "<locals>" not in getattr(func, "__qualname__", ""):
         return closure_digest(func)
-    annotations = getattr(func, "__annotations__", {}) or {}
     # Types by their own names: a script's struct is `__main__.S` when the capture runs the script and has
     # the script's module name in the harvest.
-    types = _QUALIFIED.sub(r"\1", stable_repr(sorted(annotations.items())))
+    types = _QUALIFIED.sub(r"\1", _annotations(func))
     return closure_digest(func) + "|" + hashlib.sha1(types.encode()).hexdigest()[:12]
 
 
@@ -32,8 +31,11 @@ _QUALIFIED = re.compile(r"\b(?:[\w<>]+\.)+(\w+)")
 def made_with(func: Any) -> str:
     """What a factory's kernel was made with: the values it captures and its annotations (a type the
     factory made, `vec_t`, is read only by an annotation, so no closure cell holds it)."""
-    annotations = getattr(func, "__annotations__", {}) or {}
-    return closure_digest(func) + "|" + stable_repr(sorted(annotations.items()))
+    return closure_digest(func) + "|" + _annotations(func)
+
+
+def _annotations(func: Any) -> str:
+    return stable_repr(sorted((getattr(func, "__annotations__", {}) or {}).items()))
 
 
 def closure_digest(func: Any) -> str:

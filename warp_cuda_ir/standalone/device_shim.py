@@ -281,17 +281,14 @@ def int64_atomics(cuda_text: str) -> str:
 # A row's `wp.func` helpers are `static CUDA_CALLABLE` functions, which nvcc compiles for the host as well.
 # In a helper that uses tiles, the host forms of Warp's tile code call the CPU block runtime and `_wp_assert`,
 # which Warp's runtime library defines: without them such a program failed to link (newton's
-# `compute_solid_mesh_inertia`: `wp_cpu_get_thread_idx`, `wp_cpu_tile_sync`, `_wp_assert`). The host forms
-# never run in the CUDA program; these definitions only let it link.
+# `compute_solid_mesh_inertia`: `wp_cpu_get_thread_idx`, `wp_cpu_tile_sync`, `_wp_assert`; every program
+# defines the last, in its support code). The host forms never run in the CUDA program; these definitions
+# only let it link.
 HOST_RUNTIME = """\
 // nvcc also compiles the row's tile helpers for the host, whose tile code calls Warp's CPU runtime library;
 // these stand-ins let the program link (the host forms never run here).
 #ifndef WP_PROGRAM_HOST_RUNTIME
 #define WP_PROGRAM_HOST_RUNTIME
-extern "C" void _wp_assert(const char* message, const char* file, unsigned int line) {
-    printf("assertion failed: %s (%s:%u)\\n", message, file, line);
-    __builtin_trap();
-}
 extern "C" int wp_cpu_get_thread_idx() { return 0; }
 extern "C" int wp_cpu_get_active_count() { return 1; }
 extern "C" int wp_cpu_get_first_active_lane() { return 0; }
@@ -303,3 +300,84 @@ extern "C" void wp_cpu_tile_sync() {}
 def host_runtime(cuda_helpers: str) -> str:
     """The block a CUDA program puts before `#include "aot.h"` when the row's helpers use tiles; else empty."""
     return HOST_RUNTIME if uses_tiles(cuda_helpers) else ""
+
+
+# Warp's `tile_stack_t` (tile.h) defines its destructor without an execution space: host-only under nvcc, so a
+# kernel holding a stack failed ("calling a __host__ function("wp::tile_stack_t<int, 64>::~tile_stack_t()")
+# from a __global__ function": 20 warp-lang rows, 17 of them with a replayed launch). A member of a class
+# template may be explicitly specialised, and the specialisation may carry its own execution space: for each
+# stack type the row declares, the program adds the destructor's device form, with the body read from the
+# installed Warp's header. These follow `#include "aot.h"` in namespace `wp` (a batch hoists them out of the
+# rows' namespaces), so only stacks of Warp's own and built-in types are covered: a stack of the row's own
+# struct cannot be named there (3 rows of the default build, none launched).
+STACK_DESTRUCTORS = "// nvcc: a device form of Warp's tile_stack_t destructor for each stack type of this row.\n"
+_STACK_TYPE = re.compile(r"\btile_stack_t<")
+_DESTRUCTOR = re.compile(r"~tile_stack_t\(\)\s*\{")
+
+
+def _closing(text: str, start: int, open_char: str, close_char: str) -> int:
+    """Index just past the bracket that closes the one opened before `start`; -1 when it never closes."""
+    depth = 1
+    for position in range(start, len(text)):
+        depth += (text[position] == open_char) - (text[position] == close_char)
+        if depth == 0:
+            return position + 1
+    return -1
+
+
+@functools.cache
+def _stack_destructor_body(native_dir: str) -> str | None:
+    """The statements of Warp's `~tile_stack_t()`, on one line; None when Warp marks it CUDA_CALLABLE already
+    (or defines no tile stack): the program then needs nothing."""
+    path = Path(native_dir) / "tile.h"
+    text = _COMMENT.sub("", path.read_text()) if path.exists() else ""
+    m = _DESTRUCTOR.search(text)
+    if m is None or _ANNOTATED.search(text[text.rfind("\n", 0, m.start()) : m.start()]):
+        return None
+    end = _closing(text, m.end(), "{", "}")
+    return " ".join(text[m.end() : end - 1].split()) if end > 0 else None
+
+
+def _stack_types(cuda_text: str) -> list[tuple[str, str]]:
+    """(element type, capacity) of each distinct `tile_stack_t<...>` the code names, in order of appearance."""
+    found: dict[tuple[str, str], None] = {}
+    for m in _STACK_TYPE.finditer(cuda_text):
+        end = _closing(cuda_text, m.end(), "<", ">")
+        element, _, capacity = cuda_text[m.end() : end - 1].rpartition(",")
+        if end > 0 and capacity.strip().isdigit():
+            found.setdefault((" ".join(element.split()), capacity.strip()))
+    return list(found)
+
+
+def _names_only_warp_types(element: str) -> bool:
+    """Whether a type is spelled with Warp's (`wp::...`) and built-in names only: declared before the row's code."""
+    return set(_IDENT.findall(re.sub(r"(?:::)?wp::\w+", "", element))) <= _BUILTIN_WORDS
+
+
+def stack_destructors(native_dir: str, cuda_text: str) -> str:
+    """The block a CUDA program puts right after `#include "aot.h"` when its code declares a tile stack of
+    Warp's own types: one explicit specialisation of the destructor per line; empty otherwise."""
+    if "tile_stack_t<" not in cuda_text:
+        return ""
+    body = _stack_destructor_body(native_dir)
+    types = [(e, c) for e, c in _stack_types(cuda_text) if _names_only_warp_types(e)]
+    if body is None or not types:
+        return ""
+    lines = [
+        f"namespace wp {{ template <> inline CUDA_CALLABLE tile_stack_t<{e}, {c}>::~tile_stack_t() {{ "
+        f"using T = {e}; constexpr int Capacity = {c}; {body} }} }}"
+        for e, c in types
+    ]
+    return STACK_DESTRUCTORS + "\n".join(lines) + "\n"
+
+
+def split_stack_destructors(text: str) -> tuple[list[str], str]:
+    """(the specialisation lines `stack_destructors` wrote at the start of `text`, the rest of `text`)."""
+    if not text.startswith(STACK_DESTRUCTORS):
+        return [], text
+    rest = text[len(STACK_DESTRUCTORS) :]
+    lines: list[str] = []
+    while rest.startswith("namespace wp { template <> inline CUDA_CALLABLE tile_stack_t<"):
+        line, _, rest = rest.partition("\n")
+        lines.append(line)
+    return lines, rest

@@ -102,13 +102,27 @@ template <class T> struct wp_pointee<T*> { using type = T; };
 template <class A> using wp_elem = typename wp_pointee<decltype(A::data)>::type;
 """
 
-CPU_RUNTIME = r"""
-// What Warp's runtime library provides to its JIT-compiled CPU code, for a program without it.
-extern "C" void _wp_assert(const char* message, const char* file, unsigned int line) {
+# Two pieces of Warp's runtime library that both programs' host code may call: `_wp_assert` (Warp's headers call
+# it on the host, e.g. `slice_assert_step_nonzero`, reached by 4 mujoco-warp helpers under nvcc) and the
+# bfloat16 conversions (a bfloat16 constant converted on the host: 2 warp-lang rows failed nvcc's link without
+# them). With Warp's own software conversions, as its CPU code converts.
+HOST_ASSERT = r"""extern "C" void _wp_assert(const char* message, const char* file, unsigned int line) {
     printf("assertion failed: %s (%s:%u)\n", message, file, line);
     __builtin_trap();
 }
-extern "C" int _wp_isfinite(double x) { return __builtin_isfinite(x); }
+"""
+HOST_BFLOAT16 = r"""#ifndef WP_NO_BFLOAT16
+extern "C" uint16_t wp_float_to_bfloat16_bits(float x) { return wp::wp_float_to_bfloat16_bits_sw(x); }
+extern "C" float wp_bfloat16_bits_to_float(uint16_t u) { return wp::wp_bfloat16_bits_to_float_sw(u); }
+#endif
+"""
+
+CPU_RUNTIME = (
+    r"""
+// What Warp's runtime library provides to its JIT-compiled CPU code, for a program without it.
+"""
+    + HOST_ASSERT
+    + r"""extern "C" int _wp_isfinite(double x) { return __builtin_isfinite(x); }
 extern "C" int _wp_isnan(double x) { return __builtin_isnan(x); }
 extern "C" int _wp_isinf(double x) { return __builtin_isinf(x) != 0; }
 // float -> float16 bits. Warp's CPU kernels are compiled by Clang, where builtin.h converts with Clang's
@@ -121,11 +135,9 @@ extern "C" uint16_t wp_float_to_half_bits(float x) {
     return bits;
 }
 extern "C" float wp_half_bits_to_float(uint16_t u) { return wp_half_to_float_exact(u); }
-#ifndef WP_NO_BFLOAT16
-extern "C" uint16_t wp_float_to_bfloat16_bits(float x) { return wp::wp_float_to_bfloat16_bits_sw(x); }
-extern "C" float wp_bfloat16_bits_to_float(uint16_t u) { return wp::wp_bfloat16_bits_to_float_sw(u); }
-#endif
-typedef void (*wp_cpu_block_lane_fn)(void* dim, size_t block_id, int lane, void* args);
+"""
+    + HOST_BFLOAT16
+    + r"""typedef void (*wp_cpu_block_lane_fn)(void* dim, size_t block_id, int lane, void* args);
 extern "C" int wp_cpu_run_block(int block_dim, int active_count, wp_cpu_block_lane_fn kernel_fn, void* dim,
                                 size_t block_id, void* args) {
     // CPU launches use one thread per block (block_dim 1), so lanes run one after the other.
@@ -133,8 +145,10 @@ extern "C" int wp_cpu_run_block(int block_dim, int active_count, wp_cpu_block_la
     return 1;
 }
 """
+)
 
-CUDA_SUPPORT = r"""
+CUDA_SUPPORT = (
+    r"""
 // Host code of a kernel with float16 values (e.g. a constant converted on the host) calls these two, which
 // Warp's runtime library provides (1 of 639 programs, seed 100,678, failed to link without them). IEEE
 // round to nearest even, as the CPU twin's _Float16 (nvcc's host front end has no _Float16).
@@ -168,12 +182,16 @@ extern "C" float wp_half_bits_to_float(uint16_t u) {
     memcpy(&f, &x, 4);
     return f;
 }
-// The kernel's parameter types, taken from its signature: (launch bounds, arguments...).
+"""
+    + HOST_ASSERT
+    + HOST_BFLOAT16
+    + r"""// The kernel's parameter types, taken from its signature: (launch bounds, arguments...).
 template <class F> struct wp_kernel_params;
 template <int N, class... A> struct wp_kernel_params<void (*)(wp::launch_bounds_t<N>, A...)> {
     using type = std::tuple<A...>;
 };
 """
+)
 
 _BOUNDS = re.compile(r"launch_bounds_t<(\d)>")
 _C_KEYWORDS_SAFE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -357,7 +375,7 @@ def program(
         block_dim = int(row.get("block_dim") or extraction.CUDA_BLOCK_DIM)
         shim = device_shim.shim(warp_native_dir(), unit) + device_shim.int64_atomics(unit)
         shim += device_shim.host_runtime(row.get("cuda_helpers") or "")
-        after = device_shim.map_macros(warp_native_dir(), unit)
+        after = device_shim.stack_destructors(warp_native_dir(), unit) + device_shim.map_macros(warp_native_dir(), unit)
         prefix = f'{CUDA_INCLUDES}#define WP_TILE_BLOCK_DIM {block_dim}\n{shim}#include "aot.h"\n{after}'
     else:
         prefix = CPU_INCLUDES

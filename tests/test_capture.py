@@ -794,6 +794,25 @@ def _field_args(ns):
     ]
 
 
+SPREAD = """
+import warp as wp
+
+@wp.kernel
+def spread(v: wp.vec3, t: wp.transform, out: wp.array(dtype=float)):
+    out[0] = v[0] + 2.0 * v[1] + 4.0 * v[2]
+    out[1] = t[0] + t[6]
+"""
+
+
+def _spread_args(ns):
+    """A numpy Boolean for a vector and a transform parameter (as warp-lang's `test_launch` passes): Warp fills
+    every component with it, as 1.0."""
+    import warnings
+
+    warnings.simplefilter("ignore", DeprecationWarning)  # Warp's notice that this promotion is deprecated
+    return [np.bool_(True), np.bool_(True), wp.zeros(2, dtype=float, device="cpu")]
+
+
 def _sign_args(ns):
     x, y = np.array([1.0, 2.0]), np.array([-0.0, 0.0])
     return [
@@ -855,8 +874,17 @@ def test_zeros_count_nothing_against_the_programs_cap_on_values() -> None:
         (SIGN, "sign", _sign_args, 2, ["out"]),
         (GUARD, "guard", _guard_args, 3, ["count", "flags"]),
         (FIELD, "fill", _field_args, 70_000, ["field", "wide"]),
+        (SPREAD, "spread", _spread_args, 1, ["out"]),
     ],
-    ids=["step", "contacts", "nan-bits", "float64-negative-zero", "writes-nothing", "seeds-by-formula"],
+    ids=[
+        "step",
+        "contacts",
+        "nan-bits",
+        "float64-negative-zero",
+        "writes-nothing",
+        "seeds-by-formula",
+        "scalar-for-vector",
+    ],
 )
 def test_cpu_twin_of_a_captured_row_prints_warps_digests(
     source: str, kernel_name: str, make_args, dim: int | None, outputs: list[str], tmp_path: Path

@@ -110,7 +110,9 @@ def argument_values(prepared: launch.Launch, row: Mapping[str, Any]) -> list[Arg
             components = warp_session.vector_components(value)
             if components is None:
                 scalar = warp_session.scalar_value(value)
-                components = [value if scalar is None else scalar]
+                # A plain number for a vector, matrix, quaternion or transform parameter: Warp fills every
+                # component with it (deprecated, still accepted; warp-lang's `test_launch` passes `True`).
+                components = [value if scalar is None else scalar] * (getattr(declared, "_length_", 0) or 1)
             out.append(ArgumentValue(name, kind, role, np.asarray(components, dtype=np_type)))
         else:
             # The struct's C layout, which Warp passes to the kernel as is, with its array fields (pointers

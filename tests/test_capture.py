@@ -773,6 +773,46 @@ def sign(x: wp.array(dtype=wp.float64), y: wp.array(dtype=wp.float64), out: wp.a
 """
 
 
+FIELD = """
+import warp as wp
+
+@wp.kernel
+def fill(scale: wp.array(dtype=float), field: wp.array(dtype=float), wide: wp.array(dtype=wp.float64)):
+    i = wp.tid()
+    field[i] = scale[0] * float(i % 7) + scale[1]
+    wide[i % 5000] = wp.float64(scale[1]) * wp.float64(2.0)
+"""
+
+
+def _field_args(ns):
+    """A 70,000-value float32 field and a 5,000-value float64 array, written: their adjoint seeds are more than
+    a program lists as literals (`values.SEED_LITERALS_AT_MOST`); `scale`'s adjoint sums them."""
+    return [
+        wp.array(np.array([0.5, -1.25], dtype=np.float32), dtype=float, device="cpu"),
+        wp.zeros(70_000, dtype=float, device="cpu"),
+        wp.zeros(5_000, dtype=wp.float64, device="cpu"),
+    ]
+
+
+SPREAD = """
+import warp as wp
+
+@wp.kernel
+def spread(v: wp.vec3, t: wp.transform, out: wp.array(dtype=float)):
+    out[0] = v[0] + 2.0 * v[1] + 4.0 * v[2]
+    out[1] = t[0] + t[6]
+"""
+
+
+def _spread_args(ns):
+    """A numpy Boolean for a vector and a transform parameter (as warp-lang's `test_launch` passes): Warp fills
+    every component with it, as 1.0."""
+    import warnings
+
+    warnings.simplefilter("ignore", DeprecationWarning)  # Warp's notice that this promotion is deprecated
+    return [np.bool_(True), np.bool_(True), wp.zeros(2, dtype=float, device="cpu")]
+
+
 def _sign_args(ns):
     x, y = np.array([1.0, 2.0]), np.array([-0.0, 0.0])
     return [
@@ -833,8 +873,18 @@ def test_zeros_count_nothing_against_the_programs_cap_on_values() -> None:
         (KEEP, "keep", _keep_args, 3, ["y"]),
         (SIGN, "sign", _sign_args, 2, ["out"]),
         (GUARD, "guard", _guard_args, 3, ["count", "flags"]),
+        (FIELD, "fill", _field_args, 70_000, ["field", "wide"]),
+        (SPREAD, "spread", _spread_args, 1, ["out"]),
     ],
-    ids=["step", "contacts", "nan-bits", "float64-negative-zero", "writes-nothing"],
+    ids=[
+        "step",
+        "contacts",
+        "nan-bits",
+        "float64-negative-zero",
+        "writes-nothing",
+        "seeds-by-formula",
+        "scalar-for-vector",
+    ],
 )
 def test_cpu_twin_of_a_captured_row_prints_warps_digests(
     source: str, kernel_name: str, make_args, dim: int | None, outputs: list[str], tmp_path: Path
@@ -849,6 +899,11 @@ def test_cpu_twin_of_a_captured_row_prints_warps_digests(
     with warp_session.loaded_kernel(source, kernel_name, backward=True) as (kernel, namespace):
         _, expected = reference_run(row, kernel, namespace)
     assert [line.split()[1] for line in expected if line.startswith("output ")] == outputs
+    if kernel_name == "fill":  # 75,000 seeds: over the literal cap, so the program computes them
+        assert "wp_seed_field" not in row["cpu_program"] and "wp_seed_wide" not in row["cpu_program"]
+        assert "for (size_t i = 0; i < 70000; ++i) ((float*)g_field)[i] = (float)(" in row["cpu_program"]
+        assert "for (size_t i = 0; i < 5000; ++i) ((double*)g_wide)[i] = (double)(" in row["cpu_program"]
+        assert any(line.startswith("adjoint scale ") for line in expected)
     assert cpu_twin_lines(row, tmp_path / "row") == expected
 
 
@@ -859,6 +914,19 @@ def test_cuda_program_with_64_bit_integer_atomics_compiles_with_nvcc(tmp_path: P
     import subprocess
 
     row = _captured_row(CONTACTS, "save", _contacts_args, 4)
+    (tmp_path / "program.cu").write_text(row["cuda_program"])
+    (tmp_path / "Makefile").write_text(row["makefile"])
+    done = subprocess.run(["make", "-s", "cuda"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not on PATH")
+def test_cuda_program_computing_its_adjoint_seeds_compiles_with_nvcc(tmp_path: Path) -> None:
+    import subprocess
+
+    row = _captured_row(FIELD, "fill", _field_args, 70_000)
+    assert "for (size_t i = 0; i < 70000; ++i) ((float*)g_field)[i] = (float)(" in row["cuda_program"]
     (tmp_path / "program.cu").write_text(row["cuda_program"])
     (tmp_path / "Makefile").write_text(row["makefile"])
     done = subprocess.run(["make", "-s", "cuda"], cwd=tmp_path, capture_output=True, text=True)

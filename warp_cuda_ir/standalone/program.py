@@ -27,7 +27,7 @@ import numpy as np
 from warp_cuda_ir import extraction
 from warp_cuda_ir.standalone import device_shim
 from warp_cuda_ir.standalone.digest import CPP_DIGEST
-from warp_cuda_ir.standalone.values import ArgumentValue
+from warp_cuda_ir.standalone.values import SEED_FORMULA, ArgumentValue, seeds_by_formula
 
 CUDA_FILE = "program.cu"
 CPU_FILE = "program.cpp"
@@ -260,7 +260,7 @@ def data(values: Sequence[ArgumentValue]) -> str:
     for v in with_fields(values):
         if _has_data(v):
             parts.append(_array_data(f"wp_in_{v.var}", v.values, v.storage))
-        if v.adjoint_seed is not None:
+        if v.adjoint_seed is not None and not seeds_by_formula(v.adjoint_seed):
             parts.append(_array_data(f"wp_seed_{v.var}", v.adjoint_seed, v.storage))
     return "\n".join(parts)
 
@@ -271,9 +271,11 @@ def with_fields(values: Sequence[ArgumentValue]) -> list[ArgumentValue]:
 
 
 def literal_count(values: Sequence[ArgumentValue]) -> int:
-    """Values the program's data writes out as literals: all-zero arrays are calloc'd and cost no text."""
+    """Values the program's data writes out as literals: all-zero arrays are calloc'd and cost no text, large
+    seed arrays are computed (`values.SEED_FORMULA`)."""
     return sum(
-        (v.values.size if _has_data(v) else 0) + (0 if v.adjoint_seed is None else v.adjoint_seed.size)
+        (v.values.size if _has_data(v) else 0)
+        + (0 if v.adjoint_seed is None or seeds_by_formula(v.adjoint_seed) else v.adjoint_seed.size)
         for v in with_fields(values)
     )
 
@@ -290,6 +292,15 @@ def _host_array(v: ArgumentValue) -> tuple[str, list[str]]:
         return f"    void* p_{v.var} = p_{v.alias.replace('.', '__')};", []
     fill = [f"    memcpy(p_{v.var}, wp_in_{v.var}, {v.values.nbytes});"] if _has_data(v) else []
     return f"    void* p_{v.var} = calloc({max(v.values.nbytes, 1)}, 1);", fill
+
+
+def _seed_fill(v: ArgumentValue) -> str:
+    """The line putting an output array's adjoint seeds into its host adjoint memory `g_<var>`."""
+    assert v.adjoint_seed is not None
+    if seeds_by_formula(v.adjoint_seed):
+        cast = f"({v.storage}*)g_{v.var}"
+        return f"    for (size_t i = 0; i < {v.adjoint_seed.size}; ++i) ({cast})[i] = ({v.storage})({SEED_FORMULA});"
+    return f"    memcpy(g_{v.var}, wp_seed_{v.var}, {v.values.nbytes});"
 
 
 def _element_check(v: ArgumentValue) -> str:
@@ -420,7 +431,7 @@ def _cpu_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
             declare, fill = _host_array(v)
             body += [declare, f"    void* g_{n} = calloc({max(nbytes, 1)}, 1);", *fill]
             if v.adjoint_seed is not None:
-                body.append(f"    memcpy(g_{n}, wp_seed_{n}, {nbytes});")
+                body.append(_seed_fill(v))
             body.append(_element_check(v))
             body.append(f"    args.{n} = {_array_ctor(f'T_{n}', f'p_{n}', v.shape)};")
             body.append(f"    adj.{n} = {_array_ctor(f'T_{n}', f'g_{n}', v.shape)};")
@@ -517,7 +528,7 @@ def _cuda_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
             if _has_data(v):
                 body.append(f"    memcpy(p_{n}, wp_in_{n}, {nbytes});")
             if v.adjoint_seed is not None:
-                body.append(f"    memcpy(g_{n}, wp_seed_{n}, {nbytes});")
+                body.append(_seed_fill(v))
             body.append(f"    CHECK_CUDA(cudaMemcpy(d_{n}, p_{n}, {max(nbytes, 1)}, cudaMemcpyHostToDevice));")
             body.append(f"    CHECK_CUDA(cudaMemcpy(dg_{n}, g_{n}, {max(nbytes, 1)}, cudaMemcpyHostToDevice));")
         elif v.kind == "array":  # an array passed again: its memory, an adjoint of its own
@@ -527,7 +538,7 @@ def _cuda_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
             body.append(f"    void* dg_{n} = nullptr;")
             body.append(f"    CHECK_CUDA(cudaMalloc(&dg_{n}, {max(nbytes, 1)}));")
             if v.adjoint_seed is not None:
-                body.append(f"    memcpy(g_{n}, wp_seed_{n}, {nbytes});")
+                body.append(_seed_fill(v))
             body.append(f"    CHECK_CUDA(cudaMemcpy(dg_{n}, g_{n}, {max(nbytes, 1)}, cudaMemcpyHostToDevice));")
         if v.kind == "array":
             body.append(_element_check(v))

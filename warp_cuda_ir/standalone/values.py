@@ -65,7 +65,24 @@ def storage_key(values: np.ndarray) -> str:
     return values.dtype.str[1:]
 
 
+# A program writes each seed out as a literal, up to SEED_LITERALS_AT_MOST components per array; a larger
+# float32 or float64 array (a 64^3 field a kernel fills: 262,144 seeds, 3 MB of text) gets seeds a loop in the
+# program computes instead, `SEED_FORMULA` of the component index: multiples of 1/32 in [-0.98, 0.98], exact in
+# either type, so the program's loop and numpy here give the same bits. 8 of the 13 replayed real rows whose
+# programs were too large to launch (the default build's inputs and seeds over MAX_PROGRAM_VALUES) now fit.
+SEED_LITERALS_AT_MOST = 4096
+SEED_FORMULA = "((double)((i * 37u + 11u) % 64u) - 31.5) / 32.0"  # C, of `size_t i`
+
+
+def seeds_by_formula(like: np.ndarray) -> bool:
+    """Whether the program computes this array's adjoint seeds (`SEED_FORMULA`) rather than listing them."""
+    return like.dtype.str[1:] in ("f4", "f8") and like.size > SEED_LITERALS_AT_MOST
+
+
 def adjoint_seed(row: Mapping[str, Any], position: int, like: np.ndarray) -> np.ndarray:
+    if seeds_by_formula(like):
+        k = (np.arange(like.size, dtype=np.uint64) * 37 + 11) % 64
+        return ((k.astype(np.float64) - 31.5) / 32.0).astype(like.dtype).reshape(like.shape)
     rng = np.random.default_rng([int(row.get("seed") or 0), position, ADJOINT_STREAM])  # real rows: no seed
     return rng.uniform(-1.0, 1.0, like.shape).astype(like.dtype)
 
@@ -93,7 +110,9 @@ def argument_values(prepared: launch.Launch, row: Mapping[str, Any]) -> list[Arg
             components = warp_session.vector_components(value)
             if components is None:
                 scalar = warp_session.scalar_value(value)
-                components = [value if scalar is None else scalar]
+                # A plain number for a vector, matrix, quaternion or transform parameter: Warp fills every
+                # component with it (deprecated, still accepted; warp-lang's `test_launch` passes `True`).
+                components = [value if scalar is None else scalar] * (getattr(declared, "_length_", 0) or 1)
             out.append(ArgumentValue(name, kind, role, np.asarray(components, dtype=np_type)))
         else:
             # The struct's C layout, which Warp passes to the kernel as is, with its array fields (pointers

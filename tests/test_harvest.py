@@ -17,6 +17,7 @@ from warp_cuda_ir.harvest import (
     TargetError,
     assign_splits,
     cached_harvest,
+    call_values,
     check,
     discover,
     factories,
@@ -471,14 +472,14 @@ def test_a_kernel_of_a_method_init_calls_is_planned_through_init(init, problem):
 def test_the_factory_guard_evaluates_only_what_cannot_act(tmp_path):
     """What the harvest evaluates of a script to call a factory: pure built-ins and Warp's types, no I/O, no
     method of the script's own classes, no sequence that would fill the worker's memory."""
-    from warp_cuda_ir.harvest import factories, worker
+    from warp_cuda_ir.harvest import worker
 
     class Box:
         def __len__(self) -> int:
             raise AssertionError("a method of the script ran")
 
     namespace = {"os": __import__("os"), "box": Box(), "wp": __import__("warp"), "N": 3}
-    resolver = factories.Resolver(ast.parse("pass"), str(tmp_path / "s.py"), namespace, worker._allowed_call)
+    resolver = call_values.Resolver(ast.parse("pass"), str(tmp_path / "s.py"), namespace, worker._allowed_call)
 
     def value(text: str):
         expr = ast.parse(text, mode="eval").body
@@ -493,7 +494,7 @@ def test_the_factory_guard_evaluates_only_what_cannot_act(tmp_path):
         ("wp.zeros(N)", "calls zeros"),
         ("wp.array([1.0], dtype=float)", "calls array"),
     ):
-        with pytest.raises(factories.Unresolved, match=why):
+        with pytest.raises(call_values.Unresolved, match=why):
             value(text)
 
 

@@ -9,10 +9,10 @@
 Stages: `discover` (targets -> import jobs, provenance), `worker` (import in an executor worker, find
 kernels), `selfcontained` (kernel -> one module text), `check` (its code == Warp's in the original
 module), `scripts` (what a script's text says of kernels only its run settles), `factories` (a script's
-kernels its functions make from their arguments, for the values its own calls give), `run` (the map over
-files, with time limits), `cache` (one machine-cache entry per target),
-`splitting` (file-hash splits, MinHash/LSH near-duplicates kept in one split), `notices` (upstream license
-files for the dataset folder). Harvesting imports, i.e. runs, the code it is given.
+kernels its functions make from their arguments), `call_values` (values for them from the script's own
+calls, and the kernels made with them), `run` (the map over files, with time limits), `cache` (one
+machine-cache entry per target), `splitting` (file-hash splits, MinHash/LSH near-duplicates kept in one
+split), `notices` (upstream license files for the dataset folder). Harvesting imports, i.e. runs, the code it is given.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ SELF_CONTAINED_EXTRACT_FAILED = "self-contained source does not generate"
 SELF_CONTAINED_MISMATCH = "self-contained code differs from Warp's"
 KERNEL_TIMEOUT = "kernel timed out"
 # A script's function makes the kernel from its arguments, and no call of it gives values the harvest can
-# read without running the script (`factories`).
+# read without running the script (`call_values`).
 FACTORY_NOT_MADE = "made by a function the harvest cannot call"
 DUPLICATE = "duplicate self-contained source"  # not a loss: the same text is already a record
 

@@ -39,7 +39,7 @@ from warp_cuda_ir import extraction, warp_session
 from warp_cuda_ir.cache import atomic_write
 from warp_cuda_ir.engines import working_directory
 from warp_cuda_ir.errors import ExtractionError, one_line
-from warp_cuda_ir.harvest import check, factories, identity, reasons, scripts
+from warp_cuda_ir.harvest import call_values, check, factories, identity, reasons, scripts
 from warp_cuda_ir.harvest.paths import file_in_target
 from warp_cuda_ir.harvest.selfcontained import Unsupported, self_contained_source, source_lines
 
@@ -439,10 +439,10 @@ def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) 
         signal.signal(signal.SIGALRM, previous)
         sys.argv = argv
     try:
-        resolver = factories.Resolver(tree, path, loaded.__dict__, _allowed_call)
+        resolver = call_values.Resolver(tree, path, loaded.__dict__, _allowed_call)
         try:
             # What `python script.py` sets before its launches: plain globals of the `__main__` block.
-            loaded.__dict__.update(factories.main_block_values(tree, resolver))
+            loaded.__dict__.update(call_values.main_block_values(tree, resolver))
         except Exception:  # a bug of ours must not cost the script's kernels
             traceback.print_exc()
         evaluate = _evaluator(path, loaded.__dict__, flags)
@@ -584,7 +584,7 @@ _ARRAY_TYPES = tuple(
 
 
 def _allowed_call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
-    """A call a factory's kept statements may make (see `factories`): Warp's value types and the functions
+    """A call a factory's kept statements may make (see `call_values`): Warp's value types and the functions
     above, an array type as an annotation, a NumPy scalar type, a Warp decorator's own wrapper."""
     if any(func is f for f in _WARP_CALLS) or (warp_session.is_warp_type(func) and isinstance(func, type)):
         return True
@@ -609,12 +609,12 @@ def _define_factory_kernels(
     tree: ast.Module,
     text: str,
     path: str,
-    resolver: factories.Resolver,
+    resolver: call_values.Resolver,
     made: FactoryKernels | None,
     evaluate: Callable[[ast.expr], Any],
 ) -> None:
     """Make the kernels the script's functions make from their arguments and locals, for the values its own
-    calls give (`factories`), each call at most once; those it cannot make go to `made.unmade`."""
+    calls give (`factories`, `call_values`), each call at most once; those it cannot make go to `made.unmade`."""
     made = FactoryKernels() if made is None else made
     plans = factories.plans(tree, text, path, lambda expr: _is_kernel_decorator(expr, evaluate))
     if not plans:
@@ -629,7 +629,7 @@ def _define_factory_kernels(
 
     def define(qualname: str, decorator: Any) -> Callable[[Any], Any]:
         if not _is_warp_decorator(decorator):
-            raise factories.Unresolved(f"{qualname} is decorated with {factories.describe(decorator)}, not Warp")
+            raise call_values.Unresolved(f"{qualname} is decorated with {call_values.describe(decorator)}, not Warp")
 
         def apply(func: Any) -> Any:
             func.__qualname__ = qualname
@@ -641,7 +641,7 @@ def _define_factory_kernels(
         known = digests.setdefault(plan.first_line, set())
         try:
             bindings = resolver.bindings(plan)
-        except factories.Unresolved as e:
+        except call_values.Unresolved as e:
             if not known:
                 made.unmade.append((plan.first_line, plan.qualname, str(e)[:500]))
             continue
@@ -651,8 +651,8 @@ def _define_factory_kernels(
         why = None
         for binding in bindings:
             try:
-                kernel = factories.make(plan, binding, resolver, define)
-            except factories.Unresolved as e:
+                kernel = call_values.make(plan, binding, resolver, define)
+            except call_values.Unresolved as e:
                 why = why or str(e)
                 continue
             if not isinstance(kernel, wp.Kernel):

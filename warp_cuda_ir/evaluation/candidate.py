@@ -19,7 +19,7 @@ from typing import Any
 
 from warp_cuda_ir import extraction
 from warp_cuda_ir.standalone import device_shim
-from warp_cuda_ir.standalone.program import warp_native_dir
+from warp_cuda_ir.standalone.program import after_aot, warp_native_dir
 
 TARGET_COLUMNS: tuple[str, ...] = ("cpu_forward", "cpu_backward", "cuda_forward", "cuda_backward")
 _AOT = '#include "aot.h"\n'
@@ -55,6 +55,11 @@ def candidate_program(row: Mapping[str, Any], column: str, prediction: str) -> s
         if own_shim and not head.endswith(own_shim):
             raise CandidateError("the row's CUDA program is not in the expected shape")
         head = head[: len(head) - len(own_shim)] + new_shim
+        # And the device forms after it (tile-stack destructors, tile macros): those of the candidate's module.
+        own_after = after_aot(own)
+        if not tail.startswith(own_after):
+            raise CandidateError("the row's CUDA program is not in the expected shape")
+        tail = after_aot(unit) + tail[len(own_after) :]
     return head + sep + _with_input_digests(tail.replace(own, unit, 1), row["kernel_symbol"], target)
 
 

@@ -386,8 +386,7 @@ def program(
         block_dim = int(row.get("block_dim") or extraction.CUDA_BLOCK_DIM)
         shim = device_shim.shim(warp_native_dir(), unit) + device_shim.int64_atomics(unit)
         shim += device_shim.host_runtime(row.get("cuda_helpers") or "")
-        after = device_shim.stack_destructors(warp_native_dir(), unit) + device_shim.map_macros(warp_native_dir(), unit)
-        prefix = f'{CUDA_INCLUDES}#define WP_TILE_BLOCK_DIM {block_dim}\n{shim}#include "aot.h"\n{after}'
+        prefix = f'{CUDA_INCLUDES}#define WP_TILE_BLOCK_DIM {block_dim}\n{shim}#include "aot.h"\n{after_aot(unit)}'
     else:
         prefix = CPU_INCLUDES
     return "\n".join(
@@ -399,6 +398,13 @@ def program(
             *row_part(row, values, target, reason, data_text),
         ]
     )
+
+
+def after_aot(cuda_unit: str) -> str:
+    """What a CUDA program of this module puts right after `#include "aot.h"`: the device forms of Warp's code
+    that nvcc reads as host-only, for what the module declares and calls (`device_shim`)."""
+    native = warp_native_dir()
+    return device_shim.stack_destructors(native, cuda_unit) + device_shim.map_macros(native, cuda_unit)
 
 
 def row_part(

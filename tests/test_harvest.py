@@ -199,6 +199,8 @@ def test_a_folder_of_scripts_harvests_whatever_its_files_are_called(tmp_path):
         "02_particles.py": ("particles", "", "a[i] * a[i]"),
         "more-kernels/my kernels.py": ("nested", "", "-a[i]"),
         "plain.py": ("plain", "", "a[i] - 1.0"),
+        # What `python folder` runs: loaded as a script, not as the worker's own `__main__` module.
+        "__main__.py": ("entry", "", "a[i] * 2.0"),
     }
     for rel, (name, imports, body) in files.items():
         (scripts / rel).write_text(kernel.format(name=name, imports=imports, body=body))
@@ -229,6 +231,30 @@ def test_a_folder_of_scripts_harvests_whatever_its_files_are_called(tmp_path):
     assert "def twice" in cloth["source"] and cloth["texts"]["cuda_forward"]
     # `00-settings.py` turned backward off for itself, not for the files after it.
     assert all(r["texts"]["cuda_backward"] for r in result.records)
+
+
+def test_kernels_under_other_decorators_and_names_are_harvested(tmp_path):
+    """Warp's `kernel` under another name (`jit = wp.kernel`, `from warp import kernel as warp_kernel`), a
+    user's decorator that calls `wp.kernel` and files the kernel in a table, and `from warp import *` names
+    in annotations: each kernel's self-contained text compiles as upstream's did."""
+    (tmp_path / "my-aliases.py").write_text(
+        "import warp\nfrom warp import *\nfrom warp import kernel as warp_kernel\n\njit = warp.kernel\n"
+        "REGISTRY = {}\n\n\ndef register(name):\n    def deco(fn):\n        REGISTRY[name] = warp.kernel(fn)\n"
+        "        return REGISTRY[name]\n\n    return deco\n\n\n"
+        "@jit\ndef ramp(a: warp.array(dtype=float)):\n    a[warp.tid()] = 1.0\n\n\n"
+        "@warp_kernel\ndef halve(a: warp.array(dtype=float)):\n    a[warp.tid()] *= 0.5\n\n\n"
+        '@register("neg")\ndef negate(a: warp.array(dtype=float)):\n    a[warp.tid()] *= -1.0\n\n\n'
+        "@kernel\ndef fill(out: array(dtype=float32), v: float32):\n    out[warp.tid()] = v\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert result.reasons == []
+    got = {r["qualname"]: r["source"] for r in result.records}
+    assert sorted(got) == ["fill", "halve", "negate", "ramp"]
+    assert "from warp import kernel as jit" in got["ramp"] and "@jit\n" in got["ramp"]
+    # The user's decorator and its table are left out; the kernel is made as the decorator made it.
+    assert "register" not in got["negate"] and "negate = wp.kernel(negate)" in got["negate"]
+    assert "from warp import array" in got["fill"]
+    assert all(r["texts"]["cuda_forward"] for r in result.records)
 
 
 @pytest.mark.slow

@@ -725,7 +725,10 @@ def _kernel_decorators_only(text: str, scope: dict[str, Any]) -> str:
 
 
 def _warp_public_name(name: str, obj: Any) -> str | None:
-    """The name `warp` exports `obj` under (`name` itself first), or None."""
+    """The name `warp` exports the class or callable `obj` under (`name` itself first), or None. Values are
+    left to `literal`: a small int is one object wherever it comes from (`COUNT = 4` is no `wp.TIMING_...`)."""
+    if not callable(obj):
+        return None
     if getattr(wp, name, None) is obj:
         return name
     return next((k for k, v in vars(wp).items() if v is obj and not k.startswith("_")), None)

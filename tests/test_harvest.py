@@ -257,6 +257,22 @@ def test_kernels_under_other_decorators_and_names_are_harvested(tmp_path):
     assert all(r["texts"]["cuda_forward"] for r in result.records)
 
 
+def test_factory_kernels_the_script_made_and_dropped_are_harvested(tmp_path):
+    """A script that launches what a factory returns and keeps no reference (`wp.launch(make(i), ...)` in a
+    loop): the kernel its load made for the last value, which only Warp's weak registry still held, and the
+    one the harvest makes for each other value."""
+    (tmp_path / "02 dispatch.py").write_text(
+        "import warp as wp\n\n\ndef make(k: int):\n    @wp.kernel\n    def shift(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] += float(k)\n\n    return shift\n\n\na = wp.zeros(2, dtype=float, device='cpu')\n"
+        "for i in range(2):\n    wp.launch(make(i), dim=2, inputs=[a], device='cpu')\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert result.reasons == []
+    made = sorted(r["factory_call"] or "" for r in result.records)
+    assert len(made) == 2 and {r["qualname"] for r in result.records} == {"make.<locals>.shift"}
+    assert sum("k = 1" in r["source"] for r in result.records) == 1
+
+
 @pytest.mark.slow
 def test_a_users_folder_harvests_as_its_scripts_run():
     """`user_folder/`: a subfolder's script importing its sibling by name, a comment saved as cp1252 with

@@ -25,6 +25,32 @@ from warp_cuda_ir.shards import BuildSpec
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# A kernel holding tile stacks of an int and of a vec3 (and a struct beside them): Warp's stack destructor is
+# host-only under nvcc (`device_shim.stack_destructors`).
+TILE_STACKS = """
+import warp as wp
+
+
+@wp.struct
+class Entry:
+    value: int
+
+
+@wp.kernel
+def stacks(out: wp.array(dtype=int), moved: wp.array(dtype=wp.vec3)):
+    _i, j = wp.tid()
+    s = wp.tile_stack(capacity=64, dtype=int)
+    wp.tile_stack_push(s, j * 10, True)
+    val, slot = wp.tile_stack_pop(s)
+    v = wp.tile_stack(capacity=32, dtype=wp.vec3)
+    wp.tile_stack_push(v, wp.vec3(float(j)), j < 4)
+    w, slot3 = wp.tile_stack_pop(v)
+    if slot != -1:
+        out[slot] = val
+    if slot3 != -1:
+        moved[slot3] = w
+"""
+
 # 2 shards of 80 seeds: enough rows that every split is non-empty (checked by test_build).
 SMALL_SPEC = BuildSpec(seed=0, seeds_per_shard=80)
 SMALL_TARGET_MB = 0.6
@@ -170,3 +196,25 @@ def cpu_twin_lines(row: dict[str, Any], folder: Path) -> list[str]:
     (folder / "Makefile").write_text(row["makefile"])
     subprocess.run(["make", "-s", "cpu"], cwd=folder, check=True, capture_output=True)
     return subprocess.run(["./program_cpu"], cwd=folder, capture_output=True, text=True, check=True).stdout.splitlines()
+
+
+def compile_only_row(source: str, kernel_name: str, row_id: str = "t", block_dim: int = 32) -> dict[str, Any]:
+    """A row of `source`'s kernel without a launch record, with its compile-only CUDA program (`cuda_program`)."""
+    from dataclasses import asdict
+
+    from warp_cuda_ir import extraction
+    from warp_cuda_ir.standalone import program
+
+    row = asdict(extraction.extract(source, kernel_name, block_dim=block_dim))
+    row |= {"id": row_id, "seed": None, "block_dim": block_dim}
+    row["cuda_program"] = program.program(row, None, "cuda", reason="compile only")
+    return row
+
+
+def make_cuda(folder: Path, source: str) -> subprocess.CompletedProcess[str]:
+    """`source` as `program.cu` beside the programs' Makefile in `folder`, `make cuda` (nvcc), its result."""
+    from warp_cuda_ir.standalone import program
+
+    (folder / "Makefile").write_text(program.MAKEFILE)
+    (folder / "program.cu").write_text(source)
+    return subprocess.run(["make", "-s", "-B", "cuda"], cwd=folder, capture_output=True, text=True)

@@ -1051,32 +1051,40 @@ def release(lock: wp.array(dtype=wp.int32)):
     wp.atomic_exch(lock, 0, 0)
 
 @wp.kernel
-def count(counter: wp.array(dtype=float), lock: wp.array(dtype=wp.int32)):
+def count(counter: wp.array(dtype=COUNTER), lock: wp.array(dtype=wp.int32)):
     acquire(lock)
-    counter[0] = counter[0] + 1.0
+    counter[0] = counter[0] + COUNTER(1)
     release(lock)
 """
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ on this machine")
+@pytest.mark.parametrize(
+    ("counter", "why"), [("wp.float32", "BACKWARD_DID_NOT_END"), ("wp.int32", "SILENT_BACKWARD_DID_NOT_END")]
+)
 def test_a_twin_whose_backward_does_not_end_says_its_forward_matched(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    counter: str, why: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """A bare timeout said nothing of where the twin stopped; its forward's lines are read back (stdout line
-    buffered) and the reason says they equal Warp's and the backward launch did not end."""
+    buffered) and the reason says they equal Warp's and the backward launch did not end (an integer counter:
+    Warp's digest has no adjoint line, and the twin printed all of it)."""
     from warp_cuda_ir.standalone import reference, stage
 
-    def args(ns):
-        return [wp.zeros(1, dtype=float, device="cpu"), wp.zeros(1, dtype=wp.int32, device="cpu")]
+    source = SPINLOCK.replace("import warp as wp\n", f"import warp as wp\n\nCOUNTER = {counter}\n", 1)
+    dtype = wp.float32 if counter == "wp.float32" else wp.int32
 
-    row = _captured_row(SPINLOCK, "count", args, 4)
-    with warp_session.loaded_kernel(SPINLOCK, "count", backward=True) as (kernel, namespace):
+    def args(ns):
+        return [wp.zeros(1, dtype=dtype, device="cpu"), wp.zeros(1, dtype=wp.int32, device="cpu")]
+
+    row = _captured_row(source, "count", args, 4)
+    with warp_session.loaded_kernel(source, "count", backward=True) as (kernel, namespace):
         _, expected = reference.reference_run(row, kernel, namespace)
+    assert any(line.startswith("adjoint ") for line in expected) == (counter == "wp.float32")
     monkeypatch.setattr(stage, "RUN_TIMEOUT_S", 3.0)
     columns = stage.run_stage([("k", row, expected)], tmp_path, stage.find_tools(), "no GPU")["k"]
     assert columns["standalone_cpu_run_status"] == "timeout"
-    assert stage.BACKWARD_DID_NOT_END in columns["standalone_cpu_run_error"], columns["standalone_cpu_run_error"]
+    assert columns["standalone_cpu_run_error"].endswith(getattr(stage, why)), columns["standalone_cpu_run_error"]
 
 
 STRUCT_GAIN = """

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.helpers import build, read_rows, run_script
+from tests.helpers import TILE_STACKS, build, compile_only_row, make_cuda, read_rows, run_script
 from warp_cuda_ir import rows, synthesis
 from warp_cuda_ir.evaluation import judge, passk, plants, prompts, sandbox
 from warp_cuda_ir.evaluation.candidate import batch_safe, candidate_program
@@ -199,22 +199,12 @@ def test_a_candidate_equal_to_the_rows_own_code_gives_the_rows_program(validated
 def test_a_cuda_candidate_gets_the_device_forms_its_own_module_needs(tmp_path: Path) -> None:
     """A tile-stack kernel's program holds the device form of Warp's stack destructor for its stack types; a
     candidate declaring another stack type gets that type's instead, and compiles with nvcc."""
-    import dataclasses
-    import subprocess
-
-    from tests.test_standalone import TILE_STACKS
-    from warp_cuda_ir import extraction
-
-    row = dataclasses.asdict(extraction.extract(TILE_STACKS, "stacks", block_dim=32))
-    row |= {"id": "t", "seed": None, "block_dim": 32}
-    row["cuda_program"] = program.program(row, None, "cuda", reason="compile only")
+    row = compile_only_row(TILE_STACKS, "stacks")
     prediction = row["cuda_forward"].replace("wp::int32, 64>", "wp::int32, 48>")
     assert prediction != row["cuda_forward"] and "tile_stack_t<wp::int32, 48>::" not in row["cuda_program"]
     text = candidate_program(row, "cuda_forward", prediction)
     assert "tile_stack_t<wp::int32, 48>::~tile_stack_t()" in text
-    (tmp_path / "program.cu").write_text(text)
-    (tmp_path / "Makefile").write_text(program.MAKEFILE)
-    done = subprocess.run(["make", "-s", "-B", "cuda"], cwd=tmp_path, capture_output=True, text=True)
+    done = make_cuda(tmp_path, text)
     assert done.returncode == 0, done.stderr[-2000:]
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import shutil
 import subprocess
@@ -13,7 +12,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from tests.helpers import cpu_twin_lines
+from tests.helpers import TILE_STACKS, compile_only_row, cpu_twin_lines, make_cuda
 from warp_cuda_ir import extraction, rows, schema, synthesis, warp_session
 from warp_cuda_ir.standalone import batch, device_shim, program, program_columns, stage
 from warp_cuda_ir.standalone.digest import CPP_DIGEST, digest_line, digest_lines
@@ -239,45 +238,16 @@ def tile_maps(
 @pytest.mark.slow
 @needs_nvcc
 def test_tile_maps_and_reductions_compile_with_nvcc_through_host_device_lambdas(tmp_path: Path) -> None:
-    texts = extraction.extract(TILE_MAPS, "tile_maps", block_dim=32)
-    row = dataclasses.asdict(texts) | {"id": "t", "seed": None, "block_dim": 32}
-    text = program.program(row, None, "cuda", reason="compile only")
+    row = compile_only_row(TILE_MAPS, "tile_maps")
+    text = row["cuda_program"]
     macros = device_shim.map_macros(program.warp_native_dir(), extraction.translation_unit(row, "cuda"))
     assert "[] __host__ __device__ (auto x)" in macros and macros in text
     assert "#define tile_reduce(" in macros and "#define tile_reduce_axis(" not in macros  # only what the row calls
-    (tmp_path / "Makefile").write_text(program.MAKEFILE)
-    for name, source in (("with", text), ("without", text.replace(macros, ""))):
-        (tmp_path / "program.cu").write_text(source)
-        done = subprocess.run(["make", "-s", "-B", "cuda"], cwd=tmp_path, capture_output=True, text=True)
-        if name == "with":
-            assert done.returncode == 0, done.stderr[-2000:]
-        else:  # what the macros are for: Warp's own device-only lambdas
-            assert done.returncode != 0 and "tile_map" in done.stderr and "tile_reduce_impl" in done.stderr
+    done = make_cuda(tmp_path, text)
+    assert done.returncode == 0, done.stderr[-2000:]
+    without = make_cuda(tmp_path, text.replace(macros, ""))  # what the macros are for: Warp's device-only lambdas
+    assert without.returncode != 0 and "tile_map" in without.stderr and "tile_reduce_impl" in without.stderr
 
-
-TILE_STACKS = """
-import warp as wp
-
-
-@wp.struct
-class Entry:
-    value: int
-
-
-@wp.kernel
-def stacks(out: wp.array(dtype=int), moved: wp.array(dtype=wp.vec3)):
-    _i, j = wp.tid()
-    s = wp.tile_stack(capacity=64, dtype=int)
-    wp.tile_stack_push(s, j * 10, True)
-    val, slot = wp.tile_stack_pop(s)
-    v = wp.tile_stack(capacity=32, dtype=wp.vec3)
-    wp.tile_stack_push(v, wp.vec3(float(j)), j < 4)
-    w, slot3 = wp.tile_stack_pop(v)
-    if slot != -1:
-        out[slot] = val
-    if slot3 != -1:
-        moved[slot3] = w
-"""
 
 SLICES_AND_BFLOAT16 = """
 import warp as wp
@@ -304,39 +274,27 @@ def sliced(c: wp.array(dtype=float), h: wp.array(dtype=wp.bfloat16)):
 """
 
 
-def _make_cuda(folder: Path, source: str) -> subprocess.CompletedProcess[str]:
-    (folder / "Makefile").write_text(program.MAKEFILE)
-    (folder / "program.cu").write_text(source)
-    return subprocess.run(["make", "-s", "-B", "cuda"], cwd=folder, capture_output=True, text=True)
-
-
 @pytest.mark.slow
 @needs_nvcc
 def test_tile_stacks_compile_with_nvcc_alone_and_in_a_batch_through_device_destructors(tmp_path: Path) -> None:
-    texts = extraction.extract(TILE_STACKS, "stacks", block_dim=32)
-    row = dataclasses.asdict(texts) | {"id": "t", "seed": None, "block_dim": 32}
-    text = program.program(row, None, "cuda", reason="compile only")
+    row = compile_only_row(TILE_STACKS, "stacks")
+    text = row["cuda_program"]
     block = device_shim.stack_destructors(program.warp_native_dir(), extraction.translation_unit(row, "cuda"))
     assert block.count("::~tile_stack_t()") == 2 and block in text  # int and vec3, one each
     assert "tile_stack_t<wp::int32, 64>" in block and "tile_stack_t<wp::vec_t<3, wp::float32>, 32>" in block
     # A stack of the row's own struct cannot be named before its code: not covered (said in device_shim).
     assert device_shim.stack_destructors(program.warp_native_dir(), "wp::tile_stack_t<Entry_1a2b, 8> s;") == ""
-    done = _make_cuda(tmp_path, text)
+    done = make_cuda(tmp_path, text)
     assert done.returncode == 0, done.stderr[-2000:]
-    without = _make_cuda(tmp_path, text.replace(block, ""))
+    without = make_cuda(tmp_path, text.replace(block, ""))
     assert without.returncode != 0 and "~tile_stack_t" in without.stderr  # Warp's host-only destructor
     # The validation pass compiles batches: each row in a namespace, the specialisations hoisted once before them.
-    plain = dataclasses.asdict(extraction.extract(TILE_MAPS, "tile_maps", block_dim=32))
-    plain |= {"id": "p", "seed": None, "block_dim": 32}
     other = TILE_STACKS.replace("def stacks(", "def stacks_again(").replace("capacity=32", "capacity=16")
-    again = dataclasses.asdict(extraction.extract(other, "stacks_again", block_dim=32))
-    again |= {"id": "a", "seed": None, "block_dim": 32}
-    programs = [text, program.program(plain, None, "cuda", reason="compile only")]
-    programs.append(program.program(again, None, "cuda", reason="compile only"))
-    source = batch.batch_from_programs(programs, "cuda")
+    plain, again = compile_only_row(TILE_MAPS, "tile_maps", "p"), compile_only_row(other, "stacks_again", "a")
+    source = batch.batch_from_programs([text, plain["cuda_program"], again["cuda_program"]], "cuda")
     assert source.count("::~tile_stack_t()") == 3  # int32 at 64 once for both rows, vec3 at 32 and at 16
     assert source.index("::~tile_stack_t()") < source.index("namespace wp_row_0 {")
-    done = _make_cuda(tmp_path, source)
+    done = make_cuda(tmp_path, source)
     assert done.returncode == 0, done.stderr[-2000:]
 
 
@@ -345,11 +303,10 @@ def test_tile_stacks_compile_with_nvcc_alone_and_in_a_batch_through_device_destr
 def test_host_code_reaching_warps_runtime_library_links_under_nvcc(tmp_path: Path) -> None:
     """A helper slicing an array (host form calls `_wp_assert`) and a struct with a bfloat16 field (its host
     constructor converts through Warp's runtime library): every CUDA program defines both stand-ins."""
-    row = dataclasses.asdict(extraction.extract(SLICES_AND_BFLOAT16, "sliced")) | {"id": "s", "seed": None}
-    text = program.program(row, None, "cuda", reason="compile only")
-    done = _make_cuda(tmp_path, text)
+    text = compile_only_row(SLICES_AND_BFLOAT16, "sliced", "s", block_dim=256)["cuda_program"]
+    done = make_cuda(tmp_path, text)
     assert done.returncode == 0, done.stderr[-2000:]
-    without = _make_cuda(tmp_path, text.replace(program.HOST_ASSERT + program.HOST_BFLOAT16, ""))
+    without = make_cuda(tmp_path, text.replace(program.HOST_ASSERT + program.HOST_BFLOAT16, ""))
     assert without.returncode != 0
     assert "undefined reference to `_wp_assert'" in without.stderr
     assert "undefined reference to `wp_bfloat16_bits_to_float'" in without.stderr

@@ -299,7 +299,10 @@ def _seed_fill(v: ArgumentValue) -> str:
     assert v.adjoint_seed is not None
     if seeds_by_formula(v.adjoint_seed):
         cast = f"({v.storage}*)g_{v.var}"
-        return f"    for (size_t i = 0; i < {v.adjoint_seed.size}; ++i) ({cast})[i] = ({v.storage})({SEED_FORMULA});"
+        return (
+            f"    // {v.name}'s adjoint seeds: too many to list, so computed (multiples of 1/32 in [-0.98, 0.98]).\n"
+            f"    for (size_t i = 0; i < {v.adjoint_seed.size}; ++i) ({cast})[i] = ({v.storage})({SEED_FORMULA});"
+        )
     return f"    memcpy(g_{v.var}, wp_seed_{v.var}, {v.values.nbytes});"
 
 

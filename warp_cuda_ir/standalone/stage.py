@@ -28,7 +28,7 @@ from warp_cuda_ir import extraction, schema
 from warp_cuda_ir.errors import one_line
 from warp_cuda_ir.standalone import batch
 from warp_cuda_ir.standalone.digest import digest_lines, parse_line
-from warp_cuda_ir.standalone.program import CXXFLAGS, NVCCFLAGS, launches, warp_native_dir
+from warp_cuda_ir.standalone.program import CXXFLAGS, NVCCFLAGS, has_backward, launches, warp_native_dir
 
 NVCC_ENV = "WARP_CUDA_IR_NVCC"
 CXX_ENV = "WARP_CUDA_IR_CXX"
@@ -42,6 +42,11 @@ GPU_TOLERANCE = (1e-3, 1e-3)  # (rtol, atol per component) for the sums of a GPU
 # Warp's own backward of such a kernel (warp-lang's spinlock tests: the replayed acquire without its release) ends
 # only because Clang, building Warp's CPU code, may assume a loop without side effects ends and drop it.
 BACKWARD_DID_NOT_END = "its forward's digest lines equal Warp's; the backward launch did not end"
+# The same stop in a row whose backward prints nothing (no float array: warp-lang's integer spinlock tests): the
+# twin printed every line of Warp's digest before it.
+SILENT_BACKWARD_DID_NOT_END = (
+    "its digest lines equal Warp's, every one; the backward launch, which prints none, did not end"
+)
 
 
 @dataclass(frozen=True)
@@ -162,12 +167,15 @@ def _run(binary: Path, index: int) -> tuple[str, str | None, list[str]]:
     return "ok", None, digest_lines(done.stdout)
 
 
-def _forward_only_matched(lines: list[str], reference: list[str] | None) -> bool:
-    """The twin printed Warp's forward lines, all of them, and no adjoint line of the reference's."""
-    if not reference or not lines:
-        return False
+def _where_it_stopped(lines: list[str], reference: list[str] | None, row: Mapping[str, Any]) -> str | None:
+    """Why a twin cut at its time limit stopped in its backward launch: it printed Warp's forward lines, all of
+    them, and no adjoint line; None when its lines say otherwise."""
+    if not reference or not lines or not has_backward(row, "cpu"):
+        return None
     forward = [line for line in reference if line.startswith("output ")]
-    return lines == forward and len(forward) < len(reference)
+    if lines != forward:
+        return None
+    return BACKWARD_DID_NOT_END if len(forward) < len(reference) else SILENT_BACKWARD_DID_NOT_END
 
 
 def digests_agree(reference: Sequence[str], actual: Sequence[str], tolerance=GPU_TOLERANCE) -> bool:
@@ -222,8 +230,9 @@ def run_stage(
                 _stage(c, "standalone_cpu_run", "skipped", skip=_why_not_launched(item.row["cpu_program"]))
             else:
                 run_status, error, lines = _run(binary, index)
-                if run_status == "timeout" and _forward_only_matched(lines, item.reference):
-                    error = f"{error}: {BACKWARD_DID_NOT_END}"
+                stopped = _where_it_stopped(lines, item.reference, item.row) if run_status == "timeout" else None
+                if stopped is not None:
+                    error = f"{error}: {stopped}"
                 _stage(c, "standalone_cpu_run", run_status, error)
                 if run_status == "ok" and item.reference is not None:
                     c["standalone_cpu_matches_warp"] = lines == item.reference

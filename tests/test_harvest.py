@@ -273,6 +273,22 @@ def test_factory_kernels_the_script_made_and_dropped_are_harvested(tmp_path):
     assert sum("k = 1" in r["source"] for r in result.records) == 1
 
 
+def test_a_factory_called_over_pairs_is_made_for_those_pairs(tmp_path):
+    """`make(r, w)` in `for r, w in [(1, 1.0), (2, 0.5)]`: the pairs the loop gives, not every r with every w."""
+    (tmp_path / "pairs.py").write_text(
+        "import warp as wp\n\n\ndef make(r: int, w: float):\n    @wp.kernel\n"
+        "    def blend(a: wp.array(dtype=float)):\n        a[wp.tid()] = w * float(r)\n\n    return blend\n\n\n"
+        "def main():\n    for r, w in [(1, 1.0), (2, 0.5)]:\n        make(r, w)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert result.reasons == []
+    assert sorted(r["factory_call"] for r in result.records) == [
+        "make(r=1, w=1.0) (the call at line 14)",
+        "make(r=2, w=0.5) (the call at line 14)",
+    ]
+
+
 @pytest.mark.slow
 def test_a_users_folder_harvests_as_its_scripts_run():
     """`user_folder/`: a subfolder's script importing its sibling by name, a comment saved as cp1252 with

@@ -10,13 +10,13 @@ Every `.py` file under the source folder (except `__init__.py`) is copied into o
 under a name that is not a Python identifier, in turn `000.py`, `example-apic-fluid.py`,
 `05_example_apic_fluid.py` (with `--as-is`, a folder whose scripts import each other by name and already have
 such names, the tree is copied as it is), then harvested as `scripts/build.py --real <folder>` harvests it
-(`harvest.harvest`, no cache). The kernels *defined* are counted from the copied sources alone, without
-Warp or the harvester: every function decorated with `kernel` (`@wp.kernel`, `@wp.kernel(...)`,
-`@warp.kernel`, `@kernel`) at any depth, by file and first line. A definition is *harvested* when a record
-comes from it (any overload or closure value of it) or its upstream text is that of a record (the harvest
-keeps one record per self-contained text). "Distinct" counts definitions with the same text once. A second
-figure leaves out the kernels Warp itself generates no code for (its codegen refuses them, or a generic one
-nothing specialised), by the harvest's reason.
+(`harvest.harvest`, no cache). The kernels *defined* are counted from the copied sources alone, without Warp
+or the harvester: every function decorated with `kernel` (`@wp.kernel`, `@wp.kernel(...)`, `@warp.kernel`,
+`@kernel` from `from warp import kernel` or `*`, an alias `jit = wp.kernel`) at any depth, by file and first
+line. A definition is *harvested* when a record comes from it (any overload or closure value of it) or its
+upstream text is that of a record (the harvest keeps one record per self-contained text). "Distinct" counts
+definitions with the same text once. A second figure leaves out the kernels Warp itself generates no code for
+(its codegen refuses them, or a generic one nothing specialised), by the harvest's reason.
 Prints the figures, the wall and CPU time (this process and its children) and each kernel missed with
 the harvest's reason for it.
 """
@@ -92,7 +92,14 @@ def _warp_names(tree: ast.Module) -> tuple[set[str], set[str]]:
                 if a.name == "warp":
                     modules.add(a.asname or "warp")
         elif isinstance(node, ast.ImportFrom) and node.module == "warp" and node.level == 0:
-            kernels.update(a.asname or a.name for a in node.names if a.name == "kernel")
+            kernels.update(a.asname or a.name for a in node.names if a.name in ("kernel", "*"))
+    if "*" in kernels:  # `from warp import *` binds `kernel`
+        kernels.add("kernel")
+    for node in ast.walk(tree):  # `jit = wp.kernel`
+        value = getattr(node, "value", None)
+        if isinstance(node, ast.Assign) and isinstance(value, ast.Attribute) and value.attr == "kernel":
+            if isinstance(value.value, ast.Name) and value.value.id in modules:
+                kernels.update(t.id for t in node.targets if isinstance(t, ast.Name))
     return modules, kernels
 
 

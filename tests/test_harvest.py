@@ -199,6 +199,8 @@ def test_a_folder_of_scripts_harvests_whatever_its_files_are_called(tmp_path):
         "02_particles.py": ("particles", "", "a[i] * a[i]"),
         "more-kernels/my kernels.py": ("nested", "", "-a[i]"),
         "plain.py": ("plain", "", "a[i] - 1.0"),
+        # What `python folder` runs: loaded as a script, not as the worker's own `__main__` module.
+        "__main__.py": ("entry", "", "a[i] * 2.0"),
     }
     for rel, (name, imports, body) in files.items():
         (scripts / rel).write_text(kernel.format(name=name, imports=imports, body=body))
@@ -229,6 +231,69 @@ def test_a_folder_of_scripts_harvests_whatever_its_files_are_called(tmp_path):
     assert "def twice" in cloth["source"] and cloth["texts"]["cuda_forward"]
     # `00-settings.py` turned backward off for itself, not for the files after it.
     assert all(r["texts"]["cuda_backward"] for r in result.records)
+
+
+def _harvest_script(folder: Path, name: str, text: str) -> list[dict]:
+    """The records of a folder holding the one script `name`; none of its kernels may fail."""
+    (folder / name).write_text(text)
+    result = harvest([str(folder)], workers=1)
+    assert result.reasons == []
+    return result.records
+
+
+def test_kernels_under_other_decorators_and_names_are_harvested(tmp_path):
+    """Warp's `kernel` under another name (`jit = wp.kernel`, `from warp import kernel as warp_kernel`), a
+    user's decorator that calls `wp.kernel` and files the kernel in a table, and `from warp import *` names
+    in annotations: each kernel's self-contained text compiles as upstream's did."""
+    records = _harvest_script(
+        tmp_path,
+        "my-aliases.py",
+        "import warp\nfrom warp import *\nfrom warp import kernel as warp_kernel\n\njit = warp.kernel\n"
+        "REGISTRY = {}\n\n\ndef register(name):\n    def deco(fn):\n        REGISTRY[name] = warp.kernel(fn)\n"
+        "        return REGISTRY[name]\n\n    return deco\n\n\n"
+        "@jit\ndef ramp(a: warp.array(dtype=float)):\n    a[warp.tid()] = 1.0\n\n\n"
+        "@warp_kernel\ndef halve(a: warp.array(dtype=float)):\n    a[warp.tid()] *= 0.5\n\n\n"
+        '@register("neg")\ndef negate(a: warp.array(dtype=float)):\n    a[warp.tid()] *= -1.0\n\n\n'
+        "@kernel\ndef fill(out: array(dtype=float32), v: float32):\n    out[warp.tid()] = v\n",
+    )
+    got = {r["qualname"]: r["source"] for r in records}
+    assert sorted(got) == ["fill", "halve", "negate", "ramp"]
+    assert "from warp import kernel as jit" in got["ramp"] and "@jit\n" in got["ramp"]
+    # The user's decorator and its table are left out; the kernel is made as the decorator made it.
+    assert "register" not in got["negate"] and "negate = wp.kernel(negate)" in got["negate"]
+    assert "from warp import array" in got["fill"]
+    assert all(r["texts"]["cuda_forward"] for r in records)
+
+
+def test_factory_kernels_the_script_made_and_dropped_are_harvested(tmp_path):
+    """A script that launches what a factory returns and keeps no reference (`wp.launch(make(i), ...)` in a
+    loop): the kernel its load made for the last value, which only Warp's weak registry still held, and the
+    one the harvest makes for each other value."""
+    records = _harvest_script(
+        tmp_path,
+        "02 dispatch.py",
+        "import warp as wp\n\n\ndef make(k: int):\n    @wp.kernel\n    def shift(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] += float(k)\n\n    return shift\n\n\na = wp.zeros(2, dtype=float, device='cpu')\n"
+        "for i in range(2):\n    wp.launch(make(i), dim=2, inputs=[a], device='cpu')\n",
+    )
+    assert [r["qualname"] for r in records] == ["make.<locals>.shift"] * 2
+    assert sorted("k = 1" in r["source"] for r in records) == [False, True]
+
+
+def test_a_factory_called_over_pairs_is_made_for_those_pairs(tmp_path):
+    """`make(r, w)` in `for r, w in [(1, 1.0), (2, 0.5)]`: the pairs the loop gives, not every r with every w."""
+    records = _harvest_script(
+        tmp_path,
+        "pairs.py",
+        "import warp as wp\n\n\ndef make(r: int, w: float):\n    @wp.kernel\n"
+        "    def blend(a: wp.array(dtype=float)):\n        a[wp.tid()] = w * float(r)\n\n    return blend\n\n\n"
+        "def main():\n    for r, w in [(1, 1.0), (2, 0.5)]:\n        make(r, w)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n",
+    )
+    assert sorted(r["factory_call"] for r in records) == [
+        "make(r=1, w=1.0) (the call at line 14)",
+        "make(r=2, w=0.5) (the call at line 14)",
+    ]
 
 
 @pytest.mark.slow

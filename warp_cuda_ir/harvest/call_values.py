@@ -267,19 +267,36 @@ class Resolver:
         exprs = self._argument_exprs(plan.factory, call, shift)
         out: list[Binding] = []
         for mapping in mappings:
-            lists = []
+            missing = [p for p in plan.params if p not in mapping and p not in exprs]
+            if missing:
+                raise Unresolved(f"does not pass {missing[0]}")
+            # The call's own arguments read together (`Smoother(r, w)` in `for r, w in PAIRS`: the pairs, not
+            # every r with every w); one by one where they cannot be (then each says why).
+            at_call = [p for p in plan.params if p not in mapping and exprs[p][1] is call]
+            joint = self._joint_values([exprs[p][0] for p in at_call], call) if len(at_call) > 1 else None
+            groups: list[tuple[list[str], list[tuple[Any, ...]]]] = []
+            if joint is not None:
+                groups.append((at_call, joint))
             for p in plan.params:
                 if p in mapping:
-                    lists.append([mapping[p]])
-                    continue
-                if p not in exprs:
-                    raise Unresolved(f"does not pass {p}")
-                expr, where = exprs[p]
-                lists.append(self.values(expr, where, 0))
-            for combo in _spread(lists, MAX_INSTANCES):
-                values = dict(zip(plan.params, combo, strict=True))
+                    groups.append(([p], [(mapping[p],)]))
+                elif joint is None or p not in at_call:
+                    expr, where = exprs[p]
+                    groups.append(([p], [(v,) for v in self.values(expr, where, 0)]))
+            for combo in _spread([g for _, g in groups], MAX_INSTANCES):
+                found = {p: v for (ps, _), vs in zip(groups, combo, strict=True) for p, v in zip(ps, vs, strict=True)}
+                values = {p: found[p] for p in plan.params}
                 out.append(Binding(values, _describe_call(plan.factory_qualname, values, call.lineno)))
         return out[:MAX_INSTANCES]
+
+    def _joint_values(self, exprs: list[ast.expr], at: ast.AST) -> list[tuple[Any, ...]] | None:
+        """The values `exprs` take together where `at` is, or None where they cannot be read together."""
+        together = ast.Tuple(elts=exprs, ctx=ast.Load())
+        ast.copy_location(together, exprs[0])
+        try:
+            return [tuple(v) for v in self.values(together, at, 0)]
+        except Unresolved:
+            return None
 
     def _argument_exprs(self, func: ast.FunctionDef, call: ast.Call, shift: int) -> dict[str, tuple[ast.expr, ast.AST]]:
         """parameter -> (expression, where it is evaluated): the call's argument, else the default. `shift`
@@ -316,14 +333,39 @@ class Resolver:
         parsed = self._parsed_arguments(expr, at, depth)
         if parsed is not None:
             return [parsed]
-        names = sorted(_free_names(expr))
-        lists = [self._name_values(n, at, depth) for n in names]
+        groups = self._name_groups(sorted(_free_names(expr)), at, depth)
         out: list[Any] = []
-        for combo in _spread(lists, MAX_INSTANCES):
-            value = self._evaluate(expr, dict(zip(names, combo, strict=True)))
+        for combo in _spread([values for _, values in groups], MAX_INSTANCES):
+            bound = {n: v for (names, _), vs in zip(groups, combo, strict=True) for n, v in zip(names, vs, strict=True)}
+            value = self._evaluate(expr, bound)
             if not any(_same(value, v) for v in out):
                 out.append(value)
         return out
+
+    def _name_groups(self, names: list[str], at: ast.AST, depth: int) -> list[tuple[list[str], list[tuple[Any, ...]]]]:
+        """The values of `names` where `at` is, as (names, their values together): the names one `for`
+        target binds (`for r, w in [(1, 1.0), (2, 0.5)]`) go together, each item giving all of them (not
+        every r with every w); every other name alone."""
+        together: dict[str, ast.For | ast.comprehension] = {}
+        if not isinstance(at, ast.ClassDef):  # a class body's names: see `_name_values`
+            function = self._enclosing(at, _FUNCTIONS)
+            loops = list(self._loops(at, function))
+            for n in names:
+                loop = next((lp for lp in loops if n in target_names(lp.target)), None)
+                if loop is not None and sum(n2 in target_names(loop.target) for n2 in names) > 1:
+                    together[n] = loop
+        groups: list[tuple[list[str], list[tuple[Any, ...]]]] = []
+        done: set[int] = set()
+        for n in names:
+            loop = together.get(n)
+            if loop is None:
+                groups.append(([n], [(v,) for v in self._name_values(n, at, depth)]))
+            elif id(loop) not in done:
+                done.add(id(loop))
+                group = [m for m in names if together.get(m) is loop]
+                items = [item for it in self.values(loop.iter, loop, depth) for item in _items(it)]
+                groups.append((group, [tuple(_unpack(loop.target, item, m) for m in group) for item in items]))
+        return groups
 
     def _first(self, expr: ast.expr, at: ast.AST, depth: int) -> Any:
         return self.values(expr, at, depth)[0]

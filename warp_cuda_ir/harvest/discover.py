@@ -171,9 +171,10 @@ def _folder(spec: str, path: Path, index: int) -> Target:
             # from its path (see the worker), under its own name where it has one (a sibling's `import` then
             # shares the module), else under a name no import statement can spell (`001.py`, `cloth-sim.py`).
             # A file named as a module of the standard library (`random.py`) is not that module: the worker
-            # imported the standard one long before, so under that name the script would never run.
+            # imported the standard one long before, so under that name the script would never run. Nor is a
+            # top-level `__main__.py` (what `python folder` runs) the module `__main__`: that is the worker's own.
             rel = target.relpath(str(f)) or f.name
-            shadows = module.split(".")[0] in sys.stdlib_module_names
+            shadows = module.split(".")[0] in sys.stdlib_module_names or module == "__main__"
             name = module if _importable(module) and not shadows else script_module_name(rel)
             target.jobs.append(Job(index, name, rel, str(f)))
     return target

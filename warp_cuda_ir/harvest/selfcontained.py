@@ -137,6 +137,9 @@ class _Writer:
             self._require_importable_attr(name, obj)
         elif _function_table(obj):
             self._require_function_table(name, obj)
+        elif (public := _warp_public_name(name, obj)) is not None:
+            # Any other public object of Warp taken by name, as `from warp import *` binds them (`array`).
+            self.add_import(name, f"from warp import {public}" + ("" if name == public else f" as {name}"), obj)
         else:
             try:
                 literal = self.literal(obj)
@@ -365,9 +368,9 @@ class _Writer:
         """Upstream text of a def/class (dedented) and the names it needs; requires each of them."""
         lines, lineno, filename = source_lines(obj)
         text = textwrap.dedent("".join(lines)).rstrip() + "\n"
-        if kernel is not None:
-            text = _without_staticmethod(text)
         scope = _scope_of(obj)
+        if kernel is not None:
+            text = _kernel_decorators_only(text, scope)
         needed = free_names(text)
         annotation_only = _annotation_only_names(text)
         annotation_names = _annotation_names(text)
@@ -674,20 +677,61 @@ def _function_table(value: Any) -> bool:
     return isinstance(value, (list, tuple)) and bool(value) and all(warp_session.is_user_function(v) for v in value)
 
 
-def _without_staticmethod(text: str) -> str:
-    """A kernel's text without its `@staticmethod` lines: a kernel written in a class body as `@staticmethod`
-    over `@wp.kernel` is, at the top level of a module, a staticmethod object Warp does not see as a kernel.
-    (A `wp.func` keeps them: reached through its class, `Joint.f`, a staticmethod gives the function.)"""
+def _decorator_value(dec: ast.expr, scope: dict[str, Any]) -> Any:
+    """What a decorator names (`wp.kernel`, `jit`, the `register` of `@register("abs")`), or _MISSING where
+    the scope does not say (a nested def's decorators ran in its factory's frame, which is gone)."""
+    target = dec.func if isinstance(dec, ast.Call) else dec
+    attrs: list[str] = []
+    while isinstance(target, ast.Attribute):
+        attrs.append(target.attr)
+        target = target.value
+    if not isinstance(target, ast.Name):
+        return _MISSING
+    value = scope.get(target.id, vars(builtins).get(target.id, _MISSING))
+    for attr in reversed(attrs):
+        value = getattr(value, attr, _MISSING) if value is not _MISSING else _MISSING
+    return value
+
+
+def _is_kernel_decorator(dec: ast.expr, scope: dict[str, Any]) -> bool:
+    """`@wp.kernel`, `@wp.kernel(...)`, or Warp's `kernel` under another name (`jit = wp.kernel`, `from warp
+    import kernel as warp_kernel`); by its spelling where the scope does not say what it is."""
+    value = _decorator_value(dec, scope)
+    if value is not _MISSING:
+        return value is wp.kernel
+    target = dec.func if isinstance(dec, ast.Call) else dec
+    return (isinstance(target, ast.Attribute) and target.attr == "kernel") or (
+        isinstance(target, ast.Name) and target.id == "kernel"
+    )
+
+
+def _kernel_decorators_only(text: str, scope: dict[str, Any]) -> str:
+    """A kernel's text with only Warp's kernel decorator kept. The kernel is made from the undecorated
+    function, so any other decorator only wrapped that call: `@staticmethod` in a class body (at the top of
+    a module a staticmethod object Warp does not see as a kernel), or the user's own `@register("abs")` that
+    calls `wp.kernel` and files the kernel in a table (a table of kernels cannot be written out). A decorator
+    the scope does not name is kept. (A `wp.func` keeps its decorators: reached through its class,
+    `Joint.f`, a staticmethod gives the function.)"""
     node = ast.parse(text).body[0]
     drop = {
         line
         for d in getattr(node, "decorator_list", [])
-        if isinstance(d, ast.Name) and d.id == "staticmethod"
+        if _decorator_value(d, scope) is not _MISSING and not _is_kernel_decorator(d, scope)
         for line in range(d.lineno, (d.end_lineno or d.lineno) + 1)
     }
     if not drop:
         return text
     return "".join(line for i, line in enumerate(text.splitlines(keepends=True), 1) if i not in drop)
+
+
+def _warp_public_name(name: str, obj: Any) -> str | None:
+    """The name `warp` exports the class or callable `obj` under (`name` itself first), or None. Values are
+    left to `literal`: a small int is one object wherever it comes from (`COUNT = 4` is no `wp.TIMING_...`)."""
+    if not callable(obj):
+        return None
+    if getattr(wp, name, None) is obj:
+        return name
+    return next((k for k, v in vars(wp).items() if v is obj and not k.startswith("_")), None)
 
 
 def _warp_decorator(obj: types.FunctionType) -> str | None:
@@ -772,15 +816,9 @@ def free_names(text: str) -> dict[str, set[tuple[str, ...]]]:
     return paths
 
 
-def _decorated_as_kernel(text: str) -> bool:
+def _decorated_as_kernel(text: str, scope: dict[str, Any]) -> bool:
     node = ast.parse(text).body[0]
-    for dec in getattr(node, "decorator_list", []):
-        target = dec.func if isinstance(dec, ast.Call) else dec
-        if isinstance(target, ast.Attribute) and target.attr == "kernel":
-            return True
-        if isinstance(target, ast.Name) and target.id == "kernel":
-            return True
-    return False
+    return any(_is_kernel_decorator(dec, scope) for dec in getattr(node, "decorator_list", []))
 
 
 def _definition_name(text: str) -> str:
@@ -812,7 +850,7 @@ def self_contained_source(kernel: Any, module_options: dict[str, Any] | None = N
     if pyfunc.__name__ in writer.bindings:
         raise Unsupported(f"name clash: {pyfunc.__name__!r} is the kernel and one of its dependencies")
     tail = []
-    if not _decorated_as_kernel(text):
+    if not _decorated_as_kernel(text, _scope_of(pyfunc)):
         # `wp.kernel(f)` / `wp.Kernel(f, key=...)` called on a plain def (Warp's own tests do): say so.
         args = [pyfunc.__name__]
         if key != warp_session.kernel_key_for_text(root, pyfunc, ignore_key=True):

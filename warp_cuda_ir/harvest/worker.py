@@ -114,7 +114,7 @@ class Worker:
         """`_announce`, with the kernels the harvest made from the script's factories (each remembers its
         call) and a reason for each factory kernel it could not make."""
         self.factory_calls.update(made.calls)
-        self.factory_kernels += made.kernels
+        self.factory_kernels += made.kernels + made.loaded
         self.seen.update(made.redundant)
         out = self._announce()
         where = next(((i, t.relpath(path)) for i, t in enumerate(self.targets) if t.relpath(path) is not None), None)
@@ -555,6 +555,11 @@ class FactoryKernels:
     calls: dict[int, str] = field(default_factory=dict)  # id(kernel) -> the call
     kernels: list[Any] = field(default_factory=list)
     redundant: set[int] = field(default_factory=set)  # id(kernel)
+    # The kernels of the script's load those stand for. A kernel the script made and dropped
+    # (`wp.launch(make(i), ...)` in a loop, `Smoother(r, w)(src, dst)`) lives on only in Warp's weak registry
+    # until the next collection: without this reference it was gone by the time the kernels were announced,
+    # and the harvest's equal copy, marked redundant, was never announced either.
+    loaded: list[Any] = field(default_factory=list)
     unmade: list[tuple[int, str, str]] = field(default_factory=list)  # (first line, qualname, why)
 
 
@@ -626,6 +631,7 @@ def _define_factory_kernels(
         code = getattr(kernel.func, "__code__", None)
         if code is not None and os.path.realpath(code.co_filename) == here:
             digests.setdefault(code.co_firstlineno, set()).add(identity.made_with(kernel.func))
+            made.loaded.append(kernel)
 
     def define(qualname: str, decorator: Any) -> Callable[[Any], Any]:
         if not _is_warp_decorator(decorator):

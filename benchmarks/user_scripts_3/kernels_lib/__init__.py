@@ -1,0 +1,1 @@
+"""Small helper package the scripts next to it import."""

@@ -283,8 +283,7 @@ class Resolver:
                 elif joint is None or p not in at_call:
                     expr, where = exprs[p]
                     groups.append(([p], [(v,) for v in self.values(expr, where, 0)]))
-            for combo in _spread([g for _, g in groups], MAX_INSTANCES):
-                found = {p: v for (ps, _), vs in zip(groups, combo, strict=True) for p, v in zip(ps, vs, strict=True)}
+            for found in _spread_groups(groups):
                 values = {p: found[p] for p in plan.params}
                 out.append(Binding(values, _describe_call(plan.factory_qualname, values, call.lineno)))
         return out[:MAX_INSTANCES]
@@ -335,8 +334,7 @@ class Resolver:
             return [parsed]
         groups = self._name_groups(sorted(_free_names(expr)), at, depth)
         out: list[Any] = []
-        for combo in _spread([values for _, values in groups], MAX_INSTANCES):
-            bound = {n: v for (names, _), vs in zip(groups, combo, strict=True) for n, v in zip(names, vs, strict=True)}
+        for bound in _spread_groups(groups):
             value = self._evaluate(expr, bound)
             if not any(_same(value, v) for v in out):
                 out.append(value)
@@ -791,6 +789,12 @@ def _spread(lists: list[list[Any]], limit: int) -> Iterator[tuple[Any, ...]]:
             count += 1
             if count >= limit:
                 return
+
+
+def _spread_groups(groups: list[tuple[list[str], list[tuple[Any, ...]]]]) -> Iterator[dict[str, Any]]:
+    """`_spread` over groups of names that take their values together: name -> value, per combination."""
+    for combo in _spread([values for _, values in groups], MAX_INSTANCES):
+        yield {n: v for (names, _), vs in zip(groups, combo, strict=True) for n, v in zip(names, vs, strict=True)}
 
 
 _PLAIN_TYPES = (type(None), bool, int, float, complex, str, bytes, range, slice, type(Ellipsis))

@@ -48,16 +48,17 @@ def poly_hash(data: bytes) -> int:
 def digest_line(kind: str, name: str, values: np.ndarray) -> str:
     """The line a program prints for one array (`values`: its numpy contents, any shape)."""
     values = np.ascontiguousarray(values)
-    with np.errstate(invalid="ignore"):  # a signalling NaN (an uninitialised float) raises `invalid` as it widens
+    # `invalid` is no warning here: a signalling NaN (an uninitialised float) raises it as it widens, and
+    # inf + -inf is NaN in the sums as in the C++ loop.
+    with np.errstate(invalid="ignore"):
         flat = values.reshape(-1).astype(np.float64)
-    count = flat.size
-    if count:
-        with np.errstate(invalid="ignore"):  # inf + -inf is NaN here as in the C++ loop, not a warning
+        count = flat.size
+        if count:
             total = float(np.cumsum(flat)[-1])  # cumsum adds in order, as the C++ loop does
             l1 = float(np.cumsum(np.abs(flat))[-1])
-        max_abs = float(np.max(np.abs(flat)))  # NaN propagates, as in the C++ loop
-    else:
-        total = l1 = max_abs = 0.0
+            max_abs = float(np.max(np.abs(flat)))  # NaN propagates, as in the C++ loop
+        else:
+            total = l1 = max_abs = 0.0
     if values.dtype.kind == "f":
         values = np.where(np.isnan(values), np.nan, values).astype(values.dtype)
     h = poly_hash(values.tobytes())

@@ -71,7 +71,8 @@ def storage_key(values: np.ndarray) -> str:
 # either type, so the program's loop and numpy here give the same bits. 8 of the 13 replayed real rows whose
 # programs were too large to launch (the default build's inputs and seeds over MAX_PROGRAM_VALUES) now fit.
 SEED_LITERALS_AT_MOST = 4096
-SEED_FORMULA = "((double)((i * 37u + 11u) % 64u) - 31.5) / 32.0"  # C, of `size_t i`
+_SEED_STEP, _SEED_OFFSET, _SEED_PERIOD = 37, 11, 64  # k = (37 i + 11) mod 64; seed = (k - 31.5) / 32
+SEED_FORMULA = f"((double)((i * {_SEED_STEP}u + {_SEED_OFFSET}u) % {_SEED_PERIOD}u) - 31.5) / 32.0"  # C, `size_t i`
 
 
 def seeds_by_formula(like: np.ndarray) -> bool:
@@ -81,7 +82,7 @@ def seeds_by_formula(like: np.ndarray) -> bool:
 
 def adjoint_seed(row: Mapping[str, Any], position: int, like: np.ndarray) -> np.ndarray:
     if seeds_by_formula(like):
-        k = (np.arange(like.size, dtype=np.uint64) * 37 + 11) % 64
+        k = (np.arange(like.size, dtype=np.uint64) * _SEED_STEP + _SEED_OFFSET) % _SEED_PERIOD
         return ((k.astype(np.float64) - 31.5) / 32.0).astype(like.dtype).reshape(like.shape)
     rng = np.random.default_rng([int(row.get("seed") or 0), position, ADJOINT_STREAM])  # real rows: no seed
     return rng.uniform(-1.0, 1.0, like.shape).astype(like.dtype)

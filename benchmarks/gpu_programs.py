@@ -1,0 +1,260 @@
+#!/usr/bin/env python
+"""The rows' CUDA programs on a GPU, as a user builds them (`make run-cuda`), with nothing but nvcc there.
+
+    python benchmarks/gpu_programs.py export DIR FOLDER [FOLDER ...] [--candidates 25]   # here
+    python3 benchmarks/gpu_programs.py run DIR BUDGET_S                                   # on the GPU machine
+    python benchmarks/gpu_programs.py report RESULTS.json                                 # here again
+
+`export` writes, for every row of validated build folders with a reference digest (`scripts/validate.py` or
+`benchmarks/gpu_agreement.py sample` then the pass), DIR/progs/r_<id>/ with the row's `program.cu`,
+`Makefile`, `expected.txt` (its `standalone_reference_digest`) and `meta.json` (package, category, tile), and
+a copy of the installed Warp's native headers in DIR/warp/native (the Makefile's WARP_PATH). `--candidates N`
+adds, for N rows per source without tiles, evaluation candidates made by `evaluation.candidate` as
+`scripts/evaluate.py` makes them: the row's own `cuda_forward` and `cuda_backward` (should be `correct`) and
+its `cuda_forward` with one `wp::add` turned into `wp::sub` (a slip the judge should catch unless the call is
+not reached by the row's inputs).
+
+`run` needs the Python standard library only (a GPU machine here cannot hold warp-lang: its wheel is
+149 MB and a device call carries 64 MiB): `make -s program_cuda` in each folder (16 at a time) then
+`./program_cuda` (6 at a time on the one GPU, 30 s each), raw outputs to $OUT/results.json as it goes, then
+compute-sanitizer (memcheck, racecheck) on the first tile programs that fail. It stops starting compiles
+when BUDGET_S is nearly spent, so the call ends inside its limit.
+
+`report` judges the raw outputs with this checkout's code: `standalone.stage.digests_agree` for the rows,
+`evaluation.judge.judge` for the candidates, per package (real) or tile / other (generated).
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+RUN_LIMIT_S = 30
+GPU_SLOTS = 6  # programs on the GPU at once: 16 beside 16 pass workers timed out 5 programs on an H200
+_ADD = re.compile(r"(var_\w+) = wp::add\(")
+
+
+def export(dest: Path, folders: list[Path], candidates: int) -> None:
+    import pyarrow.parquet as pq
+
+    from warp_cuda_ir import writing
+    from warp_cuda_ir.evaluation.candidate import CandidateError, candidate_program
+    from warp_cuda_ir.standalone.program import warp_native_dir
+    from warp_cuda_ir.warp_session import uses_tiles
+
+    if dest.exists():
+        sys.exit(f"error: {dest} exists; choose a new folder")
+    shutil.copytree(warp_native_dir(), dest / "warp" / "native")
+    made: Counter = Counter()
+    per_source: Counter = Counter()
+
+    def write(name: str, program: str, row: dict[str, Any], meta: dict[str, Any]) -> None:
+        folder = dest / "progs" / name
+        folder.mkdir(parents=True)
+        (folder / "program.cu").write_text(program)
+        (folder / "Makefile").write_text(row["makefile"])
+        (folder / "expected.txt").write_text(row["standalone_reference_digest"])
+        (folder / "meta.json").write_text(json.dumps(meta))
+        made[meta["kind"]] += 1
+
+    for folder in folders:
+        for path in writing.all_data_files(folder):
+            for row in pq.read_table(path).to_pylist():
+                if not row.get("cuda_program") or not row.get("standalone_reference_digest"):
+                    continue
+                meta = {
+                    "id": row["id"],
+                    "source": row["source"],
+                    "group": (row.get("provenance") or {}).get("package")
+                    or ("tile" if row.get("launch_tiled") else "other"),
+                    "kernel": row["kernel_name"],
+                    "tile": uses_tiles(row["cuda_forward"]),
+                    "kind": "row",
+                }
+                write(f"r_{row['id']}", row["cuda_program"], row, meta)
+                if meta["tile"] or per_source[row["source"]] >= candidates:
+                    continue
+                predictions = [("gold_forward", "cuda_forward", row["cuda_forward"])]
+                if row.get("cuda_backward"):
+                    predictions.append(("gold_backward", "cuda_backward", row["cuda_backward"]))
+                slip = _ADD.search(row["cuda_forward"])
+                if slip:
+                    text = row["cuda_forward"]
+                    swapped = f"{text[: slip.start()]}{slip.group(1)} = wp::sub({text[slip.end() :]}"
+                    predictions.append(("add_to_sub", "cuda_forward", swapped))
+                for kind, column, prediction in predictions:
+                    try:
+                        program = candidate_program(row, column, prediction)
+                    except CandidateError as e:
+                        print(f"{row['id']} {column}: {e}")
+                        continue
+                    write(f"c_{kind}_{row['id']}", program, row, meta | {"kind": kind, "column": column})
+                per_source[row["source"]] += 1
+    print(f"{dest}: {dict(made)}")
+
+
+def run(root: Path, budget: float) -> None:
+    start = time.time()
+    out = Path(os.environ.get("OUT", root / "out"))
+    out.mkdir(parents=True, exist_ok=True)
+    warp_path = root / "warp"
+    slots = threading.Semaphore(GPU_SLOTS)
+    results: dict[str, dict[str, Any]] = {}
+    lock = threading.Lock()
+
+    def left() -> float:
+        return budget - (time.time() - start)
+
+    def save() -> None:
+        with lock:
+            text = json.dumps(results)
+        (out / "results.json.tmp").write_text(text)
+        os.replace(out / "results.json.tmp", out / "results.json")
+
+    def one(folder: Path) -> dict[str, Any]:
+        result: dict[str, Any] = {"meta": json.loads((folder / "meta.json").read_text())}
+        result["expected"] = (folder / "expected.txt").read_text().splitlines()
+        if left() < 60:
+            return result | {"skipped": "budget"}
+        begun = time.time()
+        try:
+            make = ["make", "-s", "program_cuda", f"WARP_PATH={warp_path}", "ARCH=90"]
+            done = subprocess.run(make, cwd=folder, capture_output=True, text=True, timeout=max(10, left() - 30))
+            result |= {"compile_rc": done.returncode, "compile_log": done.stderr[-3000:]}
+        except subprocess.TimeoutExpired:
+            result |= {"compile_rc": "timeout", "compile_log": ""}
+        result["compile_s"] = round(time.time() - begun, 2)
+        if result["compile_rc"] != 0:
+            return result
+        with slots:
+            begun = time.time()
+            try:
+                ran = subprocess.run(
+                    ["./program_cuda"], cwd=folder, capture_output=True, text=True, timeout=RUN_LIMIT_S
+                )
+                result |= {"run_rc": ran.returncode, "stdout": ran.stdout[-50_000:], "stderr": ran.stderr[-3000:]}
+            except subprocess.TimeoutExpired:
+                result |= {"run_rc": "timeout", "stdout": "", "stderr": ""}
+            result["run_s"] = round(time.time() - begun, 2)
+        return result
+
+    subprocess.run(
+        "nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nvcc --version | tail -1", shell=True
+    )
+    folders = sorted(
+        (p for p in (root / "progs").iterdir() if p.is_dir()), key=lambda p: hashlib.md5(p.name.encode()).hexdigest()
+    )
+    with concurrent.futures.ThreadPoolExecutor(16) as pool:
+        futures = {pool.submit(one, folder): folder for folder in folders}
+        for count, future in enumerate(concurrent.futures.as_completed(futures), 1):
+            with lock:
+                results[futures[future].name] = future.result()
+            if count % 25 == 0:
+                save()
+                print(f"{count}/{len(folders)} at {time.time() - start:.0f} s", flush=True)
+    save()
+    failed = [n for n, r in results.items() if r["meta"]["tile"] and r.get("run_rc") not in (0, None)]
+    sanitizer: dict[str, str] = {}
+    for name in failed[:4]:
+        if left() < 75:
+            break
+        sanitizer[name] = _sanitize(root / "progs" / name, warp_path)
+        (out / "sanitizer.json").write_text(json.dumps(sanitizer))
+    print(
+        f"done at {time.time() - start:.0f} s: {len(results)} programs, {len(failed)} tile programs failed", flush=True
+    )
+
+
+def _sanitize(folder: Path, warp_path: Path) -> str:
+    """compute-sanitizer's memcheck of the program built with line information (where a kernel stopped)."""
+    flags = re.search(r"^NVCCFLAGS \?= (.*)$", (folder / "Makefile").read_text(), re.M)
+    assert flags is not None
+    command = (
+        f"nvcc {flags.group(1).replace('$(ARCH)', '90')} -lineinfo -isystem {warp_path}/native -o program_li program.cu"
+    )
+    built = subprocess.run(command, shell=True, cwd=folder, capture_output=True, text=True, timeout=240)
+    if built.returncode:
+        return "nvcc failed: " + built.stderr[-1500:]
+    try:
+        checked = subprocess.run(
+            ["compute-sanitizer", "--print-limit", "3", "./program_li"],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        return (checked.stdout + checked.stderr)[:6000]
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return f"compute-sanitizer did not finish: {e!r}"
+
+
+def report(results_path: Path) -> None:
+    from warp_cuda_ir.evaluation.judge import judge
+    from warp_cuda_ir.standalone.digest import digest_lines
+    from warp_cuda_ir.standalone.stage import digests_agree
+
+    results = json.loads(results_path.read_text())
+    tally: Counter = Counter()
+    listed = []
+    for r in results.values():
+        meta = r["meta"]
+        if r.get("skipped"):
+            verdict = "not run (budget)"
+        elif r.get("compile_rc") != 0:
+            verdict = "nvcc failed"
+        elif r.get("run_rc") == "timeout":
+            verdict = "timeout"
+        elif r.get("run_rc") != 0:
+            verdict = "crashed"
+        elif meta["kind"] == "row":
+            verdict = "agrees" if digests_agree(r["expected"], digest_lines(r["stdout"])) else "differs"
+        else:
+            verdict = judge(r["expected"], r["stdout"], exact=False)[0]
+        tiles = "tile functions" if meta["tile"] else "no tiles"
+        tally[(meta["kind"], meta["source"], meta["group"], tiles, verdict)] += 1
+        if verdict not in ("agrees", "correct") and meta["kind"] in ("row", "gold_forward", "gold_backward"):
+            listed.append(
+                f"  {meta['kind']} {meta['group']} {meta['kernel']}: {verdict} {r.get('stderr', '')[-120:]!r}"
+            )
+    for key, count in sorted(tally.items()):
+        print(" / ".join(key), count)
+    print("\n".join(listed))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    e = sub.add_parser("export")
+    e.add_argument("dest", type=Path)
+    e.add_argument("folders", type=Path, nargs="+")
+    e.add_argument("--candidates", type=int, default=0)
+    r = sub.add_parser("run")
+    r.add_argument("root", type=Path)
+    r.add_argument("budget", type=float)
+    p = sub.add_parser("report")
+    p.add_argument("results", type=Path)
+    args = parser.parse_args()
+    if args.command == "export":
+        export(args.dest, args.folders, args.candidates)
+    elif args.command == "run":
+        run(args.root, args.budget)
+    else:
+        report(args.results)
+
+
+if __name__ == "__main__":
+    main()

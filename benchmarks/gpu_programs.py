@@ -111,6 +111,7 @@ def run(root: Path, budget: float) -> None:
     start = time.time()
     out = Path(os.environ.get("OUT", root / "out"))
     out.mkdir(parents=True, exist_ok=True)
+    root = root.resolve()  # make runs in each program's folder: a relative WARP_PATH would name another folder
     warp_path = root / "warp"
     slots = threading.Semaphore(GPU_SLOTS)
     results: dict[str, dict[str, Any]] = {}

@@ -14,7 +14,7 @@ import pytest
 
 from tests.helpers import TILE_STACKS, compile_only_row, cpu_twin_lines, make_cuda
 from warp_cuda_ir import extraction, rows, schema, synthesis, warp_session
-from warp_cuda_ir.standalone import batch, device_shim, program, program_columns, stage
+from warp_cuda_ir.standalone import batch, device_headers, device_shim, program, program_columns, stage
 from warp_cuda_ir.standalone.digest import CPP_DIGEST, digest_line, digest_lines
 from warp_cuda_ir.standalone.reference import reference_run
 
@@ -310,6 +310,134 @@ def test_host_code_reaching_warps_runtime_library_links_under_nvcc(tmp_path: Pat
     assert without.returncode != 0
     assert "undefined reference to `_wp_assert'" in without.stderr
     assert "undefined reference to `wp_bfloat16_bits_to_float'" in without.stderr
+
+
+# Written as Warp's tile headers write code (tile.h): what nvcc must read as device code gets the mark, the rest not.
+PLANTED_HEADER = """
+namespace wp {
+template <int... V> struct tuple_like {
+    static constexpr int N = sizeof...(V);
+    static constexpr int dim(int i) { return i; }
+};
+template <typename T> struct holder {
+    struct Storage {
+        T* ptr;
+        Storage(T* p)
+            : ptr(p)
+        {
+        }
+    };
+    static constexpr int Size = tuple_like<1>::dim(0);
+    holder(const holder&) = delete;
+    inline CUDA_CALLABLE holder() : data(nullptr) {}
+    template <typename Op> void apply(Op op)
+    {
+        for (int i = 0; i < Size; ++i)
+            op(i);
+        auto f = [&](int j) { return j; };
+        apply([&](int k) { f(k); });
+    }
+    inline CUDA_CALLABLE ~holder() { apply([](int) {}); }
+    Storage data;
+};
+// a comment: void not_code(int x) {}
+inline auto free_function(int i)
+{
+    return tuple_like<2>::dim(i);
+}
+inline CUDA_CALLABLE void marked(int i);
+}
+"""
+
+
+def test_device_headers_mark_every_unmarked_function_head_and_nothing_else() -> None:
+    """The heads nvcc reads as host code (a nested constructor, a static constexpr member function, a member
+    template, a free function) get `__host__ __device__`; a variable's initializer, a deleted constructor, calls
+    and lambdas inside bodies, marked functions and comments do not. Then Warp's own headers: the three forms
+    measured on a GPU are marked, the tuple reads a local array, headers without tiles are unchanged."""
+    marked = device_headers.device_form("tile_planted.h", PLANTED_HEADER)
+    heads = [line.strip() for line in marked.splitlines() if "__host__ __device__" in line]
+    assert heads == [
+        "__host__ __device__ static constexpr int dim(int i) { return i; }",
+        "__host__ __device__ Storage(T* p)",
+        "template <typename Op> __host__ __device__ void apply(Op op)",
+        "__host__ __device__ inline auto free_function(int i)",
+    ]
+    native = Path(program.warp_native_dir())
+    tile = device_headers.device_form("tile.h", (native / "tile.h").read_text())
+    for head in (
+        "template <typename Op> __host__ __device__ void apply(Op op)",
+        "__host__ __device__ tile_global_t(array_t<T>& a, const Coord& c)",
+        "__host__ __device__ Storage(T* p)",
+        "__host__ __device__ ~tile_stack_t()",
+        "constexpr int values[N] = { V... }; return values[i];",
+    ):
+        assert head in tile, head
+    assert "__host__ __device__ __host__" not in tile and "__host__ __device__ CUDA_CALLABLE" not in tile
+    assert "    static constexpr int Size = Shape::size();" in tile  # a variable stays as it is
+    assert tile.count("\n") == (native / "tile.h").read_text().count("\n")  # the Makefile edits by line
+    builtin = (native / "builtin.h").read_text()
+    assert device_headers.device_form("builtin.h", builtin) == builtin
+
+
+@pytest.mark.slow
+@needs_nvcc
+def test_tile_programs_compile_to_working_device_code_against_the_copy(tmp_path: Path) -> None:
+    """Against Warp's own headers nvcc turns a tile row's kernel into a `trap` or drops its loads and stores
+    (the forward kernel keeps no global store); against the copy the forward stores its outputs and no trap is
+    left. The row's Makefile makes the same copy from the installed warp-lang."""
+    row = rows.make_row(0, ["tile"])
+    native = program.warp_native_dir()
+    flags = [f.replace("$(ARCH)", "90") for f in program.NVCCFLAGS]
+    (tmp_path / "program.cu").write_text(row["cuda_program"])
+
+    def device_code(headers: str) -> tuple[int, int]:
+        done = subprocess.run(
+            [NVCC, *flags, "-isystem", headers, "-ptx", "-o", "program.ptx", "program.cu"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        ptx = (tmp_path / "program.ptx").read_text()
+        forward = ptx[ptx.index("_cuda_kernel_forward(") : ptx.index("_cuda_kernel_backward(")]
+        return len(re.findall(r"^\s*trap;", ptx, re.M)), len(re.findall(r"\bst\.global\.", forward))
+
+    traps, stores = device_code(native)
+    assert traps > 0 or stores == 0
+    traps, stores = device_code(device_headers.device_headers(native))
+    assert traps == 0 and stores > 0
+    (tmp_path / "Makefile").write_text(row["makefile"])
+    done = subprocess.run(["make", "-s", "program_cuda"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    copy = Path(device_headers.device_headers(native))
+    assert all((tmp_path / "wp_native" / h.name).read_bytes() == h.read_bytes() for h in copy.glob("tile*.h"))
+
+
+def test_a_tile_rows_makefile_makes_the_copy_and_refuses_other_headers(tmp_path: Path) -> None:
+    """The Makefile's own recipe (cp, sha256sum, sed) gives the copy the pass compiles against, byte for byte;
+    headers of another Warp stop it with one line and leave no copy behind. Rows without tiles keep the plain
+    Makefile."""
+    row = rows.make_row(0, ["tile"])
+    assert row["makefile"] != program.MAKEFILE and _row(5)["makefile"] == program.MAKEFILE
+    native = Path(program.warp_native_dir())
+    (tmp_path / "Makefile").write_text(row["makefile"])
+    done = subprocess.run(["make", "-s", "wp_native/aot.h"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    copy = Path(device_headers.device_headers(str(native)))
+    assert sorted(p.name for p in (tmp_path / "wp_native").iterdir()) == sorted(p.name for p in copy.iterdir())
+    assert all((tmp_path / "wp_native" / p.name).read_bytes() == p.read_bytes() for p in copy.glob("*.h"))
+    other = tmp_path / "other_warp"
+    shutil.copytree(native, other / "native")
+    with (other / "native" / "tile_scan.h").open("a") as header:
+        header.write("// another version\n")
+    shutil.rmtree(tmp_path / "wp_native")
+    done = subprocess.run(
+        ["make", "-s", "wp_native/aot.h", f"WARP_PATH={other}"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.returncode != 0
+    assert done.stdout.strip() == "error: these programs need the tile headers of the warp-lang they were made with"
+    assert not (tmp_path / "wp_native").exists() and not (tmp_path / "wp_native.tmp").exists()
 
 
 def test_device_shim_declares_warps_host_only_tile_functions() -> None:

@@ -10,7 +10,7 @@ from warp_cuda_ir import launch, schema, warp_session
 from warp_cuda_ir.errors import one_line
 from warp_cuda_ir.launch import has_launch_record
 from warp_cuda_ir.standalone import program as programs
-from warp_cuda_ir.standalone.program import MAKEFILE, data, has_backward, literal_count, with_fields
+from warp_cuda_ir.standalone.program import data, has_backward, literal_count, with_fields
 from warp_cuda_ir.standalone.values import ArgumentValue, argument_values
 
 NO_LAUNCH_RECORD = "no launch record"
@@ -67,7 +67,7 @@ def program_columns(row: Mapping[str, Any], inputs: ProgramInputs | None = None)
     return {
         "cuda_program": programs.program(row, values, "cuda", reason, data_text),
         "cpu_program": programs.program(row, values, "cpu", reason, data_text),
-        "makefile": MAKEFILE,
+        "makefile": programs.makefile(row),
     }
 
 

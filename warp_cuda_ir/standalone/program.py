@@ -25,9 +25,10 @@ from typing import Any
 import numpy as np
 
 from warp_cuda_ir import extraction
-from warp_cuda_ir.standalone import device_shim
+from warp_cuda_ir.standalone import device_headers, device_shim
 from warp_cuda_ir.standalone.digest import CPP_DIGEST
 from warp_cuda_ir.standalone.values import SEED_FORMULA, ArgumentValue, seeds_by_formula
+from warp_cuda_ir.warp_session import uses_tiles
 
 CUDA_FILE = "program.cu"
 CPU_FILE = "program.cpp"
@@ -94,6 +95,20 @@ clean:
 
 .PHONY: all cuda cpu run-cuda run-cpu clean
 """.format(nvccflags=" ".join(NVCCFLAGS), cxxflags=" ".join(CXXFLAGS))
+
+
+def makefile(row: Mapping[str, Any]) -> str:
+    """The row's Makefile: `MAKEFILE`, and for a row whose CUDA code calls Warp's tile functions, nvcc pointed at
+    the copy of Warp's headers it needs (`device_headers`), made by the Makefile itself."""
+    if not (uses_tiles(row.get("cuda_forward") or "") or uses_tiles(row.get("cuda_helpers") or "")):
+        return MAKEFILE
+    text = MAKEFILE.replace(
+        "program_cuda: program.cu\n\t$(NVCC) $(NVCCFLAGS) -isystem $(WARP_PATH)/native -o $@ $<",
+        "program_cuda: program.cu wp_native/aot.h\n\t$(NVCC) $(NVCCFLAGS) -isystem wp_native -o $@ $<",
+    ).replace("\trm -f program_cuda program_cpu", "\trm -rf program_cuda program_cpu wp_native")
+    clean = text.index("\nclean:")
+    return f"{text[:clean]}\n{device_headers.makefile_rule(warp_native_dir())}{text[clean:]}"
+
 
 COMMON = r"""
 // Element type of a Warp array argument.

@@ -27,6 +27,7 @@ import numpy as np
 from warp_cuda_ir import extraction, schema
 from warp_cuda_ir.errors import one_line
 from warp_cuda_ir.standalone import batch
+from warp_cuda_ir.standalone.device_headers import device_headers
 from warp_cuda_ir.standalone.digest import digest_lines, parse_line
 from warp_cuda_ir.standalone.program import CXXFLAGS, NVCCFLAGS, has_backward, launches, warp_native_dir
 
@@ -55,6 +56,9 @@ class Tools:
     cxx: str | None
     warp_native: str
     arch: int = 90
+    # nvcc compiles against the copy of Warp's headers a tile row's Makefile makes (`device_headers`): the
+    # rows without tiles build the same against either (measured on an H200, benchmarks/README.md).
+    cuda_native: str | None = None
 
 
 def _tool(env: str, default: str) -> str | None:
@@ -63,7 +67,8 @@ def _tool(env: str, default: str) -> str | None:
 
 
 def find_tools(arch: int = 90) -> Tools:
-    return Tools(_tool(NVCC_ENV, "nvcc"), _tool(CXX_ENV, "g++"), warp_native_dir(), arch)
+    native = warp_native_dir()
+    return Tools(_tool(NVCC_ENV, "nvcc"), _tool(CXX_ENV, "g++"), native, arch, device_headers(native))
 
 
 @dataclass
@@ -93,7 +98,8 @@ def skipped_columns(reason: str) -> dict[str, Any]:
 def _compile_command(tools: Tools, target: str, source: Path, output: Path) -> list[str]:
     if target == "cuda":
         flags = [f.replace("$(ARCH)", str(tools.arch)) for f in NVCCFLAGS]
-        return [str(tools.nvcc), *flags, "-isystem", tools.warp_native, "-o", str(output), str(source)]
+        native = tools.cuda_native or tools.warp_native
+        return [str(tools.nvcc), *flags, "-isystem", native, "-o", str(output), str(source)]
     return [str(tools.cxx), *CXXFLAGS, "-isystem", tools.warp_native, "-o", str(output), str(source)]
 
 

@@ -16,6 +16,7 @@ against the C++ type's size at compile time.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import re
@@ -62,7 +63,7 @@ def warp_native_dir() -> str:
     return os.path.join(os.path.dirname(warp.__file__), "native")
 
 
-MAKEFILE = """\
+_MAKEFILE = """\
 # Builds a warp-cuda-ir row's standalone programs: `make` (both), `make run-cpu`, `make run-cuda`.
 # Warp's native headers are found the way Warp's own C++ examples find them (warp/examples/cpp):
 # from the installed warp-lang package, or set WARP_PATH=/path/to/warp (the folder holding native/).
@@ -78,8 +79,8 @@ all: program_cuda program_cpu
 cuda: program_cuda
 cpu: program_cpu
 
-program_cuda: program.cu
-\t$(NVCC) $(NVCCFLAGS) -isystem $(WARP_PATH)/native -o $@ $<
+program_cuda: program.cu{cuda_needs}
+\t$(NVCC) $(NVCCFLAGS) -isystem {cuda_headers} -o $@ $<
 
 program_cpu: program.cpp
 \t$(CXX) $(CXXFLAGS) -isystem $(WARP_PATH)/native -o $@ $<
@@ -89,25 +90,36 @@ run-cuda: program_cuda
 
 run-cpu: program_cpu
 \t./program_cpu
-
+{rules}
 clean:
-\trm -f program_cuda program_cpu
+\t{clean}
 
 .PHONY: all cuda cpu run-cuda run-cpu clean
-""".format(nvccflags=" ".join(NVCCFLAGS), cxxflags=" ".join(CXXFLAGS))
+"""
+_FLAGS = {"nvccflags": " ".join(NVCCFLAGS), "cxxflags": " ".join(CXXFLAGS)}
+MAKEFILE = _MAKEFILE.format(
+    **_FLAGS, cuda_needs="", cuda_headers="$(WARP_PATH)/native", rules="", clean="rm -f program_cuda program_cpu"
+)
+
+
+@functools.cache
+def _tile_makefile(native_dir: str) -> str:
+    rule = device_headers.makefile_rule(native_dir)
+    return _MAKEFILE.format(
+        **_FLAGS,
+        cuda_needs=" wp_native/aot.h",
+        cuda_headers="wp_native",
+        rules=f"\n{rule}",
+        clean="rm -rf program_cuda program_cpu wp_native",
+    )
 
 
 def makefile(row: Mapping[str, Any]) -> str:
     """The row's Makefile: `MAKEFILE`, and for a row whose CUDA code calls Warp's tile functions, nvcc pointed at
-    the copy of Warp's headers it needs (`device_headers`), made by the Makefile itself."""
-    if not (uses_tiles(row.get("cuda_forward") or "") or uses_tiles(row.get("cuda_helpers") or "")):
-        return MAKEFILE
-    text = MAKEFILE.replace(
-        "program_cuda: program.cu\n\t$(NVCC) $(NVCCFLAGS) -isystem $(WARP_PATH)/native -o $@ $<",
-        "program_cuda: program.cu wp_native/aot.h\n\t$(NVCC) $(NVCCFLAGS) -isystem wp_native -o $@ $<",
-    ).replace("\trm -f program_cuda program_cpu", "\trm -rf program_cuda program_cpu wp_native")
-    clean = text.index("\nclean:")
-    return f"{text[:clean]}\n{device_headers.makefile_rule(warp_native_dir())}{text[clean:]}"
+    the copy of Warp's headers it needs (`device_headers`), which the Makefile makes first."""
+    if uses_tiles(row.get("cuda_forward") or "") or uses_tiles(row.get("cuda_helpers") or ""):
+        return _tile_makefile(warp_native_dir())
+    return MAKEFILE
 
 
 COMMON = r"""

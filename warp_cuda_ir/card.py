@@ -324,7 +324,7 @@ def limitations_markdown(readback: Readback) -> str:
         "The CUDA programs (`cuda_program`) of kernels that call Warp's tile functions build against a copy of "
         "Warp's headers their Makefile makes (`wp_native/`, checked against warp-lang 1.19.0's headers): Warp's "
         "tile headers leave functions without an execution space, which NVRTC, Warp's own compiler, reads as "
-        "device code and `nvcc` as host code. Measured on an H200, 71 of 75 such programs and 292 of 296 without "
+        "device code and `nvcc` as host code. Measured on an H200, 71 of 75 such programs and 292 of 295 without "
         "tiles printed the reference digest; `standalone_gpu_matches_reference` tells, for a build validated on "
         "a GPU.",
         "About 1 kernel in 10,000 compiles for the CPU but may fail to load there (`cpu_run_status` `error`): "

@@ -4,7 +4,7 @@ Warp compiles its generated CUDA with NVRTC and `--device-as-default-execution-s
 (`warp/native/tile*.h`) are written for that mode: a function without an execution space is device code
 there. nvcc has no such mode; such a function is host code, and a kernel that reaches it gets no working code
 and, mostly, no error. Measured on an H200 (benchmarks/README.md, "On a GPU, again"): the CUDA programs of
-1 of 75 rows calling tile functions agreed with Warp's CPU launch, against 292 of 296 without tiles. Three
+1 of 75 rows calling tile functions agreed with Warp's CPU launch, against 292 of 295 without tiles. Three
 forms of it, read from compute-sanitizer and the PTX: constructors (`tile_global_t`, `tile_shared_t`'s
 `Storage`: nvcc warns #20014-D, the tile's pointers stay unset), member function templates
 (`tile_register_t::apply`: no diagnostic, the optimiser drops every register tile load and store), and

@@ -26,7 +26,7 @@ from warp_cuda_ir.shards import BuildSpec
 ROOT = Path(__file__).resolve().parent.parent
 
 # A kernel holding tile stacks of an int and of a vec3 (and a struct beside them): Warp's stack destructor is
-# host-only under nvcc (`device_shim.stack_destructors`).
+# host-only under nvcc (the copy of the headers marks it: `device_headers`).
 TILE_STACKS = """
 import warp as wp
 
@@ -211,10 +211,11 @@ def compile_only_row(source: str, kernel_name: str, row_id: str = "t", block_dim
     return row
 
 
-def make_cuda(folder: Path, source: str) -> subprocess.CompletedProcess[str]:
-    """`source` as `program.cu` beside the programs' Makefile in `folder`, `make cuda` (nvcc), its result."""
+def make_cuda(folder: Path, source: str, makefile: str | None = None) -> subprocess.CompletedProcess[str]:
+    """`source` as `program.cu` beside a Makefile (default: the plain one, Warp's own headers) in `folder`,
+    `make cuda` (nvcc), its result."""
     from warp_cuda_ir.standalone import program
 
-    (folder / "Makefile").write_text(program.MAKEFILE)
+    (folder / "Makefile").write_text(makefile or program.MAKEFILE)
     (folder / "program.cu").write_text(source)
     return subprocess.run(["make", "-s", "-B", "cuda"], cwd=folder, capture_output=True, text=True)

@@ -18,8 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from warp_cuda_ir import extraction
-from warp_cuda_ir.standalone import device_shim
-from warp_cuda_ir.standalone.program import after_aot, warp_native_dir
+from warp_cuda_ir.standalone.program import after_aot
 
 TARGET_COLUMNS: tuple[str, ...] = ("cpu_forward", "cpu_backward", "cuda_forward", "cuda_backward")
 _AOT = '#include "aot.h"\n'
@@ -49,13 +48,7 @@ def candidate_program(row: Mapping[str, Any], column: str, prediction: str) -> s
     if tail.count(own) != 1:
         raise CandidateError("the row's program does not hold the row's own module (written by another version)")
     if target == "cuda":
-        # Tile functions the module calls are declared before aot.h (device_shim): follow the candidate's calls.
-        native = warp_native_dir()
-        own_shim, new_shim = device_shim.shim(native, own), device_shim.shim(native, unit)
-        if own_shim and not head.endswith(own_shim):
-            raise CandidateError("the row's CUDA program is not in the expected shape")
-        head = head[: len(head) - len(own_shim)] + new_shim
-        # And the device forms after it (tile-stack destructors, tile macros): those of the candidate's module.
+        # The tile macros after aot.h (`program.after_aot`) are those the module calls: the candidate's.
         own_after = after_aot(own)
         if not tail.startswith(own_after):
             raise CandidateError("the row's CUDA program is not in the expected shape")

@@ -13,19 +13,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from warp_cuda_ir import extraction
-from warp_cuda_ir.standalone import device_shim
 from warp_cuda_ir.standalone.program import CPU_INCLUDES, CUDA_INCLUDES, support
 
 
-def prefix(target: str, block_dim: int, shims: Sequence[str] = (), destructors: Sequence[str] = ()) -> str:
-    """What comes before the rows: the includes, and for CUDA the rows' device shims (`device_shim`), which
-    must precede `aot.h` (repeating a declaration is allowed, so each distinct shim is kept whole), and after
-    it the rows' tile-stack destructors (a specialisation may be defined once, so each distinct one once)."""
+def prefix(target: str, block_dim: int, shims: Sequence[str] = ()) -> str:
+    """What comes before the rows: the includes, and for CUDA the rows' blocks that must precede `aot.h`
+    (`device_shim`: each distinct one kept whole; each guards its definitions against a second copy)."""
     if target == "cuda":
         # deterministic.h too: the module includes it, and inside a namespace it would land there.
         head = f"{CUDA_INCLUDES}#define WP_TILE_BLOCK_DIM {block_dim}\n{''.join(shims)}"
-        after = device_shim.STACK_DESTRUCTORS + "".join(f"{d}\n" for d in destructors) if destructors else ""
-        return head + f'#include "aot.h"\n{after}#include "deterministic.h"\n'
+        return head + '#include "aot.h"\n#include "deterministic.h"\n'
     # The CPU module header without the row: Warp's headers with the CRT stand-ins, before the support code.
     return (
         f"{CPU_INCLUDES}#define WP_TILE_BLOCK_DIM {extraction.CPU_BLOCK_DIM}\n#define WP_NO_CRT\n"
@@ -54,7 +51,6 @@ def batch_from_programs(programs: Sequence[str], target: str) -> str:
     own_prefix = CUDA_INCLUDES if target == "cuda" else CPU_INCLUDES
     parts = [shared]
     shims: dict[str, None] = {}
-    destructors: dict[str, None] = {}
     cases = []
     for k, text in enumerate(programs):
         head, sep, rest = text.partition(shared)
@@ -65,12 +61,11 @@ def batch_from_programs(programs: Sequence[str], target: str) -> str:
         if target == "cuda":
             aot = module.index('#include "aot.h"\n')
             shims.setdefault(module[module.index("\n") + 1 : aot])  # after the WP_TILE_BLOCK_DIM line
-            lines, module = device_shim.split_stack_destructors(module[aot + len('#include "aot.h"\n') :])
-            destructors.update(dict.fromkeys(lines))  # specialisations of namespace wp: before every row
+            module = module[aot + len('#include "aot.h"\n') :]
         parts += [f"namespace wp_row_{k} {{", module, rest, f"}}  // namespace wp_row_{k}"]
         cases.append(f"    case {k}: return wp_row_{k}::main();")
     parts.append(_dispatch(cases))
-    return "\n".join([prefix(target, block_dim, list(shims), list(destructors)), *parts])
+    return "\n".join([prefix(target, block_dim, list(shims)), *parts])
 
 
 def _dispatch(cases: Sequence[str]) -> str:

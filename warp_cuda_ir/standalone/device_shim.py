@@ -1,156 +1,22 @@
-"""Device forms of Warp's host-only tile functions, for CUDA programs built with nvcc.
+"""What CUDA programs built with nvcc need beside Warp's headers, where nvcc and NVRTC (Warp's compiler) differ.
 
-Warp compiles its generated CUDA with NVRTC and `--device-as-default-execution-space`, so its tile headers
-(`warp/native/tile*.h`) define many functions with no execution space at all (`tile_sum`, `tile_min`,
-`tile_extract`, `adj_tile_reduce`, `tile_coord`, ...). nvcc has no such option: those functions are
-host-only there, and a kernel calling one fails ("calling a __host__ function from a __global__ function").
-Measured: 1 of 96 rows of the default generator, and 2 of the first 6 `tile` rows, failed that way.
-
-The fix leaves Warp's files alone. CUDA lets a function's first declaration carry the execution space
-and a later definition omit it (checked with nvcc 13.0: a template declared `__host__ __device__` then
-defined bare is callable from a kernel). So the program declares those functions `__host__ __device__`
-in namespace `wp` before `#include "aot.h"`; Warp's own definitions then complete them. The declarations
-are read from Warp's headers at build time (like the MISSINGADJOINT list in `adjoint_hazards`), not from
-a hand list, so they follow the installed Warp. A declaration can only be written before `aot.h` when it
-names no Warp type, so only heads whose parameters are spelled with template parameters and built-in
-types are taken; heads with default arguments are left out (a default may be given once only).
+Functions Warp's tile headers leave without an execution space are the copy of the headers' business
+(`device_headers`): it replaced the declarations and tile-stack destructors this module used to write into
+each program (against the copy, the PTX of 75 tile rows' programs was byte-identical with and without them,
+and the programs build without them). What stays here: the tile macros whose lambdas must be host-device
+(their callers are host-device in the copy too, and nvcc compiles them for the host as well), the 64-bit
+integer types of the host's <cstdint>, and the CPU runtime functions a row's own tile helpers reach in their
+host form.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 from warp_cuda_ir.warp_session import uses_tiles
-
-# Regions of the headers that nvcc's device pass does not see: the CPU branches of `#if defined(__CUDA_ARCH__)`.
-_IF = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
-_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
-# A function definition head at the start of a line: optional template list, return type auto/void/int or a
-# reference to a template parameter (`TileX& tile_cholesky_solve(...)`, checked against the template's names).
-_HEAD = re.compile(
-    r"^(?P<template>template\s*<(?P<tparams>[^<>{};]*(?:<[^<>{};]*>[^<>{};]*)*)>\s*)?"
-    r"(?P<spec>(?:inline\s+|static\s+)*)(?P<ret>(?:auto|void|int)\s+|[A-Za-z_]\w*\s*&\s*)"
-    r"(?P<name>\w+)\s*\((?P<params>[^(){};]*)\)\s*\{",
-    re.M,
-)
-_ANNOTATED = re.compile(r"CUDA_CALLABLE|__device__|__host__|__global__|__forceinline__")
-_IDENT = re.compile(r"[A-Za-z_]\w*")
-# Words a parameter may use besides its template's parameter names: C++ built-in types and qualifiers.
-_BUILTIN_WORDS = frozenset(
-    "typename const volatile unsigned signed int bool float double char short long size_t".split()
-)
-
-
-def _device_visible(text: str) -> str:
-    """The header without comments and without its host-only branches (`#if !defined(__CUDA_ARCH__)` ...)."""
-    kept: list[str] = []
-    stack: list[str | None] = []  # "host", "cuda" or None per open #if
-    for line in _COMMENT.sub("", text).split("\n"):
-        m = _IF.match(line)
-        if m:
-            word, cond = m.group(1), m.group(2).replace(" ", "")
-            if word in ("if", "ifdef", "ifndef"):
-                negated = word == "ifndef" or "!defined(__CUDA_ARCH__)" in cond
-                stack.append(("host" if negated else "cuda") if "__CUDA_ARCH__" in cond else None)
-            elif word in ("else", "elif") and stack:
-                stack[-1] = {"host": "cuda", "cuda": "host"}.get(stack[-1] or "", None)
-            elif word == "endif" and stack:
-                stack.pop()
-            kept.append("")
-            continue
-        kept.append("" if "host" in stack else line)
-    return "\n".join(kept)
-
-
-def _template_names(tparams: str) -> set[str] | None:
-    """Names the template introduces (`typename T`, `int N`, `int... Dims`); None if it has defaults."""
-    if "=" in tparams:
-        return None
-    names = set()
-    for part in tparams.split(","):
-        words = _IDENT.findall(part)
-        if words:
-            names.add(words[-1])
-    return names
-
-
-def _declarable(params: str, names: set[str]) -> bool:
-    """Whether the parameters name no type but template parameters and built-ins (nothing of Warp's)."""
-    if "=" in params:
-        return False
-    for param in filter(None, (p.strip() for p in params.split(","))):
-        tokens = re.findall(r"::\s*[A-Za-z_]\w*|[A-Za-z_]\w*", param)
-        words = [t for t in tokens if not t.startswith("::")]  # members of dependent types are fine
-        if len(words) < 2:
-            return False
-        if any(w not in names and w not in _BUILTIN_WORDS for w in words[:-1]):
-            return False
-    return True
-
-
-def declarations(native: Path) -> list[tuple[str, str, bool]]:
-    """Per host-only function of Warp's tile headers, in header order: (name, its `__host__ __device__`
-    declaration, whether Warp's header code itself calls it)."""
-    texts = [_device_visible(h.read_text(encoding="utf-8", errors="replace")) for h in sorted(native.glob("tile*.h"))]
-    everything = "\n".join(texts)
-    # Searched once for every name: a `\bname\b` regex per name took ~3 s per process (the leading `\b`
-    # keeps the regex engine from skipping ahead to the name's first letters).
-    words = Counter(_WORD.findall(everything))
-    out: list[tuple[str, str, bool]] = []
-    for text in texts:
-        for m in _HEAD.finditer(text):
-            head = m.group(0)
-            if _ANNOTATED.search(head):
-                continue
-            names = _template_names(m.group("tparams") or "") if m.group("template") else set()
-            if names is None or not _declarable(m.group("params"), names):
-                continue
-            ret = "".join(m.group("ret").split())
-            if ret not in ("auto", "void", "int") and ret.rstrip("&") not in names:
-                continue
-            name = m.group("name")
-            template = f"template <{' '.join(m.group('tparams').split())}> " if m.group("template") else ""
-            params = " ".join(m.group("params").split())
-            decl = f"{template}__host__ __device__ {ret} {name}({params});"
-            # A helper the headers call (tile_coord in every tile_store, argmax_tracker in tile_argmax) is
-            # needed whatever the row calls: its name occurs more often than it is defined.
-            definition = re.compile(rf"{name}\s*\([^;{{}}]*\)\s*(?:const\s*)?\{{")
-            definitions = sum(1 for d in definition.finditer(everything) if _starts_word(everything, d.start()))
-            out.append((name, decl, words[name] > definitions))
-    return out
-
-
-@functools.cache
-def _declarations(native_dir: str) -> tuple[tuple[str, str, bool], ...]:
-    return tuple(declarations(Path(native_dir)))
-
-
-def shim(native_dir: str, cuda_text: str) -> str:
-    """The block a CUDA program puts before `#include "aot.h"`: declarations of the host-only tile functions
-    that the row's code (`cuda_text`) calls or that Warp's headers call; empty for a row without tiles."""
-    if not uses_tiles(cuda_text):
-        return ""
-    # The row's words, once: a `\bname\b` search per declaration took ~60 ms on a tile row's code.
-    words = set(_WORD.findall(cuda_text))
-    decls = [decl for name, decl, internal in _declarations(native_dir) if internal or name in words]
-    if not decls:
-        return ""
-    return "\n".join(
-        [
-            "// nvcc: Warp's tile headers leave these functions without an execution space, which NVRTC (Warp's",
-            "// compiler, --device-as-default-execution-space) reads as device code and nvcc as host-only.",
-            "// Declaring them __host__ __device__ first makes Warp's own definitions below callable in kernels.",
-            "namespace wp {",
-            *decls,
-            "}  // namespace wp",
-            "",
-        ]
-    )
-
 
 # Warp's tile macros that wrap an op in a lambda (`tile_unary_map(op, a)` -> `tile_map([](auto x) { return
 # op(x);}, a)`; `tile_reduce`, `tile_arg_reduce`, `tile_reduce_axis` alike) pass a lambda written inside the
@@ -220,14 +86,6 @@ def map_macros(native_dir: str, cuda_text: str) -> str:
         + "\n".join(macros)
         + "\n"
     )
-
-
-_WORD = re.compile(r"\w+")
-
-
-def _starts_word(text: str, position: int) -> bool:
-    """Whether a `\\b` lies before `position` (a match starting with a word character)."""
-    return position == 0 or not _WORD.match(text, position - 1)
 
 
 # nvcc compiles Warp's headers against the host's <cstdint>, where (LP64 Linux) int64_t and uint64_t are
@@ -300,84 +158,3 @@ extern "C" void wp_cpu_tile_sync() {}
 def host_runtime(cuda_helpers: str) -> str:
     """The block a CUDA program puts before `#include "aot.h"` when the row's helpers use tiles; else empty."""
     return HOST_RUNTIME if uses_tiles(cuda_helpers) else ""
-
-
-# Warp's `tile_stack_t` (tile.h) defines its destructor without an execution space: host-only under nvcc, so a
-# kernel holding a stack failed ("calling a __host__ function("wp::tile_stack_t<int, 64>::~tile_stack_t()")
-# from a __global__ function": 20 warp-lang rows, 17 of them with a replayed launch). A member of a class
-# template may be explicitly specialised, and the specialisation may carry its own execution space: for each
-# stack type the row declares, the program adds the destructor's device form, with the body read from the
-# installed Warp's header. These follow `#include "aot.h"` in namespace `wp` (a batch hoists them out of the
-# rows' namespaces), so only stacks of Warp's own and built-in types are covered: a stack of the row's own
-# struct cannot be named there (3 rows of the default build, none launched).
-STACK_DESTRUCTORS = "// nvcc: a device form of Warp's tile_stack_t destructor for each stack type of this row.\n"
-_STACK_TYPE = re.compile(r"\btile_stack_t<")
-_DESTRUCTOR = re.compile(r"~tile_stack_t\(\)\s*\{")
-
-
-def _closing(text: str, start: int, open_char: str, close_char: str) -> int:
-    """Index just past the bracket that closes the one opened before `start`; -1 when it never closes."""
-    depth = 1
-    for position in range(start, len(text)):
-        depth += (text[position] == open_char) - (text[position] == close_char)
-        if depth == 0:
-            return position + 1
-    return -1
-
-
-@functools.cache
-def _stack_destructor_body(native_dir: str) -> str | None:
-    """The statements of Warp's `~tile_stack_t()`, on one line; None when Warp marks it CUDA_CALLABLE already
-    (or defines no tile stack): the program then needs nothing."""
-    path = Path(native_dir) / "tile.h"
-    text = _COMMENT.sub("", path.read_text()) if path.exists() else ""
-    m = _DESTRUCTOR.search(text)
-    if m is None or _ANNOTATED.search(text[text.rfind("\n", 0, m.start()) : m.start()]):
-        return None
-    end = _closing(text, m.end(), "{", "}")
-    return " ".join(text[m.end() : end - 1].split()) if end > 0 else None
-
-
-def _stack_types(cuda_text: str) -> list[tuple[str, str]]:
-    """(element type, capacity) of each distinct `tile_stack_t<...>` the code names, in order of appearance."""
-    found: dict[tuple[str, str], None] = {}
-    for m in _STACK_TYPE.finditer(cuda_text):
-        end = _closing(cuda_text, m.end(), "<", ">")
-        element, _, capacity = cuda_text[m.end() : end - 1].rpartition(",")
-        if end > 0 and capacity.strip().isdigit():
-            found.setdefault((" ".join(element.split()), capacity.strip()))
-    return list(found)
-
-
-def _names_only_warp_types(element: str) -> bool:
-    """Whether a type is spelled with Warp's (`wp::...`) and built-in names only: declared before the row's code."""
-    return set(_IDENT.findall(re.sub(r"(?:::)?wp::\w+", "", element))) <= _BUILTIN_WORDS
-
-
-def stack_destructors(native_dir: str, cuda_text: str) -> str:
-    """The block a CUDA program puts right after `#include "aot.h"` when its code declares a tile stack of
-    Warp's own types: one explicit specialisation of the destructor per line; empty otherwise."""
-    if "tile_stack_t<" not in cuda_text:
-        return ""
-    body = _stack_destructor_body(native_dir)
-    types = [(e, c) for e, c in _stack_types(cuda_text) if _names_only_warp_types(e)]
-    if body is None or not types:
-        return ""
-    lines = [
-        f"namespace wp {{ template <> inline CUDA_CALLABLE tile_stack_t<{e}, {c}>::~tile_stack_t() {{ "
-        f"using T = {e}; constexpr int Capacity = {c}; {body} }} }}"
-        for e, c in types
-    ]
-    return STACK_DESTRUCTORS + "\n".join(lines) + "\n"
-
-
-def split_stack_destructors(text: str) -> tuple[list[str], str]:
-    """(the specialisation lines `stack_destructors` wrote at the start of `text`, the rest of `text`)."""
-    if not text.startswith(STACK_DESTRUCTORS):
-        return [], text
-    rest = text[len(STACK_DESTRUCTORS) :]
-    lines: list[str] = []
-    while rest.startswith("namespace wp { template <> inline CUDA_CALLABLE tile_stack_t<"):
-        line, _, rest = rest.partition("\n")
-        lines.append(line)
-    return lines, rest

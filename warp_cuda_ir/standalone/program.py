@@ -39,8 +39,9 @@ CPU_FILE = "program.cpp"
 # nvcc: what Warp's own NVRTC compile implies for this code. Warp compiles with
 # --device-as-default-execution-space, under which the constexpr lambdas of tile kernels are device code;
 # nvcc needs --expt-relaxed-constexpr for them (without it, every tile row failed), and --extended-lambda for
-# the host-device lambdas of the tile-map macros (`device_shim.map_macros`). NDEBUG as in Warp's
-# release builds; 177/550 are the "declared/set but never used" warnings Warp silences too.
+# the host-device lambdas of the tile-map macros (`device_shim.map_macros`); tile rows compile against a copy
+# of Warp's headers (`device_headers`). NDEBUG as in Warp's release builds; 177/550 are the "declared/set but
+# never used" warnings Warp silences too.
 NVCCFLAGS: tuple[str, ...] = (
     "-std=c++17",
     "-arch=sm_$(ARCH)",
@@ -414,8 +415,7 @@ def program(
     unit = extraction.translation_unit(row, target)
     if target == "cuda":
         block_dim = int(row.get("block_dim") or extraction.CUDA_BLOCK_DIM)
-        shim = device_shim.shim(warp_native_dir(), unit) + device_shim.int64_atomics(unit)
-        shim += device_shim.host_runtime(row.get("cuda_helpers") or "")
+        shim = device_shim.int64_atomics(unit) + device_shim.host_runtime(row.get("cuda_helpers") or "")
         prefix = f'{CUDA_INCLUDES}#define WP_TILE_BLOCK_DIM {block_dim}\n{shim}#include "aot.h"\n{after_aot(unit)}'
     else:
         prefix = CPU_INCLUDES
@@ -431,10 +431,9 @@ def program(
 
 
 def after_aot(cuda_unit: str) -> str:
-    """What a CUDA program of this module puts right after `#include "aot.h"`: the device forms of Warp's code
-    that nvcc reads as host-only, for what the module declares and calls (`device_shim`)."""
-    native = warp_native_dir()
-    return device_shim.stack_destructors(native, cuda_unit) + device_shim.map_macros(native, cuda_unit)
+    """What a CUDA program of this module puts right after `#include "aot.h"`: Warp's tile macros that pass a
+    lambda, with host-device lambdas, for those the module calls (`device_shim.map_macros`)."""
+    return device_shim.map_macros(warp_native_dir(), cuda_unit)
 
 
 def row_part(

@@ -418,6 +418,20 @@ def test_a_tile_rows_makefile_makes_the_copy_and_refuses_other_headers(tmp_path:
     assert done.returncode != 0
     assert done.stdout.strip() == "error: these programs need the tile headers of the warp-lang they were made with"
     assert not (tmp_path / "wp_native").exists() and not (tmp_path / "wp_native.tmp").exists()
+    # A machine without sha256sum: said so, in one line.
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    for tool in ("cp", "rm", "sed", "mv"):
+        (tools / tool).symlink_to(shutil.which(tool))
+    done = subprocess.run(
+        [shutil.which("make"), "-s", "wp_native/aot.h", f"WARP_PATH={native.parent}"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={"PATH": str(tools)},
+    )
+    assert done.returncode != 0
+    assert done.stdout.strip() == "error: sha256sum (GNU coreutils) is needed to check the headers"
 
 
 @pytest.mark.slow

@@ -231,6 +231,8 @@ def makefile_rule(native_dir: str) -> str:
             "# device code; nvcc reads it as host code. wp_native/ is a copy of Warp's headers with those functions",
             "# marked __host__ __device__ (warp_cuda_ir.standalone.device_headers), for the row's warp-lang.",
             "wp_native/aot.h:",
+            "\t@command -v sha256sum >/dev/null || { echo 'error: sha256sum (GNU coreutils) is needed to check "
+            "the headers'; exit 1; }",
             "\trm -rf wp_native wp_native.tmp && cp -r $(WARP_PATH)/native wp_native.tmp",
             f"\tcd wp_native.tmp && printf '{check}\\n' | sha256sum --check --status || {{ rm -rf ../wp_native.tmp; "
             "echo 'error: these programs need the tile headers of the warp-lang they were made with'; exit 1; }",

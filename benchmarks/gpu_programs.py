@@ -11,8 +11,8 @@
 a copy of the installed Warp's native headers in DIR/warp/native (the Makefile's WARP_PATH). `--candidates N`
 adds, for N rows per source without tiles, evaluation candidates made by `evaluation.candidate` as
 `scripts/evaluate.py` makes them: the row's own `cuda_forward` and `cuda_backward` (should be `correct`) and
-its `cuda_forward` with one `wp::add` turned into `wp::sub` (a slip the judge should catch unless the call is
-not reached by the row's inputs).
+its `cuda_forward` with one add/sub swapped (`evaluation.plants`' `operator` plant: a slip the judge should
+catch unless the call is not reached by the row's inputs).
 
 `run` needs the Python standard library only (a GPU machine here cannot hold warp-lang: its wheel is
 149 MB and a device call carries 64 MiB): `make -s program_cuda` in each folder (16 at a time) then
@@ -45,7 +45,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 RUN_LIMIT_S = 30
 GPU_SLOTS = 6  # programs on the GPU at once: 16 beside 16 pass workers timed out 5 programs on an H200
-_ADD = re.compile(r"(var_\w+) = wp::add\(")
 
 
 def export(dest: Path, folders: list[Path], candidates: int) -> None:
@@ -53,6 +52,7 @@ def export(dest: Path, folders: list[Path], candidates: int) -> None:
 
     from warp_cuda_ir import writing
     from warp_cuda_ir.evaluation.candidate import CandidateError, candidate_program
+    from warp_cuda_ir.evaluation.plants import plant
     from warp_cuda_ir.standalone.program import warp_native_dir
     from warp_cuda_ir.warp_session import uses_tiles
 
@@ -91,11 +91,9 @@ def export(dest: Path, folders: list[Path], candidates: int) -> None:
                 predictions = [("gold_forward", "cuda_forward", row["cuda_forward"])]
                 if row.get("cuda_backward"):
                     predictions.append(("gold_backward", "cuda_backward", row["cuda_backward"]))
-                slip = _ADD.search(row["cuda_forward"])
-                if slip:
-                    text = row["cuda_forward"]
-                    swapped = f"{text[: slip.start()]}{slip.group(1)} = wp::sub({text[slip.end() :]}"
-                    predictions.append(("add_to_sub", "cuda_forward", swapped))
+                swapped = plant(row, "cuda_forward", "operator")
+                if swapped is not None:
+                    predictions.append(("operator", "cuda_forward", swapped))
                 for kind, column, prediction in predictions:
                     try:
                         program = candidate_program(row, column, prediction)

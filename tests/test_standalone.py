@@ -33,8 +33,7 @@ def _row(seed: int) -> dict:
 
 
 def _tools(nvcc: str | None = NVCC, cxx: str | None = CXX) -> stage.Tools:
-    native = program.warp_native_dir()
-    return stage.Tools(nvcc, cxx, native, 90, device_headers.device_headers(native))
+    return stage.Tools(nvcc, cxx, program.warp_native_dir())
 
 
 # The C++ digest over arrays chosen for the edge cases: -0.0 first, NaN, infinities, float16

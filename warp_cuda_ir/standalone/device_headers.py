@@ -212,12 +212,12 @@ def _shell_quote(text: str) -> str:
 def makefile_rule(native_dir: str) -> str:
     """The Makefile lines that make the copy in `wp_native/` from `$(WARP_PATH)/native`: the installed headers'
     checksums checked first (the edits are by line), then one `sed` per changed header."""
-    native = Path(native_dir)
+    native, copy = Path(native_dir), Path(device_headers(native_dir))
     checks, edits = [], []
     for header in _tile_headers(native):
-        text = header.read_text(encoding="utf-8")
         checks.append(f"{hashlib.sha256(header.read_bytes()).hexdigest()}  {header.name}")
-        before, after = text.split("\n"), device_form(header.name, text).split("\n")
+        before = header.read_text(encoding="utf-8").split("\n")
+        after = (copy / header.name).read_text(encoding="utf-8").split("\n")  # the copy the pass compiles against
         if before == after:
             continue
         if len(before) != len(after):  # every change is within a line (the edits are by line number)

@@ -56,9 +56,6 @@ class Tools:
     cxx: str | None
     warp_native: str
     arch: int = 90
-    # nvcc compiles against the copy of Warp's headers a tile row's Makefile makes (`device_headers`): the
-    # rows without tiles build the same against either (measured on an H200, benchmarks/README.md).
-    cuda_native: str | None = None
 
 
 def _tool(env: str, default: str) -> str | None:
@@ -67,8 +64,7 @@ def _tool(env: str, default: str) -> str | None:
 
 
 def find_tools(arch: int = 90) -> Tools:
-    native = warp_native_dir()
-    return Tools(_tool(NVCC_ENV, "nvcc"), _tool(CXX_ENV, "g++"), native, arch, device_headers(native))
+    return Tools(_tool(NVCC_ENV, "nvcc"), _tool(CXX_ENV, "g++"), warp_native_dir(), arch)
 
 
 @dataclass
@@ -98,7 +94,9 @@ def skipped_columns(reason: str) -> dict[str, Any]:
 def _compile_command(tools: Tools, target: str, source: Path, output: Path) -> list[str]:
     if target == "cuda":
         flags = [f.replace("$(ARCH)", str(tools.arch)) for f in NVCCFLAGS]
-        native = tools.cuda_native or tools.warp_native
+        # Against the copy of Warp's headers a tile row's Makefile makes (`device_headers`); the rows without
+        # tiles build the same against either (measured on an H200, benchmarks/README.md).
+        native = device_headers(tools.warp_native)
         return [str(tools.nvcc), *flags, "-isystem", native, "-o", str(output), str(source)]
     return [str(tools.cxx), *CXXFLAGS, "-isystem", tools.warp_native, "-o", str(output), str(source)]
 

@@ -121,6 +121,25 @@ def test_a_signalling_nan_is_digested_without_a_warning() -> None:
     assert line.split()[2:] == ["1", line.split()[3], "nan", "nan", "nan"]
 
 
+def test_progression_runs_hold_the_bits_and_give_up_on_noise() -> None:
+    """Runs go one component column at a time, in wrapping unsigned words (a float's bits, NaN payloads and -0.0
+    kept), a byte's count splits at 255; noise is refused before any loop, by its blocks of equal steps alone."""
+    from warp_cuda_ir.standalone.values import progression_runs
+
+    i = np.arange(4096, dtype=np.int32)
+    grid = np.stack([i // 256, (i // 16) % 16, i % 16], axis=1)
+    runs = progression_runs(grid, 3)
+    assert runs is not None and runs.dtype == np.uint32 and runs.size == 3 * (16 + 256 + 256)
+    floats = np.full(600, 0.5, dtype=np.float32)
+    floats[[3, 4]] = (np.uint32(0x7FC12345).view(np.float32), -0.0)
+    words = progression_runs(floats, 1).reshape(-1, 3)
+    expanded = np.concatenate([(f + s * np.arange(c, dtype=np.uint64)).astype(np.uint32) for c, f, s in words])
+    assert expanded.tobytes() == floats.tobytes()
+    assert progression_runs(np.full(600, 7, dtype=np.uint8), 1).tolist() == [255, 7, 0, 255, 7, 0, 90, 7, 0]
+    noise = np.random.default_rng(0).random(10_000, dtype=np.float32)
+    assert progression_runs(noise, 1, at_most=noise.size - 1) is None
+
+
 def test_batch_refuses_text_it_did_not_write() -> None:
     with pytest.raises(ValueError):
         batch.batch_from_programs(["int main() { return 0; }"], "cpu")

@@ -455,7 +455,8 @@ def test_a_tile_rows_makefile_makes_the_copy_and_refuses_other_headers(tmp_path:
 @pytest.mark.slow
 @needs_cxx
 def test_a_failing_program_marks_only_its_own_row(tmp_path: Path) -> None:
-    """One row does not compile, one crashes, one is fine: the batch is split and each row keeps its verdict."""
+    """One row does not compile, one crashes, one is fine, one has no reference digest: the batch is split and
+    each row keeps its verdict."""
     good, broken, crashing = _row(3), _row(8), _row(12)
     broken["cpu_program"] = broken["cpu_program"].replace("int main() {", "int main() {\n    this is not C++;", 1)
     crashing["cpu_program"] = crashing["cpu_program"].replace("int main() {", "int main() {\n    __builtin_trap();", 1)
@@ -463,7 +464,11 @@ def test_a_failing_program_marks_only_its_own_row(tmp_path: Path) -> None:
     for key, row in (("good", good), ("broken", broken), ("crashing", crashing)):
         with warp_session.loaded_kernel(row["python_source"], row["kernel_name"]) as (kernel, namespace):
             items.append((key, row, reference_run(row, kernel, namespace)[1]))
+    items.append(("unreferenced", good, None))  # Warp's own launch gave no digest: nothing to compare with
     out = stage.run_stage(items, tmp_path / "work", _tools(nvcc=None), "no GPU")
+    assert out["unreferenced"]["standalone_cpu_compile_status"] == "ok"
+    assert out["unreferenced"]["standalone_cpu_run_skip_reason"] == schema.NO_REFERENCE
+    assert out["unreferenced"]["standalone_cpu_matches_warp"] is None
     assert out["good"]["standalone_cpu_compile_status"] == "ok"
     assert out["good"]["standalone_cpu_run_status"] == "ok"
     assert out["good"]["standalone_cpu_matches_warp"] is True

@@ -452,11 +452,25 @@ def test_a_tile_rows_makefile_makes_the_copy_and_refuses_other_headers(tmp_path:
     assert done.stdout.strip() == "error: sha256sum (GNU coreutils) is needed to check the headers"
 
 
+def test_a_twin_that_prints_other_lines_says_which_and_why_where_known() -> None:
+    """Only adjoint lines differ in a row whose backward reads an atomic's result: the reason says so."""
+    reference = ["output out 2 0123456789abcdef 1 1 1", "adjoint x 2 0123456789abcdef 1 1 1"]
+    ours = [reference[0], "adjoint x 2 fedcba9876543210 2 2 2"]
+    flagged = {"adjoint_hazards": ["atomic_result:counter"]}
+    assert stage.how_it_differs(ours, reference, flagged) == (
+        f"{stage.DIFFERENT_LINES}: adjoint x; {stage.ATOMIC_RESULT} (atomic_result:counter)"
+    )
+    assert stage.how_it_differs(ours, reference, {"adjoint_hazards": []}) == f"{stage.DIFFERENT_LINES}: adjoint x"
+    assert stage.how_it_differs(ours[:1], reference, flagged).endswith(
+        "it printed output out, Warp's launch output out, adjoint x"
+    )
+
+
 @pytest.mark.slow
 @needs_cxx
 def test_a_failing_program_marks_only_its_own_row(tmp_path: Path) -> None:
-    """One row does not compile, one crashes, one is fine, one has no reference digest: the batch is split and
-    each row keeps its verdict."""
+    """One row does not compile, one crashes, one is fine, one has no reference digest, one prints other lines
+    than its reference: the batch is split and each row keeps its verdict."""
     good, broken, crashing = _row(3), _row(8), _row(12)
     broken["cpu_program"] = broken["cpu_program"].replace("int main() {", "int main() {\n    this is not C++;", 1)
     crashing["cpu_program"] = crashing["cpu_program"].replace("int main() {", "int main() {\n    __builtin_trap();", 1)
@@ -465,7 +479,12 @@ def test_a_failing_program_marks_only_its_own_row(tmp_path: Path) -> None:
         with warp_session.loaded_kernel(row["python_source"], row["kernel_name"]) as (kernel, namespace):
             items.append((key, row, reference_run(row, kernel, namespace)[1]))
     items.append(("unreferenced", good, None))  # Warp's own launch gave no digest: nothing to compare with
+    kind, name = items[0][2][-1].split(" ", 2)[:2]
+    items.append(("other", good, [*items[0][2][:-1], f"{kind} {name} 0 {'0' * 16} 0 0 0"]))  # one line changed
     out = stage.run_stage(items, tmp_path / "work", _tools(nvcc=None), "no GPU")
+    assert out["other"]["standalone_cpu_run_status"] == "ok" and out["other"]["standalone_cpu_matches_warp"] is False
+    assert out["other"]["standalone_cpu_run_error"] == f"{stage.DIFFERENT_LINES}: {kind} {name}"
+    assert out["good"]["standalone_cpu_run_error"] is None
     assert out["unreferenced"]["standalone_cpu_compile_status"] == "ok"
     assert out["unreferenced"]["standalone_cpu_run_skip_reason"] == schema.NO_REFERENCE
     assert out["unreferenced"]["standalone_cpu_matches_warp"] is None

@@ -319,7 +319,8 @@ def _program_stage_columns(stage: str, what: str) -> tuple[tuple[str, pa.DataTyp
         (
             f"{stage}_error",
             string,
-            "What failed (compiler log, exit status, stderr) or hung; null unless `error` or `timeout`.",
+            "What failed (compiler log, exit status, stderr) or hung; null unless `error` or `timeout`, or a CPU "
+            "twin's `ok` run whose lines differ from Warp's (which ones, and why where known).",
         ),
         (f"{stage}_skip_reason", string, "Why the stage was skipped (a value of `SKIP_REASONS`); null otherwise."),
     )

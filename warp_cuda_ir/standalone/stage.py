@@ -49,6 +49,14 @@ SILENT_BACKWARD_DID_NOT_END = (
     "its digest lines equal Warp's, every one; the backward launch, which prints none, did not end"
 )
 
+# A twin that ended and printed other lines than Warp's: its run is `ok`, `standalone_cpu_matches_warp` false, and
+# the error column says which lines differ.
+DIFFERENT_LINES = "its digest lines differ from Warp's"
+# ... where only input adjoints differ in a row whose backward uses an atomic's result: Warp's backward leaves the
+# atomic out and reads the result, an uninitialised local, so each compiler's code reads its own garbage (newton's
+# `_update_col_major_contact_jacobians`, warp-lang's `counter_kernel`).
+ATOMIC_RESULT = "Warp's backward reads the result of an atomic it does not replay, an uninitialised local"
+
 
 @dataclass(frozen=True)
 class Tools:
@@ -182,6 +190,29 @@ def _where_it_stopped(lines: list[str], reference: list[str] | None, row: Mappin
     return BACKWARD_DID_NOT_END if len(forward) < len(reference) else SILENT_BACKWARD_DID_NOT_END
 
 
+def how_it_differs(lines: Sequence[str], reference: Sequence[str], row: Mapping[str, Any]) -> str:
+    """What a twin that ended printed other than Warp's digest lines: which lines differ, and for a row whose
+    backward reads an atomic's result (`adjoint_hazards` `atomic_result:`, and only adjoint lines differ) why."""
+    ours, theirs = dict(_by_array(lines)), dict(_by_array(reference))
+    if list(ours) != list(theirs):
+        return f"{DIFFERENT_LINES}: it printed {', '.join(ours) or 'none'}, Warp's launch {', '.join(theirs) or 'none'}"
+    differ = [key for key in theirs if ours[key] != theirs[key]]
+    text = f"{DIFFERENT_LINES}: {', '.join(differ)}"
+    flagged = [h for h in row.get("adjoint_hazards") or () if h.startswith("atomic_result:")]
+    if flagged and all(key.startswith("adjoint ") for key in differ):
+        text += f"; {ATOMIC_RESULT} ({', '.join(flagged)})"
+    return text
+
+
+def _by_array(lines: Sequence[str]) -> list[tuple[str, str]]:
+    """(kind and array name, the rest) of each digest line."""
+    out = []
+    for line in lines:
+        kind, name, rest = line.split(" ", 2)
+        out.append((f"{kind} {name}", rest))
+    return out
+
+
 def digests_agree(reference: Sequence[str], actual: Sequence[str], tolerance=GPU_TOLERANCE) -> bool:
     """Same arrays and counts, and each line's sums equal within `tolerance` (exact hashes need not match)."""
     if len(reference) != len(actual):
@@ -239,9 +270,10 @@ def run_stage(
                 stopped = _where_it_stopped(lines, item.reference, item.row) if run_status == "timeout" else None
                 if stopped is not None:
                     error = f"{error}: {stopped}"
-                _stage(c, "standalone_cpu_run", run_status, error)
                 if run_status == "ok":
                     c["standalone_cpu_matches_warp"] = lines == item.reference
+                    error = None if lines == item.reference else how_it_differs(lines, item.reference, item.row)
+                _stage(c, "standalone_cpu_run", run_status, error)
 
     def cuda_job(group: list[Item], folder: Path) -> None:
         for item, (status, log, binary, index) in zip(

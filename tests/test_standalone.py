@@ -479,12 +479,17 @@ def test_a_failing_program_marks_only_its_own_row(tmp_path: Path) -> None:
         with warp_session.loaded_kernel(row["python_source"], row["kernel_name"]) as (kernel, namespace):
             items.append((key, row, reference_run(row, kernel, namespace)[1]))
     items.append(("unreferenced", good, None))  # Warp's own launch gave no digest: nothing to compare with
+    call = f"    {good['kernel_symbol']}_cpu_backward(&dim"  # a backward that crashes, in a row flagged atomic_result
+    trapped = {**good, "cpu_program": good["cpu_program"].replace(call, "    __builtin_trap();\n" + call, 1)}
+    items.append(("backward_crash", trapped | {"adjoint_hazards": ["atomic_result:x"]}, items[0][2]))
     kind, name = items[0][2][-1].split(" ", 2)[:2]
     items.append(("other", good, [*items[0][2][:-1], f"{kind} {name} 0 {'0' * 16} 0 0 0"]))  # one line changed
     out = stage.run_stage(items, tmp_path / "work", _tools(nvcc=None), "no GPU")
     assert out["other"]["standalone_cpu_run_status"] == "ok" and out["other"]["standalone_cpu_matches_warp"] is False
     assert out["other"]["standalone_cpu_run_error"] == f"{stage.DIFFERENT_LINES}: {kind} {name}"
     assert out["good"]["standalone_cpu_run_error"] is None
+    crash = out["backward_crash"]["standalone_cpu_run_error"]
+    assert crash.endswith(f": {stage.BACKWARD_CRASHED}; {stage.ATOMIC_RESULT} (atomic_result:x)"), crash
     assert out["unreferenced"]["standalone_cpu_compile_status"] == "ok"
     assert out["unreferenced"]["standalone_cpu_run_skip_reason"] == schema.NO_REFERENCE
     assert out["unreferenced"]["standalone_cpu_matches_warp"] is None

@@ -48,6 +48,10 @@ BACKWARD_DID_NOT_END = "its forward's digest lines equal Warp's; the backward la
 SILENT_BACKWARD_DID_NOT_END = (
     "its digest lines equal Warp's, every one; the backward launch, which prints none, did not end"
 )
+# The same where the twin crashed (warp-lang's `counter_kernel`: SIGSEGV, storing an adjoint at an index its backward
+# reads uninitialised, `ATOMIC_RESULT`).
+BACKWARD_CRASHED = "its forward's digest lines equal Warp's; the backward launch crashed"
+SILENT_BACKWARD_CRASHED = "its digest lines equal Warp's, every one; the backward launch, which prints none, crashed"
 
 # A twin that ended and printed other lines than Warp's: its run is `ok`, `standalone_cpu_matches_warp` false, and
 # the error column says which lines differ.
@@ -175,19 +179,23 @@ def _run(binary: Path, index: int) -> tuple[str, str | None, list[str]]:
         return "timeout", f"did not finish in {RUN_TIMEOUT_S:.0f} s", digest_lines(printed)
     if done.returncode != 0:
         tail = one_line((done.stderr or done.stdout).strip()[-500:]) if (done.stderr or done.stdout) else ""
-        return "error", f"exit status {done.returncode}" + (f": {tail}" if tail else ""), []
+        return "error", f"exit status {done.returncode}" + (f": {tail}" if tail else ""), digest_lines(done.stdout)
     return "ok", None, digest_lines(done.stdout)
 
 
-def _where_it_stopped(lines: list[str], reference: list[str] | None, row: Mapping[str, Any]) -> str | None:
-    """Why a twin cut at its time limit stopped in its backward launch: it printed Warp's forward lines, all of
-    them, and no adjoint line; None when its lines say otherwise."""
+def _where_it_stopped(lines: list[str], reference: list[str] | None, row: Mapping[str, Any], status: str) -> str | None:
+    """Why a twin cut at its time limit (`status` "timeout") or crashed ("error") stopped in its backward launch:
+    it printed Warp's forward lines, all of them, and no adjoint line; None when its lines say otherwise. A crash
+    in a row whose backward reads an atomic's result says that too."""
     if not reference or not lines or not has_backward(row, "cpu"):
         return None
     forward = [line for line in reference if line.startswith("output ")]
     if lines != forward:
         return None
-    return BACKWARD_DID_NOT_END if len(forward) < len(reference) else SILENT_BACKWARD_DID_NOT_END
+    silent = len(forward) == len(reference)
+    if status == "timeout":
+        return SILENT_BACKWARD_DID_NOT_END if silent else BACKWARD_DID_NOT_END
+    return (SILENT_BACKWARD_CRASHED if silent else BACKWARD_CRASHED) + _atomic_result(row)
 
 
 def how_it_differs(lines: Sequence[str], reference: Sequence[str], row: Mapping[str, Any]) -> str:
@@ -198,10 +206,13 @@ def how_it_differs(lines: Sequence[str], reference: Sequence[str], row: Mapping[
         return f"{DIFFERENT_LINES}: it printed {', '.join(ours) or 'none'}, Warp's launch {', '.join(theirs) or 'none'}"
     differ = [key for key in theirs if ours[key] != theirs[key]]
     text = f"{DIFFERENT_LINES}: {', '.join(differ)}"
+    return text + (_atomic_result(row) if all(key.startswith("adjoint ") for key in differ) else "")
+
+
+def _atomic_result(row: Mapping[str, Any]) -> str:
+    """`ATOMIC_RESULT` with the row's `atomic_result:` flags, for a row that has some ("" otherwise)."""
     flagged = [h for h in row.get("adjoint_hazards") or () if h.startswith("atomic_result:")]
-    if flagged and all(key.startswith("adjoint ") for key in differ):
-        text += f"; {ATOMIC_RESULT} ({', '.join(flagged)})"
-    return text
+    return f"; {ATOMIC_RESULT} ({', '.join(flagged)})" if flagged else ""
 
 
 def _by_array(lines: Sequence[str]) -> list[tuple[str, str]]:
@@ -267,7 +278,7 @@ def run_stage(
                 _stage(c, "standalone_cpu_run", "skipped", skip=schema.NO_REFERENCE)
             else:
                 run_status, error, lines = _run(binary, index)
-                stopped = _where_it_stopped(lines, item.reference, item.row) if run_status == "timeout" else None
+                stopped = _where_it_stopped(lines, item.reference, item.row, run_status) if run_status != "ok" else None
                 if stopped is not None:
                     error = f"{error}: {stopped}"
                 if run_status == "ok":

@@ -939,6 +939,8 @@ def test_cpu_twin_of_a_captured_row_prints_warps_digests(
     if kernel_name == "corners":  # over the cap as lists: the inputs are written as runs and expanded
         assert program_text.launches(row["cpu_program"]) and program_text.launches(row["cuda_program"])
         assert all(f"wp_runs_{name}[" in row["cpu_program"] for name in ("cells", "offsets", "scale"))
+        found = {name for _, name, _ in program_text.INPUT_DATA.findall(row["cpu_program"])}  # what candidates see
+        assert found == {"cells", "offsets", "scale"}
     assert cpu_twin_lines(row, tmp_path / "row") == expected
 
 

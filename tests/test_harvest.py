@@ -296,6 +296,24 @@ def test_a_factory_called_over_pairs_is_made_for_those_pairs(tmp_path):
     ]
 
 
+def test_a_settings_object_read_in_wp_static_is_written_as_a_class(tmp_path):
+    """A dataclass instance a kernel reads fields of in `wp.static` (`SETTINGS.boundary is Boundary.WRAP`):
+    a class holding those fields, enum members kept members, so the static test is the same."""
+    records = _harvest_script(
+        tmp_path,
+        "enum-settings.py",
+        "import enum\nfrom dataclasses import dataclass\n\nimport warp as wp\n\n\n"
+        "class Boundary(enum.Enum):\n    WRAP = 'wrap'\n    CLAMP = 'clamp'\n\n\n"
+        "@dataclass\nclass Settings:\n    boundary: Boundary = Boundary.WRAP\n    scale: float = 2.0\n\n\n"
+        "SETTINGS = Settings()\n\n\n@wp.kernel\ndef wrap(a: wp.array(dtype=int), n: int):\n    i = wp.tid()\n"
+        "    if wp.static(SETTINGS.boundary is Boundary.WRAP):\n        a[i] = a[i] % n\n"
+        "    else:\n        a[i] = wp.min(a[i], n - 1) * wp.static(int(SETTINGS.scale))\n",
+    )
+    (record,) = records
+    assert "class SETTINGS:\n    boundary = Boundary.WRAP\n" in record["source"]
+    assert "wp::mod" in record["texts"]["cpu_forward"] and "wp::min" not in record["texts"]["cpu_forward"]
+
+
 @pytest.mark.slow
 def test_a_users_folder_harvests_as_its_scripts_run():
     """`user_folder/`: a subfolder's script importing its sibling by name, a comment saved as cp1252 with

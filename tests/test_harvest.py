@@ -314,6 +314,26 @@ def test_a_settings_object_read_in_wp_static_is_written_as_a_class(tmp_path):
     assert "wp::mod" in record["texts"]["cpu_forward"] and "wp::min" not in record["texts"]["cpu_forward"]
 
 
+def test_a_kernel_in_a_function_that_imports_warp_itself_is_harvested(tmp_path):
+    """`import warp as wp` only inside the functions that define kernels (no top-level import): the kernels
+    read the module from the function, in their bodies and in their annotations only; the imports under an
+    `if` are not the function's on every call, so that kernel is left out."""
+    records = _harvest_script(
+        tmp_path,
+        "late-import.py",
+        "def histogram(n):\n    import numpy as np\n    import warp as wp\n\n    @wp.kernel\n"
+        "    def clear(a: wp.array(dtype=int)):\n        a[wp.tid()] = 0\n\n    return clear\n\n\n"
+        "def scan():\n    import warp\n\n    @warp.kernel\n    def serial(c: warp.array(dtype=int)):\n"
+        "        for i in range(1, c.shape[0]):\n            c[i] += c[i - 1]\n\n    return serial\n\n\n"
+        "def maybe(fast):\n    if fast:\n        import warp as wp\n\n    @wp.kernel\n"
+        "    def never(a: wp.array(dtype=int)):\n        a[wp.tid()] = 1\n\n    return never\n",
+    )
+    got = {r["qualname"]: r["source"] for r in records}
+    assert sorted(got) == ["histogram.<locals>.clear", "scan.<locals>.serial"]
+    assert "import warp as wp\n" in got["histogram.<locals>.clear"] and "numpy" not in got["histogram.<locals>.clear"]
+    assert "import warp\n" in got["scan.<locals>.serial"]
+
+
 @pytest.mark.slow
 def test_a_users_folder_harvests_as_its_scripts_run():
     """`user_folder/`: a subfolder's script importing its sibling by name, a comment saved as cp1252 with

@@ -446,7 +446,7 @@ def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) 
         except Exception:  # a bug of ours must not cost the script's kernels
             traceback.print_exc()
         evaluate = _evaluator(path, loaded.__dict__, flags)
-        _define_inner_kernels(tree, text, path, loaded.__dict__, evaluate, flags, made)
+        _define_inner_kernels(tree, text, path, loaded.__dict__, flags, made)
         try:
             _define_factory_kernels(tree, text, path, resolver, made, evaluate)
         except Exception:  # a bug of ours must not cost the script's other kernels
@@ -484,19 +484,31 @@ def _define_inner_kernels(
     text: str,
     path: str,
     namespace: dict[str, Any],
-    evaluate: Callable[[ast.expr], Any],
     flags: int,
     made: FactoryKernels | None = None,
 ) -> None:
     """Define the kernels the script writes inside functions its top level never called, where they capture
-    nothing from those functions, and those under a top-level block that did not run (`if __name__ ==
-    "__main__":`), see `scripts.inner_kernels`: same text, line numbers and `__qualname__` as the script's
-    run would give them, names looked up in the script's globals. A definition whose decorator raises is
-    left out, as it is from the run; one that reads a name only that run binds goes to `made.unmade` with
-    why. `evaluate` evaluates in the script's globals, `flags` are its own `__future__` flags."""
+    nothing from those functions but the modules they import, and those under a top-level block that did
+    not run (`if __name__ == "__main__":`), see `scripts.inner_kernels`: same text, line numbers and
+    `__qualname__` as the script's run would give them, names looked up in the script's globals. A
+    definition whose decorator raises is left out, as it is from the run; one that reads a name only that
+    run binds goes to `made.unmade` with why. `namespace` is the script's globals, `flags` its own
+    `__future__` flags."""
 
-    def is_kernel_decorator(expr: ast.expr) -> bool:
-        return _is_kernel_decorator(expr, evaluate)
+    def in_function(imports: tuple[ast.stmt, ...]) -> dict[str, Any]:
+        """The script's globals, with the enclosing functions' own imports run (`scripts.InnerKernel.imports`):
+        a copy, so the script's own namespace stays as its load left it."""
+        if not imports:
+            return namespace
+        scope = dict(namespace)
+        exec(scripts.compiled(ast.Module(list(imports), type_ignores=[]), path, "exec", flags), scope)
+        return scope
+
+    def is_kernel_decorator(expr: ast.expr, imports: tuple[ast.stmt, ...]) -> bool:
+        try:
+            return _is_kernel_decorator(expr, _evaluator(path, in_function(imports), flags))
+        except Exception:  # the function's import fails: so would its kernel
+            return False
 
     kernels = _kernels_with([namespace])
     existing = {
@@ -510,17 +522,19 @@ def _define_inner_kernels(
             continue
         # Compiled as a top-level def whose one decorator stands on the original decorator's line (Python
         # and Warp read the kernel's source from there); that decorator names it and applies the real one.
+        # A kernel that reads modules its function imports is defined in a copy of the globals holding them.
         decorator = inner.node.decorator_list[0]
         node = copy.copy(inner.node)
         node.decorator_list = [ast.copy_location(ast.Name("__wci_define__", ast.Load()), decorator)]
+        where = in_function(inner.imports)
 
         def define(func: Any, qualname: str = inner.qualname, decorator: ast.expr = decorator) -> Any:
             func.__qualname__ = qualname
-            return evaluate(decorator)(func)
+            return eval(scripts.compiled(ast.Expression(decorator), path, "eval", flags), func.__globals__)(func)
 
         scope = {"__wci_define__": define}
         try:
-            exec(scripts.compiled(ast.Module([node], type_ignores=[]), path, "exec", flags), namespace, scope)
+            exec(scripts.compiled(ast.Module([node], type_ignores=[]), path, "exec", flags), where, scope)
         except NameError as e:  # `for dtype in ...:` under `__main__`, then `wp.array(dtype=dtype)`
             if made is not None:
                 why = f"defined where loading the script does not run, from a name only that run binds: {e}"

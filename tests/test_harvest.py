@@ -334,6 +334,24 @@ def test_a_kernel_in_a_function_that_imports_warp_itself_is_harvested(tmp_path):
     assert "import warp\n" in got["scan.<locals>.serial"]
 
 
+def test_a_script_reads_its_folders_data_files_by_relative_path(tmp_path):
+    """`open("params.json")` at import, as `python load.py` run from the script's folder reads it, and a
+    subfolder's file too; what the script writes there lands in the harvest's copy, not the user's folder."""
+    (tmp_path / "params.json").write_text('{"k": 2.5}')
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "n.txt").write_text("3")
+    records = _harvest_script(
+        tmp_path,
+        "load.py",
+        "import json\n\nimport warp as wp\n\nK = wp.constant(json.load(open('params.json'))['k'])\n"
+        "N = int(open('data/n.txt').read())\nopen('params.json', 'w').write('overwritten')\n\n\n"
+        "@wp.kernel\ndef scale(a: wp.array(dtype=float)):\n    a[wp.tid()] *= K * float(N)\n",
+    )
+    assert "K = 2.5" in records[0]["source"] and "N = 3" in records[0]["source"]
+    assert (tmp_path / "params.json").read_text() == '{"k": 2.5}'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "load.py", "params.json"]
+
+
 @pytest.mark.slow
 def test_a_users_folder_harvests_as_its_scripts_run():
     """`user_folder/`: a subfolder's script importing its sibling by name, a comment saved as cp1252 with

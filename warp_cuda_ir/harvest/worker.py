@@ -20,8 +20,10 @@ import importlib.util
 import json
 import linecache
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 import tokenize
@@ -768,6 +770,47 @@ def _claim(scratch: str, ident: str) -> bool:
 
 _workers: dict[str, Worker] = {}
 
+# What a script's working directory holds of its own folder: `python load.py` is run from the script's folder,
+# and scripts open their data by a relative path at import (`open("params.json")`). Copies, not links, so a
+# script that writes to such a file leaves the user's alone; data files only (no Python, nothing hidden), the
+# small ones: parameters and point lists are kilobytes, Warp's examples' assets (3.5 MB of meshes, their
+# largest 1.3 MB) are read from `warp.examples.get_asset_directory()`, not from the working directory.
+_DATA_FILE_MAX_BYTES = 4 << 20
+_DATA_FOLDER_MAX_BYTES = 32 << 20
+_DATA_FOLDER_DEPTH = 3
+
+
+def script_working_directory(scratch: str | Path, script: str) -> Path:
+    """The working directory a script of `scratch`'s harvest runs in: a folder of the scratch holding copies
+    of the data files of the script's own folder (the constants above), made once per folder per harvest
+    (another worker may make it at the same time: the first complete copy to be renamed into place wins)."""
+    source = Path(os.path.realpath(os.path.dirname(os.path.abspath(script))))
+    target = Path(scratch) / "cwd" / hashlib.sha1(str(source).encode()).hexdigest()[:16]
+    if target.is_dir():
+        return target
+    partial = Path(tempfile.mkdtemp(prefix=".partial-", dir=Path(scratch) / "cwd"))
+    budget = _DATA_FOLDER_MAX_BYTES
+    for folder, dirs, files in os.walk(source):
+        rel = Path(folder).relative_to(source)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
+        if len(rel.parts) >= _DATA_FOLDER_DEPTH:
+            dirs.clear()
+        for name in sorted(files):
+            path = Path(folder) / name
+            if name.startswith(".") or path.suffix in (".py", ".pyc") or not path.is_file() or path.is_symlink():
+                continue
+            size = path.stat().st_size
+            if size > _DATA_FILE_MAX_BYTES or size > budget:
+                continue
+            budget -= size
+            (partial / rel).mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, partial / rel / name)
+    try:
+        partial.rename(target)
+    except OSError:  # another worker's copy is in place
+        shutil.rmtree(partial, ignore_errors=True)
+    return target
+
 
 def harvest_file(item: FileItem) -> dict[str, Any]:
     """Import `item.module`, claim the kernels no item claimed before, process them; each kernel's
@@ -787,7 +830,8 @@ def harvest_file(item: FileItem) -> dict[str, Any]:
     # A script runs in a folder of the harvest's own: what it writes to its working directory (Warp's tile
     # examples write benchmark.csv) lands in the scratch folder, not in the folder the user built from.
     with contextlib.redirect_stdout(sys.stderr), warp_session.silenced_fd(1), warp_session.silenced_fd(2):
-        with working_directory(Path(item.scratch) / "cwd") if item.path is not None else contextlib.nullcontext():
+        cwd = script_working_directory(item.scratch, item.path) if item.path is not None else None
+        with working_directory(cwd) if cwd is not None else contextlib.nullcontext():
             category, error, idents = worker.do_import(item.module, item.path, item.import_timeout)
         mine = [ident for ident in idents if _claim(item.scratch, ident)]
         atomic_write(claimed_path(item.scratch, item.job), json.dumps(mine).encode())

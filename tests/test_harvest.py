@@ -280,6 +280,21 @@ def test_factory_kernels_the_script_made_and_dropped_are_harvested(tmp_path):
     assert sorted("k = 1" in r["source"] for r in records) == [False, True]
 
 
+def test_kernels_of_objects_made_and_dropped_at_load_are_harvested(tmp_path):
+    """A kernel built in a `cached_property` of an object the loop drops: only Warp's weak registry held the
+    first one, which the harvest cannot make itself (it reads `self`)."""
+    records = _harvest_script(
+        tmp_path,
+        "stencils.py",
+        "from functools import cached_property\n\nimport warp as wp\n\n\nclass Op:\n"
+        "    def __init__(self, w):\n        self.w = w\n\n    @cached_property\n    def kernel(self):\n"
+        "        w = self.w\n\n        @wp.kernel\n        def apply(a: wp.array(dtype=float)):\n"
+        "            a[wp.tid()] *= w\n\n        return apply\n\n\n"
+        "for weight in (2.0, 3.0):\n    op = Op(weight)\n    op.kernel\n",
+    )
+    assert sorted("w = 2.0" in r["source"] for r in records) == [False, True]
+
+
 def test_a_factory_called_over_pairs_is_made_for_those_pairs(tmp_path):
     """`make(r, w)` in `for r, w in [(1, 1.0), (2, 0.5)]`: the pairs the loop gives, not every r with every w."""
     records = _harvest_script(

@@ -424,17 +424,20 @@ def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) 
     own_folder = here not in sys.path
     if own_folder:
         sys.path.insert(0, here)
+    # Every kernel the statements make, held until announced (`warp_session.kernels_kept`).
+    kept = made.loaded if made is not None else []
     try:
-        for node in tree.body:
-            timed = not isinstance(node, (ast.Import, ast.ImportFrom))
-            try:
-                if timed:
-                    signal.alarm(SCRIPT_STATEMENT_LIMIT_S)
-                exec(scripts.compiled(ast.Module([node], type_ignores=[]), path, "exec", flags), loaded.__dict__)
-            except (Exception, SystemExit) as e:
-                first = first or e
-            finally:
-                signal.alarm(0)
+        with warp_session.kernels_kept(kept):
+            for node in tree.body:
+                timed = not isinstance(node, (ast.Import, ast.ImportFrom))
+                try:
+                    if timed:
+                        signal.alarm(SCRIPT_STATEMENT_LIMIT_S)
+                    exec(scripts.compiled(ast.Module([node], type_ignores=[]), path, "exec", flags), loaded.__dict__)
+                except (Exception, SystemExit) as e:
+                    first = first or e
+                finally:
+                    signal.alarm(0)
     except _OverTime as e:  # the file's time is up: the definitions not run yet are still made from the text
         over = e
     finally:

@@ -367,6 +367,24 @@ def test_a_script_reads_its_folders_data_files_by_relative_path(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "load.py", "params.json"]
 
 
+def test_a_generic_kernel_is_specialised_for_the_types_its_launches_give(tmp_path):
+    """A generic kernel launched under `__main__` in a loop over (vector, scalar) pairs: one record per pair
+    the loop gives (not every vector with every scalar), none the harvest picks."""
+    records = _harvest_script(
+        tmp_path,
+        "generic-launch.py",
+        "from typing import Any\n\nimport warp as wp\n\n\n@wp.kernel\n"
+        "def shrink(v: wp.array(dtype=Any), s: Any):\n    i = wp.tid()\n    v[i] = v[i] * s\n\n\n"
+        "if __name__ == '__main__':\n    for vt, st in ((wp.vec3, wp.float32), (wp.vec2d, wp.float64)):\n"
+        "        v = wp.zeros(3, dtype=vt, device='cpu')\n"
+        "        wp.launch(shrink, 3, inputs=[v, st(0.5)], device='cpu')\n",
+    )
+    assert sorted((r["overload"], r["chosen_overload"]) for r in records) == [
+        ("a1v2f8_f8", None),
+        ("a1v3f4_f4", None),
+    ]
+
+
 @pytest.mark.slow
 def test_a_users_folder_harvests_as_its_scripts_run():
     """`user_folder/`: a subfolder's script importing its sibling by name, a comment saved as cp1252 with

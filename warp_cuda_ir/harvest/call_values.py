@@ -536,6 +536,54 @@ class Resolver:
         return any(stmt is s for s in self.tree.body)
 
 
+# --- the types a script launches a generic kernel with ------------------------------------------------------
+
+_LAUNCHES = ("launch", "launch_tiled")
+
+
+def launches(tree: ast.Module) -> Iterator[tuple[ast.Call, ast.expr, list[ast.expr]]]:
+    """(call, kernel expression, argument expressions) of every `<anything>.launch(kernel, dim, inputs=[...],
+    outputs=[...])` (or `launch_tiled`, or the bare names) whose inputs and outputs are written out as lists."""
+    for call in ast.walk(tree):
+        if not isinstance(call, ast.Call) or _called_attribute(call.func) not in _LAUNCHES:
+            continue
+        keywords = {k.arg: k.value for k in call.keywords if k.arg is not None}
+        kernel = call.args[0] if call.args else keywords.get("kernel")
+        lists = [
+            call.args[i] if len(call.args) > i else keywords.get(name) for i, name in ((2, "inputs"), (3, "outputs"))
+        ]
+        if kernel is None or any(isinstance(a, ast.Starred) for a in call.args):
+            continue
+        if not all(x is None or isinstance(x, (ast.List, ast.Tuple)) for x in lists):
+            continue
+        args = [e for x in lists if x is not None for e in x.elts]  # type: ignore[attr-defined]
+        if not any(isinstance(e, ast.Starred) for e in args):
+            yield call, kernel, args
+
+
+def dtype_expression(resolver: Resolver, expr: ast.expr, at: ast.AST) -> ast.expr | None:
+    """The expression that gives the Warp type of a launch argument `expr` where `at` is: the `dtype=` of
+    the call that made it (`wp.zeros(n, dtype=dt)`, `wp.array(data, dtype=vt)`), else the callee of that
+    call (`dt(2.0)`, a value of a type), through a name's last assignment before `at`; None where there is none."""
+    for _ in range(MAX_DEPTH):
+        if isinstance(expr, ast.Call):
+            dtype = next((k.value for k in expr.keywords if k.arg == "dtype"), None)
+            return dtype if dtype is not None else expr.func
+        if not isinstance(expr, ast.Name):
+            return None
+        assignment = resolver._last_assignment(expr.id, at, resolver._enclosing(at, _FUNCTIONS))
+        if not isinstance(assignment, ast.Assign) or [ast.unparse(t) for t in assignment.targets] != [expr.id]:
+            return None
+        expr = assignment.value
+    return None
+
+
+def joint_values(resolver: Resolver, exprs: list[ast.expr], at: ast.AST) -> list[tuple[Any, ...]]:
+    """The values `exprs` take together where `at` is (the items of one loop go together), at most
+    `MAX_INSTANCES`; none where they cannot be read."""
+    return (resolver._joint_values(exprs, at) or [])[:MAX_INSTANCES]
+
+
 def main_block_values(tree: ast.Module, resolver: Resolver) -> dict[str, Any]:
     """Names the script's `if __name__ == "__main__":` blocks assign exactly once, by a plain statement of
     the block (`N = 64`, `DT = 1.0 / 60.0`, `args = parser.parse_args()`), with the one value the harvest reads

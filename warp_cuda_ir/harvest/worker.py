@@ -456,6 +456,10 @@ def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) 
             _define_factory_kernels(tree, text, path, resolver, made, evaluate)
         except Exception:  # a bug of ours must not cost the script's other kernels
             traceback.print_exc()
+        try:
+            _overload_launched_generics(tree, path, resolver)
+        except Exception:
+            traceback.print_exc()
     finally:
         if own_folder:
             sys.path.remove(here)
@@ -694,6 +698,40 @@ def _define_factory_kernels(
             made.calls[id(kernel)] = binding.call
         if not known and why is not None:
             made.unmade.append((plan.first_line, plan.qualname, why[:500]))
+
+
+def _overload_launched_generics(tree: ast.Module, path: str, resolver: call_values.Resolver) -> None:
+    """Specialise the script's generic kernels for the types its launches give them where its load did not
+    launch (under `__main__`, in `main()`): Warp makes an overload of a generic kernel at each launch with
+    new argument types (`wp.launch(scale, inputs=[wp.zeros(n, dtype=dt), dt(2.0)])` in a loop over dtypes).
+    Each `Any` argument's type is read off the script's text (`call_values.dtype_expression`), values of a
+    loop taken together; an array keeps the dimension count its annotation declares. A launch with an
+    argument whose type cannot be read gives nothing (the harvest then picks one, `_chosen_overload`)."""
+    here = os.path.realpath(path)
+    for call, kernel_expr, args in call_values.launches(tree):
+        kernel = resolver.namespace.get(kernel_expr.id) if isinstance(kernel_expr, ast.Name) else None
+        if not isinstance(kernel, wp.Kernel) or not kernel.is_generic:
+            continue
+        if os.path.realpath(kernel.func.__code__.co_filename) != here or len(args) != len(kernel.adj.args):
+            continue
+        generic = [
+            (arg, param)
+            for arg, param in zip(args, kernel.adj.args, strict=True)
+            if param.type is Any or (warp_session.is_plain_array_type(param.type) and param.type.dtype is Any)
+        ]
+        exprs = [call_values.dtype_expression(resolver, arg, call) for arg, _ in generic]
+        if not generic or any(e is None for e in exprs):
+            continue
+        for values in call_values.joint_values(resolver, exprs, call):  # type: ignore[arg-type]
+            if not all(isinstance(v, type) and warp_session.is_warp_type(v) for v in values):
+                continue
+            types = {param.label: param.type for param in kernel.adj.args}
+            for (_, param), value in zip(generic, values, strict=True):
+                types[param.label] = value if param.type is Any else wp.array(dtype=value, ndim=param.type.ndim)
+            try:
+                wp.overload(kernel, types)
+            except Exception:  # types Warp refuses for this kernel: the script's launch would fail too
+                continue
 
 
 def _kernels_with(namespaces: Iterable[dict[str, Any]]) -> list[Any]:

@@ -385,6 +385,20 @@ def test_a_generic_kernel_is_specialised_for_the_types_its_launches_give(tmp_pat
     ]
 
 
+def test_a_generic_kernel_launched_in_a_parametrized_test_is_specialised_for_each_dtype(tmp_path):
+    """`@pytest.mark.parametrize("dtype", [wp.float32, wp.float64])` on a test that launches a generic kernel
+    with arrays of that dtype: the overloads the test runner's calls make."""
+    records = _harvest_script(
+        tmp_path,
+        "test_generic.py",
+        "from typing import Any\n\nimport pytest\nimport warp as wp\n\n\n@wp.kernel\n"
+        "def add(a: wp.array(dtype=Any), b: wp.array(dtype=Any)):\n    i = wp.tid()\n    a[i] = a[i] + b[i]\n\n\n"
+        "@pytest.mark.parametrize('dtype', [wp.float64, wp.int32])\ndef test_add(dtype):\n"
+        "    a = wp.zeros(2, dtype=dtype, device='cpu')\n    wp.launch(add, 2, inputs=[a, a], device='cpu')\n",
+    )
+    assert sorted(r["overload"] for r in records) == ["a1f8_a1f8", "a1i4_a1i4"]
+
+
 @pytest.mark.slow
 def test_a_users_folder_harvests_as_its_scripts_run():
     """`user_folder/`: a subfolder's script importing its sibling by name, a comment saved as cp1252 with

@@ -192,27 +192,7 @@ class Resolver:
         """Values a test runner gives the factory's parameters: `@pytest.mark.parametrize("dtype", [...])`
         (or `"n, dtype"` with tuples), several decorators combined; a parameter none of them names (a
         fixture) keeps its default. Empty when no decorator parametrizes."""
-        rows_per_decorator: list[list[dict[str, Any]]] = []
-        line = None
-        for decorator in plan.factory.decorator_list:
-            if not (
-                isinstance(decorator, ast.Call)
-                and _called_attribute(decorator.func) == "parametrize"
-                and len(decorator.args) >= 2
-            ):
-                continue
-            names = _parametrized_names(decorator.args[0])
-            line = line or decorator.lineno
-            rows = []
-            for listed in self.values(decorator.args[1], plan.factory, 0):
-                for item in _items(listed):
-                    if len(names) == 1:
-                        rows.append({names[0]: item})
-                    elif isinstance(item, (tuple, list)) and len(item) == len(names):
-                        rows.append(dict(zip(names, item, strict=True)))
-                    else:
-                        raise Unresolved(f"{describe(item)} does not give {', '.join(names)}")
-            rows_per_decorator.append(rows)
+        rows_per_decorator, line = self._parametrize_rows(plan.factory)
         if not rows_per_decorator:
             return []
         args = _arguments(plan.factory)
@@ -230,6 +210,31 @@ class Resolver:
             described = ", ".join(f"{k}={describe(v)}" for k, v in values.items())
             out.append(Binding(values, f"{plan.factory_qualname}({described}) (parametrized at line {line})"))
         return out
+
+    def _parametrize_rows(self, func: ast.FunctionDef) -> tuple[list[list[dict[str, Any]]], int | None]:
+        """(for each `@pytest.mark.parametrize` of `func`, its rows as parameter -> value; the first one's line)."""
+        rows_per_decorator: list[list[dict[str, Any]]] = []
+        line = None
+        for decorator in func.decorator_list:
+            if not (
+                isinstance(decorator, ast.Call)
+                and _called_attribute(decorator.func) == "parametrize"
+                and len(decorator.args) >= 2
+            ):
+                continue
+            names = _parametrized_names(decorator.args[0])
+            line = line or decorator.lineno
+            rows = []
+            for listed in self.values(decorator.args[1], func, 0):
+                for item in _items(listed):
+                    if len(names) == 1:
+                        rows.append({names[0]: item})
+                    elif isinstance(item, (tuple, list)) and len(item) == len(names):
+                        rows.append(dict(zip(names, item, strict=True)))
+                    else:
+                        raise Unresolved(f"{describe(item)} does not give {', '.join(names)}")
+            rows_per_decorator.append(rows)
+        return rows_per_decorator, line
 
     def _calls_of(self, func: ast.FunctionDef) -> Iterator[tuple[ast.Call, int]]:
         """Calls of `func` in the script, with how many of its parameters the call does not pass (`self`):
@@ -445,6 +450,12 @@ class Resolver:
                         out.append(value)
             except Unresolved as e:
                 why = str(e)
+        if not out:
+            # A test's parameter its runner gives (`@pytest.mark.parametrize("dtype", [...])`).
+            for rows in self._parametrize_rows(func)[0]:
+                for row in rows:
+                    if name in row and not any(_same(row[name], v) for v in out):
+                        out.append(row[name])
         if not out and default is not None:
             out = self.values(default, func, depth)
         if not out:

@@ -769,6 +769,20 @@ def test_cached_harvest_is_written_once_and_read_back(tmp_path):
     assert again["records"] == first["records"]
 
 
+def test_a_folders_cached_harvest_is_redone_when_a_data_file_its_script_reads_changes(tmp_path):
+    folder = tmp_path / "scripts"
+    folder.mkdir()
+    (folder / "params.json").write_text('{"k": 2.5}')
+    (folder / "load.py").write_text(
+        "import json\n\nimport warp as wp\n\nK = wp.constant(json.load(open('params.json'))['k'])\n\n\n"
+        "@wp.kernel\ndef scale(a: wp.array(dtype=float)):\n    a[wp.tid()] *= K\n"
+    )
+    first = cached_harvest([str(folder)], tmp_path / "cache", workers=1)
+    (folder / "params.json").write_text('{"k": 4.0}')
+    second = cached_harvest([str(folder)], tmp_path / "cache", workers=1)
+    assert "K = 2.5" in first["records"][0]["source"] and "K = 4.0" in second["records"][0]["source"]
+
+
 def test_notices_are_written_per_package(tmp_path):
     written = write_notices([{"package": "warp-lang", "notices": {"LICENSE.md": "Apache", "../evil": "x"}}], tmp_path)
     assert written == ["LICENSES/warp-lang/LICENSE.md"]

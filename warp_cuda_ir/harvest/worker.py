@@ -42,7 +42,7 @@ from warp_cuda_ir.cache import atomic_write
 from warp_cuda_ir.engines import working_directory
 from warp_cuda_ir.errors import ExtractionError, one_line
 from warp_cuda_ir.harvest import call_values, check, factories, identity, reasons, scripts
-from warp_cuda_ir.harvest.paths import file_in_target
+from warp_cuda_ir.harvest.paths import data_files, file_in_target
 from warp_cuda_ir.harvest.selfcontained import Unsupported, self_contained_source, source_lines
 
 
@@ -811,41 +811,20 @@ def _claim(scratch: str, ident: str) -> bool:
 
 _workers: dict[str, Worker] = {}
 
-# What a script's working directory holds of its own folder: `python load.py` is run from the script's folder,
-# and scripts open their data by a relative path at import (`open("params.json")`). Copies, not links, so a
-# script that writes to such a file leaves the user's alone; data files only (no Python, nothing hidden), the
-# small ones: parameters and point lists are kilobytes, Warp's examples' assets (3.5 MB of meshes, their
-# largest 1.3 MB) are read from `warp.examples.get_asset_directory()`, not from the working directory.
-_DATA_FILE_MAX_BYTES = 4 << 20
-_DATA_FOLDER_MAX_BYTES = 32 << 20
-_DATA_FOLDER_DEPTH = 3
-
 
 def script_working_directory(scratch: str | Path, script: str) -> Path:
     """The working directory a script of `scratch`'s harvest runs in: a folder of the scratch holding copies
-    of the data files of the script's own folder (the constants above), made once per folder per harvest
-    (another worker may make it at the same time: the first complete copy to be renamed into place wins)."""
+    (not links: a script that writes to such a file leaves the user's alone) of the data files of the script's
+    own folder (`paths.data_files`), made once per folder per harvest (another worker may make it at the same
+    time: the first complete copy to be renamed into place wins)."""
     source = Path(os.path.realpath(os.path.dirname(os.path.abspath(script))))
     target = Path(scratch) / "cwd" / hashlib.sha1(str(source).encode()).hexdigest()[:16]
     if target.is_dir():
         return target
     partial = Path(tempfile.mkdtemp(prefix=".partial-", dir=Path(scratch) / "cwd"))
-    budget = _DATA_FOLDER_MAX_BYTES
-    for folder, dirs, files in os.walk(source):
-        rel = Path(folder).relative_to(source)
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
-        if len(rel.parts) >= _DATA_FOLDER_DEPTH:
-            dirs.clear()
-        for name in sorted(files):
-            path = Path(folder) / name
-            if name.startswith(".") or path.suffix in (".py", ".pyc") or not path.is_file() or path.is_symlink():
-                continue
-            size = path.stat().st_size
-            if size > _DATA_FILE_MAX_BYTES or size > budget:
-                continue
-            budget -= size
-            (partial / rel).mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, partial / rel / name)
+    for rel in data_files(source):
+        (partial / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source / rel, partial / rel)
     try:
         partial.rename(target)
     except OSError:  # another worker's copy is in place

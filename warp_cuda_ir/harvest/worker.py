@@ -531,19 +531,30 @@ def _define_inner_kernels(
             continue
         # Compiled as a top-level def whose one decorator stands on the original decorator's line (Python
         # and Warp read the kernel's source from there); that decorator names it and applies the real one.
-        # A kernel that reads modules its function imports is defined in a copy of the globals holding them.
+        # A kernel that reads modules its function imports is defined inside a function of its own that runs
+        # those imports first, so it holds them in its closure as upstream's does (the capture knows a kernel
+        # by its closure), in a copy of the globals holding them too (for a name only its annotations read).
         decorator = inner.node.decorator_list[0]
         node = copy.copy(inner.node)
         node.decorator_list = [ast.copy_location(ast.Name("__wci_define__", ast.Load()), decorator)]
         where = in_function(inner.imports)
+        body: list[ast.stmt] = [node]
+        if inner.imports:
+            returned = ast.copy_location(ast.Return(ast.Name(node.name, ast.Load())), node)
+            arguments = ast.arguments([], [ast.arg("__wci_define__")], None, [], [], None, [])
+            scope_def = ast.FunctionDef("__wci_scope__", arguments, [*inner.imports, node, returned], [])
+            body = [ast.copy_location(scope_def, node)]
 
         def define(func: Any, qualname: str = inner.qualname, decorator: ast.expr = decorator) -> Any:
             func.__qualname__ = qualname
             return eval(scripts.compiled(ast.Expression(decorator), path, "eval", flags), func.__globals__)(func)
 
-        scope = {"__wci_define__": define}
+        scope: dict[str, Any] = {"__wci_define__": define}
         try:
-            exec(scripts.compiled(ast.Module([node], type_ignores=[]), path, "exec", flags), where, scope)
+            module = ast.fix_missing_locations(ast.Module(body, type_ignores=[]))
+            exec(scripts.compiled(module, path, "exec", flags), where, scope)
+            if inner.imports:
+                scope["__wci_scope__"](define)
         except NameError as e:  # `for dtype in ...:` under `__main__`, then `wp.array(dtype=dtype)`
             if made is not None:
                 why = f"defined where loading the script does not run, from a name only that run binds: {e}"

@@ -28,8 +28,6 @@ import random
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
-import numpy as np
-
 from warp_cuda_ir import expression_values, literals, syntax
 
 # Values some built-ins can never leave, whatever their arguments.
@@ -266,17 +264,11 @@ def _decided(text: str) -> bool | None:
     # they would make every decided comparison look live
     special = any(_call_name(n) in _NON_FINITE_TESTS for n in ast.walk(tree) if isinstance(n, ast.expr))
     rng = random.Random(text)
-    seen: set[bool] = set()
-    with np.errstate(all="ignore"):
-        for _ in range(SAMPLES):
-            env = {n: _Element(rng, near, special) if n in indexed else _number(rng, near, special) for n in names}
-            try:
-                seen.add(bool(expression_values.evaluate(tree, env)))
-            except (expression_values.Unreadable, ArithmeticError, ValueError, TypeError, IndexError, KeyError):
-                return None
-            if len(seen) == 2:
-                return None
-    return seen.pop() if seen else None
+
+    def draw() -> dict[str, object]:
+        return {n: _Element(rng, near, special) if n in indexed else _number(rng, near, special) for n in names}
+
+    return expression_values.constant_value(tree, draw, SAMPLES)
 
 
 def _outcomes(condition: ast.expr, table: list[dict[int, bool]], fixed: tuple[int, bool] | None = None) -> list[bool]:

@@ -153,3 +153,18 @@ def _compare(op: type, a: Any, b: Any) -> bool:
     if op is ast.NotEq:
         return bool(a != b)
     raise Unreadable(op.__name__)
+
+
+def constant_value(tree: ast.AST, draw: Callable[[], Mapping[str, Any]], samples: int) -> bool | None:
+    """The truth value `tree` takes on every one of `samples` environments `draw()` makes; None when it takes
+    both (it stops at the second) or when an evaluation fails (a construct not known here, a domain error)."""
+    seen: set[bool] = set()
+    with np.errstate(all="ignore"):  # infinities and NaN among the samples are meant
+        for _ in range(samples):
+            try:
+                seen.add(bool(evaluate(tree, draw())))
+            except (Unreadable, ArithmeticError, ValueError, TypeError, IndexError, KeyError):
+                return None
+            if len(seen) == 2:
+                return None
+    return seen.pop() if seen else None

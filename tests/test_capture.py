@@ -1234,6 +1234,25 @@ def first() -> int:
 """
 
 
+# A notebook-style script: it launches at its top level, with no `__main__` block.
+NOTEBOOK = """
+import numpy as np
+import warp as wp
+
+wp.set_module_options({"enable_backward": False})
+
+
+@wp.kernel
+def shift(y: wp.array(dtype=float)):
+    y[wp.tid()] += 1.5
+
+
+y = wp.array(np.arange(4, dtype=np.float32), device="cpu")
+wp.launch(shift, dim=4, inputs=[y], device="cpu")
+print(y.numpy())
+"""
+
+
 @pytest.mark.slow
 def test_a_folder_of_scripts_runs_each_script_and_replays_only_the_kernel_it_launched(tmp_path: Path) -> None:
     from warp_cuda_ir.harvest import harvest
@@ -1242,17 +1261,20 @@ def test_a_folder_of_scripts_runs_each_script_and_replays_only_the_kernel_it_lau
     folder.mkdir()
     (folder / "run-me.py").write_text(RUN_ME)
     (folder / "helpers.py").write_text(HELPERS)
+    (folder / "02 notebook.py").write_text(NOTEBOOK)
     target = keys.resolve(str(folder))
     planned = jobs.default_jobs(target)
-    assert [(j.name, j.mode) for j in planned] == [("run-me.py", "path")]  # helpers.py has no __main__
+    # helpers.py only defines (it has no __main__ block and does nothing at its top level): not run
+    assert [(j.name, j.mode) for j in planned] == [("02 notebook.py", "path"), ("run-me.py", "path")]
     results = jobs.cached_capture(planned, [target], tmp_path / "cache", workers=1)
-    assert [r.status for r in results] == ["ok"], results[0].detail
+    assert [r.status for r in results] == ["ok", "ok"], [r.detail for r in results]
     best = jobs.best_records(results)
     verdicts = {}
     for rec_ in harvest([str(folder)], workers=1).records:
         _, data = keys.match(best, rec_) or (None, None)
-        dtype = "scale" if rec_["kernel_name"] == "scale" else "f64" if "float64" in rec_["source"] else "f32"
+        name = rec_["kernel_name"]
+        dtype = name if name in ("scale", "shift") else "f64" if "float64" in rec_["source"] else "f32"
         verdicts[dtype] = replay.replay(rec_["source"], rec_["kernel_name"], data).verdict if data else "not launched"
     # The float64 kernel shares the float32 one's name, line and (empty) closure: only its annotations differ.
     # The struct is `__main__.Params` where the script runs and has the script's module name in the harvest.
-    assert verdicts == {"f32": "equal", "f64": "not launched", "scale": "equal"}
+    assert verdicts == {"f32": "equal", "f64": "not launched", "scale": "equal", "shift": "equal"}

@@ -31,6 +31,18 @@ def _idle(source: str, ranges: dict[str, tuple[float, float]] | None = None) -> 
         ("x < -0.2 or x > 0.3", []),
         ("x < 0.3 and y > 0.1", []),
         ("(a < 0.1 and b > 0.2) or not c", []),
+        # two expressions related by their form: decided whatever the values (the generator drew these)
+        ("count < 3 and total - 0.9717 > total", ["count < 3", "total - 0.9717 > total"]),
+        ("it < 8 and 1 * k_ >= k_", ["1 * k_ >= k_"]),
+        ("a < 0.1 or float(s) > s", ["float(s) > s"]),
+        ("it < 5 and wp.length(wp.vec2(phi, 0.8288)) >= phi", ["wp.length(wp.vec2(phi, 0.8288)) >= phi"]),
+        ("0.8914 > -0.993 and y[0] > x[0]", ["0.8914 > -0.993"]),
+        # related expressions that do vary, and one the evaluation cannot read: free, as before
+        ("x < 0.3 and x * y > 0.1", []),
+        ("k < 2 and m[1, 0] > v.x", []),
+        ("a < 0.1 and wp.noise(state, x) > y", []),
+        ("iters < 3 and wp.isfinite(wp.vec4(t, t, e, t))", []),  # a NaN input makes it False
+        ("d > 1.0e6 or x < 0.5", []),  # values near the clause's constants are sampled too
     ],
 )
 def test_idle_clauses_of_planted_conditions(condition: str, idle: list[str]) -> None:
@@ -80,12 +92,34 @@ def k(a: wp.array(dtype=float), out: wp.array(dtype=float)):
 """
 
 
+OVERLOADS = """import warp as wp
+
+
+@wp.func
+def store(dst: wp.array(dtype=float), i: int, value: float):
+    dst[i] = value
+
+
+@wp.func
+def store(dst: wp.array(dtype=int), i: int, value: int):
+    dst[i] = value
+
+
+@wp.func
+def put(dst: wp.array(dtype=float), k: int, value: float):
+    dst[k] = value
+"""
+
+
 def test_helpers_defined_twice_and_the_tally() -> None:
-    assert clauses.duplicate_helpers(HELPERS) == [("store_a", "store_b")]
+    """One body under two names is one function written twice, for one type (store_b) or another (store_c);
+    Warp's overloads of one name, and one body over other parameter names, are not."""
+    assert clauses.duplicate_helpers(HELPERS) == [("store_a", "store_b"), ("store_a", "store_c")]
+    assert clauses.duplicate_helpers(OVERLOADS) == []
     facts = program_analysis.analyse(HELPERS)
-    assert (facts.idle_clause_conditions, facts.compound_conditions, facts.duplicate_helpers) == (1, 1, 1)
+    assert (facts.idle_clause_conditions, facts.compound_conditions, facts.duplicate_helpers) == (1, 1, 2)
     figures = program_analysis.tally([(HELPERS, None)]).figures(reference={})
-    assert figures["idle_clause_conditions"] == [1, 1] and figures["duplicate_helpers"] == 1
+    assert figures["idle_clause_conditions"] == [1, 1] and figures["duplicate_helpers"] == 2
 
 
 def test_generated_conditions_can_all_matter_and_no_helper_is_defined_twice() -> None:

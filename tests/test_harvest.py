@@ -280,6 +280,21 @@ def test_factory_kernels_the_script_made_and_dropped_are_harvested(tmp_path):
     assert sorted("k = 1" in r["source"] for r in records) == [False, True]
 
 
+def test_kernels_of_objects_made_and_dropped_at_load_are_harvested(tmp_path):
+    """A kernel built in a `cached_property` of an object the loop drops: only Warp's weak registry held the
+    first one, which the harvest cannot make itself (it reads `self`)."""
+    records = _harvest_script(
+        tmp_path,
+        "stencils.py",
+        "from functools import cached_property\n\nimport warp as wp\n\n\nclass Op:\n"
+        "    def __init__(self, w):\n        self.w = w\n\n    @cached_property\n    def kernel(self):\n"
+        "        w = self.w\n\n        @wp.kernel\n        def apply(a: wp.array(dtype=float)):\n"
+        "            a[wp.tid()] *= w\n\n        return apply\n\n\n"
+        "for weight in (2.0, 3.0):\n    op = Op(weight)\n    op.kernel\n",
+    )
+    assert sorted("w = 2.0" in r["source"] for r in records) == [False, True]
+
+
 def test_a_factory_called_over_pairs_is_made_for_those_pairs(tmp_path):
     """`make(r, w)` in `for r, w in [(1, 1.0), (2, 0.5)]`: the pairs the loop gives, not every r with every w."""
     records = _harvest_script(
@@ -294,6 +309,94 @@ def test_a_factory_called_over_pairs_is_made_for_those_pairs(tmp_path):
         "make(r=1, w=1.0) (the call at line 14)",
         "make(r=2, w=0.5) (the call at line 14)",
     ]
+
+
+def test_a_settings_object_read_in_wp_static_is_written_as_a_class(tmp_path):
+    """A dataclass instance a kernel reads fields of in `wp.static` (`SETTINGS.boundary is Boundary.WRAP`):
+    a class holding those fields, enum members kept members, so the static test is the same."""
+    records = _harvest_script(
+        tmp_path,
+        "enum-settings.py",
+        "import enum\nfrom dataclasses import dataclass\n\nimport warp as wp\n\n\n"
+        "class Boundary(enum.Enum):\n    WRAP = 'wrap'\n    CLAMP = 'clamp'\n\n\n"
+        "@dataclass\nclass Settings:\n    boundary: Boundary = Boundary.WRAP\n    scale: float = 2.0\n\n\n"
+        "SETTINGS = Settings()\n\n\n@wp.kernel\ndef wrap(a: wp.array(dtype=int), n: int):\n    i = wp.tid()\n"
+        "    if wp.static(SETTINGS.boundary is Boundary.WRAP):\n        a[i] = a[i] % n\n"
+        "    else:\n        a[i] = wp.min(a[i], n - 1) * wp.static(int(SETTINGS.scale))\n",
+    )
+    (record,) = records
+    assert "class SETTINGS:\n    boundary = Boundary.WRAP\n" in record["source"]
+    assert "wp::mod" in record["texts"]["cpu_forward"] and "wp::min" not in record["texts"]["cpu_forward"]
+
+
+def test_a_kernel_in_a_function_that_imports_warp_itself_is_harvested(tmp_path):
+    """`import warp as wp` only inside the functions that define kernels (no top-level import): the kernels
+    read the module from the function, in their bodies and in their annotations only; the imports under an
+    `if` are not the function's on every call, so that kernel is left out."""
+    records = _harvest_script(
+        tmp_path,
+        "late-import.py",
+        "def histogram(n):\n    import numpy as np\n    import warp as wp\n\n    @wp.kernel\n"
+        "    def clear(a: wp.array(dtype=int)):\n        a[wp.tid()] = 0\n\n    return clear\n\n\n"
+        "def scan():\n    import warp\n\n    @warp.kernel\n    def serial(c: warp.array(dtype=int)):\n"
+        "        for i in range(1, c.shape[0]):\n            c[i] += c[i - 1]\n\n    return serial\n\n\n"
+        "def maybe(fast):\n    if fast:\n        import warp as wp\n\n    @wp.kernel\n"
+        "    def never(a: wp.array(dtype=int)):\n        a[wp.tid()] = 1\n\n    return never\n",
+    )
+    got = {r["qualname"]: r["source"] for r in records}
+    assert sorted(got) == ["histogram.<locals>.clear", "scan.<locals>.serial"]
+    assert "import warp as wp\n" in got["histogram.<locals>.clear"] and "numpy" not in got["histogram.<locals>.clear"]
+    assert "import warp\n" in got["scan.<locals>.serial"]
+
+
+def test_a_script_reads_its_folders_data_files_by_relative_path(tmp_path):
+    """`open("params.json")` at import, as `python load.py` run from the script's folder reads it, and a
+    subfolder's file too; what the script writes there lands in the harvest's copy, not the user's folder."""
+    (tmp_path / "params.json").write_text('{"k": 2.5}')
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "n.txt").write_text("3")
+    records = _harvest_script(
+        tmp_path,
+        "load.py",
+        "import json\n\nimport warp as wp\n\nK = wp.constant(json.load(open('params.json'))['k'])\n"
+        "N = int(open('data/n.txt').read())\nopen('params.json', 'w').write('overwritten')\n\n\n"
+        "@wp.kernel\ndef scale(a: wp.array(dtype=float)):\n    a[wp.tid()] *= K * float(N)\n",
+    )
+    assert "K = 2.5" in records[0]["source"] and "N = 3" in records[0]["source"]
+    assert (tmp_path / "params.json").read_text() == '{"k": 2.5}'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "load.py", "params.json"]
+
+
+def test_a_generic_kernel_is_specialised_for_the_types_its_launches_give(tmp_path):
+    """A generic kernel launched under `__main__` in a loop over (vector, scalar) pairs: one record per pair
+    the loop gives (not every vector with every scalar), none the harvest picks."""
+    records = _harvest_script(
+        tmp_path,
+        "generic-launch.py",
+        "from typing import Any\n\nimport warp as wp\n\n\n@wp.kernel\n"
+        "def shrink(v: wp.array(dtype=Any), s: Any):\n    i = wp.tid()\n    v[i] = v[i] * s\n\n\n"
+        "if __name__ == '__main__':\n    for vt, st in ((wp.vec3, wp.float32), (wp.vec2d, wp.float64)):\n"
+        "        v = wp.zeros(3, dtype=vt, device='cpu')\n"
+        "        wp.launch(shrink, 3, inputs=[v, st(0.5)], device='cpu')\n",
+    )
+    assert sorted((r["overload"], r["chosen_overload"]) for r in records) == [
+        ("a1v2f8_f8", None),
+        ("a1v3f4_f4", None),
+    ]
+
+
+def test_a_generic_kernel_launched_in_a_parametrized_test_is_specialised_for_each_dtype(tmp_path):
+    """`@pytest.mark.parametrize("dtype", [wp.float32, wp.float64])` on a test that launches a generic kernel
+    with arrays of that dtype: the overloads the test runner's calls make."""
+    records = _harvest_script(
+        tmp_path,
+        "test_generic.py",
+        "from typing import Any\n\nimport pytest\nimport warp as wp\n\n\n@wp.kernel\n"
+        "def add(a: wp.array(dtype=Any), b: wp.array(dtype=Any)):\n    i = wp.tid()\n    a[i] = a[i] + b[i]\n\n\n"
+        "@pytest.mark.parametrize('dtype', [wp.float64, wp.int32])\ndef test_add(dtype):\n"
+        "    a = wp.zeros(2, dtype=dtype, device='cpu')\n    wp.launch(add, 2, inputs=[a, a], device='cpu')\n",
+    )
+    assert sorted(r["overload"] for r in records) == ["a1f8_a1f8", "a1i4_a1i4"]
 
 
 @pytest.mark.slow
@@ -664,6 +767,20 @@ def test_cached_harvest_is_written_once_and_read_back(tmp_path):
     again = cached_harvest([str(KERNELS)], tmp_path, workers=2)
     assert files[0].stat().st_mtime_ns == stamp  # not harvested again
     assert again["records"] == first["records"]
+
+
+def test_a_folders_cached_harvest_is_redone_when_a_data_file_its_script_reads_changes(tmp_path):
+    folder = tmp_path / "scripts"
+    folder.mkdir()
+    (folder / "params.json").write_text('{"k": 2.5}')
+    (folder / "load.py").write_text(
+        "import json\n\nimport warp as wp\n\nK = wp.constant(json.load(open('params.json'))['k'])\n\n\n"
+        "@wp.kernel\ndef scale(a: wp.array(dtype=float)):\n    a[wp.tid()] *= K\n"
+    )
+    first = cached_harvest([str(folder)], tmp_path / "cache", workers=1)
+    (folder / "params.json").write_text('{"k": 4.0}')
+    second = cached_harvest([str(folder)], tmp_path / "cache", workers=1)
+    assert "K = 2.5" in first["records"][0]["source"] and "K = 4.0" in second["records"][0]["source"]
 
 
 def test_notices_are_written_per_package(tmp_path):

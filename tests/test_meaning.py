@@ -13,7 +13,7 @@ import hashlib
 import pytest
 
 from warp_cuda_ir import coverage, program_analysis
-from warp_cuda_ir.synthesis import CATEGORIES, GENERATOR_VERSION, synthesize
+from warp_cuda_ir.synthesis import CATEGORIES, GENERATOR_VERSION, probe, synthesize
 
 SEEDS = range(300)
 
@@ -118,7 +118,7 @@ def programs() -> list:
 
 
 def test_one_generator() -> None:
-    assert GENERATOR_VERSION == "meaning-4"
+    assert GENERATOR_VERSION == "meaning-5"
     with pytest.raises(TypeError):
         synthesize(5, CATEGORIES, "typed-5")  # type: ignore[call-arg]
 
@@ -412,8 +412,8 @@ def test_programs_are_pinned() -> None:
     for s in range(100):
         h.update(repr(synthesize(s)).encode())
     assert (GENERATOR_VERSION, h.hexdigest()) == (
-        "meaning-4",
-        "ceea81863796b7900e0b5f04a958976d441e51f17e919227b226caa21f06036b",
+        "meaning-5",
+        "dcea77226d643a0fca26cdc5fd2eeaa5f329ff138d13ebb0a1f6a68b47d9d53a",
     )
 
 
@@ -440,3 +440,26 @@ def test_analysis_sees_stores_through_helpers() -> None:
     assert (f.dead_assignments, f.assignments) == (0, 2)  # `i = wp.tid()`, `x = ...`; the store is an effect
     assert (f.idle_inputs, f.inputs) == (0, 1)
     assert f.statements["call"] == 1 and f.statements["store_element"] == 1
+
+
+@pytest.mark.parametrize(
+    ("comparison", "decided"),
+    [
+        ("total - 0.9717 > total", True),
+        ("float(s) > s", True),
+        ("1 * k > k - 1", True),
+        ("wp.length(v) <= -0.5915", True),
+        ("wp.length(wp.vec2(s, 0.8288)) >= s", True),
+        ("wp.uint32(k) * wp.uint32(0) <= wp.uint32(1)", True),
+        ("0.8914 > -0.993", True),
+        ("wp.isfinite(wp.vec4(s, s, total, s))", True),
+        ("s > 0.2", False),
+        ("s * total > 0.1", False),
+        ("m[0, 1] > v.x", False),
+        ("wp.noise(state, s) > total", False),  # a built-in the probe does not evaluate: never called decided
+    ],
+)
+def test_the_generator_recognises_comparisons_decided_by_their_form(comparison: str, decided: bool) -> None:
+    names = {"total": ("float32", 1.0), "s": ("float32", 1.0), "k": ("int32", 4.0), "v": ("vec3", 1.0)}
+    names |= {"m": ("mat22", 1.0), "state": ("uint32", 1e6)}
+    assert probe.decided(comparison, names) is decided

@@ -11,7 +11,9 @@ with `literals`): each clause that compares one value (an *atom*: a name, an ele
 `v.x`, a call) with a numeric constant is decided, for every value of that atom, by the cell of the number
 line it falls in (the constants split it into points and open intervals); an atom's domain narrows the
 cells (`wp.length(v)` is never negative; a declared input range, when the caller gives one). Every other
-clause is a free boolean, shared by clauses of the same text. The condition is evaluated on every
+clause is a free boolean, shared by clauses of the same text, unless it takes one value on every one of
+`SAMPLES` sampled inputs (`total - 0.97 > total`, `wp.length(v) <= -0.5`, `float(s) > s`): then it is that
+constant (`expression_values` evaluates it; a clause it cannot evaluate stays free). The condition is evaluated on every
 combination of cells and free booleans, each clause replaced by True and by False. Atoms are taken as
 independent and real-valued: an integer atom between two constants one apart, or two atoms with one value,
 can hide an idle clause from this reading, never invent one.
@@ -22,10 +24,11 @@ from __future__ import annotations
 import ast
 import itertools
 import math
+import random
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
-from warp_cuda_ir import literals, syntax
+from warp_cuda_ir import expression_values, literals, syntax
 
 # Values some built-ins can never leave, whatever their arguments.
 _NONNEGATIVE = frozenset({"length", "length_sq", "abs", "sqrt", "norm_l1", "norm_l2", "norm_huber", "ddot_sq"})
@@ -42,6 +45,9 @@ _COMPARISONS: dict[type, Callable[[float, float], bool]] = {
 _MIRROR = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE, ast.Eq: ast.Eq, ast.NotEq: ast.NotEq}
 # Worlds evaluated per condition at most: conditions past it (many clauses on many atoms) are not judged.
 MAX_WORLDS = 1 << 14
+_NON_FINITE_TESTS = frozenset({"isfinite", "isnan", "isinf"})
+# Sampled inputs per clause that relates two expressions: one that takes both values shows it within a few.
+SAMPLES = 200
 
 
 @dataclass(frozen=True)
@@ -177,12 +183,17 @@ def idle_clauses(condition: ast.BoolOp, ranges: Mapping[str, tuple[float, float]
     the condition has too many combinations to judge."""
     ranges = ranges or {}
     leaves = list(_leaves(condition))
-    bounds = {id(leaf): _bound(leaf) for leaf in leaves}
+    # a clause may be decided by its form whatever the values (`x - 0.5 > x`, `float(s) > s`,
+    # `wp.uint32(c) * wp.uint32(0) <= wp.uint32(1)`): then it is that constant
+    decided = {text: _decided(text) for text in {ast.unparse(leaf) for leaf in leaves}}
+    bounds = {id(leaf): None if decided[ast.unparse(leaf)] is not None else _bound(leaf) for leaf in leaves}
     atoms: dict[str, list[float]] = {}
     for b in bounds.values():
         if b is not None:
             atoms.setdefault(b.atom, []).extend(c for _, c in b.parts)
-    free = sorted({ast.unparse(leaf) for leaf in leaves if bounds[id(leaf)] is None})
+    free = sorted(
+        {ast.unparse(leaf) for leaf in leaves if bounds[id(leaf)] is None and decided[ast.unparse(leaf)] is None}
+    )
     cells = {atom: _cells(cs, *_domain(atom, ranges)) for atom, cs in atoms.items()}
     worlds = math.prod(len(c) for c in cells.values()) * 2 ** len(free)
     if worlds > MAX_WORLDS:
@@ -196,13 +207,68 @@ def idle_clauses(condition: ast.BoolOp, ranges: Mapping[str, tuple[float, float]
             row = {}
             for leaf in leaves:
                 b = bounds[id(leaf)]
-                row[id(leaf)] = b.holds(at[b.atom]) if b is not None else given[ast.unparse(leaf)]
+                text = ast.unparse(leaf)
+                row[id(leaf)] = b.holds(at[b.atom]) if b is not None else given.get(text, decided.get(text))
             table.append(row)
     if not table:
         return []
     outcomes = _outcomes(condition, table)
     return [ast.unparse(leaf) for leaf in leaves if any(_outcomes(condition, table, (id(leaf), k)) == outcomes
                                                          for k in (False, True))]  # fmt: skip
+
+
+class _Element:
+    """A value read by index or component (`a[i]`, `m[1, 2]`, `v.x`): one sampled number per index."""
+
+    def __init__(self, rng: random.Random, near: list[float], special: bool) -> None:
+        self.rng, self.near, self.special, self.values = rng, near, special, {}
+
+    def __getitem__(self, index: object) -> float:
+        if index not in self.values:
+            self.values[index] = _number(self.rng, self.near, self.special)
+        return self.values[index]
+
+    def __getattr__(self, name: str) -> float:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self[name]
+
+
+def _number(rng: random.Random, near: list[float], special: bool = False) -> float:
+    """A value on a scale from 1e-2 to 1e3, either sign, a third of them integers (loop counts, indices); or,
+    half of the time, one next to a constant of the clause (`d > 1.0e6` must see values on both sides); with
+    `special`, now and then an infinity or a NaN."""
+    if special and rng.random() < 0.1:
+        return rng.choice((math.inf, -math.inf, math.nan))
+    if near and rng.random() < 0.5:
+        return rng.choice(near)
+    x = rng.uniform(-1.0, 1.0) * rng.choice((0.01, 0.1, 1.0, 10.0, 1000.0))
+    return float(round(x * 4)) if rng.random() < 1 / 3 else x
+
+
+def _decided(text: str) -> bool | None:
+    """The value a clause takes on every one of `SAMPLES` sampled inputs, or None when it takes both or cannot be
+    evaluated here: names read by index get a number per index, other names one number each."""
+    tree = ast.parse(text, mode="eval").body
+    if any(isinstance(op, (ast.Eq, ast.NotEq)) for n in ast.walk(tree) if isinstance(n, ast.Compare) for op in n.ops):
+        return None  # equality of two computed values holds on few inputs, which sampling rarely meets
+    indexed = {
+        n.value.id
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.Subscript, ast.Attribute)) and isinstance(n.value, ast.Name) and n.value.id != "wp"
+    }
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id != "wp"}
+    constants = {c for n in ast.walk(tree) if (c := literals.number(n)) is not None and math.isfinite(c)}
+    near = sorted({v for c in constants for v in (c, -c, c - 1, c + 1, 2 * c, c / 2, c * 1.01, c * 0.99)})
+    # non-finite inputs only where the clause asks about them: any ordered comparison is False on a NaN, so
+    # they would make every decided comparison look live
+    special = any(_call_name(n) in _NON_FINITE_TESTS for n in ast.walk(tree) if isinstance(n, ast.expr))
+    rng = random.Random(text)
+
+    def draw() -> dict[str, object]:
+        return {n: _Element(rng, near, special) if n in indexed else _number(rng, near, special) for n in names}
+
+    return expression_values.constant_value(tree, draw, SAMPLES)
 
 
 def _outcomes(condition: ast.expr, table: list[dict[int, bool]], fixed: tuple[int, bool] | None = None) -> list[bool]:
@@ -258,16 +324,19 @@ def findings(source: str, ranges: Mapping[str, tuple[float, float]] | None = Non
 
 
 def duplicate_helpers(source: str | ast.Module) -> list[tuple[str, str]]:
-    """Pairs of `@wp.func` helpers with the same parameters and body under two names (`source`: its text or
-    its parsed tree)."""
+    """Pairs of `@wp.func` helpers with the same parameter names and body under two names (`source`: its text or
+    its parsed tree). Types are left out: `store_a(dst: wp.array(dtype=int), ...)` and `store_b(dst:
+    wp.array(dtype=float), ...)` with one body read as one function written twice (Warp's generic parameters
+    would make it one); helpers of one name are Warp overloads, not counted."""
     tree = ast.parse(source) if isinstance(source, str) else source
     seen: dict[str, str] = {}
     pairs = []
     for f in tree.body:
         if not isinstance(f, ast.FunctionDef) or not any("func" in ast.unparse(d) for d in f.decorator_list):
             continue
-        key = "".join(ast.dump(n) for n in (*f.body, f.args, f.returns or ast.Pass()))
-        if key in seen:
+        parameters = [a.arg for a in (*f.args.posonlyargs, *f.args.args, *f.args.kwonlyargs)]
+        key = repr(parameters) + "".join(ast.dump(n) for n in f.body)
+        if key in seen and seen[key] != f.name:
             pairs.append((seen[key], f.name))
         else:
             seen[key] = f.name

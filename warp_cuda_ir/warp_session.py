@@ -540,6 +540,25 @@ def live_kernels() -> list[Any]:
     return out
 
 
+@contextlib.contextmanager
+def kernels_kept(into: list[Any]) -> Iterator[list[Any]]:
+    """Hold every kernel Warp registers while the block runs in `into`. A Warp module keeps its kernels
+    weakly (and the latest one per key strongly): a kernel a script made and dropped (a closure built in a
+    cached property of an object the next loop iteration replaced) is otherwise gone before it is read."""
+    cls = _context().Module
+    original = cls.register_kernel
+
+    def register(self: Any, kernel: Any) -> Any:
+        into.append(kernel)
+        return original(self, kernel)
+
+    cls.register_kernel = register
+    try:
+        yield into
+    finally:
+        cls.register_kernel = original
+
+
 def module_kernels(modules: Iterable[Any]) -> list[Any]:
     """The live kernels of Warp modules (made with `wp.Module(name)`, which the registry does not list)."""
     return [k for module in modules for k in module._get_live_kernels()]

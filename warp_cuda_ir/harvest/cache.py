@@ -1,10 +1,10 @@
 """A harvest cached in the machine cache (`harvest/`): one entry per target, written once and atomically.
 
 The key covers what decides the result: the target as named, where it resolved to, the package version
-and a hash of its Python files, Warp's version and this harvester's own code. A build killed during a
-harvest keeps the targets already finished and harvests the rest when run again; a finished harvest is
-read back, so two builds, into any folders, give the same records (records are sorted and exact
-duplicates removed in `run.harvest`).
+and a hash of its Python files (and of the data files its scripts read by a relative path), Warp's version
+and this harvester's own code. A build killed during a harvest keeps the targets already finished and
+harvests the rest when run again; a finished harvest is read back, so two builds, into any folders, give
+the same records (records are sorted and exact duplicates removed in `run.harvest`).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import warp as wp
 
 from warp_cuda_ir.cache import Cache, key_of
 from warp_cuda_ir.harvest import discover
+from warp_cuda_ir.harvest.paths import data_files
 from warp_cuda_ir.harvest.reasons import Reason, TargetError
 from warp_cuda_ir.harvest.run import harvest
 
@@ -52,6 +53,20 @@ def files_digest(root: Path) -> str:
     return h.hexdigest()[:20]
 
 
+def data_digest(target: discover.Target) -> str:
+    """Hash of the data files its scripts read by a relative path (`paths.data_files` of each script's folder):
+    an edited `params.json` changes the constants a script's kernels read."""
+    h = hashlib.sha256()
+    for folder in sorted({os.path.dirname(os.path.abspath(job.path)) for job in target.jobs if job.path}):
+        for rel in data_files(folder):
+            try:
+                data = (Path(folder) / rel).read_bytes()
+            except OSError:
+                continue
+            h.update(f"{folder}/{rel.as_posix()}".encode() + b"\0" + hashlib.sha256(data).digest())
+    return h.hexdigest()[:20]
+
+
 def _key(target: discover.Target, arch: int) -> str:
     return key_of(
         {
@@ -59,6 +74,7 @@ def _key(target: discover.Target, arch: int) -> str:
             "root": str(target.root),
             "version": target.version,
             "files": files_digest(Path(target.root)),
+            "data": data_digest(target),
             "warp": wp.config.version,
             "arch": arch,
             "code": code_version(),

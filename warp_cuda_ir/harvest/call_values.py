@@ -192,27 +192,7 @@ class Resolver:
         """Values a test runner gives the factory's parameters: `@pytest.mark.parametrize("dtype", [...])`
         (or `"n, dtype"` with tuples), several decorators combined; a parameter none of them names (a
         fixture) keeps its default. Empty when no decorator parametrizes."""
-        rows_per_decorator: list[list[dict[str, Any]]] = []
-        line = None
-        for decorator in plan.factory.decorator_list:
-            if not (
-                isinstance(decorator, ast.Call)
-                and _called_attribute(decorator.func) == "parametrize"
-                and len(decorator.args) >= 2
-            ):
-                continue
-            names = _parametrized_names(decorator.args[0])
-            line = line or decorator.lineno
-            rows = []
-            for listed in self.values(decorator.args[1], plan.factory, 0):
-                for item in _items(listed):
-                    if len(names) == 1:
-                        rows.append({names[0]: item})
-                    elif isinstance(item, (tuple, list)) and len(item) == len(names):
-                        rows.append(dict(zip(names, item, strict=True)))
-                    else:
-                        raise Unresolved(f"{describe(item)} does not give {', '.join(names)}")
-            rows_per_decorator.append(rows)
+        rows_per_decorator, line = self._parametrize_rows(plan.factory)
         if not rows_per_decorator:
             return []
         args = _arguments(plan.factory)
@@ -230,6 +210,31 @@ class Resolver:
             described = ", ".join(f"{k}={describe(v)}" for k, v in values.items())
             out.append(Binding(values, f"{plan.factory_qualname}({described}) (parametrized at line {line})"))
         return out
+
+    def _parametrize_rows(self, func: ast.FunctionDef) -> tuple[list[list[dict[str, Any]]], int | None]:
+        """(for each `@pytest.mark.parametrize` of `func`, its rows as parameter -> value; the first one's line)."""
+        rows_per_decorator: list[list[dict[str, Any]]] = []
+        line = None
+        for decorator in func.decorator_list:
+            if not (
+                isinstance(decorator, ast.Call)
+                and _called_attribute(decorator.func) == "parametrize"
+                and len(decorator.args) >= 2
+            ):
+                continue
+            names = _parametrized_names(decorator.args[0])
+            line = line or decorator.lineno
+            rows = []
+            for listed in self.values(decorator.args[1], func, 0):
+                for item in _items(listed):
+                    if len(names) == 1:
+                        rows.append({names[0]: item})
+                    elif isinstance(item, (tuple, list)) and len(item) == len(names):
+                        rows.append(dict(zip(names, item, strict=True)))
+                    else:
+                        raise Unresolved(f"{describe(item)} does not give {', '.join(names)}")
+            rows_per_decorator.append(rows)
+        return rows_per_decorator, line
 
     def _calls_of(self, func: ast.FunctionDef) -> Iterator[tuple[ast.Call, int]]:
         """Calls of `func` in the script, with how many of its parameters the call does not pass (`self`):
@@ -445,6 +450,12 @@ class Resolver:
                         out.append(value)
             except Unresolved as e:
                 why = str(e)
+        if not out:
+            # A test's parameter its runner gives (`@pytest.mark.parametrize("dtype", [...])`).
+            for rows in self._parametrize_rows(func)[0]:
+                for row in rows:
+                    if name in row and not any(_same(row[name], v) for v in out):
+                        out.append(row[name])
         if not out and default is not None:
             out = self.values(default, func, depth)
         if not out:
@@ -534,6 +545,54 @@ class Resolver:
 
     def _runs_at_load(self, stmt: ast.stmt) -> bool:
         return any(stmt is s for s in self.tree.body)
+
+
+# --- the types a script launches a generic kernel with ------------------------------------------------------
+
+_LAUNCHES = ("launch", "launch_tiled")
+
+
+def launches(tree: ast.Module) -> Iterator[tuple[ast.Call, ast.expr, list[ast.expr]]]:
+    """(call, kernel expression, argument expressions) of every `<anything>.launch(kernel, dim, inputs=[...],
+    outputs=[...])` (or `launch_tiled`, or the bare names) whose inputs and outputs are written out as lists."""
+    for call in ast.walk(tree):
+        if not isinstance(call, ast.Call) or _called_attribute(call.func) not in _LAUNCHES:
+            continue
+        keywords = {k.arg: k.value for k in call.keywords if k.arg is not None}
+        kernel = call.args[0] if call.args else keywords.get("kernel")
+        lists = [
+            call.args[i] if len(call.args) > i else keywords.get(name) for i, name in ((2, "inputs"), (3, "outputs"))
+        ]
+        if kernel is None or any(isinstance(a, ast.Starred) for a in call.args):
+            continue
+        if not all(x is None or isinstance(x, (ast.List, ast.Tuple)) for x in lists):
+            continue
+        args = [e for x in lists if x is not None for e in x.elts]  # type: ignore[attr-defined]
+        if not any(isinstance(e, ast.Starred) for e in args):
+            yield call, kernel, args
+
+
+def dtype_expression(resolver: Resolver, expr: ast.expr, at: ast.AST) -> ast.expr | None:
+    """The expression that gives the Warp type of a launch argument `expr` where `at` is: the `dtype=` of
+    the call that made it (`wp.zeros(n, dtype=dt)`, `wp.array(data, dtype=vt)`), else the callee of that
+    call (`dt(2.0)`, a value of a type), through a name's last assignment before `at`; None where there is none."""
+    for _ in range(MAX_DEPTH):
+        if isinstance(expr, ast.Call):
+            dtype = next((k.value for k in expr.keywords if k.arg == "dtype"), None)
+            return dtype if dtype is not None else expr.func
+        if not isinstance(expr, ast.Name):
+            return None
+        assignment = resolver._last_assignment(expr.id, at, resolver._enclosing(at, _FUNCTIONS))
+        if not isinstance(assignment, ast.Assign) or [ast.unparse(t) for t in assignment.targets] != [expr.id]:
+            return None
+        expr = assignment.value
+    return None
+
+
+def joint_values(resolver: Resolver, exprs: list[ast.expr], at: ast.AST) -> list[tuple[Any, ...]]:
+    """The values `exprs` take together where `at` is (the items of one loop go together), at most
+    `MAX_INSTANCES`; none where they cannot be read."""
+    return (resolver._joint_values(exprs, at) or [])[:MAX_INSTANCES]
 
 
 def main_block_values(tree: ast.Module, resolver: Resolver) -> dict[str, Any]:

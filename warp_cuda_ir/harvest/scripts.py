@@ -19,6 +19,7 @@ import __future__
 
 import ast
 import symtable
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import CodeType
 from typing import Any
@@ -74,29 +75,54 @@ class InnerKernel:
     node: ast.FunctionDef  # the definition, decorators included, at its place in the file
     qualname: str  # the `__qualname__` the enclosing function would give it
     first_line: int  # of its first decorator: the line Python and Warp know the kernel by
+    # The enclosing functions' own `import` statements the kernel reads names of (`import warp as wp` inside
+    # `def histogram(...)`), in source order: run before the kernel is defined, as the function runs them.
+    imports: tuple[ast.Import | ast.ImportFrom, ...] = ()
 
 
-def inner_kernels(tree: ast.Module, text: str, path: str, is_kernel_decorator: Any) -> list[InnerKernel]:
-    """`@wp.kernel` definitions nested in functions that capture nothing from them, and those at the top
-    level (outside classes) whether or not loading runs them; the caller skips what exists (module doc).
+def inner_kernels(
+    tree: ast.Module, text: str, path: str, is_kernel_decorator: Callable[[ast.expr, tuple[ast.stmt, ...]], bool]
+) -> list[InnerKernel]:
+    """`@wp.kernel` definitions nested in functions that capture nothing from them but the modules those
+    functions import, and those at the top level (outside classes) whether or not loading runs them; the
+    caller skips what exists (module doc).
 
-    `is_kernel_decorator(expr)`: whether a decorator expression, evaluated in the script's globals, is
-    `wp.kernel` (bare or called with options). Its options, annotations and defaults must name nothing the
-    enclosing functions bind, since they are evaluated where the kernel is defined.
+    `is_kernel_decorator(expr, imports)`: whether a decorator expression, evaluated in the script's globals
+    after the `imports` statements, is `wp.kernel` (bare or called with options). Its options, annotations
+    and defaults must name nothing else the enclosing functions bind, since they are evaluated where the
+    kernel is defined.
     """
     out: list[InnerKernel] = []
     for d in function_definitions(tree, text, path):
         functions = [table for _, table, _ in d.functions]
-        if (
-            (functions or not d.scope)
-            and isinstance(d.node, ast.FunctionDef)
-            and len(d.node.decorator_list) == 1
-            and is_kernel_decorator(d.node.decorator_list[0])
-            and not d.table.get_frees()
-            and not (definition_time_names(d.node) & _bound_in(functions))
-        ):
+        if not (functions or not d.scope) or not isinstance(d.node, ast.FunctionDef) or len(d.node.decorator_list) != 1:
+            continue
+        imported = _imported_modules(d)
+        needed = (set(d.table.get_frees()) | definition_time_names(d.node)) & _bound_in(functions)
+        if not needed <= imported.keys():
+            continue
+        imports = tuple(dict.fromkeys(imported[name] for name in sorted(needed, key=lambda n: imported[n].lineno)))
+        if is_kernel_decorator(d.node.decorator_list[0], imports):
             first = min(x.lineno for x in d.node.decorator_list)
-            out.append(InnerKernel(d.node, ".".join([*d.scope, d.node.name]), first))
+            out.append(InnerKernel(d.node, ".".join([*d.scope, d.node.name]), first, imports))
+    return out
+
+
+def _imported_modules(d: Definition) -> dict[str, ast.Import | ast.ImportFrom]:
+    """Names the functions around `d` bind only by an absolute `import` statement of their own body, run
+    before `d` whatever the arguments (not under an `if` or a `try`): the same module on every call. The
+    innermost function's statement wins, as Python's scoping has it."""
+    out: dict[str, ast.Import | ast.ImportFrom] = {}
+    for node, table, _ in d.functions:
+        only_imported = {s.get_name() for s in table.get_symbols() if s.is_imported() and not s.is_assigned()}
+        for statement in node.body:
+            if statement.lineno >= d.node.lineno:
+                break
+            if isinstance(statement, ast.Import) or (isinstance(statement, ast.ImportFrom) and statement.level == 0):
+                for alias in statement.names:
+                    name = (alias.asname or alias.name).split(".")[0]
+                    if alias.name != "*" and name in only_imported:
+                        out[name] = statement
     return out
 
 

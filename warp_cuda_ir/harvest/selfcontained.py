@@ -144,6 +144,12 @@ class _Writer:
             try:
                 literal = self.literal(obj)
             except Unsupported as e:
+                if _is_settings_object(obj) and paths and all(len(p) > 0 for p in paths):
+                    # A settings object read for its fields (`wp.static(SETTINGS.mode == Mode.FAST)`, a
+                    # dataclass instance): a class holding the fields used, as Warp and `wp.static` read
+                    # attributes the same way off a class.
+                    self._require_namespace(name, obj, paths)
+                    return
                 raise Unsupported(f"{name}: {e}") from e
             if self.bind(name, obj):
                 self.add_entry(_Entry(name, f"{name} = {literal}", _names_in(literal), ("", 0), False))
@@ -183,6 +189,9 @@ class _Writer:
                 if not rest or any(len(p) == 0 for p in rest):
                     raise Unsupported(f"module {value.__name__} used as a value ({label}.{attr})")
                 self._require_members(f"{label}.{attr}", value, rest)
+            elif _user_enum_member(value):
+                # Kept a member of its enum: `SETTINGS.boundary is Boundary.WRAP` must stay true.
+                self.require(type(value).__name__, type(value), frozenset({(value.name,)}))
             else:
                 self.require(self._name_for(value, attr), value, rest)
 
@@ -198,6 +207,10 @@ class _Writer:
                 text, sub = self._namespace(attr, value, rest, indent + "    ")
                 lines.append(text)
                 deps += sub
+                continue
+            if _user_enum_member(value):
+                lines.append(f"{indent}    {attr} = {type(value).__name__}.{value.name}")
+                deps.append(type(value).__name__)
                 continue
             target = self._name_for(value, attr)
             lines.append(f"{indent}    {attr} = {target}")
@@ -498,6 +511,25 @@ def _is_namespace(value: Any, rest: frozenset[tuple[str, ...]]) -> bool:
         and not warp_session.is_warp_type(value)
         and bool(rest)
         and all(len(p) > 0 for p in rest)
+    )
+
+
+def _user_enum_member(value: Any) -> bool:
+    """A member of an enum of the harvested code (not one of Warp's, which `literal` writes by its public name)."""
+    return isinstance(value, enum.Enum) and warp_session.public_name(type(value)) is None
+
+
+def _is_settings_object(value: Any) -> bool:
+    """An instance of a class of the harvested code (a dataclass, a plain object holding settings): not a
+    type, function, module, Warp value or built-in value."""
+    cls = type(value)
+    return (
+        not isinstance(value, (type, types.ModuleType, enum.Enum))
+        and not callable(value)
+        and cls.__module__ not in ("builtins", "typing", "numpy")
+        and not cls.__module__.startswith("warp")
+        and not warp_session.is_warp_type(cls)
+        and hasattr(value, "__dict__")
     )
 
 

@@ -20,8 +20,10 @@ import importlib.util
 import json
 import linecache
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 import tokenize
@@ -40,7 +42,7 @@ from warp_cuda_ir.cache import atomic_write
 from warp_cuda_ir.engines import working_directory
 from warp_cuda_ir.errors import ExtractionError, one_line
 from warp_cuda_ir.harvest import call_values, check, factories, identity, reasons, scripts
-from warp_cuda_ir.harvest.paths import file_in_target
+from warp_cuda_ir.harvest.paths import data_files, file_in_target
 from warp_cuda_ir.harvest.selfcontained import Unsupported, self_contained_source, source_lines
 
 
@@ -422,17 +424,20 @@ def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) 
     own_folder = here not in sys.path
     if own_folder:
         sys.path.insert(0, here)
+    # Every kernel the statements make, held until announced (`warp_session.kernels_kept`).
+    kept = made.loaded if made is not None else []
     try:
-        for node in tree.body:
-            timed = not isinstance(node, (ast.Import, ast.ImportFrom))
-            try:
-                if timed:
-                    signal.alarm(SCRIPT_STATEMENT_LIMIT_S)
-                exec(scripts.compiled(ast.Module([node], type_ignores=[]), path, "exec", flags), loaded.__dict__)
-            except (Exception, SystemExit) as e:
-                first = first or e
-            finally:
-                signal.alarm(0)
+        with warp_session.kernels_kept(kept):
+            for node in tree.body:
+                timed = not isinstance(node, (ast.Import, ast.ImportFrom))
+                try:
+                    if timed:
+                        signal.alarm(SCRIPT_STATEMENT_LIMIT_S)
+                    exec(scripts.compiled(ast.Module([node], type_ignores=[]), path, "exec", flags), loaded.__dict__)
+                except (Exception, SystemExit) as e:
+                    first = first or e
+                finally:
+                    signal.alarm(0)
     except _OverTime as e:  # the file's time is up: the definitions not run yet are still made from the text
         over = e
     finally:
@@ -446,10 +451,14 @@ def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) 
         except Exception:  # a bug of ours must not cost the script's kernels
             traceback.print_exc()
         evaluate = _evaluator(path, loaded.__dict__, flags)
-        _define_inner_kernels(tree, text, path, loaded.__dict__, evaluate, flags, made)
+        _define_inner_kernels(tree, text, path, loaded.__dict__, flags, made)
         try:
             _define_factory_kernels(tree, text, path, resolver, made, evaluate)
         except Exception:  # a bug of ours must not cost the script's other kernels
+            traceback.print_exc()
+        try:
+            _overload_launched_generics(tree, path, resolver)
+        except Exception:
             traceback.print_exc()
     finally:
         if own_folder:
@@ -484,19 +493,31 @@ def _define_inner_kernels(
     text: str,
     path: str,
     namespace: dict[str, Any],
-    evaluate: Callable[[ast.expr], Any],
     flags: int,
     made: FactoryKernels | None = None,
 ) -> None:
     """Define the kernels the script writes inside functions its top level never called, where they capture
-    nothing from those functions, and those under a top-level block that did not run (`if __name__ ==
-    "__main__":`), see `scripts.inner_kernels`: same text, line numbers and `__qualname__` as the script's
-    run would give them, names looked up in the script's globals. A definition whose decorator raises is
-    left out, as it is from the run; one that reads a name only that run binds goes to `made.unmade` with
-    why. `evaluate` evaluates in the script's globals, `flags` are its own `__future__` flags."""
+    nothing from those functions but the modules they import, and those under a top-level block that did
+    not run (`if __name__ == "__main__":`), see `scripts.inner_kernels`: same text, line numbers and
+    `__qualname__` as the script's run would give them, names looked up in the script's globals. A
+    definition whose decorator raises is left out, as it is from the run; one that reads a name only that
+    run binds goes to `made.unmade` with why. `namespace` is the script's globals, `flags` its own
+    `__future__` flags."""
 
-    def is_kernel_decorator(expr: ast.expr) -> bool:
-        return _is_kernel_decorator(expr, evaluate)
+    def in_function(imports: tuple[ast.stmt, ...]) -> dict[str, Any]:
+        """The script's globals, with the enclosing functions' own imports run (`scripts.InnerKernel.imports`):
+        a copy, so the script's own namespace stays as its load left it."""
+        if not imports:
+            return namespace
+        scope = dict(namespace)
+        exec(scripts.compiled(ast.Module(list(imports), type_ignores=[]), path, "exec", flags), scope)
+        return scope
+
+    def is_kernel_decorator(expr: ast.expr, imports: tuple[ast.stmt, ...]) -> bool:
+        try:
+            return _is_kernel_decorator(expr, _evaluator(path, in_function(imports), flags))
+        except Exception:  # the function's import fails: so would its kernel
+            return False
 
     kernels = _kernels_with([namespace])
     existing = {
@@ -510,17 +531,30 @@ def _define_inner_kernels(
             continue
         # Compiled as a top-level def whose one decorator stands on the original decorator's line (Python
         # and Warp read the kernel's source from there); that decorator names it and applies the real one.
+        # A kernel that reads modules its function imports is defined inside a function of its own that runs
+        # those imports first, so it holds them in its closure as upstream's does (the capture knows a kernel
+        # by its closure), in a copy of the globals holding them too (for a name only its annotations read).
         decorator = inner.node.decorator_list[0]
         node = copy.copy(inner.node)
         node.decorator_list = [ast.copy_location(ast.Name("__wci_define__", ast.Load()), decorator)]
+        where = in_function(inner.imports)
+        body: list[ast.stmt] = [node]
+        if inner.imports:
+            returned = ast.copy_location(ast.Return(ast.Name(node.name, ast.Load())), node)
+            arguments = ast.arguments([], [ast.arg("__wci_define__")], None, [], [], None, [])
+            scope_def = ast.FunctionDef("__wci_scope__", arguments, [*inner.imports, node, returned], [])
+            body = [ast.copy_location(scope_def, node)]
 
         def define(func: Any, qualname: str = inner.qualname, decorator: ast.expr = decorator) -> Any:
             func.__qualname__ = qualname
-            return evaluate(decorator)(func)
+            return eval(scripts.compiled(ast.Expression(decorator), path, "eval", flags), func.__globals__)(func)
 
-        scope = {"__wci_define__": define}
+        scope: dict[str, Any] = {"__wci_define__": define}
         try:
-            exec(scripts.compiled(ast.Module([node], type_ignores=[]), path, "exec", flags), namespace, scope)
+            module = ast.fix_missing_locations(ast.Module(body, type_ignores=[]))
+            exec(scripts.compiled(module, path, "exec", flags), where, scope)
+            if inner.imports:
+                scope["__wci_scope__"](define)
         except NameError as e:  # `for dtype in ...:` under `__main__`, then `wp.array(dtype=dtype)`
             if made is not None:
                 why = f"defined where loading the script does not run, from a name only that run binds: {e}"
@@ -677,6 +711,40 @@ def _define_factory_kernels(
             made.unmade.append((plan.first_line, plan.qualname, why[:500]))
 
 
+def _overload_launched_generics(tree: ast.Module, path: str, resolver: call_values.Resolver) -> None:
+    """Specialise the script's generic kernels for the types its launches give them where its load did not
+    launch (under `__main__`, in `main()`): Warp makes an overload of a generic kernel at each launch with
+    new argument types (`wp.launch(scale, inputs=[wp.zeros(n, dtype=dt), dt(2.0)])` in a loop over dtypes).
+    Each `Any` argument's type is read off the script's text (`call_values.dtype_expression`), values of a
+    loop taken together; an array keeps the dimension count its annotation declares. A launch with an
+    argument whose type cannot be read gives nothing (the harvest then picks one, `_chosen_overload`)."""
+    here = os.path.realpath(path)
+    for call, kernel_expr, args in call_values.launches(tree):
+        kernel = resolver.namespace.get(kernel_expr.id) if isinstance(kernel_expr, ast.Name) else None
+        if not isinstance(kernel, wp.Kernel) or not kernel.is_generic:
+            continue
+        if os.path.realpath(kernel.func.__code__.co_filename) != here or len(args) != len(kernel.adj.args):
+            continue
+        generic = [
+            (arg, param)
+            for arg, param in zip(args, kernel.adj.args, strict=True)
+            if param.type is Any or (warp_session.is_plain_array_type(param.type) and param.type.dtype is Any)
+        ]
+        exprs = [call_values.dtype_expression(resolver, arg, call) for arg, _ in generic]
+        if not generic or any(e is None for e in exprs):
+            continue
+        for values in call_values.joint_values(resolver, exprs, call):  # type: ignore[arg-type]
+            if not all(isinstance(v, type) and warp_session.is_warp_type(v) for v in values):
+                continue
+            types = {param.label: param.type for param in kernel.adj.args}
+            for (_, param), value in zip(generic, values, strict=True):
+                types[param.label] = value if param.type is Any else wp.array(dtype=value, ndim=param.type.ndim)
+            try:
+                wp.overload(kernel, types)
+            except Exception:  # types Warp refuses for this kernel: the script's launch would fail too
+                continue
+
+
 def _kernels_with(namespaces: Iterable[dict[str, Any]]) -> list[Any]:
     """Every live kernel: those of Warp's registry, and those of the modules it does not list (a script's own
     `wp.Module("name")`) that a kernel named in `namespaces` (scripts' globals) belongs to."""
@@ -755,6 +823,26 @@ def _claim(scratch: str, ident: str) -> bool:
 _workers: dict[str, Worker] = {}
 
 
+def script_working_directory(scratch: str | Path, script: str) -> Path:
+    """The working directory a script of `scratch`'s harvest runs in: a folder of the scratch holding copies
+    (not links: a script that writes to such a file leaves the user's alone) of the data files of the script's
+    own folder (`paths.data_files`), made once per folder per harvest (another worker may make it at the same
+    time: the first complete copy to be renamed into place wins)."""
+    source = Path(os.path.realpath(os.path.dirname(os.path.abspath(script))))
+    target = Path(scratch) / "cwd" / hashlib.sha1(str(source).encode()).hexdigest()[:16]
+    if target.is_dir():
+        return target
+    partial = Path(tempfile.mkdtemp(prefix=".partial-", dir=Path(scratch) / "cwd"))
+    for rel in data_files(source):
+        (partial / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source / rel, partial / rel)
+    try:
+        partial.rename(target)
+    except OSError:  # another worker's copy is in place
+        shutil.rmtree(partial, ignore_errors=True)
+    return target
+
+
 def harvest_file(item: FileItem) -> dict[str, Any]:
     """Import `item.module`, claim the kernels no item claimed before, process them; each kernel's
     result is written under `results_dir` as it is known. Returns the import's reason, if any."""
@@ -773,7 +861,8 @@ def harvest_file(item: FileItem) -> dict[str, Any]:
     # A script runs in a folder of the harvest's own: what it writes to its working directory (Warp's tile
     # examples write benchmark.csv) lands in the scratch folder, not in the folder the user built from.
     with contextlib.redirect_stdout(sys.stderr), warp_session.silenced_fd(1), warp_session.silenced_fd(2):
-        with working_directory(Path(item.scratch) / "cwd") if item.path is not None else contextlib.nullcontext():
+        cwd = script_working_directory(item.scratch, item.path) if item.path is not None else None
+        with working_directory(cwd) if cwd is not None else contextlib.nullcontext():
             category, error, idents = worker.do_import(item.module, item.path, item.import_timeout)
         mine = [ident for ident in idents if _claim(item.scratch, ident)]
         atomic_write(claimed_path(item.scratch, item.job), json.dumps(mine).encode())

@@ -16,7 +16,7 @@ from warp_cuda_ir.errors import UsageError
 from warp_cuda_ir.synthesis import categories as _categories
 from warp_cuda_ir.synthesis.program import Argument, KernelProgram
 
-GENERATOR_VERSION = "meaning-4"
+GENERATOR_VERSION = "meaning-5"
 # The name of the random stream every seed draws from (`warp_cuda_ir/<stream>/<seed>`), fixed since the
 # stream was first used: a fix that leaves it alone changes only the programs it touches, a new name would
 # reshuffle every seed.

@@ -13,7 +13,7 @@ import random
 import re
 from dataclasses import dataclass, field
 
-from warp_cuda_ir.synthesis import catalogue, typesys
+from warp_cuda_ir.synthesis import catalogue, probe, typesys
 from warp_cuda_ir.synthesis.catalogue import Production
 
 INDENT = "    "
@@ -336,11 +336,14 @@ class Expressions:
             e = Expr(f"{a.text} {rng.choice(ops)} {b.text}", "bool", 1, a.varies or b.varies)
         else:
             e = self.expr("bool", depth)
+        # varying operands can still make a decided comparison (`x - 0.9 > x`, `wp.length(v) <= -0.5`)
+        if e.varies and probe.decided(e.text, {v.name: (v.type, v.mag) for v in self.scope.variables}):
+            e = Expr(e.text, e.type, e.mag, False)
         if rng.random() < 0.25:
             other = self.condition(0, tries=1)
             # `c and False`, `c or True` are decided before they run; two clauses on one value can imply or
             # contradict each other (`n <= 3 or n >= -2`, `flag or (flag and c)`): one of them could not matter
-            if other.varies and not (values_read(e.text) & values_read(other.text)):
+            if e.varies and other.varies and not (values_read(e.text) & values_read(other.text)):
                 e = Expr(f"({e.text}) {rng.choice(['and', 'or'])} ({other.text})", "bool", 1, e.varies)
         return e
 

@@ -260,9 +260,9 @@ class KernelBuilder:
         self.loop_depth += 1
         for _ in range(rng.randint(0, 2)):
             self.statement()
-        if rng.random() < 0.3:
-            cond = self.branch_condition(1)
-            varying_trips = varying_trips or cond.varies
+        cond = self.branch_condition(1) if rng.random() < 0.3 else None
+        if cond is not None and cond.varies:  # a decided test would break every time or never
+            varying_trips = True
             self.emit(f"if {cond.text}:")
             self.depth += 1
             self.emit(rng.choice(["break", "continue"]) if not while_counter else "break")
@@ -316,7 +316,8 @@ class KernelBuilder:
         cond, varies = "", False
         if self.rng.random() < 0.5:
             c = self.branch_condition(1)
-            cond, varies = f" and ({c.text})", c.varies
+            if c.varies:  # `it < 3 and wp.isfinite(v)`: a decided clause joined to the count cannot matter
+                cond, varies = f" and ({c.text})", True
         self.loop(f"while {counter} < {trips}{cond}:", counter, trips, while_counter=True, varying_trips=varies)
         return None
 

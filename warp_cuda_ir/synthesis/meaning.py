@@ -820,7 +820,8 @@ def _store_helpers(b: MeaningBuilder) -> None:
     """`out[i] = e` -> `store_out(out, i, e)` with `@wp.func def store_out(dst, i, value): dst[i] = value`
     (for some of the stores into each output array). Only stores into `out` arrays at the thread's own
     index: the value reaches the output as before, through the helper. Outputs of one type share one helper
-    (named for the type then, `store_vec3`): two helpers with one body would be one function defined twice."""
+    (named for the type then, `store_vec3`), and outputs of another type keep their plain store: two helpers
+    with one body, even for two types, would read as one function defined twice."""
     rng = b.rng
     outputs = {name: (annotation, a) for name, annotation, a in b.arguments if a.kind == "array" and a.role == "out"}
     helpers: dict[str, str] = {}  # output array -> its helper
@@ -840,6 +841,8 @@ def _store_helpers(b: MeaningBuilder) -> None:
             definition = f"({parameters}):\n{INDENT}dst[{index}] = value"
             if definition in by_definition:
                 helpers[name] = by_definition[definition][0]
+            elif any(d.endswith(f"\n{INDENT}dst[{index}] = value") for d in by_definition):
+                continue  # another type's helper has this body: a second would read as one function written twice
             else:
                 stem = name.removeprefix("out_").removeprefix("new_").removeprefix("result_")
                 helper = helpers[name] = f"{rng.choice(('store', 'write', 'set'))}_{stem}"

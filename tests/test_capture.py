@@ -639,9 +639,8 @@ def test_standalone_program_of_a_captured_row_holds_the_captured_values() -> Non
     # Captured inputs too large to write out as literals: the program compiles the kernel and says why it
     # launches nothing (and the stage's skip reason says the same); the values stay in `launch_record`.
     n = standalone.MAX_PROGRAM_VALUES + 1  # src's values alone pass the cap (dst's large seeds are computed)
-    big = _capture(
-        SHIFT, lambda ns: [wp.array(np.ones(n, dtype=np.float32), device="cpu"), wp.zeros(n, dtype=float, device="cpu")]
-    )
+    noise = np.random.default_rng(0).random(n, dtype=np.float32)  # no runs of progressions to write instead
+    big = _capture(SHIFT, lambda ns: [wp.array(noise, device="cpu"), wp.zeros(n, dtype=float, device="cpu")])
     columns = standalone.program_columns({**row, "launch_record": big, "launch_dim": [n]})
     for text in (columns["cpu_program"], columns["cuda_program"]):
         assert not program_text.launches(text) and "inputs too large to write into the program" in text
@@ -794,6 +793,35 @@ def _field_args(ns):
     ]
 
 
+CELLS = """
+import warp as wp
+
+@wp.kernel
+def corners(cells: wp.array(dtype=wp.vec3i), offsets: wp.array(dtype=wp.int32), scale: wp.array(dtype=float),
+            out: wp.array(dtype=float)):
+    i = wp.tid()
+    c = cells[i]
+    out[i] = float(c[0] * 1024 + c[1] * 32 + c[2] + offsets[i]) * scale[i]
+"""
+
+
+def _cells_args(ns):
+    """Over the cap on literals as lists (131,072 + 32,768), not as runs of progressions: a dense grid's cells
+    (one progression per component), prefix-sum-like offsets, a float array of one value with a NaN of its own
+    payload and a -0.0 among it (the runs hold the bits)."""
+    n = 32 * 32 * 32
+    i = np.arange(n, dtype=np.int32)
+    cells = np.stack([i // 1024, (i // 32) % 32, i % 32], axis=1)
+    scale = np.full(n, 0.5, dtype=np.float32)
+    scale[[5, 77]] = (np.uint32(0x7FC12345).view(np.float32), -0.0)
+    return [
+        wp.array(cells, dtype=wp.vec3i, device="cpu"),
+        wp.array(i // 7 * 2, dtype=wp.int32, device="cpu"),
+        wp.array(scale, dtype=float, device="cpu"),
+        wp.zeros(n, dtype=float, device="cpu"),
+    ]
+
+
 SPREAD = """
 import warp as wp
 
@@ -854,13 +882,14 @@ def test_zeros_count_nothing_against_the_programs_cap_on_values() -> None:
         3,
     )
     assert program_text.launches(zeros["cpu_program"]) and program_text.launches(zeros["cuda_program"])
-    ones = _captured_row(
+    noise = np.random.default_rng(0).integers(1, 1 << 30, n, dtype=np.int32)  # no runs of progressions either
+    dense = _captured_row(
         GUARD,
         "guard",
-        lambda ns: [wp.zeros(1, dtype=wp.int32, device="cpu"), wp.ones(n, dtype=wp.int32, device="cpu")],
+        lambda ns: [wp.zeros(1, dtype=wp.int32, device="cpu"), wp.array(noise, dtype=wp.int32, device="cpu")],
         3,
     )
-    assert not program_text.launches(ones["cpu_program"])
+    assert not program_text.launches(dense["cpu_program"])
 
 
 @pytest.mark.slow
@@ -875,6 +904,7 @@ def test_zeros_count_nothing_against_the_programs_cap_on_values() -> None:
         (GUARD, "guard", _guard_args, 3, ["count", "flags"]),
         (FIELD, "fill", _field_args, 70_000, ["field", "wide"]),
         (SPREAD, "spread", _spread_args, 1, ["out"]),
+        (CELLS, "corners", _cells_args, 32 * 32 * 32, ["out"]),
     ],
     ids=[
         "step",
@@ -884,6 +914,7 @@ def test_zeros_count_nothing_against_the_programs_cap_on_values() -> None:
         "writes-nothing",
         "seeds-by-formula",
         "scalar-for-vector",
+        "inputs-as-runs",
     ],
 )
 def test_cpu_twin_of_a_captured_row_prints_warps_digests(
@@ -893,6 +924,7 @@ def test_cpu_twin_of_a_captured_row_prints_warps_digests(
     (it crashed on a struct's array: the struct's bytes held a pointer into the capturing process), the arrays
     a struct holds that the launch wrote among the outputs."""
     from tests.helpers import cpu_twin_lines
+    from warp_cuda_ir.standalone import program as program_text
     from warp_cuda_ir.standalone.reference import reference_run
 
     row = _captured_row(source, kernel_name, make_args, dim)
@@ -904,6 +936,11 @@ def test_cpu_twin_of_a_captured_row_prints_warps_digests(
         assert "for (size_t i = 0; i < 70000; ++i) ((float*)g_field)[i] = (float)(" in row["cpu_program"]
         assert "for (size_t i = 0; i < 5000; ++i) ((double*)g_wide)[i] = (double)(" in row["cpu_program"]
         assert any(line.startswith("adjoint scale ") for line in expected)
+    if kernel_name == "corners":  # over the cap as lists: the inputs are written as runs and expanded
+        assert program_text.launches(row["cpu_program"]) and program_text.launches(row["cuda_program"])
+        assert all(f"wp_runs_{name}[" in row["cpu_program"] for name in ("cells", "offsets", "scale"))
+        found = {name for _, name, _ in program_text.INPUT_DATA.findall(row["cpu_program"])}  # what candidates see
+        assert found == {"cells", "offsets", "scale"}
     assert cpu_twin_lines(row, tmp_path / "row") == expected
 
 

@@ -121,6 +121,25 @@ def test_a_signalling_nan_is_digested_without_a_warning() -> None:
     assert line.split()[2:] == ["1", line.split()[3], "nan", "nan", "nan"]
 
 
+def test_progression_runs_hold_the_bits_and_give_up_on_noise() -> None:
+    """Runs go one component column at a time, in wrapping unsigned words (a float's bits, NaN payloads and -0.0
+    kept), a byte's count splits at 255; noise is refused before any loop, by its blocks of equal steps alone."""
+    from warp_cuda_ir.standalone.values import progression_runs
+
+    i = np.arange(4096, dtype=np.int32)
+    grid = np.stack([i // 256, (i // 16) % 16, i % 16], axis=1)
+    runs = progression_runs(grid, 3)
+    assert runs is not None and runs.dtype == np.uint32 and runs.size == 3 * (16 + 256 + 256)
+    floats = np.full(600, 0.5, dtype=np.float32)
+    floats[[3, 4]] = (np.uint32(0x7FC12345).view(np.float32), -0.0)
+    words = progression_runs(floats, 1).reshape(-1, 3)
+    expanded = np.concatenate([(f + s * np.arange(c, dtype=np.uint64)).astype(np.uint32) for c, f, s in words])
+    assert expanded.tobytes() == floats.tobytes()
+    assert progression_runs(np.full(600, 7, dtype=np.uint8), 1).tolist() == [255, 7, 0, 255, 7, 0, 90, 7, 0]
+    noise = np.random.default_rng(0).random(10_000, dtype=np.float32)
+    assert progression_runs(noise, 1, at_most=noise.size - 1) is None
+
+
 def test_batch_refuses_text_it_did_not_write() -> None:
     with pytest.raises(ValueError):
         batch.batch_from_programs(["int main() { return 0; }"], "cpu")
@@ -433,10 +452,25 @@ def test_a_tile_rows_makefile_makes_the_copy_and_refuses_other_headers(tmp_path:
     assert done.stdout.strip() == "error: sha256sum (GNU coreutils) is needed to check the headers"
 
 
+def test_a_twin_that_prints_other_lines_says_which_and_why_where_known() -> None:
+    """Only adjoint lines differ in a row whose backward reads an atomic's result: the reason says so."""
+    reference = ["output out 2 0123456789abcdef 1 1 1", "adjoint x 2 0123456789abcdef 1 1 1"]
+    ours = [reference[0], "adjoint x 2 fedcba9876543210 2 2 2"]
+    flagged = {"adjoint_hazards": ["atomic_result:counter"]}
+    assert stage.how_it_differs(ours, reference, flagged) == (
+        f"{stage.DIFFERENT_LINES}: adjoint x; {stage.ATOMIC_RESULT} (atomic_result:counter)"
+    )
+    assert stage.how_it_differs(ours, reference, {"adjoint_hazards": []}) == f"{stage.DIFFERENT_LINES}: adjoint x"
+    assert stage.how_it_differs(ours[:1], reference, flagged).endswith(
+        "it printed output out, Warp's launch output out, adjoint x"
+    )
+
+
 @pytest.mark.slow
 @needs_cxx
 def test_a_failing_program_marks_only_its_own_row(tmp_path: Path) -> None:
-    """One row does not compile, one crashes, one is fine: the batch is split and each row keeps its verdict."""
+    """One row does not compile, one crashes, one is fine, one has no reference digest, one prints other lines
+    than its reference: the batch is split and each row keeps its verdict."""
     good, broken, crashing = _row(3), _row(8), _row(12)
     broken["cpu_program"] = broken["cpu_program"].replace("int main() {", "int main() {\n    this is not C++;", 1)
     crashing["cpu_program"] = crashing["cpu_program"].replace("int main() {", "int main() {\n    __builtin_trap();", 1)
@@ -444,7 +478,21 @@ def test_a_failing_program_marks_only_its_own_row(tmp_path: Path) -> None:
     for key, row in (("good", good), ("broken", broken), ("crashing", crashing)):
         with warp_session.loaded_kernel(row["python_source"], row["kernel_name"]) as (kernel, namespace):
             items.append((key, row, reference_run(row, kernel, namespace)[1]))
+    items.append(("unreferenced", good, None))  # Warp's own launch gave no digest: nothing to compare with
+    call = f"    {good['kernel_symbol']}_cpu_backward(&dim"  # a backward that crashes, in a row flagged atomic_result
+    trapped = {**good, "cpu_program": good["cpu_program"].replace(call, "    __builtin_trap();\n" + call, 1)}
+    items.append(("backward_crash", trapped | {"adjoint_hazards": ["atomic_result:x"]}, items[0][2]))
+    kind, name = items[0][2][-1].split(" ", 2)[:2]
+    items.append(("other", good, [*items[0][2][:-1], f"{kind} {name} 0 {'0' * 16} 0 0 0"]))  # one line changed
     out = stage.run_stage(items, tmp_path / "work", _tools(nvcc=None), "no GPU")
+    assert out["other"]["standalone_cpu_run_status"] == "ok" and out["other"]["standalone_cpu_matches_warp"] is False
+    assert out["other"]["standalone_cpu_run_error"] == f"{stage.DIFFERENT_LINES}: {kind} {name}"
+    assert out["good"]["standalone_cpu_run_error"] is None
+    crash = out["backward_crash"]["standalone_cpu_run_error"]
+    assert crash.endswith(f": {stage.BACKWARD_CRASHED}; {stage.ATOMIC_RESULT} (atomic_result:x)"), crash
+    assert out["unreferenced"]["standalone_cpu_compile_status"] == "ok"
+    assert out["unreferenced"]["standalone_cpu_run_skip_reason"] == schema.NO_REFERENCE
+    assert out["unreferenced"]["standalone_cpu_matches_warp"] is None
     assert out["good"]["standalone_cpu_compile_status"] == "ok"
     assert out["good"]["standalone_cpu_run_status"] == "ok"
     assert out["good"]["standalone_cpu_matches_warp"] is True

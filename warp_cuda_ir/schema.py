@@ -319,7 +319,8 @@ def _program_stage_columns(stage: str, what: str) -> tuple[tuple[str, pa.DataTyp
         (
             f"{stage}_error",
             string,
-            "What failed (compiler log, exit status, stderr) or hung; null unless `error` or `timeout`.",
+            "What failed (compiler log, exit status, stderr) or hung; null unless `error` or `timeout`, or a CPU "
+            "twin's `ok` run whose lines differ from Warp's (which ones, and why where known).",
         ),
         (f"{stage}_skip_reason", string, "Why the stage was skipped (a value of `SKIP_REASONS`); null otherwise."),
     )
@@ -371,11 +372,16 @@ CXX_NOT_FOUND = "C++ compiler not found"
 STANDALONE_DISABLED = "standalone stage disabled (--no-standalone)"
 DID_NOT_COMPILE = "the program did not compile"
 INPUTS_TOO_LARGE = "inputs too large to write into the program"
+NO_REFERENCE = "no reference digest: Warp's own CPU launch of the row gave none"
 SKIP_REASONS = (
     *SKIP_REASONS,
     STANDALONE_DISABLED,  # the pass ran with --no-standalone
     DID_NOT_COMPILE,  # a standalone program's run needs its compile, which failed or hung
     INPUTS_TOO_LARGE,  # a real row's captured inputs exceed `standalone.MAX_PROGRAM_VALUES`: not written out
+    # The CPU twin is compared with Warp's own CPU launch, forward then backward; without it nothing is (its
+    # `cpu_run_*` and `gradcheck_*` columns say what failed: Warp's backward of newton's
+    # `scatter_particle_body_contact_force_and_hessian` crashes, that of `_compute_eom_residual` never returns).
+    NO_REFERENCE,
 )
 # A stage skipped for one of these passes the reason on to the stages that need it: what it lacked, they lack.
 PASSED_ON: tuple[str, ...] = (NOT_VALIDATED, NO_LAUNCH_RECORD, SOURCE_DOES_NOT_LOAD)
@@ -489,7 +495,8 @@ _STANDALONE_CPU_RUN_RESULTS: tuple[tuple[str, pa.DataType, str], ...] = (
         "standalone_reference_digest",
         string,
         "The digest lines Warp's own CPU launch of the kernel gives (forward outputs, then input adjoints), "
-        "which `cpu_program` must print; null without a launch record.",
+        "which `cpu_program` must print; null without a launch record, or where that launch gave none (the "
+        "twin's run is then skipped: `standalone_cpu_run_skip_reason`).",
     ),
     (
         "standalone_cpu_matches_warp",

@@ -18,11 +18,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from warp_cuda_ir import extraction
-from warp_cuda_ir.standalone.program import after_aot
+from warp_cuda_ir.standalone.program import INPUT_DATA, after_aot
 
 TARGET_COLUMNS: tuple[str, ...] = ("cpu_forward", "cpu_backward", "cuda_forward", "cuda_backward")
 _AOT = '#include "aot.h"\n'
-_INPUT_DATA = re.compile(r"^static const (\w+) wp_in_(\w+)\[(\d+)\] = ", re.M)
 
 
 def target_of(column: str) -> str:
@@ -64,7 +63,7 @@ def _with_input_digests(program: str, symbol: str, target: str) -> str:
         return program
     prints = [
         f'    wp_digest<{storage}>("input", "{name}", wp_in_{name}, {count});\n'
-        for storage, name, count in _INPUT_DATA.findall(program[:at])
+        for storage, name, count in INPUT_DATA.findall(program[:at])
     ]
     return program[:at] + "".join(prints) + program[at:]
 

@@ -20,9 +20,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from warp_cuda_ir.standalone.program import INPUT_DATA
+
 PLANTS: tuple[str, ...] = ("zeros", "constant", "copy", "operator")
 _DIGEST = re.compile(r'wp_digest<(\w+)>\("(output|adjoint)", "(\w+)", \w+, (\d+)\);')
-_INPUT = re.compile(r"^static const (\w+) wp_in_(\w+)\[(\d+)\] = ", re.M)
 _BODY = "    //---------\n    // primal vars\n"
 # A declaration of a generated variable: `wp::float32 var_3;`, `const wp::float32 var_4 = 0.5;`, `... adj_7 = {};`.
 _DECLARATION = re.compile(r"^\s+(const )?((?:wp::|bool)[^=;()]*?) ((?:var|adj)_\w+)(?: = [^;]*)?;$", re.M)
@@ -86,7 +87,7 @@ def plant(row: Mapping[str, Any], column: str, kind: str, seed: int = 0) -> str 
         byte = "0" if kind == "zeros" else "0x41"
         return _fill(text, column, [f"memset({prefix}_{n}.data, {byte}, sizeof({s}) * {c});" for s, n, c in judged])
     if kind == "copy":
-        inputs = [(s, n, int(c)) for s, n, c in _INPUT.findall(row["cpu_program"])]
+        inputs = [(s, n, int(c)) for s, n, c in INPUT_DATA.findall(row["cpu_program"])]
         statements = []
         for s, n, c in judged:
             source = next((i for i in inputs if i[0] == s and i[2] == c and (i[1] != n or prefix == "adj")), None)

@@ -11,7 +11,7 @@ from warp_cuda_ir.errors import one_line
 from warp_cuda_ir.launch import has_launch_record
 from warp_cuda_ir.standalone import program as programs
 from warp_cuda_ir.standalone.program import data, has_backward, literal_count, with_fields
-from warp_cuda_ir.standalone.values import ArgumentValue, argument_values
+from warp_cuda_ir.standalone.values import ArgumentValue, argument_values, with_runs
 
 NO_LAUNCH_RECORD = "no launch record"
 # Values (scalar components) a program may hold as literals. A captured launch can hold up to 1 MB of
@@ -59,6 +59,9 @@ def program_columns(row: Mapping[str, Any], inputs: ProgramInputs | None = None)
     values, reason = inputs.values, inputs.reason
     if values is not None:
         count, size = literal_count(values), sum(v.values.nbytes for v in with_fields(values))
+        if count > MAX_PROGRAM_VALUES:  # index-like inputs take fewer literals as runs of progressions
+            with_runs(values)
+            count = literal_count(values)
         if count > MAX_PROGRAM_VALUES:
             values, reason = None, f"{schema.INPUTS_TOO_LARGE} ({count:,} values, at most {MAX_PROGRAM_VALUES:,})"
         elif size > MAX_PROGRAM_BYTES:

@@ -54,6 +54,13 @@ NVCCFLAGS: tuple[str, ...] = (
 # bounds asserts are off; without it, 11 of 420 replayed real rows' twins stopped at an assert (SIGILL) that
 # Warp's own CPU launch of the same kernel never evaluates (newton `_fill_adjacent_tris` then printed the
 # reference digest exactly).
+# No g++ option makes the twins of warp-lang's 20 spinlock tests end as Warp's CPU backward does: that backward
+# replays the acquire loop without its release, so in one thread the loop spins for ever, and Warp's Clang drops
+# the spin (a loop without side effects may be assumed to end: its object code holds one compare and store per
+# task). g++ 12 keeps it: at -O1 all 20 twins spin, -ffinite-loops or not (it lets GCC delete a loop that has
+# an exit and no side effects; after jump threading the spin is `jmp .`, with neither); -O2 happens to drop it
+# in the 12 integer-typed tests only, -O3 in the 8 floating-point ones only, so no level ends them all; and a
+# batch of 32 real rows' twins costs 2.5 CPU-s to compile at -O0, 8.5 at -O1, 11.6 at -O2.
 CXXFLAGS: tuple[str, ...] = ("-std=c++17", "-O0", "-DNDEBUG")
 
 
@@ -266,6 +273,25 @@ def _literal(values: np.ndarray) -> str:
     return "{\n    " + ",\n    ".join(lines) + "\n}" if lines else "{}"
 
 
+# In the data of a program whose inputs are written as runs (`values.progression_runs`; only programs over the
+# cap on literals, so every other program's text stays as it was).
+EXPAND_RUNS = r"""// Inputs written as runs of arithmetic progressions: (count, first, step) in unsigned words of the
+// values' width, one component column after the other (`rows` elements of `stride` components each).
+template <class W> void wp_expand_runs(void* out, const W* runs, size_t nruns, size_t rows, size_t stride) {
+    W* words = (W*)out;
+    size_t k = 0;
+    for (size_t r = 0; r < nruns; ++r) {
+        W value = runs[3 * r + 1];
+        for (W t = 0; t < runs[3 * r]; ++t, ++k, value = (W)(value + runs[3 * r + 2]))
+            words[(k % rows) * stride + k / rows] = value;
+    }
+}"""
+
+# The declaration of an input array a program embeds: (storage type, argument's C name, components). Listed
+# (`static const T wp_in_x[n] = {...};`) or expanded from runs at the start of `main()` (`static T wp_in_x[n];`).
+INPUT_DATA = re.compile(r"^static (?:const )?(\w+) wp_in_(\w+)\[(\d+)\](?: = |;)", re.M)
+
+
 def _array_data(name: str, values: np.ndarray, storage: str) -> str:
     """One static array of values, copied into place by `memcpy`. Floats holding a NaN are written as their
     bits: a C `NAN` is one quiet NaN, while captured memory holds others (mujoco-warp's scratch arrays came
@@ -284,9 +310,13 @@ def _array_data(name: str, values: np.ndarray, storage: str) -> str:
 def data(values: Sequence[ArgumentValue]) -> str:
     """The inputs (and output adjoint seeds) as static arrays; all-zero arrays get none (zero-filled). The same
     text in both of a row's programs: made once per row, it is most of their cost (float formatting)."""
-    parts: list[str] = []
+    parts: list[str] = [EXPAND_RUNS] if any(v.runs is not None for v in with_fields(values)) else []
     for v in with_fields(values):
-        if _has_data(v):
+        if v.runs is not None:
+            word = f"uint{8 * v.values.dtype.itemsize}_t"
+            parts.append(f"static const {word} wp_runs_{v.var}[{v.runs.size}] = {_literal(v.runs)};")
+            parts.append(f"static {v.storage} wp_in_{v.var}[{v.values.size}];")
+        elif _has_data(v):
             parts.append(_array_data(f"wp_in_{v.var}", v.values, v.storage))
         if v.adjoint_seed is not None and not seeds_by_formula(v.adjoint_seed):
             parts.append(_array_data(f"wp_seed_{v.var}", v.adjoint_seed, v.storage))
@@ -302,10 +332,24 @@ def literal_count(values: Sequence[ArgumentValue]) -> int:
     """Values the program's data writes out as literals: all-zero arrays are calloc'd and cost no text, large
     seed arrays are computed (`values.SEED_FORMULA`)."""
     return sum(
-        (v.values.size if _has_data(v) else 0)
+        (v.runs.size if v.runs is not None else v.values.size if _has_data(v) else 0)
         + (0 if v.adjoint_seed is None or seeds_by_formula(v.adjoint_seed) else v.adjoint_seed.size)
         for v in with_fields(values)
     )
+
+
+def _expand_runs(values: Sequence[ArgumentValue]) -> list[str]:
+    """The lines at the start of `main()` that expand the inputs written as runs into their `wp_in_` arrays."""
+    lines = []
+    for v in with_fields(values):
+        if v.runs is not None:
+            elements = math.prod(v.shape) if v.shape else 1
+            word = f"uint{8 * v.values.dtype.itemsize}_t"
+            lines.append(
+                f"    wp_expand_runs<{word}>(wp_in_{v.var}, wp_runs_{v.var}, {v.runs.size // 3}, {elements}, "
+                f"{v.values.size // elements});"
+            )
+    return lines
 
 
 def _has_data(v: ArgumentValue) -> bool:
@@ -455,6 +499,7 @@ def _cpu_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
     _, bounds = _bounds_code(row, "cpu")
     body = [
         "int main() {",
+        *_expand_runs(values),
         bounds,
         f"    wp_args_{symbol} args{{}};",
         f"    wp_args_{symbol} adj{{}};",
@@ -547,6 +592,7 @@ def _cuda_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
     size, bounds = _bounds_code(row, "cuda")
     body = [
         "int main() {",
+        *_expand_runs(values),
         bounds,
         f"    using P = wp_kernel_params<decltype(&{symbol}_cuda_kernel_forward)>::type;",
     ]

@@ -48,6 +48,18 @@ BACKWARD_DID_NOT_END = "its forward's digest lines equal Warp's; the backward la
 SILENT_BACKWARD_DID_NOT_END = (
     "its digest lines equal Warp's, every one; the backward launch, which prints none, did not end"
 )
+# The same where the twin crashed (warp-lang's `counter_kernel`: SIGSEGV, storing an adjoint at an index its backward
+# reads uninitialised, `ATOMIC_RESULT`).
+BACKWARD_CRASHED = "its forward's digest lines equal Warp's; the backward launch crashed"
+SILENT_BACKWARD_CRASHED = "its digest lines equal Warp's, every one; the backward launch, which prints none, crashed"
+
+# A twin that ended and printed other lines than Warp's: its run is `ok`, `standalone_cpu_matches_warp` false, and
+# the error column says which lines differ.
+DIFFERENT_LINES = "its digest lines differ from Warp's"
+# ... where only input adjoints differ in a row whose backward uses an atomic's result: Warp's backward leaves the
+# atomic out and reads the result, an uninitialised local, so each compiler's code reads its own garbage (newton's
+# `_update_col_major_contact_jacobians`, warp-lang's `counter_kernel`).
+ATOMIC_RESULT = "Warp's backward reads the result of an atomic it does not replay, an uninitialised local"
 
 
 @dataclass(frozen=True)
@@ -167,19 +179,49 @@ def _run(binary: Path, index: int) -> tuple[str, str | None, list[str]]:
         return "timeout", f"did not finish in {RUN_TIMEOUT_S:.0f} s", digest_lines(printed)
     if done.returncode != 0:
         tail = one_line((done.stderr or done.stdout).strip()[-500:]) if (done.stderr or done.stdout) else ""
-        return "error", f"exit status {done.returncode}" + (f": {tail}" if tail else ""), []
+        return "error", f"exit status {done.returncode}" + (f": {tail}" if tail else ""), digest_lines(done.stdout)
     return "ok", None, digest_lines(done.stdout)
 
 
-def _where_it_stopped(lines: list[str], reference: list[str] | None, row: Mapping[str, Any]) -> str | None:
-    """Why a twin cut at its time limit stopped in its backward launch: it printed Warp's forward lines, all of
-    them, and no adjoint line; None when its lines say otherwise."""
+def _where_it_stopped(lines: list[str], reference: list[str] | None, row: Mapping[str, Any], status: str) -> str | None:
+    """Why a twin cut at its time limit (`status` "timeout") or crashed ("error") stopped in its backward launch:
+    it printed Warp's forward lines, all of them, and no adjoint line; None when its lines say otherwise. A crash
+    in a row whose backward reads an atomic's result says that too."""
     if not reference or not lines or not has_backward(row, "cpu"):
         return None
     forward = [line for line in reference if line.startswith("output ")]
     if lines != forward:
         return None
-    return BACKWARD_DID_NOT_END if len(forward) < len(reference) else SILENT_BACKWARD_DID_NOT_END
+    silent = len(forward) == len(reference)
+    if status == "timeout":
+        return SILENT_BACKWARD_DID_NOT_END if silent else BACKWARD_DID_NOT_END
+    return (SILENT_BACKWARD_CRASHED if silent else BACKWARD_CRASHED) + _atomic_result(row)
+
+
+def how_it_differs(lines: Sequence[str], reference: Sequence[str], row: Mapping[str, Any]) -> str:
+    """What a twin that ended printed other than Warp's digest lines: which lines differ, and for a row whose
+    backward reads an atomic's result (`adjoint_hazards` `atomic_result:`, and only adjoint lines differ) why."""
+    ours, theirs = dict(_by_array(lines)), dict(_by_array(reference))
+    if list(ours) != list(theirs):
+        return f"{DIFFERENT_LINES}: it printed {', '.join(ours) or 'none'}, Warp's launch {', '.join(theirs) or 'none'}"
+    differ = [key for key in theirs if ours[key] != theirs[key]]
+    text = f"{DIFFERENT_LINES}: {', '.join(differ)}"
+    return text + (_atomic_result(row) if all(key.startswith("adjoint ") for key in differ) else "")
+
+
+def _atomic_result(row: Mapping[str, Any]) -> str:
+    """`ATOMIC_RESULT` with the row's `atomic_result:` flags, for a row that has some ("" otherwise)."""
+    flagged = [h for h in row.get("adjoint_hazards") or () if h.startswith("atomic_result:")]
+    return f"; {ATOMIC_RESULT} ({', '.join(flagged)})" if flagged else ""
+
+
+def _by_array(lines: Sequence[str]) -> list[tuple[str, str]]:
+    """(kind and array name, the rest) of each digest line."""
+    out = []
+    for line in lines:
+        kind, name, rest = line.split(" ", 2)
+        out.append((f"{kind} {name}", rest))
+    return out
 
 
 def digests_agree(reference: Sequence[str], actual: Sequence[str], tolerance=GPU_TOLERANCE) -> bool:
@@ -232,14 +274,17 @@ def run_stage(
                 _stage(c, "standalone_cpu_run", "skipped", skip=schema.DID_NOT_COMPILE)
             elif not launches(item.row["cpu_program"]):
                 _stage(c, "standalone_cpu_run", "skipped", skip=_why_not_launched(item.row["cpu_program"]))
+            elif item.reference is None:  # nothing to compare its lines with (a twin like that hung 20 s)
+                _stage(c, "standalone_cpu_run", "skipped", skip=schema.NO_REFERENCE)
             else:
                 run_status, error, lines = _run(binary, index)
-                stopped = _where_it_stopped(lines, item.reference, item.row) if run_status == "timeout" else None
+                stopped = _where_it_stopped(lines, item.reference, item.row, run_status) if run_status != "ok" else None
                 if stopped is not None:
                     error = f"{error}: {stopped}"
-                _stage(c, "standalone_cpu_run", run_status, error)
-                if run_status == "ok" and item.reference is not None:
+                if run_status == "ok":
                     c["standalone_cpu_matches_warp"] = lines == item.reference
+                    error = None if lines == item.reference else how_it_differs(lines, item.reference, item.row)
+                _stage(c, "standalone_cpu_run", run_status, error)
 
     def cuda_job(group: list[Item], folder: Path) -> None:
         for item, (status, log, binary, index) in zip(

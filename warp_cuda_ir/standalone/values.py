@@ -46,6 +46,8 @@ class ArgumentValue:
     # structs: their array fields (names are C member paths, `body.mass`), whose pointers a program sets
     fields: list[ArgumentValue] = field(default_factory=list)
     alias: str | None = None  # arrays: the earlier argument or field that is this very array (its memory)
+    # arrays of a program over the cap on literals: the inputs as `progression_runs`, which the program expands
+    runs: np.ndarray | None = None
 
     @property
     def var(self) -> str:
@@ -181,3 +183,61 @@ def _null_arrays(ctype: Any, struct: Any) -> None:
             _null_arrays(getattr(ctype, name), declared)  # a view into the enclosing copy
         elif warp_session.is_array_type(declared):
             setattr(ctype, name, type(getattr(ctype, name))())
+
+
+# Inputs of a program over the cap on literal values (`standalone.MAX_PROGRAM_VALUES`) are written as runs of
+# arithmetic progressions where that takes fewer literals: each run is (count, first, step) in the unsigned
+# integer of the storage type's width, so the program's expansion (`program.EXPAND_RUNS`, wrapping unsigned
+# arithmetic) gives back the same bytes, floats and NaNs included. Captured real inputs are often index-like:
+# newton's marching-cubes tables (prefix sums, flags over a 31^3 grid) took 102,641 literals as a list and
+# 45,232 as runs, a dense grid's cell coordinates (`vec3i`, one progression per component) 98,304 and 6,336.
+# Runs follow one component of the elements at a time (`stride`: components per element).
+_WORDS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def word_type(values: np.ndarray) -> type:
+    """The unsigned integer a program expands `values`' runs in (the width of its storage type)."""
+    return _WORDS[values.dtype.itemsize]
+
+
+def progression_runs(values: np.ndarray, stride: int, at_most: int | None = None) -> np.ndarray | None:
+    """(count, first, step) of each run, flat, in `word_type(values)`: component column after column (component
+    j of every element, then j + 1), each split greedily into the longest runs of a constant step. None when
+    that would take more than `at_most` words (a run takes in at most two blocks of equal steps: counted first,
+    so captured noise costs no loop)."""
+    word = word_type(values)
+    longest = int(np.iinfo(word).max)  # a run's count is a word too
+    flat = np.ascontiguousarray(values).reshape(-1).view(word)
+    out: list[tuple[int, int, int]] = []
+    for column in range(stride):
+        words = flat[column::stride]
+        steps = words[1:] - words[:-1]  # wrapping
+        # ends[b]: where the block of equal steps holding position b of `steps` ends (exclusive)
+        ends = np.append(np.flatnonzero(steps[1:] != steps[:-1]) + 1, steps.size)
+        least = 3 * (len(out) + (ends.size + 1) // 2)
+        if at_most is not None and least > at_most:
+            return None
+        start = 0
+        while start < words.size:
+            if start == words.size - 1:
+                out.append((1, int(words[start]), 0))
+                break
+            end = int(ends[np.searchsorted(ends, start, side="right")])  # the run: words[start .. end]
+            count = min(end - start + 1, longest)
+            out.append((count, int(words[start]), int(steps[start])))
+            start += count
+            if at_most is not None and 3 * len(out) > at_most:
+                return None
+    return np.array(out, dtype=word).reshape(-1)
+
+
+def with_runs(values: list[ArgumentValue]) -> None:
+    """Marks each input array that runs (`progression_runs`) write in fewer literals than a list does."""
+    for v in values:
+        for array in (v, *v.fields):
+            if array.kind != "array" or array.alias is not None or not np.any(array.values.view(np.uint8)):
+                continue  # an array passed again, or all zeros: no literals to save
+            elements = int(np.prod(array.shape)) if array.shape else 1
+            runs = progression_runs(array.values, array.values.size // max(elements, 1), array.values.size - 1)
+            if runs is not None and runs.size < array.values.size:
+                array.runs = runs

@@ -1278,3 +1278,22 @@ def test_a_folder_of_scripts_runs_each_script_and_replays_only_the_kernel_it_lau
     # The float64 kernel shares the float32 one's name, line and (empty) closure: only its annotations differ.
     # The struct is `__main__.Params` where the script runs and has the script's module name in the harvest.
     assert verdicts == {"f32": "equal", "f64": "not launched", "scale": "equal", "shift": "equal"}
+
+
+@pytest.mark.parametrize(
+    ("script", "runs"),
+    [
+        ("import warp as wp\nx = wp.zeros(3)\nwp.launch(k, dim=3, inputs=[x])\n", True),
+        ("def main():\n    pass\n\n\nmain()\n", True),
+        ("def simulate():\n    return 1\n\n\nresult = simulate()\n", True),
+        ("for step in range(3):\n    advance(step)\n", True),
+        ("with wp.ScopedDevice('cpu'):\n    run()\n", True),
+        # a module of definitions is imported by the scripts that use it, not run on its own
+        ("import warp as wp\nwp.init()\nwp.set_module_options({'enable_backward': False})\nN = 3\n", False),
+        ("try:\n    import torch\nexcept ImportError:\n    torch = None\n", False),
+        ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from x import y\n", False),
+        ("def broken(:\n", False),
+    ],
+)
+def test_a_folder_script_is_a_capture_job_when_it_does_something_at_its_top_level(script: str, runs: bool) -> None:
+    assert jobs._runs_at_top_level(script) is runs

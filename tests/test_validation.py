@@ -566,3 +566,43 @@ def test_annotations_of_the_moment_are_not_kept_in_the_machine_cache(tmp_path: P
     assert known.get(known.key(row | {"python_source": "y"})) is None
     assert KnownAnnotations(Cache(tmp_path), {"arch": 80}).key(row) != known.key(row)
     assert KnownAnnotations(Cache(None), {"arch": 90}).key(row) is None
+
+
+KERNEL_PRINTS = """
+import os
+from warp_cuda_ir.validation import stages
+
+
+class Worker:
+    trail = None
+
+    def note(self, record):
+        pass
+
+    def limit(self, seconds, what=""):
+        pass
+
+
+def kernel_prints(worker, settings, rows, columns, todo):
+    os.write(1, b"Error, expect_eq() failed\\n")  # what a Warp kernel's printf does: a native write to fd 1
+    columns[0]["said"] = "ok"
+
+
+stages._worker = Worker()
+stages.steps = lambda: [("say", ["a stage"])]
+stages.missing = lambda stage, columns: "said" not in columns
+stages.RUNS["say"] = kernel_prints
+settings = stages.Settings(90, None, {}, False, 60.0, 60.0)
+print(stages.validate_batch(stages.Batch(settings, "b", [{}]))["columns"], flush=True)
+"""
+
+
+def test_a_kernels_own_prints_stay_off_the_pass_console(tmp_path: Path) -> None:
+    """Warp's tests print from their kernels ("Error, expect_eq() failed"); the pass's workers would write that
+    between its progress lines. The batch runs with its native stdout sent nowhere, and gets it back after."""
+    script = tmp_path / "prints.py"
+    script.write_text(KERNEL_PRINTS)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "expect_eq" not in done.stdout
+    assert "[{'said': 'ok'}]" in done.stdout  # the worker's own stdout is back once the batch is done

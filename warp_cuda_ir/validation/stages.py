@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import sys
 import tempfile
 import threading
 import time
@@ -34,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from warp_cuda_ir import schema
+from warp_cuda_ir import schema, warp_session
 
 WATCHDOG_EXIT = 75  # the exit status of a worker its watchdog ended (a stage past its time limit)
 
@@ -96,7 +97,6 @@ class _Worker:
         tempfile.tempdir = str(self.scratch / "tmp")
         import warp as wp
 
-        from warp_cuda_ir import warp_session
         from warp_cuda_ir.standalone import stage as programs
 
         wp.config.kernel_cache_dir = str(self.scratch / "kernel_cache")
@@ -166,16 +166,21 @@ def validate_batch(batch: Batch) -> dict[str, Any]:
     seconds: dict[str, float] = {}
     trail = Path(settings.trail) / f"{batch.name}.jsonl" if settings.trail else None
     worker.trail = trail.open("a") if trail is not None and trail.parent.is_dir() else None
+    # A kernel's own prints (`wp.print`, a failed `wp.expect_eq` of Warp's tests: "Error, expect_eq() failed") are
+    # native writes to this process's stdout, the user's console, between the pass's progress lines: they go
+    # nowhere (the batch's results travel back through the executor, not stdout).
+    sys.stdout.flush()
     try:
-        for step, stages in steps():
-            todo = [i for i, c in enumerate(columns) if any(missing(s, c) for s in stages)]
-            if not todo:
-                continue
-            clock = core_seconds()
-            RUNS[step](worker, settings, [batch.rows[i] for i in todo], [columns[i] for i in todo], todo)
-            seconds[step] = core_seconds() - clock
-            for i in todo:
-                worker.note({"row": i, "columns": columns[i]})
+        with warp_session.silenced_fd(1):
+            for step, stages in steps():
+                todo = [i for i, c in enumerate(columns) if any(missing(s, c) for s in stages)]
+                if not todo:
+                    continue
+                clock = core_seconds()
+                RUNS[step](worker, settings, [batch.rows[i] for i in todo], [columns[i] for i in todo], todo)
+                seconds[step] = core_seconds() - clock
+                for i in todo:
+                    worker.note({"row": i, "columns": columns[i]})
     finally:
         worker.limit(None)
         if worker.trail is not None:

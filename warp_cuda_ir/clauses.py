@@ -183,17 +183,16 @@ def idle_clauses(condition: ast.BoolOp, ranges: Mapping[str, tuple[float, float]
     the condition has too many combinations to judge."""
     ranges = ranges or {}
     leaves = list(_leaves(condition))
+    texts = {id(leaf): ast.unparse(leaf) for leaf in leaves}
     # a clause may be decided by its form whatever the values (`x - 0.5 > x`, `float(s) > s`,
     # `wp.uint32(c) * wp.uint32(0) <= wp.uint32(1)`): then it is that constant
-    decided = {text: _decided(text) for text in {ast.unparse(leaf) for leaf in leaves}}
-    bounds = {id(leaf): None if decided[ast.unparse(leaf)] is not None else _bound(leaf) for leaf in leaves}
+    decided = {text: _decided(text) for text in set(texts.values())}
+    bounds = {id(leaf): None if decided[texts[id(leaf)]] is not None else _bound(leaf) for leaf in leaves}
     atoms: dict[str, list[float]] = {}
     for b in bounds.values():
         if b is not None:
             atoms.setdefault(b.atom, []).extend(c for _, c in b.parts)
-    free = sorted(
-        {ast.unparse(leaf) for leaf in leaves if bounds[id(leaf)] is None and decided[ast.unparse(leaf)] is None}
-    )
+    free = sorted({texts[id(leaf)] for leaf in leaves if bounds[id(leaf)] is None and decided[texts[id(leaf)]] is None})
     cells = {atom: _cells(cs, *_domain(atom, ranges)) for atom, cs in atoms.items()}
     worlds = math.prod(len(c) for c in cells.values()) * 2 ** len(free)
     if worlds > MAX_WORLDS:
@@ -207,8 +206,8 @@ def idle_clauses(condition: ast.BoolOp, ranges: Mapping[str, tuple[float, float]
             row = {}
             for leaf in leaves:
                 b = bounds[id(leaf)]
-                text = ast.unparse(leaf)
-                row[id(leaf)] = b.holds(at[b.atom]) if b is not None else given.get(text, decided.get(text))
+                text = texts[id(leaf)]
+                row[id(leaf)] = b.holds(at[b.atom]) if b is not None else given.get(text, decided[text])
             table.append(row)
     if not table:
         return []

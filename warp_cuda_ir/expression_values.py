@@ -18,7 +18,7 @@ import numpy as np
 
 
 class Unreadable(Exception):
-    """A construct the probe does not evaluate: the comparison counts as undecided."""
+    """A construct not evaluated here: its reader treats the expression as unknown."""
 
 
 def _cast(kind: str, bits: int | None = None) -> Callable[[Any], Any]:

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from warp_cuda_ir.harvest.factories import Plan, parser_of, reads_special_attribute, target_names
-from warp_cuda_ir.harvest.scripts import compiled, future_flags
+from warp_cuda_ir.harvest.scripts import compiled, future_flags, launch_calls
 
 # Distinct argument values tried per kernel definition: the first of each loop's values first (see
 # `_spread`). On Warp 1.19's examples a factory is called over at most 2 dtypes x 16 tile lengths.
@@ -549,17 +549,12 @@ class Resolver:
 
 # --- the types a script launches a generic kernel with ------------------------------------------------------
 
-_LAUNCHES = ("launch", "launch_tiled")
-
 
 def launches(tree: ast.Module) -> Iterator[tuple[ast.Call, ast.expr, list[ast.expr]]]:
-    """(call, kernel expression, argument expressions) of every `<anything>.launch(kernel, dim, inputs=[...],
-    outputs=[...])` (or `launch_tiled`, or the bare names) whose inputs and outputs are written out as lists."""
-    for call in ast.walk(tree):
-        if not isinstance(call, ast.Call) or _called_attribute(call.func) not in _LAUNCHES:
-            continue
+    """(call, kernel expression, argument expressions) of every launch (`scripts.launch_calls`: `wp.launch(kernel,
+    dim, inputs=[...], outputs=[...])`, `launch_tiled`) whose inputs and outputs are written out as lists."""
+    for call, kernel in launch_calls(tree):
         keywords = {k.arg: k.value for k in call.keywords if k.arg is not None}
-        kernel = call.args[0] if call.args else keywords.get("kernel")
         lists = [
             call.args[i] if len(call.args) > i else keywords.get(name) for i, name in ((2, "inputs"), (3, "outputs"))
         ]

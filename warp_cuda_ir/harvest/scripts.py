@@ -19,7 +19,7 @@ import __future__
 
 import ast
 import symtable
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import CodeType
 from typing import Any
@@ -30,18 +30,22 @@ _LAUNCHES = {"launch", "launch_tiled"}
 _PLAIN = (ast.Expression, ast.Constant, ast.Name, ast.Load, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop)
 
 
-def launch_block_dims(tree: ast.Module, kernel_name: str, namespace: dict[str, Any]) -> list[int]:
-    """Distinct positive `block_dim=` values of the launches of `kernel_name` in `tree`, in source order.
+def launch_calls(tree: ast.AST) -> Iterator[tuple[ast.Call, ast.expr | None]]:
+    """(call, kernel expression or None) of every launch in `tree`: `<anything>.launch(kernel, ...)` or
+    `.launch_tiled(...)` (or the bare names), the kernel given first or as `kernel=`."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _called_name(node.func) in _LAUNCHES:
+            kernel = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "kernel"), None)
+            yield node, kernel
 
-    A launch is `<anything>.launch(kernel, ...)` or `.launch_tiled(...)` (or the bare names), the kernel given
-    first or as `kernel=`, by its plain name. A `block_dim=` that is not a constant expression of names in
-    `namespace` (the script's globals) is skipped: it depends on the run.
+
+def launch_block_dims(tree: ast.Module, kernel_name: str, namespace: dict[str, Any]) -> list[int]:
+    """Distinct positive `block_dim=` values of the launches (`launch_calls`) of `kernel_name` in `tree`, by its
+    plain name, in source order. A `block_dim=` that is not a constant expression of names in `namespace` (the
+    script's globals) is skipped: it depends on the run.
     """
     out: list[int] = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call) or _called_name(node.func) not in _LAUNCHES:
-            continue
-        kernel = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "kernel"), None)
+    for node, kernel in launch_calls(tree):
         block_dim = next((k.value for k in node.keywords if k.arg == "block_dim"), None)
         if not (isinstance(kernel, ast.Name) and kernel.id == kernel_name and block_dim is not None):
             continue

@@ -16,6 +16,7 @@ import copy
 import dataclasses
 import hashlib
 import importlib
+import importlib.machinery
 import importlib.util
 import json
 import linecache
@@ -87,6 +88,7 @@ class Worker:
         # into the next file's code (they made the next file's kernels fail their self-contained check).
         warp_session.restore_config(self.warp_config)
         if path is not None:
+            self._forget_other_folders_modules(path)
             self._forget_named_modules()
             self.scripts.add(os.path.realpath(path))
             self.script_modules.append(module)
@@ -128,6 +130,33 @@ class Worker:
                 self.known[ident] = _NotMade(why)
                 out.append(ident)
         return out
+
+    def _forget_other_folders_modules(self, path: str) -> None:
+        """Scripts are separate programs: `from utils import cell_of` in `b/run.py` means `b/utils.py`, even
+        after `a/run.py` imported `a/utils.py` as `utils` in this process. A module of the harvested folders
+        that the script's own search path (its folder first, as `python b/run.py` puts it) would find in
+        another file, or not at all, is taken out of `sys.modules` (with its submodules and the Warp module
+        of that name), so the script imports its own; modules it would find where they are stay shared, and
+        so do the scripts loaded by path under names no import finds."""
+        search = [os.path.dirname(os.path.abspath(path)), *sys.path]
+        stale = []
+        for name, module in list(sys.modules.items()):
+            origin = getattr(module, "__file__", None)
+            if "." in name or not origin or not any(t.relpath(origin) is not None for t in self.targets):
+                continue
+            try:
+                spec = importlib.machinery.PathFinder.find_spec(name, search)
+            except (ImportError, ValueError):
+                spec = None
+            found = spec.origin if spec is not None else None
+            if found is None and name in self.script_modules:
+                continue  # a script loaded by path under a name of its own: no import statement finds it
+            if found is None or os.path.realpath(found) != os.path.realpath(origin):
+                stale.append(name)
+        for name in stale:
+            for loaded in [n for n in sys.modules if n == name or n.startswith(name + ".")]:
+                del sys.modules[loaded]
+        warp_session.unregister_modules(stale)
 
     def _forget_named_modules(self) -> None:
         """Scripts are separate programs: a Warp module one of them names (`@wp.kernel(module="dft_kernels")`)
@@ -547,7 +576,12 @@ def _define_inner_kernels(
 
         def define(func: Any, qualname: str = inner.qualname, decorator: ast.expr = decorator) -> Any:
             func.__qualname__ = qualname
-            return eval(scripts.compiled(ast.Expression(decorator), path, "eval", flags), func.__globals__)(func)
+            kernel = eval(scripts.compiled(ast.Expression(decorator), path, "eval", flags), func.__globals__)(func)
+            # Held until announced: Warp keeps only the latest kernel of a key strongly, and two branches not
+            # taken (`match` arms, `if`/`else`) define kernels of one name.
+            if made is not None:
+                made.loaded.append(kernel)
+            return kernel
 
         scope: dict[str, Any] = {"__wci_define__": define}
         try:

@@ -344,6 +344,23 @@ def test_every_arm_of_a_match_statement_keeps_its_kernel(tmp_path):
     assert sorted(r["line"] for r in records) == [8, 14, 20]
 
 
+def test_a_kernel_a_script_makes_from_text_gets_a_reason_at_the_statement(tmp_path):
+    """A kernel `exec`'d from a formatted template has its text in no file of the folder: no record, and a
+    reason on the script's line that made it, where it used to vanish without one."""
+    (tmp_path / "from-text.py").write_text(
+        "import linecache\n\nimport warp as wp\n\nSRC = '@wp.kernel\\ndef made(a: wp.array(dtype=float)):\\n"
+        "    a[wp.tid()] = 1.0\\n'\n\n\ndef build():\n    linecache.cache['<tpl>'] = (len(SRC), None, "
+        "SRC.splitlines(True), '<tpl>')\n    ns = {'wp': wp}\n    exec(compile(SRC, '<tpl>', 'exec'), ns)\n"
+        "    return ns['made']\n\n\nkernel = build()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert result.records == []
+    assert [(r.category, r.file, r.line, r.kernel) for r in result.reasons] == [
+        (reasons.NO_SOURCE, "from-text.py", 15, "made")
+    ]
+    assert "'<tpl>'" in result.reasons[0].detail
+
+
 def test_a_factory_called_over_pairs_is_made_for_those_pairs(tmp_path):
     """`make(r, w)` in `for r, w in [(1, 1.0), (2, 0.5)]`: the pairs the loop gives, not every r with every w."""
     records = _harvest_script(

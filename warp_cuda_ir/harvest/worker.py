@@ -129,6 +129,13 @@ class Worker:
             if ident not in self.known:
                 self.known[ident] = _NotMade(why)
                 out.append(ident)
+        for line, kernel in made.from_text:
+            name = kernel.func.__code__.co_filename
+            ident = f"{where[0]}|{where[1]}|{line}|{kernel.func.__qualname__}||from text {name}"
+            if ident not in self.known:
+                why = f"made from text in no file (compiled as {name!r}) by the statement at line {line}"
+                self.known[ident] = _NotMade(why, reasons.NO_SOURCE)
+                out.append(ident)
         return out
 
     def _forget_other_folders_modules(self, path: str) -> None:
@@ -327,7 +334,7 @@ class Worker:
         if kernel is None:
             return self._reason(ident, reasons.WORKER_DIED, "kernel not found in this worker")
         if isinstance(kernel, _NotMade):
-            return self._reason(ident, reasons.FACTORY_NOT_MADE, kernel.why)
+            return self._reason(ident, kernel.category, kernel.why)
         t, rel, line, qualname, sig, _ = ident.split("|")[:6]
         target = self.targets[int(t)]
         chosen = None
@@ -459,6 +466,7 @@ def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) 
         with warp_session.kernels_kept(kept):
             for node in tree.body:
                 timed = not isinstance(node, (ast.Import, ast.ImportFrom))
+                before = len(kept)
                 try:
                     if timed:
                         signal.alarm(SCRIPT_STATEMENT_LIMIT_S)
@@ -467,6 +475,8 @@ def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) 
                     first = first or e
                 finally:
                     signal.alarm(0)
+                if made is not None:
+                    made.from_text += [(node.lineno, k) for k in kept[before:] if _made_from_text(k)]
     except _OverTime as e:  # the file's time is up: the definitions not run yet are still made from the text
         over = e
     finally:
@@ -629,11 +639,22 @@ class FactoryKernels:
     # and the harvest's equal copy, marked redundant, was never announced either.
     loaded: list[Any] = field(default_factory=list)
     unmade: list[tuple[int, str, str]] = field(default_factory=list)  # (first line, qualname, why)
+    # Kernels the script's statements made from text that is in no file (`exec` of a formatted template,
+    # `wp.map`'s kernels), with the line of the statement that made them: no file of the folder holds their
+    # source, so each gets a reason there.
+    from_text: list[tuple[int, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
 class _NotMade:
     why: str
+    category: str = reasons.FACTORY_NOT_MADE
+
+
+def _made_from_text(kernel: Any) -> bool:
+    """Whether the kernel's function was compiled from a string rather than read from a file."""
+    code = getattr(kernel.func, "__code__", None)
+    return code is not None and not os.path.isfile(code.co_filename)
 
 
 # Warp's functions a factory's statements may call besides its types: type constructors, decorators, and

@@ -73,6 +73,7 @@ class Worker:
         self.script_modules: list[str] = []  # the names they load under
         self.factory_calls: dict[int, str] = {}  # id(kernel) -> the call the harvest made it with (provenance)
         self.factory_kernels: list[Any] = []  # those kernels (Warp's registry holds them weakly)
+        self.file_in_targets: dict[str, bool] = {}  # a module's file -> whether a harvested folder holds it
         for target in config["targets"]:
             if target["sys_path"] not in sys.path:
                 sys.path.insert(0, target["sys_path"])
@@ -149,7 +150,7 @@ class Worker:
         stale = []
         for name, module in list(sys.modules.items()):
             origin = getattr(module, "__file__", None)
-            if "." in name or not origin or not any(t.relpath(origin) is not None for t in self.targets):
+            if "." in name or not origin or not self._in_targets(origin):
                 continue
             try:
                 spec = importlib.machinery.PathFinder.find_spec(name, search)
@@ -164,6 +165,14 @@ class Worker:
             for loaded in [n for n in sys.modules if n == name or n.startswith(name + ".")]:
                 del sys.modules[loaded]
         warp_session.unregister_modules(stale)
+
+    def _in_targets(self, path: str) -> bool:
+        """Whether a module's file is one of the harvested folders' (remembered: `realpath` costs about 1 ms
+        here, and a worker asks of every loaded module before every script)."""
+        known = self.file_in_targets.get(path)
+        if known is None:
+            known = self.file_in_targets[path] = any(t.relpath(path) is not None for t in self.targets)
+        return known
 
     def _forget_named_modules(self) -> None:
         """Scripts are separate programs: a Warp module one of them names (`@wp.kernel(module="dft_kernels")`)

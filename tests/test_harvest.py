@@ -829,5 +829,5 @@ def test_named_modules_debug_lines_builtin_annotations_and_factory_snippets_are_
     assert "float = " not in got["ones"]["source"] and "tile_ones<float, 2, 2>" in got["ones"]["texts"]["cuda_forward"]
     assert "flag = False" in got["ones"]["source"]
     assert "adj_snippet = 'adj_x[tid] += adj_out[tid];'" in got["call"]["source"]
-    assert '#line' in got["checked"]["texts"]["cpu_forward"]
+    assert "#line" in got["checked"]["texts"]["cpu_forward"]
     assert records  # the first file alone harvested too

@@ -853,3 +853,47 @@ def test_notices_are_written_per_package(tmp_path):
     written = write_notices([{"package": "warp-lang", "notices": {"LICENSE.md": "Apache", "../evil": "x"}}], tmp_path)
     assert written == ["LICENSES/warp-lang/LICENSE.md"]
     assert (tmp_path / "LICENSES" / "warp-lang" / "LICENSE.md").read_text() == "Apache"
+
+
+def test_named_modules_debug_lines_builtin_annotations_and_factory_snippets_are_harvested(tmp_path):
+    """Four ways Warp's own tests write kernels, each once missed as "self-contained code differs" or "refers
+    to a name not found": a module named in the decorator whose owner turned its backward off
+    (`wp.get_module(name).options[...]`); a module in debug mode, whose code carries `#line` directives naming
+    the file; Python's own `float` in a factory kernel's annotation and body (Warp writes `float` there, not
+    float32); `@wp.func_native(snippet, adj_snippet)` and `@wp.kernel(grid_stride=flag)` with a factory's
+    locals, which the function and the kernel keep."""
+    records = _harvest_script(
+        tmp_path,
+        "1-warp-tests.py",
+        "import warp as wp\n\n"
+        'wp.get_module("fwd_only").options["enable_backward"] = False\n\n\n'
+        '@wp.kernel(module="fwd_only")\ndef doubled(a: wp.array(dtype=float)):\n    a[wp.tid()] *= 2.0\n\n\n'
+        "def make(flag):\n"
+        '    snippet = "out[tid] = x[tid] + 1.0f;"\n'
+        '    adj_snippet = "adj_x[tid] += adj_out[tid];"\n\n'
+        "    @wp.func_native(snippet, adj_snippet)\n"
+        "    def plus_one(x: wp.array(dtype=float), out: wp.array(dtype=float), tid: int): ...\n\n"
+        '    @wp.kernel(module="unique", grid_stride=flag)\n'
+        "    def ones(out: wp.array2d[float]):\n"
+        "        t = wp.tile_ones(shape=(2, 2), dtype=float)\n        wp.tile_store(out, t)\n\n"
+        "    @wp.kernel\n"
+        "    def call(x: wp.array(dtype=float), out: wp.array(dtype=float)):\n"
+        "        plus_one(x, out, wp.tid())\n\n"
+        "    return ones, call\n\n\n"
+        "kernels = make(False)\n",
+    )
+    (tmp_path / "2-debug.py").write_text(
+        'import warp as wp\n\nwp.set_module_options({"mode": "debug"})\n\n\n'
+        "@wp.kernel\ndef checked(a: wp.array(dtype=int)):\n    a[wp.tid()] = 1\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert result.reasons == []
+    got = {r["qualname"].rpartition(".")[2]: r for r in result.records}
+    assert sorted(got) == ["call", "checked", "doubled", "ones"]
+    assert "wp.set_module_options({'enable_backward': False}, module='fwd_only')" in got["doubled"]["source"]
+    assert got["doubled"]["texts"]["backward_origin"] == "enabled_here:module"
+    assert "float = " not in got["ones"]["source"] and "tile_ones<float, 2, 2>" in got["ones"]["texts"]["cuda_forward"]
+    assert "flag = False" in got["ones"]["source"]
+    assert "adj_snippet = 'adj_x[tid] += adj_out[tid];'" in got["call"]["source"]
+    assert "#line" in got["checked"]["texts"]["cpu_forward"]
+    assert records  # the first file alone harvested too

@@ -9,8 +9,9 @@ these are normalised, and nothing else:
   process-wide counter (`helper_3`), and keys are built from the Python qualified name, which for a
   kernel made by a factory includes the factory (`make__locals__inner`). Each such identifier is
   replaced by `ID<n>`, numbered in order of first appearance, so the mapping must be consistent;
-- the `// <file>:<line>` comment Warp writes above each function and the `<L n>` line numbers after
-  each copied source line (the copied source text itself is compared).
+- the `// <file>:<line>` comment Warp writes above each function, the `<L n>` line numbers after
+  each copied source line (the copied source text itself is compared), and the file and line of the
+  `#line` directives a module in debug mode (`"mode": "debug"`) gets before each statement.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ PARTS = ("cuda_helpers", "cuda_forward", "cuda_backward", "cpu_helpers", "cpu_fo
 
 _FILE_COMMENT = re.compile(r"^// .*:\d+$", flags=re.M)
 _LINE_NUMBER = re.compile(r"<L \d+>")
+_LINE_DIRECTIVE = re.compile(r'^(\s*)#line \d+ ".*"$', flags=re.M)
 
 
 def normalise(texts: KernelTexts, symbols: list[str] | None = None) -> dict[str, str]:
@@ -52,6 +54,7 @@ def normalise(texts: KernelTexts, symbols: list[str] | None = None) -> dict[str,
         if names:
             text = pattern.sub(number, text)
         text = _FILE_COMMENT.sub("// <file>:<line>", text)
+        text = _LINE_DIRECTIVE.sub(r'\1#line <L> "<file>"', text)
         out[part] = _LINE_NUMBER.sub("<L>", text)
     return out
 

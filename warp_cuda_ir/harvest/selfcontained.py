@@ -255,7 +255,7 @@ class _Writer:
         def_name = defs[0][0].__name__
         for pyfunc, overload in defs:
             text, d, where = self._definition(
-                pyfunc, skip={def_name}, resolved=warp_session.function_arg_types(overload)
+                pyfunc, skip={def_name}, resolved=warp_session.function_arg_types(overload), function=overload
             )
             texts.append(text)
             deps += d
@@ -377,8 +377,12 @@ class _Writer:
         struct: Any = None,
         resolved: dict[str, Any] | None = None,
         kernel: Any = None,
+        function: Any = None,
     ) -> tuple[str, list[str], tuple[str, int]]:
-        """Upstream text of a def/class (dedented) and the names it needs; requires each of them."""
+        """Upstream text of a def/class (dedented) and the names it needs; requires each of them.
+
+        `kernel` / `function`: the Warp kernel or function the def made, which keeps what its decorator's
+        arguments were (a nested def's decorator ran in its factory's frame, which is gone)."""
         lines, lineno, filename = source_lines(obj)
         text = textwrap.dedent("".join(lines)).rstrip() + "\n"
         scope = _scope_of(obj)
@@ -398,15 +402,16 @@ class _Writer:
                 # A nested def's annotations were evaluated in its factory's frame, which is gone (and a module
                 # global of the same name is another object): Warp's resolved argument types say what it was.
                 found = _annotation_value(text, name, resolved)
-                value = found if found is not _MISSING else value
+                if found is not _MISSING and not (value is _MISSING and _WARP_TYPE_OF_BUILTIN.get(name) is found):
+                    value = found  # (Python's own `float` there is what Warp read as float32: keep the builtin)
             if value is _MISSING and name in vars(builtins):
                 continue  # Python resolves it
             if value is _MISSING and struct is not None:
                 value = _struct_annotation_value(struct, text, name)
             if value is _MISSING and resolved:
                 value = _annotation_value(text, name, resolved)
-            if value is _MISSING and kernel is not None:
-                value = _decorator_module_name(text, name, kernel)
+            if value is _MISSING and (kernel is not None or function is not None):
+                value = _decorator_argument(text, name, kernel, function)
             if value is _MISSING:
                 if hasattr(wp, name):
                     continue  # Warp resolves a bare `vec3` itself (see `Adjoint.resolve_path`)
@@ -489,6 +494,8 @@ class _Writer:
 
 
 _MISSING = object()
+# What Warp reads Python's own scalar types as in an annotation (`wp.array(dtype=float)` is float32).
+_WARP_TYPE_OF_BUILTIN: dict[str, Any] = {"float": wp.float32, "int": wp.int32, "bool": wp.bool}
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -690,14 +697,35 @@ def _match_annotation(node: ast.AST, t: Any, name: str) -> Any:
     return _MISSING
 
 
-def _decorator_module_name(text: str, name: str, kernel: Any) -> Any:
-    """`@wp.kernel(module=module_name)` with a name the factory computed: the module's name as Warp kept it."""
+# `@wp.func_native(snippet, adj_snippet, replay_snippet)`: where the function keeps each argument.
+_SNIPPETS = {"snippet": "native_snippet", "adj_snippet": "adj_native_snippet", "replay_snippet": "replay_snippet"}
+
+
+def _decorator_argument(text: str, name: str, kernel: Any, function: Any) -> Any:
+    """A decorator argument a factory computed, as the kernel or function it made kept it, else _MISSING:
+    `@wp.kernel(module=module_name)` the module's name, `@wp.kernel(grid_stride=g)` the kernel's option,
+    `@wp.func_native(snippet, adj_snippet)` the function's snippets."""
     node = ast.parse(text).body[0]
     for dec in getattr(node, "decorator_list", []):
-        if isinstance(dec, ast.Call):
-            for kw in dec.keywords:
-                if kw.arg == "module" and isinstance(kw.value, ast.Name) and kw.value.id == name:
-                    return warp_session.kernel_module_name(kernel)
+        if not isinstance(dec, ast.Call):
+            continue
+        native = (
+            dec.func.attr if isinstance(dec.func, ast.Attribute) else getattr(dec.func, "id", "")
+        ) == "func_native"
+        keywords = [kw.arg for kw in dec.keywords if isinstance(kw.value, ast.Name) and kw.value.id == name]
+        if native:
+            keywords += [
+                list(_SNIPPETS)[i] for i, a in enumerate(dec.args[:3]) if isinstance(a, ast.Name) and a.id == name
+            ]
+        for keyword in keywords:
+            if kernel is not None and keyword == "module":
+                return warp_session.kernel_module_name(kernel)
+            if kernel is not None and keyword in warp_session.kernel_decorator_options(kernel):
+                return warp_session.kernel_decorator_options(kernel)[keyword]
+            if function is not None and native and keyword in _SNIPPETS:
+                value = getattr(function, _SNIPPETS[keyword], None)
+                if value is not None:
+                    return value
     return _MISSING
 
 
@@ -904,7 +932,11 @@ def self_contained_source(kernel: Any, module_options: dict[str, Any] | None = N
         types_ = [writer.type_expr(arg.type) for arg in kernel.adj.args]
         tail.append(f"wp.overload({pyfunc.__name__}, [{', '.join(types_)}])")
     if module_options:
-        writer.prelude.append(f"wp.set_module_options({writer.literal(dict(sorted(module_options.items())))})")
+        # A named module's options are the module's, set apart from the kernel: name it, since the call
+        # alone would set those of the text's own module, which the kernel does not live in.
+        named = warp_session.named_module(root)
+        where = f", module={named!r}" if named is not None else ""
+        writer.prelude.append(f"wp.set_module_options({writer.literal(dict(sorted(module_options.items())))}{where})")
     return SelfContained(_assemble(writer, text, tail), key)
 
 

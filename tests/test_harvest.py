@@ -641,6 +641,36 @@ def test_scripts_beside_an_init_file_are_loaded_by_path(tmp_path):
     assert result.reasons == []
 
 
+def test_a_folder_with_an_init_file_runs_its_files_as_scripts(tmp_path):
+    """An `__init__.py` at the top of a folder of scripts (for pytest or an editor): `import helpers` beside
+    `helpers.py` works as `python step.py` has it, `kernels.v2.py` is no module `kernels.v2`, the kernel of
+    an `if` branch not taken is found, and a relative import still works."""
+    folder = tmp_path / "my_sims"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    (folder / "helpers.py").write_text("import warp as wp\n\n\n@wp.func\ndef twice(x: float):\n    return 2.0 * x\n")
+    kernel = "@wp.kernel\ndef {name}(a: wp.array(dtype=float)):\n    a[wp.tid()] = {body}\n"
+    (folder / "step.py").write_text(
+        "import sys\n\nimport warp as wp\nimport helpers\n\n\n"
+        + kernel.format(name="doubled", body="helpers.twice(1.0)")
+        + "\n\nif sys.platform == 'no such platform':\n\n    "
+        + kernel.format(name="elsewhere", body="0.0").replace("\n", "\n    ").rstrip()
+        + "\n"
+    )
+    (folder / "kernels.v2.py").write_text("import warp as wp\n\n\n" + kernel.format(name="v2", body="3.0"))
+    (folder / "relative.py").write_text(
+        "import warp as wp\n\nfrom .helpers import twice\n\n\n" + kernel.format(name="rel", body="twice(4.0)")
+    )
+    result = harvest([str(folder)], workers=1)
+    assert result.reasons == []
+    assert sorted((r["file"], r["qualname"]) for r in result.records) == [
+        ("kernels.v2.py", "v2"),
+        ("relative.py", "rel"),
+        ("step.py", "doubled"),
+        ("step.py", "elsewhere"),
+    ]
+
+
 @pytest.mark.parametrize(
     ("before", "params", "problem"),
     [

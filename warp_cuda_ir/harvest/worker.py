@@ -236,7 +236,9 @@ class Worker:
 
     def _where(self, kernel: Any) -> tuple[int, str, int] | None:
         code = getattr(kernel.func, "__code__", None)
-        if code is None:
+        # Compiled from a string (`<string>`, `wp.map`'s kernels): no file, though the name, taken as a path
+        # relative to the working directory, may land inside a harvested folder.
+        if code is None or code.co_filename.startswith("<"):
             return None
         for i, target in enumerate(self.targets):
             rel = target.relpath(code.co_filename)

@@ -671,6 +671,22 @@ def test_a_folder_with_an_init_file_runs_its_files_as_scripts(tmp_path):
     ]
 
 
+def test_a_module_of_a_package_loaded_by_path_comes_after_its_package(tmp_path):
+    """`pkg/Forces.py` sorts before `pkg/__init__.py`, whose `from .Forces import twice` would meet the
+    module half made if its own relative import ran the package's `__init__` in the middle of its load."""
+    pkg = tmp_path / "scripts" / "pkg"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("from .Forces import twice\n")
+    (pkg / "base.py").write_text("ONE = 1.0\n")
+    (pkg / "Forces.py").write_text(
+        "import warp as wp\n\nfrom .base import ONE\n\n\n@wp.func\ndef twice(x: float):\n    return 2.0 * x * ONE\n"
+        "\n\n@wp.kernel\ndef clear(a: wp.array(dtype=float)):\n    a[wp.tid()] = twice(0.0)\n"
+    )
+    result = harvest([str(tmp_path / "scripts")], workers=1)
+    assert result.reasons == []
+    assert [(r["file"], r["qualname"]) for r in result.records] == [("pkg/Forces.py", "clear")]
+
+
 @pytest.mark.parametrize(
     ("before", "params", "problem"),
     [

@@ -445,7 +445,14 @@ def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) 
     it runs, as an import would (Warp reads a kernel's globals through its module; a sibling's `import`
     finds it). Line numbers are the file's, so Warp reads the kernels' source from the file itself.
     """
-    if module in sys.modules:  # a sibling script imported it by name already
+    # A module of a package is made after its package, as an import makes it: loaded first, its relative
+    # import would run the package's `__init__`, whose `from .forces import spring_force` then met this
+    # module still empty (which worker took the file first decided it).
+    parent = module.rpartition(".")[0]
+    if parent and parent not in sys.modules:
+        with contextlib.suppress(Exception):  # the file's own run meets the failure again, and reports it
+            importlib.import_module(parent)
+    if module in sys.modules:  # a sibling script imported it by name already (or its package did)
         return
     text = _script_text(path)
     tree = ast.parse(text, path)

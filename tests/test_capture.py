@@ -1297,3 +1297,15 @@ def test_a_folder_of_scripts_runs_each_script_and_replays_only_the_kernel_it_lau
 )
 def test_a_folder_script_is_a_capture_job_when_it_does_something_at_its_top_level(script: str, runs: bool) -> None:
     assert jobs._runs_at_top_level(script) is runs
+
+
+def test_a_folder_with_an_init_file_is_still_run_script_by_script(tmp_path: Path) -> None:
+    """An `__init__.py` at the top of a folder named on the command line (for pytest or an editor) does not
+    make its scripts library code: each one that does something is run, not only `example*.py`."""
+    folder = tmp_path / "my_sims"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    (folder / "run.py").write_text("import warp as wp\n\nwp.init()\nprint(wp.zeros(3))\n")
+    (folder / "helpers.py").write_text("import warp as wp\n\nN = 3\n")
+    planned = jobs.default_jobs(keys.resolve(str(folder)))
+    assert [(j.name, j.mode) for j in planned] == [("run.py", "path")]

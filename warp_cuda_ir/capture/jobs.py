@@ -280,7 +280,10 @@ def default_jobs(target: keys.Target, time_limit: float = DEFAULT_TIME_LIMIT_S) 
         tests = sorted({*root.rglob("test_*.py"), *root.rglob("*_test.py")})
         # A package's modules are library code and its examples are named so; a folder of scripts is run
         # script by script, as its users run it (`python cloth-sim.py`): each one with a `__main__` block.
-        is_package = (root / "__init__.py").is_file()
+        # A folder named on the command line is a folder of scripts even with an `__init__.py` at its top
+        # (there for pytest or an editor; the harvest runs its files as scripts too): an installed package's
+        # files are named relative to the folder above it, a folder's to itself.
+        is_package = (root / "__init__.py").is_file() and root != base
         for p in sorted(root.rglob("example*.py" if is_package else "*.py")):
             if p not in tests:
                 example(p, top_level=not is_package)

@@ -1285,6 +1285,7 @@ def test_a_folder_of_scripts_runs_each_script_and_replays_only_the_kernel_it_lau
     [
         ("import warp as wp\nx = wp.zeros(3)\nwp.launch(k, dim=3, inputs=[x])\n", True),
         ("def main():\n    pass\n\n\nmain()\n", True),
+        ("\ufeffimport warp as wp\nwp.launch(k, dim=3, inputs=[])\n", True),  # saved with a byte-order mark
         ("def simulate():\n    return 1\n\n\nresult = simulate()\n", True),
         ("for step in range(3):\n    advance(step)\n", True),
         ("with wp.ScopedDevice('cpu'):\n    run()\n", True),

@@ -298,7 +298,8 @@ def _runs_at_top_level(text: str) -> bool:
     of a function it defines (`result = simulate()`). A module of definitions, imports and constants is not run:
     it launches nothing (of a folder nobody tuned the harvest on, 19 of 33 scripts launched this way)."""
     try:
-        tree = ast.parse(text)
+        # A byte-order mark (Notepad's "UTF-8 with BOM") is no character of the code: Python skips it.
+        tree = ast.parse(text.removeprefix("\ufeff"))
     except SyntaxError:
         return False
     defined = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}

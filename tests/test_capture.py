@@ -1310,3 +1310,33 @@ def test_a_folder_with_an_init_file_is_still_run_script_by_script(tmp_path: Path
     (folder / "helpers.py").write_text("import warp as wp\n\nN = 3\n")
     planned = jobs.default_jobs(keys.resolve(str(folder)))
     assert [(j.name, j.mode) for j in planned] == [("run.py", "path")]
+
+
+@pytest.mark.slow
+def test_a_recorded_launch_is_captured_when_it_runs(tmp_path: Path) -> None:
+    """`cmd = wp.launch(..., record_cmd=True)` runs nothing; `cmd.launch()` does, with the recorded arguments.
+    After `cmd.set_param_by_name(...)` they no longer say what runs: that launch is not recorded."""
+    from warp_cuda_ir.harvest import harvest
+
+    folder = tmp_path / "my scripts"
+    folder.mkdir()
+    kernel = "@wp.kernel\ndef {name}(a: wp.array(dtype=float), s: float):\n    a[wp.tid()] = a[wp.tid()] * s + 1.0\n"
+    (folder / "replayed.py").write_text(
+        "import warp as wp\n\n\n"
+        + kernel.format(name="grow")
+        + "\n\n"
+        + kernel.format(name="changed")
+        + "\n\na = wp.ones(4, dtype=float, device='cpu')\n"
+        "cmd = wp.launch(grow, dim=4, inputs=[a, 2.0], device='cpu', record_cmd=True)\ncmd.launch()\n"
+        "other = wp.launch(changed, dim=4, inputs=[a, 2.0], device='cpu', record_cmd=True)\n"
+        "other.set_param_by_name('s', 3.0)\nother.launch()\n"
+    )
+    target = keys.resolve(str(folder))
+    results = jobs.cached_capture(jobs.default_jobs(target), [target], tmp_path / "cache", workers=1)
+    assert [r.status for r in results] == ["ok"], [r.detail for r in results]
+    best = jobs.best_records(results)
+    verdicts = {}
+    for rec_ in harvest([str(folder)], workers=1).records:
+        _, data = keys.match(best, rec_) or (None, None)
+        verdicts[rec_["qualname"]] = replay.replay(rec_["source"], rec_["kernel_name"], data).verdict if data else None
+    assert verdicts == {"grow": "equal", "changed": None}

@@ -1340,3 +1340,15 @@ def test_a_recorded_launch_is_captured_when_it_runs(tmp_path: Path) -> None:
         _, data = keys.match(best, rec_) or (None, None)
         verdicts[rec_["qualname"]] = replay.replay(rec_["source"], rec_["kernel_name"], data).verdict if data else None
     assert verdicts == {"grow": "equal", "changed": None}
+
+
+def test_the_capture_cache_key_covers_the_launch_hook(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What reaches the recorder is decided by the wrapper of Warp's launch too: a changed wrapper is new code,
+    and the machine's cached captures made without it are not reused."""
+    before = jobs.code_version.__wrapped__()
+
+    def other_hook(before: object, after: object) -> None:
+        return None
+
+    monkeypatch.setattr(warp_session, "install_launch_hook", other_hook)
+    assert jobs.code_version.__wrapped__() != before

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+import inspect
 import json
 import os
 import re
@@ -29,6 +30,7 @@ from typing import Any
 
 import warp as wp
 
+from warp_cuda_ir import warp_session
 from warp_cuda_ir.cache import Cache
 from warp_cuda_ir.capture import keys
 from warp_cuda_ir.capture.hook import read_launch_file
@@ -78,6 +80,10 @@ def code_version() -> str:
     files.append(_CODE.parent / "harvest" / "identity.py")  # a launch's kernel identity, shared with the harvest
     for path in sorted(files):
         h.update(path.name.encode() + b"\0" + path.read_bytes())
+    # The wrapper of Warp's launch decides which launches reach the recorder (recorded `Launch` objects since
+    # it also wraps them); the rest of `warp_session` does not, and hashing all of it would throw the machine's
+    # captures away on any change there.
+    h.update(inspect.getsource(warp_session.install_launch_hook).encode())
     return h.hexdigest()[:16]
 
 

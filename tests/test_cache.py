@@ -62,6 +62,19 @@ def test_a_cache_that_is_a_file_warns_once_and_goes_on(tmp_path: Path) -> None:
     _check_unwritable(Cache(tmp_path / "cache", warned.append), warned)
 
 
+def test_a_cache_under_a_file_is_turned_off_before_any_worker_reads_it(tmp_path: Path) -> None:
+    """`WARP_CUDA_IR_CACHE` under a file: the build's own copy is off from the start, and a worker's copy
+    (which reads before it writes) says so once, not once per entry (128 lines on a 128-row pass)."""
+    (tmp_path / "afile").write_text("")
+    warned: list[str] = []
+    root = tmp_path / "afile" / "cache"
+    opened = Cache.from_options(root)
+    assert not opened.enabled
+    worker = Cache(root, warned.append)
+    assert [worker.get("validation", key_of(n)) for n in range(5)] == [None] * 5
+    assert not worker.enabled and len(warned) == 1 and "going on without caching" in warned[0]
+
+
 def _check_unwritable(cache: Cache, warned: list[str] | None = None) -> None:
     cache.put("harvest", "k1", 1)
     cache.put("harvest", "k2", 2)

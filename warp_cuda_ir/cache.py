@@ -72,8 +72,14 @@ def key_of(*parts: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:40]
 
 
+_printed: set[str] = set()
+
+
 def _warn(line: str) -> None:
-    print(f"warning: {line}", file=sys.stderr, flush=True)
+    """One line on stderr, once per process (a build and its validation pass each open the cache)."""
+    if line not in _printed:
+        _printed.add(line)
+        print(f"warning: {line}", file=sys.stderr, flush=True)
 
 
 class Cache:
@@ -91,7 +97,20 @@ class Cache:
     def from_options(cls, cache_dir: str | os.PathLike[str] | None = None, no_cache: bool = False) -> Cache:
         if no_cache:
             return cls(None)
-        return cls(Path(cache_dir).expanduser() if cache_dir else default_root())
+        cache = cls(Path(cache_dir).expanduser() if cache_dir else default_root())
+        cache.probe()
+        return cache
+
+    def probe(self) -> None:
+        """Turn the cache off, with its one warning line, when its root cannot be written: before workers
+        get a copy, which would each find every entry unreadable on their own (one line per entry)."""
+        if self.root is None:
+            return
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            tempfile.NamedTemporaryFile(dir=self.root, prefix=".probe.").close()
+        except OSError as e:
+            self._unusable(e)
 
     @property
     def enabled(self) -> bool:
@@ -134,6 +153,9 @@ class Cache:
         try:
             data = path.read_bytes()
         except FileNotFoundError:
+            return None
+        except NotADirectoryError as e:  # the cache's folders are not folders: no entry can be there
+            self._unusable(e)
             return None
         except OSError as e:
             self._once(f"cannot read the cache entry {path} ({e.strerror or e}): recomputing it")

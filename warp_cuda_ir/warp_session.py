@@ -752,8 +752,22 @@ def install_launch_hook(before: Any, after: Any) -> None:
         finally:
             tiled_state.block_dim = None
 
+    def observed(call: tuple[Any, ...] | None, run: Any) -> Any:
+        """`run()`, with `before(*call)` ahead of it and `after(token)` behind it when there is a call."""
+        token = None
+        if call is not None:
+            try:
+                token = before(*call)
+            except Exception:
+                token = None
+        result = run()
+        if token is not None:
+            with contextlib.suppress(Exception):
+                after(token)
+        return result
+
     def launch(*args: Any, **kwargs: Any) -> Any:
-        token = recorded = None
+        call = recorded = None
         try:
             bound = signature.bind(*args, **kwargs)
             bound.apply_defaults()
@@ -764,20 +778,13 @@ def install_launch_hook(before: Any, after: Any) -> None:
                 inputs = [*a["inputs"], *a["outputs"]]
                 call = (a["kernel"], a["dim"], inputs, a["device"], a["block_dim"], tiled)
                 if a["record_cmd"]:
-                    recorded = call
-                else:
-                    token = before(*call)
+                    call, recorded = None, call
         except Exception:
-            token = recorded = None
-        result = original(*args, **kwargs)
+            call = recorded = None
+        result = observed(call, lambda: original(*args, **kwargs))
         if recorded is not None and isinstance(result, launch_class):
             with contextlib.suppress(AttributeError):
                 result._warp_cuda_ir_call = recorded
-        if token is not None:
-            try:
-                after(token)
-            except Exception:
-                pass
         return result
 
     # `cmd = wp.launch(..., record_cmd=True)` then `cmd.launch()` (Warp's benchmarks, 21 of its files):
@@ -785,20 +792,7 @@ def install_launch_hook(before: Any, after: Any) -> None:
     original_run = launch_class.launch
 
     def run_recorded(self: Any, *args: Any, **kwargs: Any) -> Any:
-        token = None
-        call = getattr(self, "_warp_cuda_ir_call", None)
-        if call is not None:
-            try:
-                token = before(*call)
-            except Exception:
-                token = None
-        result = original_run(self, *args, **kwargs)
-        if token is not None:
-            try:
-                after(token)
-            except Exception:
-                pass
-        return result
+        return observed(getattr(self, "_warp_cuda_ir_call", None), lambda: original_run(self, *args, **kwargs))
 
     def forgets_call(method: Any) -> Any:
         def changed(self: Any, *args: Any, **kwargs: Any) -> Any:

@@ -943,3 +943,19 @@ def test_named_modules_debug_lines_builtin_annotations_and_factory_snippets_are_
     assert "adj_snippet = 'adj_x[tid] += adj_out[tid];'" in got["call"]["source"]
     assert "#line" in got["checked"]["texts"]["cpu_forward"]
     assert records  # the first file alone harvested too
+
+
+def test_a_file_whose_worker_died_importing_it_is_tried_once_more(tmp_path):
+    """A worker can die for what an earlier script left in its process; the file is harvested again in a fresh
+    worker. Here the first import of the script kills its process (exit code 1), the second works."""
+    marker = tmp_path / "died-once"
+    folder = tmp_path / "scripts"
+    folder.mkdir()
+    (folder / "flaky-import.py").write_text(
+        f"import os\nfrom pathlib import Path\n\nimport warp as wp\n\nmarker = Path({str(marker)!r})\n"
+        "if not marker.exists():\n    marker.write_text('')\n    os._exit(1)\n\n\n"
+        "@wp.kernel\ndef survive(a: wp.array(dtype=float)):\n    a[wp.tid()] = 1.0\n"
+    )
+    result = harvest([str(folder)], workers=1)
+    assert marker.exists() and result.reasons == []
+    assert [r["qualname"] for r in result.records] == ["survive"]

@@ -8,6 +8,7 @@ that claims it (modules import each other, so several workers see the same kerne
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import tempfile
 import time
@@ -134,7 +135,18 @@ def harvest(
             # The soft limits cut hangs in Python code inside the worker; this one, for a hang in native
             # code, kills the worker.
             limit = import_timeout + HARD_LIMIT_KERNELS * kernel_timeout
+            again: list[int] = []
             for outcome in executor.map(harvest_file, items, time_limit=limit):
+                if outcome.status == "crashed" and not claimed_path(scratch, outcome.index).exists():
+                    again.append(outcome.index)
+                    continue
+                _collect(jobs[outcome.index], outcome, scratch, state, kernel_timeout, import_timeout)
+            # A worker that died before its file named a kernel is tried once more, in a fresh worker: a
+            # worker carries what earlier scripts left in its process (threads, atexit hooks, Warp's state),
+            # and one such death (exit code 1 importing Warp's `benchmark_launches.py`, 1 run of 5) lost
+            # 12 kernels a run alone harvests every time. A file that dies again keeps that reason.
+            for outcome in executor.map(harvest_file, [items[i] for i in again], time_limit=limit):
+                outcome = dataclasses.replace(outcome, index=again[outcome.index])
                 _collect(jobs[outcome.index], outcome, scratch, state, kernel_timeout, import_timeout)
     for t in targets:
         if not state.discovered.get(t.package):

@@ -132,7 +132,8 @@ def defined_kernels(folder: Path) -> dict[tuple[str, int], dict[str, str]]:
     the sources define."""
     out: dict[tuple[str, int], dict[str, str]] = {}
     for path in sorted(folder.rglob("*.py")):
-        text = path.read_text(errors="replace")
+        # A byte-order mark (Notepad's "UTF-8 with BOM") is no character of the text: Python skips it.
+        text = path.read_text(errors="replace").removeprefix("\ufeff")
         try:
             tree = ast.parse(text)
         except SyntaxError:

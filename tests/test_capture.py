@@ -1285,6 +1285,7 @@ def test_a_folder_of_scripts_runs_each_script_and_replays_only_the_kernel_it_lau
     [
         ("import warp as wp\nx = wp.zeros(3)\nwp.launch(k, dim=3, inputs=[x])\n", True),
         ("def main():\n    pass\n\n\nmain()\n", True),
+        ("\ufeffimport warp as wp\nwp.launch(k, dim=3, inputs=[])\n", True),  # saved with a byte-order mark
         ("def simulate():\n    return 1\n\n\nresult = simulate()\n", True),
         ("for step in range(3):\n    advance(step)\n", True),
         ("with wp.ScopedDevice('cpu'):\n    run()\n", True),
@@ -1297,3 +1298,57 @@ def test_a_folder_of_scripts_runs_each_script_and_replays_only_the_kernel_it_lau
 )
 def test_a_folder_script_is_a_capture_job_when_it_does_something_at_its_top_level(script: str, runs: bool) -> None:
     assert jobs._runs_at_top_level(script) is runs
+
+
+def test_a_folder_with_an_init_file_is_still_run_script_by_script(tmp_path: Path) -> None:
+    """An `__init__.py` at the top of a folder named on the command line (for pytest or an editor) does not
+    make its scripts library code: each one that does something is run, not only `example*.py`."""
+    folder = tmp_path / "my_sims"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    (folder / "run.py").write_text("import warp as wp\n\nwp.init()\nprint(wp.zeros(3))\n")
+    (folder / "helpers.py").write_text("import warp as wp\n\nN = 3\n")
+    planned = jobs.default_jobs(keys.resolve(str(folder)))
+    assert [(j.name, j.mode) for j in planned] == [("run.py", "path")]
+
+
+@pytest.mark.slow
+def test_a_recorded_launch_is_captured_when_it_runs(tmp_path: Path) -> None:
+    """`cmd = wp.launch(..., record_cmd=True)` runs nothing; `cmd.launch()` does, with the recorded arguments.
+    After `cmd.set_param_by_name(...)` they no longer say what runs: that launch is not recorded."""
+    from warp_cuda_ir.harvest import harvest
+
+    folder = tmp_path / "my scripts"
+    folder.mkdir()
+    kernel = "@wp.kernel\ndef {name}(a: wp.array(dtype=float), s: float):\n    a[wp.tid()] = a[wp.tid()] * s + 1.0\n"
+    (folder / "replayed.py").write_text(
+        "import warp as wp\n\n\n"
+        + kernel.format(name="grow")
+        + "\n\n"
+        + kernel.format(name="changed")
+        + "\n\na = wp.ones(4, dtype=float, device='cpu')\n"
+        "cmd = wp.launch(grow, dim=4, inputs=[a, 2.0], device='cpu', record_cmd=True)\ncmd.launch()\n"
+        "other = wp.launch(changed, dim=4, inputs=[a, 2.0], device='cpu', record_cmd=True)\n"
+        "other.set_param_by_name('s', 3.0)\nother.launch()\n"
+    )
+    target = keys.resolve(str(folder))
+    results = jobs.cached_capture(jobs.default_jobs(target), [target], tmp_path / "cache", workers=1)
+    assert [r.status for r in results] == ["ok"], [r.detail for r in results]
+    best = jobs.best_records(results)
+    verdicts = {}
+    for rec_ in harvest([str(folder)], workers=1).records:
+        _, data = keys.match(best, rec_) or (None, None)
+        verdicts[rec_["qualname"]] = replay.replay(rec_["source"], rec_["kernel_name"], data).verdict if data else None
+    assert verdicts == {"grow": "equal", "changed": None}
+
+
+def test_the_capture_cache_key_covers_the_launch_hook(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What reaches the recorder is decided by the wrapper of Warp's launch too: a changed wrapper is new code,
+    and the machine's cached captures made without it are not reused."""
+    before = jobs.code_version.__wrapped__()
+
+    def other_hook(before: object, after: object) -> None:
+        return None
+
+    monkeypatch.setattr(warp_session, "install_launch_hook", other_hook)
+    assert jobs.code_version.__wrapped__() != before

@@ -295,6 +295,72 @@ def test_kernels_of_objects_made_and_dropped_at_load_are_harvested(tmp_path):
     assert sorted("w = 2.0" in r["source"] for r in records) == [False, True]
 
 
+def test_same_named_modules_of_two_subfolders_stay_apart(tmp_path):
+    """`from utils import cell` in `a/run.py` and in `b/run.py` (and in `b/c/d/deep.py`, which puts `b/` on
+    its path) means each folder's own `utils.py`, as `python b/run.py` has it, though one worker runs them all."""
+    helper = "import warp as wp\n\n\n@wp.func\ndef cell(x: float) -> float:\n    return {body}\n"
+    run = (
+        "{path}import warp as wp\nfrom utils import cell\n\n\n@wp.kernel\n"
+        "def {name}(a: wp.array(dtype=float)):\n    a[wp.tid()] = cell(a[wp.tid()])\n"
+    )
+    deep_path = "import sys\nfrom pathlib import Path\n\nsys.path.insert(0, str(Path(__file__).parents[2]))\n"
+    files = {
+        "a/utils.py": helper.format(body="x + 1.0"),
+        "b/utils.py": helper.format(body="x * 3.0"),
+        "a/run.py": run.format(path="", name="run_a"),
+        "b/run.py": run.format(path="", name="run_b"),
+        "b/c/d/deep.py": run.format(path=deep_path, name="run_deep"),
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    result = harvest([str(tmp_path)], workers=1)
+    assert result.reasons == []
+    got = {r["qualname"]: r["source"] for r in result.records}
+    assert "x + 1.0" in got["run_a"] and "x * 3.0" not in got["run_a"]
+    assert "x * 3.0" in got["run_b"] and "x * 3.0" in got["run_deep"]
+
+
+def test_a_kernel_renamed_after_its_decorator_keeps_its_name(tmp_path):
+    """A factory that tells its kernels apart by `kernel.key = ...`: the self-contained text renames it too."""
+    records = _harvest_script(
+        tmp_path,
+        "named-filters.py",
+        "import warp as wp\n\n\ndef make(name, w):\n    @wp.kernel\n    def box(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] *= w\n\n    box.key = f'box_{name}'\n    return box\n\n\n"
+        "FILTERS = {n: make(n, w) for n, w in [('narrow', 2.0), ('wide', 3.0)]}\n",
+    )
+    assert sorted(r["source"].splitlines()[-1] for r in records) == ["box.key = 'box_narrow'", "box.key = 'box_wide'"]
+
+
+def test_every_arm_of_a_match_statement_keeps_its_kernel(tmp_path):
+    """One kernel name defined in each arm of a `match`, one arm taken: Warp holds only the latest kernel
+    of a name, so the arms the harvest defines itself are held until announced."""
+    arm = "    case {case}:\n\n        @wp.kernel\n        def step(a: wp.array(dtype=float)):\n"
+    arm += "            a[wp.tid()] {op}\n\n"
+    text = "import warp as wp\n\nMODE = 'b'\n\nmatch MODE:\n"
+    text += "".join(arm.format(case=c, op=op) for c, op in [("'a'", "+= 1.0"), ("'b'", "*= 2.0"), ("_", "-= 1.0")])
+    records = _harvest_script(tmp_path, "3-arms.py", text)
+    assert sorted(r["line"] for r in records) == [8, 14, 20]
+
+
+def test_a_kernel_a_script_makes_from_text_gets_a_reason_at_the_statement(tmp_path):
+    """A kernel `exec`'d from a formatted template has its text in no file of the folder: no record, and a
+    reason on the script's line that made it, where it used to vanish without one."""
+    (tmp_path / "from-text.py").write_text(
+        "import linecache\n\nimport warp as wp\n\nSRC = '@wp.kernel\\ndef made(a: wp.array(dtype=float)):\\n"
+        "    a[wp.tid()] = 1.0\\n'\n\n\ndef build():\n    linecache.cache['<tpl>'] = (len(SRC), None, "
+        "SRC.splitlines(True), '<tpl>')\n    ns = {'wp': wp}\n    exec(compile(SRC, '<tpl>', 'exec'), ns)\n"
+        "    return ns['made']\n\n\nkernel = build()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert result.records == []
+    assert [(r.category, r.file, r.line, r.kernel) for r in result.reasons] == [
+        (reasons.NO_SOURCE, "from-text.py", 15, "made")
+    ]
+    assert "'<tpl>'" in result.reasons[0].detail
+
+
 def test_a_factory_called_over_pairs_is_made_for_those_pairs(tmp_path):
     """`make(r, w)` in `for r, w in [(1, 1.0), (2, 0.5)]`: the pairs the loop gives, not every r with every w."""
     records = _harvest_script(
@@ -573,6 +639,52 @@ def test_scripts_beside_an_init_file_are_loaded_by_path(tmp_path):
     result = harvest([str(folder)], workers=1)
     assert sorted((r["file"], r["qualname"]) for r in result.records) == [("001.py", "first"), ("plain.py", "plain")]
     assert result.reasons == []
+
+
+def test_a_folder_with_an_init_file_runs_its_files_as_scripts(tmp_path):
+    """An `__init__.py` at the top of a folder of scripts (for pytest or an editor): `import helpers` beside
+    `helpers.py` works as `python step.py` has it, `kernels.v2.py` is no module `kernels.v2`, the kernel of
+    an `if` branch not taken is found, and a relative import still works."""
+    folder = tmp_path / "my_sims"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    (folder / "helpers.py").write_text("import warp as wp\n\n\n@wp.func\ndef twice(x: float):\n    return 2.0 * x\n")
+    kernel = "@wp.kernel\ndef {name}(a: wp.array(dtype=float)):\n    a[wp.tid()] = {body}\n"
+    (folder / "step.py").write_text(
+        "import sys\n\nimport warp as wp\nimport helpers\n\n\n"
+        + kernel.format(name="doubled", body="helpers.twice(1.0)")
+        + "\n\nif sys.platform == 'no such platform':\n\n    "
+        + kernel.format(name="elsewhere", body="0.0").replace("\n", "\n    ").rstrip()
+        + "\n"
+    )
+    (folder / "kernels.v2.py").write_text("import warp as wp\n\n\n" + kernel.format(name="v2", body="3.0"))
+    (folder / "relative.py").write_text(
+        "import warp as wp\n\nfrom .helpers import twice\n\n\n" + kernel.format(name="rel", body="twice(4.0)")
+    )
+    result = harvest([str(folder)], workers=1)
+    assert result.reasons == []
+    assert sorted((r["file"], r["qualname"]) for r in result.records) == [
+        ("kernels.v2.py", "v2"),
+        ("relative.py", "rel"),
+        ("step.py", "doubled"),
+        ("step.py", "elsewhere"),
+    ]
+
+
+def test_a_module_of_a_package_loaded_by_path_comes_after_its_package(tmp_path):
+    """`pkg/Forces.py` sorts before `pkg/__init__.py`, whose `from .Forces import twice` would meet the
+    module half made if its own relative import ran the package's `__init__` in the middle of its load."""
+    pkg = tmp_path / "scripts" / "pkg"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("from .Forces import twice\n")
+    (pkg / "base.py").write_text("ONE = 1.0\n")
+    (pkg / "Forces.py").write_text(
+        "import warp as wp\n\nfrom .base import ONE\n\n\n@wp.func\ndef twice(x: float):\n    return 2.0 * x * ONE\n"
+        "\n\n@wp.kernel\ndef clear(a: wp.array(dtype=float)):\n    a[wp.tid()] = twice(0.0)\n"
+    )
+    result = harvest([str(tmp_path / "scripts")], workers=1)
+    assert result.reasons == []
+    assert [(r["file"], r["qualname"]) for r in result.records] == [("pkg/Forces.py", "clear")]
 
 
 @pytest.mark.parametrize(

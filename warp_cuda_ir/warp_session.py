@@ -730,8 +730,9 @@ def install_launch_hook(before: Any, after: Any) -> None:
     `wp.launch_tiled` for (None for `wp.launch`): on the CPU, Warp 1.19 runs a tiled launch with a block of 1
     thread and appends that 1 to `dim`, so a GPU launch needs the requested size instead.
     `before` returns a token (None: nothing to do after); an exception in either callback is swallowed so the
-    launched program behaves as without the hook. Backward (`adjoint=True`) and recorded (`record_cmd=True`)
-    launches pass straight through.
+    launched program behaves as without the hook. Backward (`adjoint=True`) launches pass straight through. A
+    recorded launch (`record_cmd=True`) runs nothing: its `Launch` object's `launch()` is hooked instead, with
+    the arguments it was recorded with, until one of its `set_*` methods changes them.
     """
     import inspect
     import threading
@@ -751,26 +752,59 @@ def install_launch_hook(before: Any, after: Any) -> None:
         finally:
             tiled_state.block_dim = None
 
-    def launch(*args: Any, **kwargs: Any) -> Any:
+    def observed(call: tuple[Any, ...] | None, run: Any) -> Any:
+        """`run()`, with `before(*call)` ahead of it and `after(token)` behind it when there is a call."""
         token = None
+        if call is not None:
+            try:
+                token = before(*call)
+            except Exception:
+                token = None
+        result = run()
+        if token is not None:
+            with contextlib.suppress(Exception):
+                after(token)
+        return result
+
+    def launch(*args: Any, **kwargs: Any) -> Any:
+        call = recorded = None
         try:
             bound = signature.bind(*args, **kwargs)
             bound.apply_defaults()
             a = bound.arguments
-            if not a["adjoint"] and not a["record_cmd"]:
+            if not a["adjoint"]:
                 tiled = getattr(tiled_state, "block_dim", None)
                 tiled_state.block_dim = None  # one launch per `launch_tiled` call
                 inputs = [*a["inputs"], *a["outputs"]]
-                token = before(a["kernel"], a["dim"], inputs, a["device"], a["block_dim"], tiled)
+                call = (a["kernel"], a["dim"], inputs, a["device"], a["block_dim"], tiled)
+                if a["record_cmd"]:
+                    call, recorded = None, call
         except Exception:
-            token = None
-        result = original(*args, **kwargs)
-        if token is not None:
-            try:
-                after(token)
-            except Exception:
-                pass
+            call = recorded = None
+        result = observed(call, lambda: original(*args, **kwargs))
+        if recorded is not None and isinstance(result, launch_class):
+            with contextlib.suppress(AttributeError):
+                result._warp_cuda_ir_call = recorded
         return result
+
+    # `cmd = wp.launch(..., record_cmd=True)` then `cmd.launch()` (Warp's benchmarks, 21 of its files):
+    launch_class = context.Launch
+    original_run = launch_class.launch
+
+    def run_recorded(self: Any, *args: Any, **kwargs: Any) -> Any:
+        return observed(getattr(self, "_warp_cuda_ir_call", None), lambda: original_run(self, *args, **kwargs))
+
+    def forgets_call(method: Any) -> Any:
+        def changed(self: Any, *args: Any, **kwargs: Any) -> Any:
+            with contextlib.suppress(AttributeError):
+                self._warp_cuda_ir_call = None  # the recorded arguments no longer say what runs
+            return method(self, *args, **kwargs)
+
+        return changed
+
+    for name in [n for n in vars(launch_class) if n.startswith("set_")]:
+        setattr(launch_class, name, forgets_call(getattr(launch_class, name)))
+    launch_class.launch = run_recorded
 
     launch._warp_cuda_ir_hook = True  # type: ignore[attr-defined]
     launch.__doc__ = original.__doc__

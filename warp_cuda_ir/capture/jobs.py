@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+import inspect
 import json
 import os
 import re
@@ -29,6 +30,7 @@ from typing import Any
 
 import warp as wp
 
+from warp_cuda_ir import warp_session
 from warp_cuda_ir.cache import Cache
 from warp_cuda_ir.capture import keys
 from warp_cuda_ir.capture.hook import read_launch_file
@@ -78,6 +80,10 @@ def code_version() -> str:
     files.append(_CODE.parent / "harvest" / "identity.py")  # a launch's kernel identity, shared with the harvest
     for path in sorted(files):
         h.update(path.name.encode() + b"\0" + path.read_bytes())
+    # The wrapper of Warp's launch decides which launches reach the recorder (recorded `Launch` objects since
+    # it also wraps them); the rest of `warp_session` does not, and hashing all of it would throw the machine's
+    # captures away on any change there.
+    h.update(inspect.getsource(warp_session.install_launch_hook).encode())
     return h.hexdigest()[:16]
 
 
@@ -280,7 +286,10 @@ def default_jobs(target: keys.Target, time_limit: float = DEFAULT_TIME_LIMIT_S) 
         tests = sorted({*root.rglob("test_*.py"), *root.rglob("*_test.py")})
         # A package's modules are library code and its examples are named so; a folder of scripts is run
         # script by script, as its users run it (`python cloth-sim.py`): each one with a `__main__` block.
-        is_package = (root / "__init__.py").is_file()
+        # A folder named on the command line is a folder of scripts even with an `__init__.py` at its top
+        # (there for pytest or an editor; the harvest runs its files as scripts too): an installed package's
+        # files are named relative to the folder above it, a folder's to itself.
+        is_package = (root / "__init__.py").is_file() and root != base
         for p in sorted(root.rglob("example*.py" if is_package else "*.py")):
             if p not in tests:
                 example(p, top_level=not is_package)
@@ -295,7 +304,8 @@ def _runs_at_top_level(text: str) -> bool:
     of a function it defines (`result = simulate()`). A module of definitions, imports and constants is not run:
     it launches nothing (of a folder nobody tuned the harvest on, 19 of 33 scripts launched this way)."""
     try:
-        tree = ast.parse(text)
+        # A byte-order mark (Notepad's "UTF-8 with BOM") is no character of the code: Python skips it.
+        tree = ast.parse(text.removeprefix("\ufeff"))
     except SyntaxError:
         return False
     defined = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}

@@ -160,12 +160,16 @@ def _folder(spec: str, path: Path, index: int) -> Target:
         if not parts:
             continue
         module = ".".join(parts)
-        if is_package and _importable(module):
-            _add_job(target, index, module, f)
-        elif is_package:
-            # `001.py` beside an `__init__.py`: no import statement names it, `python 001.py` runs it.
-            rel = target.relpath(str(f)) or f.name
-            target.jobs.append(Job(index, script_module_name(rel), rel, str(f)))
+        # `kernels.v2.py` is no module `kernels.v2`: each part of the path must be a name of its own.
+        named = all(_importable_part(p) for p in parts)
+        rel = target.relpath(str(f)) or f.name
+        if is_package:
+            # A folder with an `__init__.py` (there for pytest or an editor as often as for imports) is still
+            # a folder of scripts: each file runs as `python file.py` runs it (`import chain_b` beside
+            # `chain_b.py` works, the kernels of a branch not taken are found), under its module name in the
+            # package where it has one, so that its relative imports and a sibling's `import pkg.mod` work,
+            # else under a name no import statement can spell (`001.py`).
+            name = module if named else script_module_name(rel)
         else:
             # A folder of scripts is run file by file (`python 001.py`, runpy, pytest): each file is loaded
             # from its path (see the worker), under its own name where it has one (a sibling's `import` then
@@ -173,10 +177,9 @@ def _folder(spec: str, path: Path, index: int) -> Target:
             # A file named as a module of the standard library (`random.py`) is not that module: the worker
             # imported the standard one long before, so under that name the script would never run. Nor is a
             # top-level `__main__.py` (what `python folder` runs) the module `__main__`: that is the worker's own.
-            rel = target.relpath(str(f)) or f.name
             shadows = module.split(".")[0] in sys.stdlib_module_names or module == "__main__"
-            name = module if _importable(module) and not shadows else script_module_name(rel)
-            target.jobs.append(Job(index, name, rel, str(f)))
+            name = module if named and not shadows else script_module_name(rel)
+        target.jobs.append(Job(index, name, rel, str(f)))
     return target
 
 
@@ -189,7 +192,11 @@ def script_module_name(rel: str) -> str:
 
 
 def _importable(module: str) -> bool:
-    return all(p.isidentifier() and not keyword.iskeyword(p) for p in module.split("."))
+    return all(_importable_part(p) for p in module.split("."))
+
+
+def _importable_part(part: str) -> bool:
+    return part.isidentifier() and not keyword.iskeyword(part)
 
 
 def _add_job(target: Target, index: int, module: str, file: Path) -> None:

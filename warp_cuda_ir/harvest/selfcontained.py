@@ -881,6 +881,13 @@ def _decorated_as_kernel(text: str, scope: dict[str, Any]) -> bool:
     return any(_is_kernel_decorator(dec, scope) for dec in getattr(node, "decorator_list", []))
 
 
+def _names_itself(text: str) -> bool:
+    """Whether the definition's decorators pass `name=` (`@wp.kernel(name="k")` sets the key itself)."""
+    node = ast.parse(text).body[0]
+    decorators = getattr(node, "decorator_list", [])
+    return any(isinstance(d, ast.Call) and any(k.arg == "name" for k in d.keywords) for d in decorators)
+
+
 def _definition_name(text: str) -> str:
     node = ast.parse(text).body[0]
     return getattr(node, "name", "")
@@ -917,6 +924,10 @@ def self_contained_source(kernel: Any, module_options: dict[str, Any] | None = N
             args.append(f"name={key!r}")
         args += [f"{k}={writer.literal(v)}" for k, v in warp_session.kernel_decorator_options(root).items()]
         tail.append(f"{pyfunc.__name__} = wp.kernel({', '.join(args)})")
+    elif key != warp_session.kernel_key_for_text(root, pyfunc, ignore_key=True) and not _names_itself(text):
+        # Renamed after its decorator made it (`kernel.key = f"box_filter_{name}"`, a factory telling its
+        # kernels apart): the text renames it the same way, so its key, and Warp's code, are the original's.
+        tail.append(f"{pyfunc.__name__}.key = {key!r}")
     if generic is not None:
         types_ = [writer.type_expr(arg.type) for arg in kernel.adj.args]
         tail.append(f"wp.overload({pyfunc.__name__}, [{', '.join(types_)}])")

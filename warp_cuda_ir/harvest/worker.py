@@ -16,6 +16,7 @@ import copy
 import dataclasses
 import hashlib
 import importlib
+import importlib.machinery
 import importlib.util
 import json
 import linecache
@@ -72,6 +73,7 @@ class Worker:
         self.script_modules: list[str] = []  # the names they load under
         self.factory_calls: dict[int, str] = {}  # id(kernel) -> the call the harvest made it with (provenance)
         self.factory_kernels: list[Any] = []  # those kernels (Warp's registry holds them weakly)
+        self.file_in_targets: dict[str, bool] = {}  # a module's file -> whether a harvested folder holds it
         for target in config["targets"]:
             if target["sys_path"] not in sys.path:
                 sys.path.insert(0, target["sys_path"])
@@ -87,6 +89,7 @@ class Worker:
         # into the next file's code (they made the next file's kernels fail their self-contained check).
         warp_session.restore_config(self.warp_config)
         if path is not None:
+            self._forget_other_folders_modules(path)
             self._forget_named_modules()
             self.scripts.add(os.path.realpath(path))
             self.script_modules.append(module)
@@ -127,7 +130,49 @@ class Worker:
             if ident not in self.known:
                 self.known[ident] = _NotMade(why)
                 out.append(ident)
+        for line, kernel in made.from_text:
+            name = kernel.func.__code__.co_filename
+            ident = f"{where[0]}|{where[1]}|{line}|{kernel.func.__qualname__}||from text {name}"
+            if ident not in self.known:
+                why = f"made from text in no file (compiled as {name!r}) by the statement at line {line}"
+                self.known[ident] = _NotMade(why, reasons.NO_SOURCE)
+                out.append(ident)
         return out
+
+    def _forget_other_folders_modules(self, path: str) -> None:
+        """Scripts are separate programs: `from utils import cell_of` in `b/run.py` means `b/utils.py`, even
+        after `a/run.py` imported `a/utils.py` as `utils` in this process. A module of the harvested folders
+        that the script's own search path (its folder first, as `python b/run.py` puts it) would find in
+        another file, or not at all, is taken out of `sys.modules` (with its submodules and the Warp module
+        of that name), so the script imports its own; modules it would find where they are stay shared, and
+        so do the scripts loaded by path under names no import finds."""
+        search = [os.path.dirname(os.path.abspath(path)), *sys.path]
+        stale = []
+        for name, module in list(sys.modules.items()):
+            origin = getattr(module, "__file__", None)
+            if "." in name or not origin or not self._in_targets(origin):
+                continue
+            try:
+                spec = importlib.machinery.PathFinder.find_spec(name, search)
+            except (ImportError, ValueError):
+                spec = None
+            found = spec.origin if spec is not None else None
+            if found is None and name in self.script_modules:
+                continue  # a script loaded by path under a name of its own: no import statement finds it
+            if found is None or os.path.realpath(found) != os.path.realpath(origin):
+                stale.append(name)
+        for name in stale:
+            for loaded in [n for n in sys.modules if n == name or n.startswith(name + ".")]:
+                del sys.modules[loaded]
+        warp_session.unregister_modules(stale)
+
+    def _in_targets(self, path: str) -> bool:
+        """Whether a module's file is one of the harvested folders' (remembered: `realpath` costs about 1 ms
+        here, and a worker asks of every loaded module before every script)."""
+        known = self.file_in_targets.get(path)
+        if known is None:
+            known = self.file_in_targets[path] = any(t.relpath(path) is not None for t in self.targets)
+        return known
 
     def _forget_named_modules(self) -> None:
         """Scripts are separate programs: a Warp module one of them names (`@wp.kernel(module="dft_kernels")`)
@@ -191,7 +236,9 @@ class Worker:
 
     def _where(self, kernel: Any) -> tuple[int, str, int] | None:
         code = getattr(kernel.func, "__code__", None)
-        if code is None:
+        # Compiled from a string (`<string>`, `wp.map`'s kernels): no file, though the name, taken as a path
+        # relative to the working directory, may land inside a harvested folder.
+        if code is None or code.co_filename.startswith("<"):
             return None
         for i, target in enumerate(self.targets):
             rel = target.relpath(code.co_filename)
@@ -298,7 +345,7 @@ class Worker:
         if kernel is None:
             return self._reason(ident, reasons.WORKER_DIED, "kernel not found in this worker")
         if isinstance(kernel, _NotMade):
-            return self._reason(ident, reasons.FACTORY_NOT_MADE, kernel.why)
+            return self._reason(ident, kernel.category, kernel.why)
         t, rel, line, qualname, sig, _ = ident.split("|")[:6]
         target = self.targets[int(t)]
         chosen = None
@@ -398,7 +445,14 @@ def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) 
     it runs, as an import would (Warp reads a kernel's globals through its module; a sibling's `import`
     finds it). Line numbers are the file's, so Warp reads the kernels' source from the file itself.
     """
-    if module in sys.modules:  # a sibling script imported it by name already
+    # A module of a package is made after its package, as an import makes it: loaded first, its relative
+    # import would run the package's `__init__`, whose `from .forces import spring_force` then met this
+    # module still empty (which worker took the file first decided it).
+    parent = module.rpartition(".")[0]
+    if parent and parent not in sys.modules:
+        with contextlib.suppress(Exception):  # the file's own run meets the failure again, and reports it
+            importlib.import_module(parent)
+    if module in sys.modules:  # a sibling script imported it by name already (or its package did)
         return
     text = _script_text(path)
     tree = ast.parse(text, path)
@@ -430,6 +484,7 @@ def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) 
         with warp_session.kernels_kept(kept):
             for node in tree.body:
                 timed = not isinstance(node, (ast.Import, ast.ImportFrom))
+                before = len(kept)
                 try:
                     if timed:
                         signal.alarm(SCRIPT_STATEMENT_LIMIT_S)
@@ -438,6 +493,8 @@ def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) 
                     first = first or e
                 finally:
                     signal.alarm(0)
+                if made is not None:
+                    made.from_text += [(node.lineno, k) for k in kept[before:] if _made_from_text(k)]
     except _OverTime as e:  # the file's time is up: the definitions not run yet are still made from the text
         over = e
     finally:
@@ -547,7 +604,12 @@ def _define_inner_kernels(
 
         def define(func: Any, qualname: str = inner.qualname, decorator: ast.expr = decorator) -> Any:
             func.__qualname__ = qualname
-            return eval(scripts.compiled(ast.Expression(decorator), path, "eval", flags), func.__globals__)(func)
+            kernel = eval(scripts.compiled(ast.Expression(decorator), path, "eval", flags), func.__globals__)(func)
+            # Held until announced: Warp keeps only the latest kernel of a key strongly, and two branches not
+            # taken (`match` arms, `if`/`else`) define kernels of one name.
+            if made is not None:
+                made.loaded.append(kernel)
+            return kernel
 
         scope: dict[str, Any] = {"__wci_define__": define}
         try:
@@ -595,11 +657,22 @@ class FactoryKernels:
     # and the harvest's equal copy, marked redundant, was never announced either.
     loaded: list[Any] = field(default_factory=list)
     unmade: list[tuple[int, str, str]] = field(default_factory=list)  # (first line, qualname, why)
+    # Kernels the script's statements made from text that is in no file (`exec` of a formatted template,
+    # `wp.map`'s kernels), with the line of the statement that made them: no file of the folder holds their
+    # source, so each gets a reason there.
+    from_text: list[tuple[int, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
 class _NotMade:
     why: str
+    category: str = reasons.FACTORY_NOT_MADE
+
+
+def _made_from_text(kernel: Any) -> bool:
+    """Whether the kernel's function was compiled from a string rather than read from a file."""
+    code = getattr(kernel.func, "__code__", None)
+    return code is not None and not os.path.isfile(code.co_filename)
 
 
 # Warp's functions a factory's statements may call besides its types: type constructors, decorators, and

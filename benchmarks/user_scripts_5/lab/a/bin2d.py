@@ -1,0 +1,19 @@
+import numpy as np
+import warp as wp
+from utils import cell_of, clear_counts
+
+
+@wp.kernel
+def bin_points_2d(pts: wp.array(dtype=wp.vec2), h: float, counts: wp.array2d(dtype=int)):
+    i = wp.tid()
+    c = cell_of(pts[i], h)
+    if c[0] >= 0 and c[0] < counts.shape[0] and c[1] >= 0 and c[1] < counts.shape[1]:
+        wp.atomic_add(counts, c[0], c[1], 1)
+
+
+if __name__ == "__main__":
+    pts = wp.array(np.random.rand(100, 2).astype(np.float32), dtype=wp.vec2)
+    counts = wp.empty((4, 4), dtype=int)
+    wp.launch(clear_counts, dim=counts.shape, inputs=[counts])
+    wp.launch(bin_points_2d, dim=100, inputs=[pts, 0.25, counts])
+    print(counts.numpy().sum())

@@ -959,3 +959,26 @@ def test_a_file_whose_worker_died_importing_it_is_tried_once_more(tmp_path):
     result = harvest([str(folder)], workers=1)
     assert marker.exists() and result.reasons == []
     assert [r["qualname"] for r in result.records] == ["survive"]
+
+
+def test_options_set_on_a_unique_module_after_its_kernel_are_kept(tmp_path):
+    """newton's factories turn a unique module's backward off after the kernel is made
+    (`wp.set_module_options({...}, module=kernel.module)`): the self-contained text does the same after the
+    definition, and leaves alone what the decorator's own `module_options=` sets."""
+    records = _harvest_script(
+        tmp_path,
+        "unique-options.py",
+        "import warp as wp\n\n\ndef make():\n    @wp.kernel(module='unique')\n"
+        "    def scaled(a: wp.array(dtype=float)):\n        a[wp.tid()] *= 3.0\n\n"
+        "    wp.set_module_options({'enable_backward': False}, module=scaled.module)\n    return scaled\n\n\n"
+        "@wp.kernel(module='unique', module_options={'enable_backward': False})\n"
+        "def halved(a: wp.array(dtype=float)):\n    a[wp.tid()] *= 0.5\n\n\nKERNEL = make()\n",
+    )
+    got = {r["qualname"].rpartition(".")[2]: r for r in records}
+    assert (
+        got["scaled"]["source"]
+        .rstrip()
+        .endswith("wp.set_module_options({'enable_backward': False}, module=scaled.module)")
+    )
+    assert "set_module_options" not in got["halved"]["source"]
+    assert {r["texts"]["backward_origin"] for r in records} == {"enabled_here:module"}

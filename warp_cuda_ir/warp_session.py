@@ -497,18 +497,14 @@ def _default_options() -> dict[str, Any]:
 def changed_module_options(kernel: Any) -> dict[str, Any]:
     """Options of the kernel's module that differ from Warp's defaults (block_dim excluded: a launch choice).
 
-    Empty for a `module="unique"` kernel: its decorator's `module_options=` sets them, and the decorator is
-    kept with the kernel's text. A named module (`module="name"`) counts: its owner sets them on the module
-    (`wp.get_module("name").options[...] = ...`), away from the kernel (`named_module`).
+    For a kernel in its file's module, a named module (`module="name"`, whose owner sets them on the module:
+    `wp.get_module("name").options[...] = ...`) or a unique one (`module="unique"`: its decorator's
+    `module_options=`, or `wp.set_module_options({...}, module=kernel.module)` after it, as newton's factories do).
     """
-    module = kernel.module
-    from warp._src import module_registry
-
-    home = module_registry.resolve_module_name(kernel.func.__module__, kernel.func.__qualname__)
-    if module.name != home and named_module(kernel) is None:
-        return {}
     defaults = _default_options()
-    return {k: v for k, v in module.options.items() if k not in ("block_dim", "output_arch") and defaults.get(k) != v}
+    return {
+        k: v for k, v in kernel.module.options.items() if k not in ("block_dim", "output_arch") and defaults.get(k) != v
+    }
 
 
 def named_module(kernel: Any) -> str | None:

@@ -931,13 +931,31 @@ def self_contained_source(kernel: Any, module_options: dict[str, Any] | None = N
     if generic is not None:
         types_ = [writer.type_expr(arg.type) for arg in kernel.adj.args]
         tail.append(f"wp.overload({pyfunc.__name__}, [{', '.join(types_)}])")
-    if module_options:
+    if warp_session.kernel_module_name(root) == "unique":
+        # The decorator's `module_options=` is kept with its text; options set on the module after it
+        # (`wp.set_module_options({...}, module=kernel.module)`) are set the same way after the definition.
+        set_here = _decorator_module_options(text)
+        after = {k: v for k, v in (module_options or {}).items() if k not in set_here}
+        if after:
+            options = writer.literal(dict(sorted(after.items())))
+            tail.append(f"wp.set_module_options({options}, module={pyfunc.__name__}.module)")
+    elif module_options:
         # A named module's options are the module's, set apart from the kernel: name it, since the call
         # alone would set those of the text's own module, which the kernel does not live in.
         named = warp_session.named_module(root)
         where = f", module={named!r}" if named is not None else ""
         writer.prelude.append(f"wp.set_module_options({writer.literal(dict(sorted(module_options.items())))}{where})")
     return SelfContained(_assemble(writer, text, tail), key)
+
+
+def _decorator_module_options(text: str) -> set[str]:
+    """The option names a kernel's decorator sets with `module_options={...}`."""
+    node = ast.parse(text).body[0]
+    for dec in getattr(node, "decorator_list", []):
+        for kw in dec.keywords if isinstance(dec, ast.Call) else []:
+            if kw.arg == "module_options" and isinstance(kw.value, ast.Dict):
+                return {k.value for k in kw.value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+    return set()
 
 
 def _assemble(writer: _Writer, kernel_text: str, tail: list[str]) -> str:

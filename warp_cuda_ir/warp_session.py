@@ -507,6 +507,14 @@ def changed_module_options(kernel: Any) -> dict[str, Any]:
     }
 
 
+def warp_type_of(python_type: Any) -> Any:
+    """What Warp reads a Python type as in an annotation or `dtype=` (`float` is float32, `int` int32; others
+    as they are): Warp's own `type_to_warp`."""
+    from warp._src.types import type_to_warp
+
+    return type_to_warp(python_type)
+
+
 def named_module(kernel: Any) -> str | None:
     """The name given in `@wp.kernel(module="name")`, None for a kernel in its file's module or a unique one."""
     from warp._src import module_registry

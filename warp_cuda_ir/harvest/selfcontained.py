@@ -402,7 +402,9 @@ class _Writer:
                 # A nested def's annotations were evaluated in its factory's frame, which is gone (and a module
                 # global of the same name is another object): Warp's resolved argument types say what it was.
                 found = _annotation_value(text, name, resolved)
-                if found is not _MISSING and not (value is _MISSING and _WARP_TYPE_OF_BUILTIN.get(name) is found):
+                builtin = vars(builtins).get(name, _MISSING)
+                kept = value is _MISSING and isinstance(builtin, type) and warp_session.warp_type_of(builtin) is found
+                if found is not _MISSING and not kept:
                     value = found  # (Python's own `float` there is what Warp read as float32: keep the builtin)
             if value is _MISSING and name in vars(builtins):
                 continue  # Python resolves it
@@ -494,8 +496,6 @@ class _Writer:
 
 
 _MISSING = object()
-# What Warp reads Python's own scalar types as in an annotation (`wp.array(dtype=float)` is float32).
-_WARP_TYPE_OF_BUILTIN: dict[str, Any] = {"float": wp.float32, "int": wp.int32, "bool": wp.bool}
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -701,27 +701,31 @@ def _match_annotation(node: ast.AST, t: Any, name: str) -> Any:
 _SNIPPETS = {"snippet": "native_snippet", "adj_snippet": "adj_native_snippet", "replay_snippet": "replay_snippet"}
 
 
+def _decorator_calls(text: str) -> list[ast.Call]:
+    """The decorators of the definition `text` holds that are calls (`@wp.kernel(module="unique")`)."""
+    node = ast.parse(text).body[0]
+    return [d for d in getattr(node, "decorator_list", []) if isinstance(d, ast.Call)]
+
+
 def _decorator_argument(text: str, name: str, kernel: Any, function: Any) -> Any:
     """A decorator argument a factory computed, as the kernel or function it made kept it, else _MISSING:
     `@wp.kernel(module=module_name)` the module's name, `@wp.kernel(grid_stride=g)` the kernel's option,
     `@wp.func_native(snippet, adj_snippet)` the function's snippets."""
-    node = ast.parse(text).body[0]
-    for dec in getattr(node, "decorator_list", []):
-        if not isinstance(dec, ast.Call):
-            continue
+    options = warp_session.kernel_decorator_options(kernel) if kernel is not None else {}
+    for dec in _decorator_calls(text):
         native = (
             dec.func.attr if isinstance(dec.func, ast.Attribute) else getattr(dec.func, "id", "")
         ) == "func_native"
         keywords = [kw.arg for kw in dec.keywords if isinstance(kw.value, ast.Name) and kw.value.id == name]
         if native:
             keywords += [
-                list(_SNIPPETS)[i] for i, a in enumerate(dec.args[:3]) if isinstance(a, ast.Name) and a.id == name
+                k for k, a in zip(_SNIPPETS, dec.args, strict=False) if isinstance(a, ast.Name) and a.id == name
             ]
         for keyword in keywords:
             if kernel is not None and keyword == "module":
                 return warp_session.kernel_module_name(kernel)
-            if kernel is not None and keyword in warp_session.kernel_decorator_options(kernel):
-                return warp_session.kernel_decorator_options(kernel)[keyword]
+            if keyword in options:
+                return options[keyword]
             if function is not None and native and keyword in _SNIPPETS:
                 value = getattr(function, _SNIPPETS[keyword], None)
                 if value is not None:
@@ -883,9 +887,7 @@ def _decorated_as_kernel(text: str, scope: dict[str, Any]) -> bool:
 
 def _names_itself(text: str) -> bool:
     """Whether the definition's decorators pass `name=` (`@wp.kernel(name="k")` sets the key itself)."""
-    node = ast.parse(text).body[0]
-    decorators = getattr(node, "decorator_list", [])
-    return any(isinstance(d, ast.Call) and any(k.arg == "name" for k in d.keywords) for d in decorators)
+    return any(k.arg == "name" for d in _decorator_calls(text) for k in d.keywords)
 
 
 def _definition_name(text: str) -> str:
@@ -950,9 +952,8 @@ def self_contained_source(kernel: Any, module_options: dict[str, Any] | None = N
 
 def _decorator_module_options(text: str) -> set[str]:
     """The option names a kernel's decorator sets with `module_options={...}`."""
-    node = ast.parse(text).body[0]
-    for dec in getattr(node, "decorator_list", []):
-        for kw in dec.keywords if isinstance(dec, ast.Call) else []:
+    for dec in _decorator_calls(text):
+        for kw in dec.keywords:
             if kw.arg == "module_options" and isinstance(kw.value, ast.Dict):
                 return {k.value for k in kw.value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
     return set()

@@ -99,3 +99,17 @@ if __name__ == "__main__":  # a driver the signal tests start and then interrupt
         print("started", flush=True)
         for _ in executor.map(start_grandchild, [mark, mark, mark]):
             pass
+
+
+def leave_temporary_files(item: tuple[str, str]) -> str:
+    """Leave a temporary folder behind, as Warp's precompiled headers are left (a worker ends with `os._exit`);
+    `("die", marker)` writes the folder's path to `marker`, then kills the worker."""
+    import tempfile
+
+    kind, marker = item
+    left = tempfile.mkdtemp(prefix="left_")
+    if kind == "die":
+        with open(marker, "w") as f:
+            f.write(left)
+        os._exit(3)
+    return left

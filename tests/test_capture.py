@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import shutil
+import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -264,6 +265,31 @@ def _fixture_jobs(limit: float) -> list[jobs.Job]:
         jobs.Job("capfix", name, "path", str(FIXTURE / name), (), limit)
         for name in ("example_run.py", "example_crash.py")
     ]
+
+
+@pytest.mark.slow
+def test_a_job_leaves_the_shared_kernel_cache_and_no_temporary_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """unit_cases.py run as a script calls `wp.clear_kernel_cache()`, as Warp's test files do. The jobs beside
+    it build their modules in the same kernel cache: in CI one lost its build folder mid-compile ("LLVM ERROR:
+    IO failure on output stream") and with it every launch. A job's process ends with `os._exit` or a kill, so
+    its temporary files (Warp's precompiled headers, ~4.5 MB each) must go with the job, not stay in /tmp."""
+    kernel_cache = tmp_path / "kernels"
+    building = kernel_cache / wp.config.version / "wp_another_job_0123abc_p1_t1"  # another job's build folder
+    building.mkdir(parents=True)
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temp))
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    target = keys.resolve(str(FIXTURE))
+    assert keys.resolve(str(FIXTURE)).sys_path == target.sys_path  # the package's link is made once
+    before = set(temp.iterdir())
+    job = jobs.Job("capfix", "unit_cases.py", "path", str(FIXTURE / "unit_cases.py"), (), 240)
+    result = jobs.run_job(job, [target], kernel_cache=kernel_cache)
+    assert "1 != 2" in result.detail and result.launches  # it ran its tests, and `scale` compiled and ran
+    assert building.is_dir() and any(kernel_cache.glob("*/wp_capfix*"))
+    assert set(temp.iterdir()) == before
 
 
 @pytest.mark.slow

@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -16,6 +17,7 @@ from tests.executor_items import (
     behave,
     broken_start,
     deaf_hang,
+    leave_temporary_files,
     marked_processes,
     square,
     start_grandchild,
@@ -182,6 +184,24 @@ def test_a_build_signalled_during_its_capture_stops_everything_and_resumes(tmp_p
     again = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0, again.stderr[-2000:]
     assert _environ_marked(marker) == []
+
+
+def test_what_workers_leave_in_their_temporary_folder_goes_with_the_pool(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Workers end with `os._exit` or are killed, so their temporary files outlive them (Warp's precompiled
+    headers, ~4.5 MB per worker that compiled on the CPU, piled up in /tmp build after build)."""
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temp))
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    marker = tmp_path / "died"
+    items = [("keep", str(marker)), ("die", str(marker)), ("keep", str(marker))]
+    with get_executor("local", 2) as executor:
+        got = by_index(list(executor.map(leave_temporary_files, items, time_limit=60)))
+        left = [Path(got[0].value), Path(got[2].value), Path(marker.read_text())]
+        assert got[1].status == "crashed" and all(p.is_dir() and temp in p.parents for p in left)
+    assert not any(p.exists() for p in left) and list(temp.iterdir()) == []
 
 
 def test_workers_hash_strings_with_one_seed(monkeypatch: pytest.MonkeyPatch) -> None:

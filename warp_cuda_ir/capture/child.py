@@ -35,6 +35,7 @@ def main() -> None:
         # Modules the program creates from here on compile their forward code only: half the CPU compile
         # time of a medium kernel (facts.md), and programs that never differentiate do not notice.
         wp.config.enable_backward = False
+    warp_session.keep_shared_kernel_cache()  # the jobs beside this one build their modules in it
     Capture(targets, config["out"], int(config.get("per_kernel", 2))).install()
     run = config["run"]
     code = 0

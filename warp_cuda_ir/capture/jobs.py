@@ -328,7 +328,10 @@ def _runs_at_top_level(text: str) -> bool:
 # --- running ---------------------------------------------------------------------------------------
 
 
-def child_env(kernel_cache: str | os.PathLike[str] | None = None) -> dict[str, str]:
+def child_env(kernel_cache: str | os.PathLike[str] | None = None, temp: Path | None = None) -> dict[str, str]:
+    """The environment of a job's process. `temp` becomes its temporary folder: the child ends with
+    `os._exit` or is killed, so what it leaves there (Warp's precompiled headers, ~4.5 MB per process, the
+    program's own temporary files) goes with the job's scratch instead of piling up in /tmp."""
     here = str(Path(__file__).resolve().parents[2])
     path = os.environ.get("PYTHONPATH", "")
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
@@ -341,6 +344,8 @@ def child_env(kernel_cache: str | os.PathLike[str] | None = None) -> dict[str, s
         HF_HUB_OFFLINE="1",
         OMP_NUM_THREADS="1",
     )
+    if temp is not None:
+        env.update(TMPDIR=str(temp), TEMP=str(temp), TMP=str(temp))
     if kernel_cache is not None:
         # One Warp kernel cache shared by every job of a capture (and kept with its cache): a module that
         # several examples or tests load (newton's solvers, warp's own kernels) is compiled by Clang once.
@@ -358,8 +363,9 @@ def run_job(
     started, cpu_before = time.monotonic(), _children_cpu()
     with tempfile.TemporaryDirectory(prefix="warp_cuda_ir_capture_") as scratch:
         out = Path(scratch) / "launches"
-        work = Path(scratch) / "cwd"
+        work, temp = Path(scratch) / "cwd", Path(scratch) / "tmp"
         work.mkdir()
+        temp.mkdir()
         config = {
             "targets": [[t.package, t.version, t.root, t.base, t.sys_path] for t in targets],
             "out": str(out),
@@ -376,7 +382,7 @@ def run_job(
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
-                env=child_env(kernel_cache),
+                env=child_env(kernel_cache, temp),
             )
             try:
                 code = proc.wait(timeout=job.time_limit)

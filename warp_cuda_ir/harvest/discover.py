@@ -123,6 +123,29 @@ def _package(name: str, index: int) -> Target:
     return target
 
 
+def _package_link(root: Path) -> Path:
+    """A folder in the temporary folder holding one link, named like the package, to `root`: one per package
+    folder and user, made once and reused (a fresh folder per discovery piled up in /tmp: the harvest, every
+    capture job's plan and every replay discover the folder again)."""
+    digest = hashlib.sha1(str(root).encode()).hexdigest()[:16]
+    folder = Path(tempfile.gettempdir()) / f"warp_cuda_ir_package_{os.getuid()}_{digest}"
+    link = folder / root.name
+    if link.is_symlink() and os.path.realpath(link) == str(root):
+        return folder
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        if folder.is_symlink() or folder.stat().st_uid != os.getuid():
+            raise PermissionError(folder)
+        staged = folder / f".{root.name}.{os.getpid()}"  # the link appears whole: others may read it now
+        staged.unlink(missing_ok=True)
+        staged.symlink_to(root, target_is_directory=True)
+        os.replace(staged, link)
+    except OSError:  # not ours, or not writable: a folder of this discovery's own
+        folder = Path(tempfile.mkdtemp(prefix="warp_cuda_ir_package_"))
+        (folder / root.name).symlink_to(root, target_is_directory=True)
+    return folder
+
+
 def _folder(spec: str, path: Path, index: int) -> Target:
     if not path.exists():
         raise TargetError(f"--real {spec}: no such folder, and no installed package of that name")
@@ -139,8 +162,7 @@ def _folder(spec: str, path: Path, index: int) -> Target:
     if is_package:
         # Its parent folder may hold modules that shadow the standard library (`warp/types.py` beside
         # `warp/examples/`): put only this package on the path, through a link in a folder of its own.
-        sys_path = Path(tempfile.mkdtemp(prefix="warp_cuda_ir_harvest_path_"))
-        (sys_path / root.name).symlink_to(root, target_is_directory=True)
+        sys_path = _package_link(root)
     license_files = {p.name: p.read_text(errors="replace") for p in sorted(root.iterdir()) if _is_notice(p.name)}
     target = Target(
         spec=spec,

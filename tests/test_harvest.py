@@ -982,3 +982,19 @@ def test_options_set_on_a_unique_module_after_its_kernel_are_kept(tmp_path):
     )
     assert "set_module_options" not in got["halved"]["source"]
     assert {r["texts"]["backward_origin"] for r in records} == {"enabled_here:module"}
+
+
+
+def test_a_one_line_kernel_its_script_built_is_checked_against_that_build(tmp_path):
+    """`def zero(a): a[wp.tid()] = 0.0` on one line, launched by its script with Warp's kernel cache off (as a
+    first run builds it): Warp's rebuild of the module for the check would lose the source-line comment the
+    first build wrote (Warp remembers the last line across builds), and the check would fail."""
+    records = _harvest_script(
+        tmp_path,
+        "one-line.py",
+        "import warp as wp\n\nwp.config.cache_kernels = False\n\n\n"
+        "@wp.kernel\ndef zero(a: wp.array(dtype=float)): a[wp.tid()] = 0.0  # noqa: E704\n\n\n"
+        "wp.launch(zero, dim=2, inputs=[wp.ones(2, dtype=float, device='cpu')], device='cpu')\n",
+    )
+    (record,) = records
+    assert "// def zero(a: wp.array(dtype=float)): a[wp.tid()] = 0.0" in record["texts"]["cpu_forward"]

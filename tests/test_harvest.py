@@ -998,3 +998,19 @@ def test_a_one_line_kernel_its_script_built_is_checked_against_that_build(tmp_pa
     )
     (record,) = records
     assert "// def zero(a: wp.array(dtype=float)): a[wp.tid()] = 0.0" in record["texts"]["cpu_forward"]
+
+def test_a_wp_func_made_by_a_call_on_a_plain_def_is_written_so(tmp_path):
+    """`relu = wp.func(_relu)` on a plain def, at the top and as a class attribute a kernel calls as
+    `Ops.leaky(x)`: the self-contained text makes the function the same way, not a plain Python def."""
+    records = _harvest_script(
+        tmp_path,
+        "func-calls.py",
+        "import warp as wp\n\n\ndef _relu(x: float):\n    return wp.max(x, 0.0)\n\n\n"
+        "def _leaky(x: float):\n    return wp.where(x > 0.0, x, 0.01 * x)\n\n\nrelu = wp.func(_relu)\n\n\n"
+        "class Ops:\n    leaky = wp.func(_leaky)\n\n\n"
+        "@wp.kernel\ndef at_top(a: wp.array(dtype=float)):\n    a[wp.tid()] = relu(a[wp.tid()])\n\n\n"
+        "@wp.kernel\ndef in_class(a: wp.array(dtype=float)):\n    a[wp.tid()] = Ops.leaky(a[wp.tid()])\n",
+    )
+    got = {r["qualname"]: r["source"] for r in records}
+    assert sorted(got) == ["at_top", "in_class"]
+    assert "_relu = wp.func(_relu)" in got["at_top"] and "_leaky = wp.func(_leaky)" in got["in_class"]

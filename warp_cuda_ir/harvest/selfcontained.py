@@ -257,6 +257,11 @@ class _Writer:
             text, d, where = self._definition(
                 pyfunc, skip={def_name}, resolved=warp_session.function_arg_types(overload), function=overload
             )
+            if not _decorated_by_warp(text, _scope_of(pyfunc)):
+                # `relu = wp.func(_relu)` on a plain def (at the top, or as a class attribute called `Ops.relu`):
+                # the def alone would be a Python function Warp cannot call, so the text makes it the same way.
+                self._wp()
+                text += f"\n\n\n{pyfunc.__name__} = wp.func({pyfunc.__name__})"
             texts.append(text)
             deps += d
             order = order or where
@@ -878,6 +883,21 @@ def free_names(text: str) -> dict[str, set[tuple[str, ...]]]:
         longest = {p for p in ps if not any(q != p and q[: len(p)] == p for q in ps)}
         paths[name] = longest
     return paths
+
+
+def _decorated_by_warp(text: str, scope: dict[str, Any]) -> bool:
+    """Whether one of the definition's decorators is Warp's (`@wp.func`, `@wp.func(...)`, `@wp.func_native(...)`,
+    an alias of one), or one the scope does not name (kept as written)."""
+    node = ast.parse(text).body[0]
+    for dec in getattr(node, "decorator_list", []):
+        value = _decorator_value(dec, scope)
+        if value is _MISSING:
+            return True
+        if isinstance(value, types.FunctionType) and (
+            getattr(wp, value.__name__, None) is value or _warp_decorator(value) is not None
+        ):
+            return True
+    return False
 
 
 def _decorated_as_kernel(text: str, scope: dict[str, Any]) -> bool:

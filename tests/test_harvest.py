@@ -1014,3 +1014,20 @@ def test_a_wp_func_made_by_a_call_on_a_plain_def_is_written_so(tmp_path):
     got = {r["qualname"]: r["source"] for r in records}
     assert sorted(got) == ["at_top", "in_class"]
     assert "_relu = wp.func(_relu)" in got["at_top"] and "_leaky = wp.func(_leaky)" in got["in_class"]
+
+
+def test_a_named_tuple_read_by_field_is_written_as_a_class(tmp_path):
+    """A factory's `typing.NamedTuple` closure value read as `wp.static(p.stiffness)`: a tuple literal
+    would lose the field names, so the fields used are written as a class (one record per value)."""
+    records = _harvest_script(
+        tmp_path,
+        "named-tuple.py",
+        "from typing import NamedTuple\n\nimport warp as wp\n\n\nclass Spring(NamedTuple):\n"
+        "    stiffness: float\n    damping: float\n\n\ndef make(p: Spring):\n    @wp.kernel\n"
+        "    def force(x: wp.array(dtype=float), f: wp.array(dtype=float)):\n"
+        "        f[wp.tid()] = -wp.static(p.stiffness) * x[wp.tid()]\n\n    return force\n\n\n"
+        "SOFT = make(Spring(10.0, 0.1))\nSTIFF = make(Spring(stiffness=1000.0, damping=5.0))\n",
+    )
+    assert len(records) == 2
+    assert sorted("stiffness = 1000.0" in r["source"] for r in records) == [False, True]
+    assert all("class p:\n    stiffness = stiffness" in r["source"] for r in records)

@@ -140,6 +140,10 @@ class _Writer:
         elif (public := _warp_public_name(name, obj)) is not None:
             # Any other public object of Warp taken by name, as `from warp import *` binds them (`array`).
             self.add_import(name, f"from warp import {public}" + ("" if name == public else f" as {name}"), obj)
+        elif _is_named_tuple(obj) and paths and all(len(p) > 0 for p in paths):
+            # A `NamedTuple` read by field (`wp.static(p.stiffness)`): a tuple literal would lose the field
+            # names, so a class holding the fields used, as for a settings object.
+            self._require_namespace(name, obj, paths)
         else:
             try:
                 literal = self.literal(obj)
@@ -543,6 +547,11 @@ def _is_settings_object(value: Any) -> bool:
         and not warp_session.is_warp_type(cls)
         and hasattr(value, "__dict__")
     )
+
+
+def _is_named_tuple(value: Any) -> bool:
+    """An instance of a `typing.NamedTuple` / `collections.namedtuple` class."""
+    return isinstance(value, tuple) and isinstance(getattr(type(value), "_fields", None), tuple)
 
 
 def _enum_base(cls: type) -> str | None:

@@ -1031,3 +1031,24 @@ def test_a_named_tuple_read_by_field_is_written_as_a_class(tmp_path):
     assert len(records) == 2
     assert sorted("stiffness = 1000.0" in r["source"] for r in records) == [False, True]
     assert all("class p:\n    stiffness = stiffness" in r["source"] for r in records)
+
+
+def test_kernel_decorators_written_as_expressions_are_harvested(tmp_path):
+    """`@(wp.kernel(enable_backward=False) if FAST else wp.kernel)` and `@DECORATORS["kernel"]`: the
+    expression is read without calling anything and left out of the text, which makes the kernel after its
+    definition with the options Warp kept."""
+    records = _harvest_script(
+        tmp_path,
+        "decorator-exprs.py",
+        "import warp as wp\n\nFAST = True\nDECORATORS = {'kernel': wp.kernel, 'func': wp.func}\n\n\n"
+        "@(wp.kernel(enable_backward=False) if FAST else wp.kernel)\n"
+        "def halve(a: wp.array(dtype=float)):\n    a[wp.tid()] *= 0.5\n\n\n"
+        "@DECORATORS['kernel']\ndef grow(a: wp.array(dtype=float)):\n    a[wp.tid()] = wp.exp(a[wp.tid()])\n",
+    )
+    got = {r["qualname"]: r for r in records}
+    assert sorted(got) == ["grow", "halve"]
+    assert "halve = wp.kernel(halve, enable_backward=False)" in got["halve"]["source"]
+    assert "DECORATORS" not in got["grow"]["source"] and "grow = wp.kernel(grow)" in got["grow"]["source"]
+    # `halve`'s backward was off as upstream: the row's backward is the one enabled for the check.
+    assert got["grow"]["texts"]["backward_origin"] == extraction.AS_WRITTEN
+    assert got["halve"]["texts"]["backward_origin"] != extraction.AS_WRITTEN

@@ -757,18 +757,39 @@ def _function_table(value: Any) -> bool:
 
 def _decorator_value(dec: ast.expr, scope: dict[str, Any]) -> Any:
     """What a decorator names (`wp.kernel`, `jit`, the `register` of `@register("abs")`), or _MISSING where
-    the scope does not say (a nested def's decorators ran in its factory's frame, which is gone)."""
+    the scope does not say (a nested def's decorators ran in its factory's frame, which is gone). A decorator
+    that is an expression (`@DECORATORS["kernel"]`, `@(wp.kernel(enable_backward=False) if FAST else wp.kernel)`)
+    is read as far as names, attributes, constant subscripts and conditionals go, without calling anything."""
     target = dec.func if isinstance(dec, ast.Call) else dec
-    attrs: list[str] = []
-    while isinstance(target, ast.Attribute):
-        attrs.append(target.attr)
-        target = target.value
-    if not isinstance(target, ast.Name):
+    if isinstance(target, ast.Name):
+        return scope.get(target.id, vars(builtins).get(target.id, _MISSING))
+    if isinstance(target, ast.Attribute):
+        value = _decorator_value(target.value, scope)
+        return getattr(value, target.attr, _MISSING) if value is not _MISSING else _MISSING
+    if isinstance(target, ast.Constant):
+        return target.value
+    if isinstance(target, ast.Subscript):
+        container, key = _decorator_value(target.value, scope), _decorator_value(target.slice, scope)
+        if isinstance(container, (dict, list, tuple)) and key is not _MISSING:
+            try:
+                return container[key]
+            except (KeyError, IndexError, TypeError):
+                return _MISSING
         return _MISSING
-    value = scope.get(target.id, vars(builtins).get(target.id, _MISSING))
-    for attr in reversed(attrs):
-        value = getattr(value, attr, _MISSING) if value is not _MISSING else _MISSING
-    return value
+    if isinstance(target, ast.IfExp):
+        test = _decorator_value(target.test, scope)
+        if test is _MISSING or not isinstance(test, (bool, int, float, str, type(None))):
+            return _MISSING
+        return _decorator_value(target.body if test else target.orelse, scope)
+    return _MISSING
+
+
+def _plain_decorator(dec: ast.expr) -> bool:
+    """`@name`, `@a.b`, or a call of one: the spellings a definition's text can keep as they are."""
+    target = dec.func if isinstance(dec, ast.Call) else dec
+    while isinstance(target, ast.Attribute):
+        target = target.value
+    return isinstance(target, ast.Name)
 
 
 def _is_kernel_decorator(dec: ast.expr, scope: dict[str, Any]) -> bool:
@@ -791,10 +812,14 @@ def _kernel_decorators_only(text: str, scope: dict[str, Any]) -> str:
     the scope does not name is kept. (A `wp.func` keeps its decorators: reached through its class,
     `Joint.f`, a staticmethod gives the function.)"""
     node = ast.parse(text).body[0]
+    # A decorator expression (`@DECORATORS["kernel"]`, `@(a if FAST else b)`) goes even when it is Warp's
+    # kernel: the kernel is then made after the definition, with the options Warp kept (`wp.kernel(f, ...)`),
+    # rather than the table or the condition written out.
     drop = {
         line
         for d in getattr(node, "decorator_list", [])
-        if _decorator_value(d, scope) is not _MISSING and not _is_kernel_decorator(d, scope)
+        if _decorator_value(d, scope) is not _MISSING
+        and (not _is_kernel_decorator(d, scope) or not _plain_decorator(d))
         for line in range(d.lineno, (d.end_lineno or d.lineno) + 1)
     }
     if not drop:

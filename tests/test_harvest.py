@@ -984,7 +984,6 @@ def test_options_set_on_a_unique_module_after_its_kernel_are_kept(tmp_path):
     assert {r["texts"]["backward_origin"] for r in records} == {"enabled_here:module"}
 
 
-
 def test_a_one_line_kernel_its_script_built_is_checked_against_that_build(tmp_path):
     """`def zero(a): a[wp.tid()] = 0.0` on one line, launched by its script with Warp's kernel cache off (as a
     first run builds it): Warp's rebuild of the module for the check would lose the source-line comment the
@@ -998,6 +997,7 @@ def test_a_one_line_kernel_its_script_built_is_checked_against_that_build(tmp_pa
     )
     (record,) = records
     assert "// def zero(a: wp.array(dtype=float)): a[wp.tid()] = 0.0" in record["texts"]["cpu_forward"]
+
 
 def test_a_wp_func_made_by_a_call_on_a_plain_def_is_written_so(tmp_path):
     """`relu = wp.func(_relu)` on a plain def, at the top and as a class attribute a kernel calls as
@@ -1052,3 +1052,15 @@ def test_kernel_decorators_written_as_expressions_are_harvested(tmp_path):
     # `halve`'s backward was off as upstream: the row's backward is the one enabled for the check.
     assert got["grow"]["texts"]["backward_origin"] == extraction.AS_WRITTEN
     assert got["halve"]["texts"]["backward_origin"] != extraction.AS_WRITTEN
+
+
+def test_a_kernel_named_top_reads_its_arguments_as_arguments(tmp_path):
+    """Python's `symtable` takes a function named `top` for the module (its scope test is by name), so the
+    arguments of `def top(a)` looked like globals the self-contained text had to find."""
+    records = _harvest_script(
+        tmp_path,
+        "stack.py",
+        "import warp as wp\n\n\n@wp.kernel\ndef top(stack: wp.array(dtype=int), out: wp.array(dtype=int)):\n"
+        "    out[0] = stack[stack.shape[0] - 1]\n",
+    )
+    assert [r["qualname"] for r in records] == ["top"]

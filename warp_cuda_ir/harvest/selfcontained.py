@@ -882,13 +882,26 @@ def _annotation_only_names(text: str) -> set[str]:
     return inside - outside
 
 
+def _symtable_text(text: str) -> str:
+    """`text` for `symtable`, with a def or class named `top` renamed: Python 3.11's `symtable` takes a table
+    of that name for the module's (`SymbolTable.lookup` tests `name == "top"`), so a kernel `def top(a)`
+    had its argument `a` read as a global (measured: "top refers to 'a', not found")."""
+    tree = ast.parse(text)
+    renamed = False
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == "top":
+            node.name = "_wci_top_"
+            renamed = True
+    return ast.unparse(tree) if renamed else text
+
+
 def free_names(text: str) -> dict[str, set[tuple[str, ...]]]:
     """Names a top-level def/class text reads from outside, with the attribute paths used on each.
 
     `symtable` gives Python's own scoping (decorators, annotations and defaults are evaluated
     outside the function, its body's free names are globals once it is at top level).
     """
-    table = symtable.symtable(text, "<definition>", "exec")
+    table = symtable.symtable(_symtable_text(text), "<definition>", "exec")
     names: set[str] = set()
 
     def visit(t: symtable.SymbolTable, top: bool) -> None:

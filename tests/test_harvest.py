@@ -982,3 +982,85 @@ def test_options_set_on_a_unique_module_after_its_kernel_are_kept(tmp_path):
     )
     assert "set_module_options" not in got["halved"]["source"]
     assert {r["texts"]["backward_origin"] for r in records} == {"enabled_here:module"}
+
+
+def test_a_one_line_kernel_its_script_built_is_checked_against_that_build(tmp_path):
+    """`def zero(a): a[wp.tid()] = 0.0` on one line, launched by its script with Warp's kernel cache off (as a
+    first run builds it): Warp's rebuild of the module for the check would lose the source-line comment the
+    first build wrote (Warp remembers the last line across builds), and the check would fail."""
+    records = _harvest_script(
+        tmp_path,
+        "one-line.py",
+        "import warp as wp\n\nwp.config.cache_kernels = False\n\n\n"
+        "@wp.kernel\ndef zero(a: wp.array(dtype=float)): a[wp.tid()] = 0.0  # noqa: E704\n\n\n"
+        "wp.launch(zero, dim=2, inputs=[wp.ones(2, dtype=float, device='cpu')], device='cpu')\n",
+    )
+    (record,) = records
+    assert "// def zero(a: wp.array(dtype=float)): a[wp.tid()] = 0.0" in record["texts"]["cpu_forward"]
+
+
+def test_a_wp_func_made_by_a_call_on_a_plain_def_is_written_so(tmp_path):
+    """`relu = wp.func(_relu)` on a plain def, at the top and as a class attribute a kernel calls as
+    `Ops.leaky(x)`: the self-contained text makes the function the same way, not a plain Python def."""
+    records = _harvest_script(
+        tmp_path,
+        "func-calls.py",
+        "import warp as wp\n\n\ndef _relu(x: float):\n    return wp.max(x, 0.0)\n\n\n"
+        "def _leaky(x: float):\n    return wp.where(x > 0.0, x, 0.01 * x)\n\n\nrelu = wp.func(_relu)\n\n\n"
+        "class Ops:\n    leaky = wp.func(_leaky)\n\n\n"
+        "@wp.kernel\ndef at_top(a: wp.array(dtype=float)):\n    a[wp.tid()] = relu(a[wp.tid()])\n\n\n"
+        "@wp.kernel\ndef in_class(a: wp.array(dtype=float)):\n    a[wp.tid()] = Ops.leaky(a[wp.tid()])\n",
+    )
+    got = {r["qualname"]: r["source"] for r in records}
+    assert sorted(got) == ["at_top", "in_class"]
+    assert "_relu = wp.func(_relu)" in got["at_top"] and "_leaky = wp.func(_leaky)" in got["in_class"]
+
+
+def test_a_named_tuple_read_by_field_is_written_as_a_class(tmp_path):
+    """A factory's `typing.NamedTuple` closure value read as `wp.static(p.stiffness)`: a tuple literal
+    would lose the field names, so the fields used are written as a class (one record per value)."""
+    records = _harvest_script(
+        tmp_path,
+        "named-tuple.py",
+        "from typing import NamedTuple\n\nimport warp as wp\n\n\nclass Spring(NamedTuple):\n"
+        "    stiffness: float\n    damping: float\n\n\ndef make(p: Spring):\n    @wp.kernel\n"
+        "    def force(x: wp.array(dtype=float), f: wp.array(dtype=float)):\n"
+        "        f[wp.tid()] = -wp.static(p.stiffness) * x[wp.tid()]\n\n    return force\n\n\n"
+        "SOFT = make(Spring(10.0, 0.1))\nSTIFF = make(Spring(stiffness=1000.0, damping=5.0))\n",
+    )
+    assert len(records) == 2
+    assert sorted("stiffness = 1000.0" in r["source"] for r in records) == [False, True]
+    assert all("class p:\n    stiffness = stiffness" in r["source"] for r in records)
+
+
+def test_kernel_decorators_written_as_expressions_are_harvested(tmp_path):
+    """`@(wp.kernel(enable_backward=False) if FAST else wp.kernel)` and `@DECORATORS["kernel"]`: the
+    expression is read without calling anything and left out of the text, which makes the kernel after its
+    definition with the options Warp kept."""
+    records = _harvest_script(
+        tmp_path,
+        "decorator-exprs.py",
+        "import warp as wp\n\nFAST = True\nDECORATORS = {'kernel': wp.kernel, 'func': wp.func}\n\n\n"
+        "@(wp.kernel(enable_backward=False) if FAST else wp.kernel)\n"
+        "def halve(a: wp.array(dtype=float)):\n    a[wp.tid()] *= 0.5\n\n\n"
+        "@DECORATORS['kernel']\ndef grow(a: wp.array(dtype=float)):\n    a[wp.tid()] = wp.exp(a[wp.tid()])\n",
+    )
+    got = {r["qualname"]: r for r in records}
+    assert sorted(got) == ["grow", "halve"]
+    assert "halve = wp.kernel(halve, enable_backward=False)" in got["halve"]["source"]
+    assert "DECORATORS" not in got["grow"]["source"] and "grow = wp.kernel(grow)" in got["grow"]["source"]
+    # `halve`'s backward was off as upstream: the row's backward is the one enabled for the check.
+    assert got["grow"]["texts"]["backward_origin"] == extraction.AS_WRITTEN
+    assert got["halve"]["texts"]["backward_origin"] != extraction.AS_WRITTEN
+
+
+def test_a_kernel_named_top_reads_its_arguments_as_arguments(tmp_path):
+    """Python's `symtable` takes a function named `top` for the module (its scope test is by name), so the
+    arguments of `def top(a)` looked like globals the self-contained text had to find."""
+    records = _harvest_script(
+        tmp_path,
+        "stack.py",
+        "import warp as wp\n\n\n@wp.kernel\ndef top(stack: wp.array(dtype=int), out: wp.array(dtype=int)):\n"
+        "    out[0] = stack[stack.shape[0] - 1]\n",
+    )
+    assert [r["qualname"] for r in records] == ["top"]

@@ -658,7 +658,8 @@ def original_module_sources(kernel: Any, arch: int, block_dim: int) -> tuple[str
     options["output_arch"] = arch
     hasher = context.ModuleHasher([kernel], options)
     # block_dim 1: what `wp.launch(device="cpu")` compiles with
-    cuda, cpu, builder = module_sources(kernel.module, options, dict(options, block_dim=1), hasher)
+    with _as_first_built():
+        cuda, cpu, builder = module_sources(kernel.module, options, dict(options, block_dim=1), hasher)
     return cuda, cpu, kernel.get_mangled_name(), declared_symbols(builder)
 
 
@@ -695,6 +696,30 @@ def declared_symbols(builder: Any) -> list[str]:
     return names
 
 
+@contextlib.contextmanager
+def _as_first_built() -> Iterator[None]:
+    """Build adjoints as Warp's first build of them does.
+
+    Warp writes a statement's source line as a comment above its code only when the line differs from the
+    last one it wrote (`Adjoint.set_lineno`), and a rebuild does not forget the last line of the build
+    before. A kernel or function whose body is on its `def` line (`def k(a): a[wp.tid()] = 0.0`) thus loses
+    that comment once its module was built before in the process (a script's launch from an empty kernel
+    cache), while the code Warp compiled, and the self-contained text's, are a first build's.
+    """
+    adjoint = _codegen().Adjoint
+    build = adjoint.build
+
+    def first_build(adj: Any, *args: Any, **kwargs: Any) -> Any:
+        adj.lineno = None
+        return build(adj, *args, **kwargs)
+
+    adjoint.build = first_build
+    try:
+        yield
+    finally:
+        adjoint.build = build
+
+
 class ModuleCode:
     """Warp's codegen of a kernel's whole Warp module, built once and read per kernel.
 
@@ -711,7 +736,8 @@ class ModuleCode:
         self.options["output_arch"] = arch
         self.cpu_options = dict(self.options, block_dim=1)
         self.signature = module_signature(module)
-        self.builder = context.ModuleBuilder(module, self.options, target="cuda")
+        with _as_first_built():
+            self.builder = context.ModuleBuilder(module, self.options, target="cuda")
         self.built = {id(k) for k in self.builder.kernels}
         self.symbols = declared_symbols(self.builder)
 

@@ -140,6 +140,10 @@ class _Writer:
         elif (public := _warp_public_name(name, obj)) is not None:
             # Any other public object of Warp taken by name, as `from warp import *` binds them (`array`).
             self.add_import(name, f"from warp import {public}" + ("" if name == public else f" as {name}"), obj)
+        elif _is_named_tuple(obj) and paths and all(len(p) > 0 for p in paths):
+            # A `NamedTuple` read by field (`wp.static(p.stiffness)`): a tuple literal would lose the field
+            # names, so a class holding the fields used, as for a settings object.
+            self._require_namespace(name, obj, paths)
         else:
             try:
                 literal = self.literal(obj)
@@ -257,6 +261,11 @@ class _Writer:
             text, d, where = self._definition(
                 pyfunc, skip={def_name}, resolved=warp_session.function_arg_types(overload), function=overload
             )
+            if not _decorated_by_warp(text, _scope_of(pyfunc)):
+                # `relu = wp.func(_relu)` on a plain def (at the top, or as a class attribute called `Ops.relu`):
+                # the def alone would be a Python function Warp cannot call, so the text makes it the same way.
+                self._wp()
+                text += f"\n\n\n{pyfunc.__name__} = wp.func({pyfunc.__name__})"
             texts.append(text)
             deps += d
             order = order or where
@@ -540,6 +549,11 @@ def _is_settings_object(value: Any) -> bool:
     )
 
 
+def _is_named_tuple(value: Any) -> bool:
+    """An instance of a `typing.NamedTuple` / `collections.namedtuple` class."""
+    return isinstance(value, tuple) and isinstance(getattr(type(value), "_fields", None), tuple)
+
+
 def _enum_base(cls: type) -> str | None:
     for base in ("IntFlag", "IntEnum", "Flag", "Enum"):
         if issubclass(cls, getattr(enum, base)):
@@ -743,18 +757,39 @@ def _function_table(value: Any) -> bool:
 
 def _decorator_value(dec: ast.expr, scope: dict[str, Any]) -> Any:
     """What a decorator names (`wp.kernel`, `jit`, the `register` of `@register("abs")`), or _MISSING where
-    the scope does not say (a nested def's decorators ran in its factory's frame, which is gone)."""
+    the scope does not say (a nested def's decorators ran in its factory's frame, which is gone). A decorator
+    that is an expression (`@DECORATORS["kernel"]`, `@(wp.kernel(enable_backward=False) if FAST else wp.kernel)`)
+    is read as far as names, attributes, constant subscripts and conditionals go, without calling anything."""
     target = dec.func if isinstance(dec, ast.Call) else dec
-    attrs: list[str] = []
-    while isinstance(target, ast.Attribute):
-        attrs.append(target.attr)
-        target = target.value
-    if not isinstance(target, ast.Name):
+    if isinstance(target, ast.Name):
+        return scope.get(target.id, vars(builtins).get(target.id, _MISSING))
+    if isinstance(target, ast.Attribute):
+        value = _decorator_value(target.value, scope)
+        return getattr(value, target.attr, _MISSING) if value is not _MISSING else _MISSING
+    if isinstance(target, ast.Constant):
+        return target.value
+    if isinstance(target, ast.Subscript):
+        container, key = _decorator_value(target.value, scope), _decorator_value(target.slice, scope)
+        if isinstance(container, (dict, list, tuple)) and key is not _MISSING:
+            try:
+                return container[key]
+            except (KeyError, IndexError, TypeError):
+                return _MISSING
         return _MISSING
-    value = scope.get(target.id, vars(builtins).get(target.id, _MISSING))
-    for attr in reversed(attrs):
-        value = getattr(value, attr, _MISSING) if value is not _MISSING else _MISSING
-    return value
+    if isinstance(target, ast.IfExp):
+        test = _decorator_value(target.test, scope)
+        if test is _MISSING or not isinstance(test, (bool, int, float, str, type(None))):
+            return _MISSING
+        return _decorator_value(target.body if test else target.orelse, scope)
+    return _MISSING
+
+
+def _plain_decorator(dec: ast.expr) -> bool:
+    """`@name`, `@a.b`, or a call of one: the spellings a definition's text can keep as they are."""
+    target = dec.func if isinstance(dec, ast.Call) else dec
+    while isinstance(target, ast.Attribute):
+        target = target.value
+    return isinstance(target, ast.Name)
 
 
 def _is_kernel_decorator(dec: ast.expr, scope: dict[str, Any]) -> bool:
@@ -777,10 +812,14 @@ def _kernel_decorators_only(text: str, scope: dict[str, Any]) -> str:
     the scope does not name is kept. (A `wp.func` keeps its decorators: reached through its class,
     `Joint.f`, a staticmethod gives the function.)"""
     node = ast.parse(text).body[0]
+    # A decorator expression (`@DECORATORS["kernel"]`, `@(a if FAST else b)`) goes even when it is Warp's
+    # kernel: the kernel is then made after the definition, with the options Warp kept (`wp.kernel(f, ...)`),
+    # rather than the table or the condition written out.
     drop = {
         line
         for d in getattr(node, "decorator_list", [])
-        if _decorator_value(d, scope) is not _MISSING and not _is_kernel_decorator(d, scope)
+        if _decorator_value(d, scope) is not _MISSING
+        and (not _is_kernel_decorator(d, scope) or not _plain_decorator(d))
         for line in range(d.lineno, (d.end_lineno or d.lineno) + 1)
     }
     if not drop:
@@ -843,13 +882,26 @@ def _annotation_only_names(text: str) -> set[str]:
     return inside - outside
 
 
+def _symtable_text(text: str) -> str:
+    """`text` for `symtable`, with a def or class named `top` renamed: Python 3.11's `symtable` takes a table
+    of that name for the module's (`SymbolTable.lookup` tests `name == "top"`), so a kernel `def top(a)`
+    had its argument `a` read as a global (measured: "top refers to 'a', not found")."""
+    tree = ast.parse(text)
+    renamed = False
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == "top":
+            node.name = "_wci_top_"
+            renamed = True
+    return ast.unparse(tree) if renamed else text
+
+
 def free_names(text: str) -> dict[str, set[tuple[str, ...]]]:
     """Names a top-level def/class text reads from outside, with the attribute paths used on each.
 
     `symtable` gives Python's own scoping (decorators, annotations and defaults are evaluated
     outside the function, its body's free names are globals once it is at top level).
     """
-    table = symtable.symtable(text, "<definition>", "exec")
+    table = symtable.symtable(_symtable_text(text), "<definition>", "exec")
     names: set[str] = set()
 
     def visit(t: symtable.SymbolTable, top: bool) -> None:
@@ -878,6 +930,21 @@ def free_names(text: str) -> dict[str, set[tuple[str, ...]]]:
         longest = {p for p in ps if not any(q != p and q[: len(p)] == p for q in ps)}
         paths[name] = longest
     return paths
+
+
+def _decorated_by_warp(text: str, scope: dict[str, Any]) -> bool:
+    """Whether one of the definition's decorators is Warp's (`@wp.func`, `@wp.func(...)`, `@wp.func_native(...)`,
+    an alias of one), or one the scope does not name (kept as written)."""
+    node = ast.parse(text).body[0]
+    for dec in getattr(node, "decorator_list", []):
+        value = _decorator_value(dec, scope)
+        if value is _MISSING:
+            return True
+        if isinstance(value, types.FunctionType) and (
+            getattr(wp, value.__name__, None) is value or _warp_decorator(value) is not None
+        ):
+            return True
+    return False
 
 
 def _decorated_as_kernel(text: str, scope: dict[str, Any]) -> bool:

@@ -113,3 +113,9 @@ def leave_temporary_files(item: tuple[str, str]) -> str:
             f.write(left)
         os._exit(3)
     return left
+
+
+def shared_temp(_: object) -> str:
+    from warp_cuda_ir.engines import shared_temp_dir
+
+    return str(shared_temp_dir())

@@ -19,6 +19,7 @@ from tests.executor_items import (
     deaf_hang,
     leave_temporary_files,
     marked_processes,
+    shared_temp,
     square,
     start_grandchild,
     start_marked,
@@ -201,6 +202,8 @@ def test_what_workers_leave_in_their_temporary_folder_goes_with_the_pool(
         got = by_index(list(executor.map(leave_temporary_files, items, time_limit=60)))
         left = [Path(got[0].value), Path(got[2].value), Path(marker.read_text())]
         assert got[1].status == "crashed" and all(p.is_dir() and temp in p.parents for p in left)
+        # What is made once per machine (the device-header copy) stays in the machine's folder.
+        assert [o.value for o in executor.map(shared_temp, [0, 1], time_limit=60)] == [str(temp)] * 2
     assert not any(p.exists() for p in left) and list(temp.iterdir()) == []
 
 

@@ -40,9 +40,11 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from types import FrameType, TracebackType
 from typing import Any, Generic, TypeVar
 
@@ -52,6 +54,15 @@ ENGINES = ("local", "ray")
 T = TypeVar("T")
 R = TypeVar("R")
 STATUSES = ("ok", "timeout", "crashed", "error")
+# A local pool's workers get a temporary folder of their own, removed with the pool (`engines.local`). What
+# is made once per machine and shared by every process (the device-header copy, a package folder's link)
+# lives in the machine's temporary folder, which this variable names inside a worker.
+SHARED_TEMP_ENV = "WARP_CUDA_IR_SHARED_TEMP"
+
+
+def shared_temp_dir() -> Path:
+    """The machine's temporary folder, also from inside a pool's worker."""
+    return Path(os.environ.get(SHARED_TEMP_ENV) or tempfile.gettempdir())
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from warp_cuda_ir.engines import shared_temp_dir
 from warp_cuda_ir.harvest.paths import file_in_target
 from warp_cuda_ir.harvest.reasons import TargetError
 
@@ -128,7 +129,7 @@ def _package_link(root: Path) -> Path:
     folder and user, made once and reused (a fresh folder per discovery piled up in /tmp: the harvest, every
     capture job's plan and every replay discover the folder again)."""
     digest = hashlib.sha1(str(root).encode()).hexdigest()[:16]
-    folder = Path(tempfile.gettempdir()) / f"warp_cuda_ir_package_{os.getuid()}_{digest}"
+    folder = shared_temp_dir() / f"warp_cuda_ir_package_{os.getuid()}_{digest}"
     link = folder / root.name
     if link.is_symlink() and os.path.realpath(link) == str(root):
         return folder

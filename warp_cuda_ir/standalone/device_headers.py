@@ -30,6 +30,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from warp_cuda_ir.engines import shared_temp_dir
+
 MARK = "__host__ __device__ "
 _ANNOTATED = re.compile(r"\b(?:CUDA_CALLABLE|CUDA_CALLABLE_DEVICE|__device__|__host__|__global__)\b")
 # Words that are followed by `(` in a declaration without being the declared function's name.
@@ -186,7 +188,7 @@ def device_headers(native_dir: str) -> str:
     key = hashlib.sha256(Path(__file__).read_bytes())
     for header in _tile_headers(native):
         key.update(header.name.encode() + header.read_bytes())
-    folder = Path(tempfile.gettempdir()) / f"warp_cuda_ir_device_headers_{key.hexdigest()[:16]}"
+    folder = shared_temp_dir() / f"warp_cuda_ir_device_headers_{key.hexdigest()[:16]}"
     if not (folder / "native" / "aot.h").exists():
         staging = Path(tempfile.mkdtemp(prefix=folder.name + "_", dir=folder.parent))
         shutil.copytree(native, staging / "native")

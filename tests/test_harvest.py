@@ -138,6 +138,22 @@ def test_options_reach_the_generated_code(forms):
     assert named["kernel_name"] == "renamed_kernel"
 
 
+@pytest.mark.parametrize("by", ["folder", "package name"])
+def test_kernels_of_one_code_under_several_names_keep_their_names_in_every_run(by, monkeypatch):
+    """`same_code/wci_keys` makes six kernels of one code (keys `same_f` down to `same_a`). They are one
+    definition with equal closures, so their records are told apart by `#2`, `#3`... in the order the harvest
+    announces them. Warp lists a module's kernels from a weak set, in an order that changes between runs,
+    so which record carried which `name=` changed too: they are announced by key."""
+    folder = DATA / "same_code"
+    if by == "package name":
+        monkeypatch.syspath_prepend(str(folder))
+        monkeypatch.setenv("PYTHONPATH", str(folder))
+    result = harvest([str(folder) if by == "folder" else "wci_keys"], workers=1, import_timeout=120)
+    records = sorted(result.records, key=lambda r: (len(r["ident"]), r["ident"]))
+    assert [r["ident"].rsplit("|", 1)[1].partition("#")[2] for r in records] == ["", "2", "3", "4", "5", "6"]
+    assert [r["kernel_name"] for r in records] == [f"same_{s}" for s in "abcdef"]
+
+
 def test_record_texts_are_what_extract_makes_of_the_source(forms):
     rec = _by_name(forms, "vectors")[0]
     texts = extraction.extract(rec["source"], rec["kernel_name"], 90, rec["block_dim"])

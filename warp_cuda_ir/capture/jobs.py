@@ -34,7 +34,7 @@ from warp_cuda_ir import warp_session
 from warp_cuda_ir.cache import Cache
 from warp_cuda_ir.capture import keys
 from warp_cuda_ir.capture.hook import read_launch_file
-from warp_cuda_ir.engines import Executor, get_executor
+from warp_cuda_ir.engines import Executor, get_executor, temp_env
 from warp_cuda_ir.engines.local import kill_group, start_group
 
 _CODE = Path(__file__).resolve().parent
@@ -345,7 +345,7 @@ def child_env(kernel_cache: str | os.PathLike[str] | None = None, temp: Path | N
         OMP_NUM_THREADS="1",
     )
     if temp is not None:
-        env.update(TMPDIR=str(temp), TEMP=str(temp), TMP=str(temp))
+        env.update(temp_env(temp))
     if kernel_cache is not None:
         # One Warp kernel cache shared by every job of a capture (and kept with its cache): a module that
         # several examples or tests load (newton's solvers, warp's own kernels) is compiled by Clang once.

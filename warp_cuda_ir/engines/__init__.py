@@ -65,6 +65,12 @@ def shared_temp_dir() -> Path:
     return Path(os.environ.get(SHARED_TEMP_ENV) or tempfile.gettempdir())
 
 
+def temp_env(folder: str | os.PathLike[str]) -> dict[str, str]:
+    """The environment variables that make `folder` a process's temporary folder (Python's `tempfile`,
+    Warp's Clang and NVRTC, the compilers it starts all read one of them)."""
+    return dict.fromkeys(("TMPDIR", "TEMP", "TMP"), str(folder))
+
+
 @dataclass(frozen=True)
 class Resources:
     """What one item needs. Ray schedules on it (a GPU stage lands on a node with a GPU); the local

@@ -194,8 +194,7 @@ class Worker:
         # `module="unique"` one).
         namespaces.append({str(i): k for i, k in enumerate(self.factory_kernels)})
         kernels = list(enumerate(_kernels_with(namespaces)))
-        if self.scripts:  # (a package harvest keeps Warp's order, and pays nothing for this)
-            kernels.sort(key=self._announce_order)
+        kernels.sort(key=self._announce_order)
         for _, kernel in kernels:
             if id(kernel) in self.seen or getattr(kernel, "generic_parent", None) is not None:
                 continue
@@ -224,15 +223,17 @@ class Worker:
 
     def _announce_order(self, item: tuple[int, Any]) -> tuple:
         """Warp lists a module's kernels from a weak set, in no fixed order, and two kernels of one definition
-        whose closures are equal (a factory's types read only in annotations) get `#2` in the order they come:
-        a script's kernels are announced by what they were made with, so their records' order is the same in
-        every run. Other kernels keep Warp's order (the package harvest as it was)."""
+        whose closures are equal get `#2` in the order they come: a script's kernels are announced by what
+        they were made with (a factory's types read only in annotations), so their records' order is the
+        same in every run. A package's kernels are announced by their Warp key: Warp's own tests make one
+        kernel per dtype from a factory whose code does not read the dtype (`check_matrices_equal`, keyed
+        `..._float64`, `..._int32`), and which of them kept `name=` of which record changed between runs."""
         index, kernel = item
         code = getattr(kernel.func, "__code__", None)
-        if code is None or os.path.realpath(code.co_filename) not in self.scripts:
-            return (0, index)
+        if not self.scripts or code is None or os.path.realpath(code.co_filename) not in self.scripts:
+            return (0, str(getattr(kernel, "key", "")), index)
         made = self.factory_calls.get(id(kernel), "")
-        return (1, code.co_filename, code.co_firstlineno, made, identity.made_with(kernel.func))
+        return (1, code.co_filename, code.co_firstlineno, made, identity.made_with(kernel.func), str(kernel.key))
 
     def _where(self, kernel: Any) -> tuple[int, str, int] | None:
         code = getattr(kernel.func, "__code__", None)

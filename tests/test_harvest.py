@@ -1080,3 +1080,20 @@ def test_a_kernel_named_top_reads_its_arguments_as_arguments(tmp_path):
         "    out[0] = stack[stack.shape[0] - 1]\n",
     )
     assert [r["qualname"] for r in records] == ["top"]
+
+
+def test_a_table_of_warp_builtins_is_written_by_their_public_names(tmp_path):
+    """`OPS = [wp.sin, wp.cos, square]` picked from with `wp.static(OPS[j])`: a Warp built-in in a table is
+    written as `wp.sin` (it has no Python source to copy), next to a user `wp.func` copied by its name."""
+    records = _harvest_script(
+        tmp_path,
+        "op-table.py",
+        "import warp as wp\n\n\n@wp.func\ndef square(v: float):\n    return v * v\n\n\n"
+        "OPS = [wp.sin, wp.cos, square]\nBY_NAME = {'abs': wp.abs}\n\n\n"
+        "@wp.kernel\ndef apply_ops(x: wp.array(dtype=float), y: wp.array(dtype=float, ndim=2)):\n"
+        "    i = wp.tid()\n    for j in range(wp.static(len(OPS))):\n"
+        "        y[j, i] = wp.static(OPS[j])(x[i]) + wp.static(BY_NAME['abs'])(x[i])\n",
+    )
+    assert [r["qualname"] for r in records] == ["apply_ops"]
+    source = records[0]["source"]
+    assert "OPS = [wp.sin, wp.cos, square]" in source and "BY_NAME = {'abs': wp.abs}" in source

@@ -233,10 +233,14 @@ class _Writer:
 
     def _require_function_table(self, name: str, table: list[Any] | tuple[Any, ...] | dict[Any, Any]) -> None:
         """A list, tuple or dict of `@wp.func`s a kernel picks from in `wp.static(OPS[k])`: each function
-        under its own name, then the table of those names."""
+        under its own name, a Warp built-in as `wp.<name>`, then the table of those names."""
         items = table.values() if isinstance(table, dict) else table
         names = []
         for func in items:
+            if warp_session.is_builtin_function(func):
+                self._wp()
+                names.append(f"wp.{warp_session.builtin_public_name(func)}")
+                continue
             names.append(func.func.__name__)
             self.require(names[-1], func)
         if isinstance(table, dict):
@@ -246,7 +250,8 @@ class _Writer:
         else:
             text = f"[{', '.join(names)}]"
         if self.bind(name, table):
-            self.add_entry(_Entry(name, f"{name} = {text}", sorted(set(names)), ("", 0), False))
+            deps = sorted({n.partition(".")[0] for n in names})
+            self.add_entry(_Entry(name, f"{name} = {text}", deps, ("", 0), False))
 
     def _require_function(self, name: str, func: Any) -> None:
         # All overloads of a `@wp.func` live under one name; custom grad/replay functions come after them.
@@ -748,11 +753,18 @@ def _decorator_argument(text: str, name: str, kernel: Any, function: Any) -> Any
 
 
 def _function_table(value: Any) -> bool:
-    """Whether `value` is a non-empty list, tuple or dict (plain keys) of `@wp.func`s."""
+    """Whether `value` is a non-empty list, tuple or dict (plain keys) of `@wp.func`s or Warp built-ins with a
+    public name (`[wp.sin, wp.cos, my_func]`)."""
     if isinstance(value, dict):
         keys_plain = all(isinstance(k, (str, int)) for k in value)
-        return bool(value) and keys_plain and all(warp_session.is_user_function(v) for v in value.values())
-    return isinstance(value, (list, tuple)) and bool(value) and all(warp_session.is_user_function(v) for v in value)
+        return bool(value) and keys_plain and all(_table_function(v) for v in value.values())
+    return isinstance(value, (list, tuple)) and bool(value) and all(_table_function(v) for v in value)
+
+
+def _table_function(value: Any) -> bool:
+    if warp_session.is_builtin_function(value):
+        return warp_session.builtin_public_name(value) is not None
+    return warp_session.is_user_function(value)
 
 
 def _decorator_value(dec: ast.expr, scope: dict[str, Any]) -> Any:

@@ -1097,3 +1097,24 @@ def test_a_table_of_warp_builtins_is_written_by_their_public_names(tmp_path):
     assert [r["qualname"] for r in records] == ["apply_ops"]
     source = records[0]["source"]
     assert "OPS = [wp.sin, wp.cos, square]" in source and "BY_NAME = {'abs': wp.abs}" in source
+
+
+def test_a_numpy_array_read_through_wp_static_is_written_as_an_array(tmp_path):
+    """Module-level numpy arrays read with `wp.static(float(WEIGHTS[k]))`: the name check compared the array
+    with `int`/`float`/`bool` by `in` (elementwise, whose truth value raises), and no literal wrote an array.
+    Each array is written with its values and dtype, so `wp.static` reads the same numbers."""
+    records = _harvest_script(
+        tmp_path,
+        "fir-weights.py",
+        "import numpy as np\nimport warp as wp\n\nWEIGHTS = np.array([0.1, 0.7, 0.2], dtype=np.float32)\n"
+        "ROT = np.eye(2)\n\n\n"
+        "@wp.kernel\ndef smooth3(src: wp.array(dtype=float), dst: wp.array(dtype=float)):\n"
+        "    i = wp.tid()\n    j = wp.min(i + 1, src.shape[0] - 1)\n"
+        "    dst[i] = wp.static(float(WEIGHTS[0])) * src[i] + wp.static(float(WEIGHTS[1] + ROT[1, 1])) * src[j]\n",
+    )
+    assert [r["qualname"] for r in records] == ["smooth3"]
+    source = records[0]["source"]
+    assert "WEIGHTS = np.array([0.10000000149011612, 0.699999988079071, 0.20000000298023224], dtype=np.float32)" in (
+        source
+    )
+    assert "ROT = np.array([[1.0, 0.0], [0.0, 1.0]], dtype=np.float64)" in source

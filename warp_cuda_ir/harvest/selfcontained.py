@@ -115,7 +115,8 @@ class _Writer:
         elif getattr(obj, "__module__", None) == "typing" and _typing_name(obj) is not None:
             public = _typing_name(obj)
             self.add_import(name, f"from typing import {public}" + ("" if name == public else f" as {name}"), obj)
-        elif warp_session.is_warp_type(obj) or obj in (int, float, bool):
+        # (`is`, not `in`: a numpy array compares elementwise, and its truth value raises)
+        elif warp_session.is_warp_type(obj) or any(obj is t for t in (int, float, bool)):
             self._require_type(name, obj)
         elif isinstance(obj, type) and (issubclass(obj, enum.Enum) or _is_constant_class(obj)):
             self._require_class(name, obj, paths)
@@ -496,6 +497,8 @@ class _Writer:
         if np is not None and isinstance(value, np.generic):
             self.add_import("np", "import numpy as np", np)
             return f"np.{type(value).__name__}({self.literal(value.item())})"
+        if np is not None and isinstance(value, np.ndarray):
+            return self._numpy_array(value)
         scalar = warp_session.scalar_value(value)
         if scalar is not None:
             return f"{self.type_expr(type(value))}({self.literal(scalar)})"
@@ -504,12 +507,26 @@ class _Writer:
             return f"{self.type_expr(type(value))}({', '.join(self.literal(c) for c in components)})"
         raise Unsupported(f"cannot write a {type(value).__module__}.{type(value).__qualname__} value as a literal")
 
+    def _numpy_array(self, value: Any) -> str:
+        """`np.array([...], dtype=np.float32)` for a module-level numpy array a kernel reads through
+        `wp.static(float(WEIGHTS[k]))` (Warp takes no array as a constant, so only `wp.static` reads one)."""
+        if value.dtype.kind not in "biuf" or value.size > _MAX_ARRAY_LITERAL:
+            raise Unsupported(f"cannot write a numpy array of {value.size} {value.dtype} values as a literal")
+        np = sys.modules["numpy"]
+        self.add_import("np", "import numpy as np", np)
+        # `tolist()` gives Python numbers whose repr reads back to the same values of the array's dtype.
+        return f"np.array({self.literal(value.tolist())}, dtype=np.{value.dtype.type.__name__})"
+
     def _wp(self) -> None:
         if "wp" not in self.imports:
             self.add_import("wp", "import warp as wp", wp)
 
 
 _MISSING = object()
+
+# The text carries every element of a numpy array a kernel reads: a table of coefficients is small, and a
+# mesh or an image (100,000s of values) would make a row of megabytes of literal, so those stay refused.
+_MAX_ARRAY_LITERAL = 4096
 
 
 def _same(a: Any, b: Any) -> bool:

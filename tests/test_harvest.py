@@ -1118,3 +1118,19 @@ def test_a_numpy_array_read_through_wp_static_is_written_as_an_array(tmp_path):
         source
     )
     assert "ROT = np.array([[1.0, 0.0], [0.0, 1.0]], dtype=np.float64)" in source
+
+
+def test_parser_defaults_read_through_wp_static_are_written_as_settings(tmp_path):
+    """`args = parser.parse_args()` in a factory and `wp.static(args.scale)` in its kernel: the harvest's stand-in
+    for the parsed options (a class of this package, `warp_cuda_ir...`) was taken for one of Warp's by its
+    module's name and refused as a literal; it is written as a class of the options used, as a Namespace is."""
+    records = _harvest_script(
+        tmp_path,
+        "scaled.py",
+        "import argparse\n\nimport warp as wp\n\n\ndef build():\n    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--scale', type=float, default=1.5)\n    args = parser.parse_args()\n\n"
+        "    @wp.kernel\n    def rescale(a: wp.array(dtype=float)):\n        a[wp.tid()] *= wp.static(args.scale)\n\n"
+        "    return rescale\n\n\nif __name__ == '__main__':\n    build()\n",
+    )
+    assert [r["qualname"] for r in records] == ["build.<locals>.rescale"]
+    assert "scale = 1.5\n\n\nclass args:\n    scale = scale" in records[0]["source"]

@@ -565,7 +565,9 @@ def _is_settings_object(value: Any) -> bool:
         not isinstance(value, (type, types.ModuleType, enum.Enum))
         and not callable(value)
         and cls.__module__ not in ("builtins", "typing", "numpy")
-        and not cls.__module__.startswith("warp")
+        # Warp's own modules, not this package's (`warp_cuda_ir`): the options a parser's defaults stand for
+        # (`call_values._Parsed`) are settings like the `argparse.Namespace` they stand for.
+        and cls.__module__.partition(".")[0] != "warp"
         and not warp_session.is_warp_type(cls)
         and hasattr(value, "__dict__")
     )

@@ -1120,6 +1120,37 @@ def test_a_numpy_array_read_through_wp_static_is_written_as_an_array(tmp_path):
     assert "ROT = np.array([[1.0, 0.0], [0.0, 1.0]], dtype=np.float64)" in source
 
 
+def test_a_parser_given_mains_argv_reads_its_defaults(tmp_path):
+    """`def main(argv=None): args = parser.parse_args(argv)`, called as `main()`: the parser reads the
+    script's own command line, empty as the harvest loads it, so a kernel made in a loop over an option's
+    values gets its default list (the call was evaluated, and `ArgumentParser` refused as one that may act)."""
+    records = _harvest_script(
+        tmp_path,
+        "sweep.py",
+        "import argparse\nimport sys\n\nimport warp as wp\n\n\ndef main(argv=None):\n"
+        "    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--alphas', type=float, nargs='+', default=[0.1, 0.4])\n"
+        "    p.add_argument('--steps', type=int, default=3)\n"
+        "    args = p.parse_args(argv)\n    for alpha in args.alphas:\n\n        @wp.kernel\n"
+        "        def relax(u: wp.array(dtype=float)):\n            i = wp.tid()\n"
+        "            for _ in range(wp.static(args.steps)):\n                u[i] = (1.0 - alpha) * u[i]\n\n"
+        "        print(relax.key)\n\n\n"
+        "def cli():\n    p = argparse.ArgumentParser()\n    p.add_argument('--gain', type=float, default=2.0)\n"
+        "    args = p.parse_known_args(sys.argv[1:])[0]\n\n    @wp.kernel\n"
+        "    def amplify(u: wp.array(dtype=float)):\n        u[wp.tid()] *= wp.static(args.gain)\n\n"
+        "    return amplify\n\n\n"
+        "if __name__ == '__main__':\n    main()\n    cli()\n",
+    )
+    got = sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records)
+    assert got == [
+        ("cli.<locals>.amplify", "gain = 2.0"),
+        ("main.<locals>.relax", "alpha = 0.1\nsteps = 3"),
+        ("main.<locals>.relax", "alpha = 0.4\nsteps = 3"),
+    ]
+    # `wp.static(args.steps)`: the defaults are written as a class of the options used, as a settings object's
+    assert all("class args:\n" in r["source"] for r in records)
+
+
 def test_parser_defaults_read_through_wp_static_are_written_as_settings(tmp_path):
     """`args = parser.parse_args()` in a factory and `wp.static(args.scale)` in its kernel: the harvest's stand-in
     for the parsed options (a class of this package, `warp_cuda_ir...`) was taken for one of Warp's by its

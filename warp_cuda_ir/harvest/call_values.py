@@ -33,7 +33,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from warp_cuda_ir.harvest.factories import Plan, parser_of, reads_special_attribute, target_names
+from warp_cuda_ir.harvest.factories import (
+    Plan,
+    command_line_given,
+    parser_of,
+    reads_special_attribute,
+    target_names,
+)
 from warp_cuda_ir.harvest.scripts import compiled, future_flags, launch_calls
 
 # Distinct argument values tried per kernel definition: the first of each loop's values first (see
@@ -478,6 +484,9 @@ class Resolver:
         parser = parser_of(value)
         if parser is None:
             return None
+        given = command_line_given(value)
+        if given is not None and not self._own_command_line(given, at, depth):
+            raise Unresolved(f"{parser} parses {ast.unparse(given)[:60]}, not the script's own command line")
         function = self._enclosing(at, (ast.FunctionDef, ast.AsyncFunctionDef))
         options: dict[str, Any] = {}
         for node in _walk_body(function or self.tree):
@@ -508,6 +517,18 @@ class Resolver:
                 continue
             options[dest] = default
         return _Parsed(options)
+
+    def _own_command_line(self, given: ast.expr, at: ast.AST, depth: int) -> bool:
+        """Whether `parse_args(given)` parses the script's own command line, which is empty as the harvest
+        loads it: `sys.argv[1:]`, `None` (argparse then reads `sys.argv`), or a name whose values are all
+        `None` (`def main(argv=None)` called as `main()`)."""
+        if ast.unparse(given) == "sys.argv[1:]":
+            return True
+        if isinstance(given, ast.Constant):
+            return given.value is None
+        if not isinstance(given, ast.Name):
+            return False
+        return all(v is None for v in self.values(given, at, depth + 1))
 
     # --- where a node is -------------------------------------------------------------------------
 

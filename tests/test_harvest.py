@@ -1165,3 +1165,27 @@ def test_parser_defaults_read_through_wp_static_are_written_as_settings(tmp_path
     )
     assert [r["qualname"] for r in records] == ["build.<locals>.rescale"]
     assert "scale = 1.5\n\n\nclass args:\n    scale = scale" in records[0]["source"]
+
+
+def test_kernels_of_pytest_fixtures_with_params_get_each_param(tmp_path):
+    """pytest fixtures with `params=[...]`: a kernel made in the fixture from `request.param`, and a test's
+    parameter naming a fixture that hands its params on (`return request.param`), get each value, as
+    `@pytest.mark.parametrize` rows do (the fixture was a factory nobody calls, the parameter unknown)."""
+    records = _harvest_script(
+        tmp_path,
+        "test_fixture_params.py",
+        "import pytest\nimport warp as wp\n\n\n@pytest.fixture(params=[0.5, 2.0])\ndef scale_kernel(request):\n"
+        "    factor = request.param\n\n    @wp.kernel\n    def scale(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] = a[wp.tid()] * factor\n\n    return scale\n\n\n"
+        "@pytest.fixture(params=[wp.float32, wp.float64])\ndef dtype(request):\n"
+        '    """The scalar types under test."""\n    return request.param\n\n\n'
+        "def test_fill(dtype):\n    @wp.kernel\n    def fill(a: wp.array(dtype=dtype)):\n"
+        "        a[wp.tid()] = dtype(1.0)\n\n    wp.launch(fill, dim=4, inputs=[wp.zeros(4, dtype=dtype)])\n",
+    )
+    got = sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records)
+    assert got == [
+        ("scale_kernel.<locals>.scale", "factor = 0.5"),
+        ("scale_kernel.<locals>.scale", "factor = 2.0"),
+        ("test_fill.<locals>.fill", "dtype = wp.float32"),
+        ("test_fill.<locals>.fill", "dtype = wp.float64"),
+    ]

@@ -218,10 +218,20 @@ class Resolver:
         return out
 
     def _parametrize_rows(self, func: ast.FunctionDef) -> tuple[list[list[dict[str, Any]]], int | None]:
-        """(for each `@pytest.mark.parametrize` of `func`, its rows as parameter -> value; the first one's line)."""
+        """(for each `@pytest.mark.parametrize` of `func`, its rows as parameter -> value; the first one's line).
+
+        pytest's fixtures with `params=[...]` count as such decorators: a fixture's own `request` (its
+        `request.param` each value), and a parameter of `func` naming a fixture of the script that hands its
+        values on (`def dtype(request): return request.param`)."""
         rows_per_decorator: list[list[dict[str, Any]]] = []
         line = None
         for decorator in func.decorator_list:
+            params = _fixture_params(decorator)
+            if params is not None and "request" in _arguments(func):
+                line = line or decorator.lineno
+                items = [item for listed in self.values(params, func, 0) for item in _items(listed)]
+                rows_per_decorator.append([{"request": _FixtureRequest(item)} for item in items])
+                continue
             if not (
                 isinstance(decorator, ast.Call)
                 and _called_attribute(decorator.func) == "parametrize"
@@ -240,7 +250,28 @@ class Resolver:
                     else:
                         raise Unresolved(f"{describe(item)} does not give {', '.join(names)}")
             rows_per_decorator.append(rows)
+        named = {name for rows in rows_per_decorator for row in rows for name in row}
+        for name in _arguments(func):
+            fixture = self._handing_fixture(name) if name not in named else None
+            if fixture is not None:
+                line = line or fixture.lineno
+                params = _fixture_params(next(d for d in fixture.decorator_list if _fixture_params(d) is not None))
+                items = [item for listed in self.values(params, fixture, 0) for item in _items(listed)]  # type: ignore[arg-type]
+                rows_per_decorator.append([{name: item} for item in items])
         return rows_per_decorator, line
+
+    def _handing_fixture(self, name: str) -> ast.FunctionDef | None:
+        """The script's top-level fixture `name` with `params=[...]` whose body is `return request.param`."""
+        for node in self.tree.body:
+            if not (isinstance(node, ast.FunctionDef) and node.name == name):
+                continue
+            if not any(_fixture_params(d) is not None for d in node.decorator_list):
+                return None
+            body = node.body[1:] if ast.get_docstring(node) is not None else node.body
+            returned = body[0].value if len(body) == 1 and isinstance(body[0], ast.Return) else None
+            if returned is not None and ast.unparse(returned) == "request.param" and "request" in _arguments(node):
+                return node
+        return None
 
     def _calls_of(self, func: ast.FunctionDef) -> Iterator[tuple[ast.Call, int]]:
         """Calls of `func` in the script, with how many of its parameters the call does not pass (`self`):
@@ -749,6 +780,27 @@ def _hands_on(call: ast.Call, func: ast.FunctionDef) -> bool:
     passed = any(isinstance(a, ast.Name) and a.id == func.name for a in call.args)
     params = _arguments(func)
     return passed and any(k.arg in params for k in call.keywords)
+
+
+class _FixtureRequest:
+    """pytest's `request` given to a fixture with `params=[...]`, as far as a fixture's body reads it."""
+
+    def __init__(self, param: Any) -> None:
+        self.param = param
+
+    def __repr__(self) -> str:
+        return f"request(param={describe(self.param)})"
+
+
+def _fixture_params(decorator: ast.expr) -> ast.expr | None:
+    """The `params=` of `@pytest.fixture(params=...)` / `@fixture(params=...)`."""
+    if not isinstance(decorator, ast.Call):
+        return None
+    callee = decorator.func
+    name = callee.attr if isinstance(callee, ast.Attribute) else callee.id if isinstance(callee, ast.Name) else None
+    if name != "fixture":
+        return None
+    return next((k.value for k in decorator.keywords if k.arg == "params"), None)
 
 
 def _called_attribute(func: ast.expr) -> str | None:

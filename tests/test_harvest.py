@@ -1080,3 +1080,112 @@ def test_a_kernel_named_top_reads_its_arguments_as_arguments(tmp_path):
         "    out[0] = stack[stack.shape[0] - 1]\n",
     )
     assert [r["qualname"] for r in records] == ["top"]
+
+
+def test_a_table_of_warp_builtins_is_written_by_their_public_names(tmp_path):
+    """`OPS = [wp.sin, wp.cos, square]` picked from with `wp.static(OPS[j])`: a Warp built-in in a table is
+    written as `wp.sin` (it has no Python source to copy), next to a user `wp.func` copied by its name."""
+    records = _harvest_script(
+        tmp_path,
+        "op-table.py",
+        "import warp as wp\n\n\n@wp.func\ndef square(v: float):\n    return v * v\n\n\n"
+        "OPS = [wp.sin, wp.cos, square]\nBY_NAME = {'abs': wp.abs}\n\n\n"
+        "@wp.kernel\ndef apply_ops(x: wp.array(dtype=float), y: wp.array(dtype=float, ndim=2)):\n"
+        "    i = wp.tid()\n    for j in range(wp.static(len(OPS))):\n"
+        "        y[j, i] = wp.static(OPS[j])(x[i]) + wp.static(BY_NAME['abs'])(x[i])\n",
+    )
+    assert [r["qualname"] for r in records] == ["apply_ops"]
+    source = records[0]["source"]
+    assert "OPS = [wp.sin, wp.cos, square]" in source and "BY_NAME = {'abs': wp.abs}" in source
+
+
+def test_a_numpy_array_read_through_wp_static_is_written_as_an_array(tmp_path):
+    """Module-level numpy arrays read with `wp.static(float(WEIGHTS[k]))`: the name check compared the array
+    with `int`/`float`/`bool` by `in` (elementwise, whose truth value raises), and no literal wrote an array.
+    Each array is written with its values and dtype, so `wp.static` reads the same numbers."""
+    records = _harvest_script(
+        tmp_path,
+        "fir-weights.py",
+        "import numpy as np\nimport warp as wp\n\nWEIGHTS = np.array([0.1, 0.7, 0.2], dtype=np.float32)\n"
+        "ROT = np.eye(2)\n\n\n"
+        "@wp.kernel\ndef smooth3(src: wp.array(dtype=float), dst: wp.array(dtype=float)):\n"
+        "    i = wp.tid()\n    j = wp.min(i + 1, src.shape[0] - 1)\n"
+        "    dst[i] = wp.static(float(WEIGHTS[0])) * src[i] + wp.static(float(WEIGHTS[1] + ROT[1, 1])) * src[j]\n",
+    )
+    assert [r["qualname"] for r in records] == ["smooth3"]
+    source = records[0]["source"]
+    assert "WEIGHTS = np.array([0.10000000149011612, 0.699999988079071, 0.20000000298023224], dtype=np.float32)" in (
+        source
+    )
+    assert "ROT = np.array([[1.0, 0.0], [0.0, 1.0]], dtype=np.float64)" in source
+
+
+def test_a_parser_given_mains_argv_reads_its_defaults(tmp_path):
+    """`def main(argv=None): args = parser.parse_args(argv)`, called as `main()`: the parser reads the
+    script's own command line, empty as the harvest loads it, so a kernel made in a loop over an option's
+    values gets its default list (the call was evaluated, and `ArgumentParser` refused as one that may act)."""
+    records = _harvest_script(
+        tmp_path,
+        "sweep.py",
+        "import argparse\nimport sys\n\nimport warp as wp\n\n\ndef main(argv=None):\n"
+        "    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--alphas', type=float, nargs='+', default=[0.1, 0.4])\n"
+        "    p.add_argument('--steps', type=int, default=3)\n"
+        "    args = p.parse_args(argv)\n    for alpha in args.alphas:\n\n        @wp.kernel\n"
+        "        def relax(u: wp.array(dtype=float)):\n            i = wp.tid()\n"
+        "            for _ in range(wp.static(args.steps)):\n                u[i] = (1.0 - alpha) * u[i]\n\n"
+        "        print(relax.key)\n\n\n"
+        "def cli():\n    p = argparse.ArgumentParser()\n    p.add_argument('--gain', type=float, default=2.0)\n"
+        "    args = p.parse_known_args(sys.argv[1:])[0]\n\n    @wp.kernel\n"
+        "    def amplify(u: wp.array(dtype=float)):\n        u[wp.tid()] *= wp.static(args.gain)\n\n"
+        "    return amplify\n\n\n"
+        "if __name__ == '__main__':\n    main()\n    cli()\n",
+    )
+    got = sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records)
+    assert got == [
+        ("cli.<locals>.amplify", "gain = 2.0"),
+        ("main.<locals>.relax", "alpha = 0.1\nsteps = 3"),
+        ("main.<locals>.relax", "alpha = 0.4\nsteps = 3"),
+    ]
+    # `wp.static(args.steps)`: the defaults are written as a class of the options used, as a settings object's
+    assert all("class args:\n" in r["source"] for r in records)
+
+
+def test_parser_defaults_read_through_wp_static_are_written_as_settings(tmp_path):
+    """`args = parser.parse_args()` in a factory and `wp.static(args.scale)` in its kernel: the harvest's stand-in
+    for the parsed options (a class of this package, `warp_cuda_ir...`) was taken for one of Warp's by its
+    module's name and refused as a literal; it is written as a class of the options used, as a Namespace is."""
+    records = _harvest_script(
+        tmp_path,
+        "scaled.py",
+        "import argparse\n\nimport warp as wp\n\n\ndef build():\n    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--scale', type=float, default=1.5)\n    args = parser.parse_args()\n\n"
+        "    @wp.kernel\n    def rescale(a: wp.array(dtype=float)):\n        a[wp.tid()] *= wp.static(args.scale)\n\n"
+        "    return rescale\n\n\nif __name__ == '__main__':\n    build()\n",
+    )
+    assert [r["qualname"] for r in records] == ["build.<locals>.rescale"]
+    assert "scale = 1.5\n\n\nclass args:\n    scale = scale" in records[0]["source"]
+
+
+def test_kernels_of_pytest_fixtures_with_params_get_each_param(tmp_path):
+    """pytest fixtures with `params=[...]`: a kernel made in the fixture from `request.param`, and a test's
+    parameter naming a fixture that hands its params on (`return request.param`), get each value, as
+    `@pytest.mark.parametrize` rows do (the fixture was a factory nobody calls, the parameter unknown)."""
+    records = _harvest_script(
+        tmp_path,
+        "test_fixture_params.py",
+        "import pytest\nimport warp as wp\n\n\n@pytest.fixture(params=[0.5, 2.0])\ndef scale_kernel(request):\n"
+        "    factor = request.param\n\n    @wp.kernel\n    def scale(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] = a[wp.tid()] * factor\n\n    return scale\n\n\n"
+        "@pytest.fixture(params=[wp.float32, wp.float64])\ndef dtype(request):\n"
+        '    """The scalar types under test."""\n    return request.param\n\n\n'
+        "def test_fill(dtype):\n    @wp.kernel\n    def fill(a: wp.array(dtype=dtype)):\n"
+        "        a[wp.tid()] = dtype(1.0)\n\n    wp.launch(fill, dim=4, inputs=[wp.zeros(4, dtype=dtype)])\n",
+    )
+    got = sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records)
+    assert got == [
+        ("scale_kernel.<locals>.scale", "factor = 0.5"),
+        ("scale_kernel.<locals>.scale", "factor = 2.0"),
+        ("test_fill.<locals>.fill", "dtype = wp.float32"),
+        ("test_fill.<locals>.fill", "dtype = wp.float64"),
+    ]

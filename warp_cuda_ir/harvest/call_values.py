@@ -33,7 +33,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from warp_cuda_ir.harvest.factories import Plan, parser_of, reads_special_attribute, target_names
+from warp_cuda_ir.harvest.factories import (
+    Plan,
+    command_line_given,
+    parser_of,
+    reads_special_attribute,
+    target_names,
+)
 from warp_cuda_ir.harvest.scripts import compiled, future_flags, launch_calls
 
 # Distinct argument values tried per kernel definition: the first of each loop's values first (see
@@ -212,10 +218,20 @@ class Resolver:
         return out
 
     def _parametrize_rows(self, func: ast.FunctionDef) -> tuple[list[list[dict[str, Any]]], int | None]:
-        """(for each `@pytest.mark.parametrize` of `func`, its rows as parameter -> value; the first one's line)."""
+        """(for each `@pytest.mark.parametrize` of `func`, its rows as parameter -> value; the first one's line).
+
+        pytest's fixtures with `params=[...]` count as such decorators: a fixture's own `request` (its
+        `request.param` each value), and a parameter of `func` naming a fixture of the script that hands its
+        values on (`def dtype(request): return request.param`)."""
         rows_per_decorator: list[list[dict[str, Any]]] = []
         line = None
         for decorator in func.decorator_list:
+            params = _fixture_params(decorator)
+            if params is not None and "request" in _arguments(func):
+                line = line or decorator.lineno
+                items = [item for listed in self.values(params, func, 0) for item in _items(listed)]
+                rows_per_decorator.append([{"request": _FixtureRequest(item)} for item in items])
+                continue
             if not (
                 isinstance(decorator, ast.Call)
                 and _called_attribute(decorator.func) == "parametrize"
@@ -234,7 +250,28 @@ class Resolver:
                     else:
                         raise Unresolved(f"{describe(item)} does not give {', '.join(names)}")
             rows_per_decorator.append(rows)
+        named = {name for rows in rows_per_decorator for row in rows for name in row}
+        for name in _arguments(func):
+            fixture = self._handing_fixture(name) if name not in named else None
+            if fixture is not None:
+                line = line or fixture.lineno
+                params = _fixture_params(next(d for d in fixture.decorator_list if _fixture_params(d) is not None))
+                items = [item for listed in self.values(params, fixture, 0) for item in _items(listed)]  # type: ignore[arg-type]
+                rows_per_decorator.append([{name: item} for item in items])
         return rows_per_decorator, line
+
+    def _handing_fixture(self, name: str) -> ast.FunctionDef | None:
+        """The script's top-level fixture `name` with `params=[...]` whose body is `return request.param`."""
+        for node in self.tree.body:
+            if not (isinstance(node, ast.FunctionDef) and node.name == name):
+                continue
+            if not any(_fixture_params(d) is not None for d in node.decorator_list):
+                return None
+            body = node.body[1:] if ast.get_docstring(node) is not None else node.body
+            returned = body[0].value if len(body) == 1 and isinstance(body[0], ast.Return) else None
+            if returned is not None and ast.unparse(returned) == "request.param" and "request" in _arguments(node):
+                return node
+        return None
 
     def _calls_of(self, func: ast.FunctionDef) -> Iterator[tuple[ast.Call, int]]:
         """Calls of `func` in the script, with how many of its parameters the call does not pass (`self`):
@@ -478,6 +515,9 @@ class Resolver:
         parser = parser_of(value)
         if parser is None:
             return None
+        given = command_line_given(value)
+        if given is not None and not self._own_command_line(given, at, depth):
+            raise Unresolved(f"{parser} parses {ast.unparse(given)[:60]}, not the script's own command line")
         function = self._enclosing(at, (ast.FunctionDef, ast.AsyncFunctionDef))
         options: dict[str, Any] = {}
         for node in _walk_body(function or self.tree):
@@ -508,6 +548,18 @@ class Resolver:
                 continue
             options[dest] = default
         return _Parsed(options)
+
+    def _own_command_line(self, given: ast.expr, at: ast.AST, depth: int) -> bool:
+        """Whether `parse_args(given)` parses the script's own command line, which is empty as the harvest
+        loads it: `sys.argv[1:]`, `None` (argparse then reads `sys.argv`), or a name whose values are all
+        `None` (`def main(argv=None)` called as `main()`)."""
+        if ast.unparse(given) == "sys.argv[1:]":
+            return True
+        if isinstance(given, ast.Constant):
+            return given.value is None
+        if not isinstance(given, ast.Name):
+            return False
+        return all(v is None for v in self.values(given, at, depth + 1))
 
     # --- where a node is -------------------------------------------------------------------------
 
@@ -728,6 +780,27 @@ def _hands_on(call: ast.Call, func: ast.FunctionDef) -> bool:
     passed = any(isinstance(a, ast.Name) and a.id == func.name for a in call.args)
     params = _arguments(func)
     return passed and any(k.arg in params for k in call.keywords)
+
+
+class _FixtureRequest:
+    """pytest's `request` given to a fixture with `params=[...]`, as far as a fixture's body reads it."""
+
+    def __init__(self, param: Any) -> None:
+        self.param = param
+
+    def __repr__(self) -> str:
+        return f"request(param={describe(self.param)})"
+
+
+def _fixture_params(decorator: ast.expr) -> ast.expr | None:
+    """The `params=` of `@pytest.fixture(params=...)` / `@fixture(params=...)`."""
+    if not isinstance(decorator, ast.Call):
+        return None
+    callee = decorator.func
+    name = callee.attr if isinstance(callee, ast.Attribute) else callee.id if isinstance(callee, ast.Name) else None
+    if name != "fixture":
+        return None
+    return next((k.value for k in decorator.keywords if k.arg == "params"), None)
 
 
 def _called_attribute(func: ast.expr) -> str | None:

@@ -448,7 +448,9 @@ def _all_frees(table: symtable.SymbolTable) -> Iterator[str]:
 
 
 def parser_of(value: ast.expr) -> str | None:
-    """`parser` when `value` is `parser.parse_args()` or `parser.parse_known_args()[0]`."""
+    """`parser` when `value` is `parser.parse_args()` or `parser.parse_known_args()[0]`, or either given one
+    command line (`parse_args(argv)` in `def main(argv=None)`: `call_values` takes it for the script's own,
+    empty, command line only where it is `None` or `sys.argv[1:]`)."""
     if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Constant) and value.slice.value == 0:
         value = value.value
     if (
@@ -456,10 +458,18 @@ def parser_of(value: ast.expr) -> str | None:
         and isinstance(value.func, ast.Attribute)
         and value.func.attr in ("parse_args", "parse_known_args")
         and isinstance(value.func.value, ast.Name)
-        and not value.args
+        and len(value.args) <= 1
+        and not value.keywords
     ):
         return value.func.value.id
     return None
+
+
+def command_line_given(value: ast.expr) -> ast.expr | None:
+    """The command line `parser.parse_args(argv)` is given (None for `parse_args()`)."""
+    if isinstance(value, ast.Subscript):
+        value = value.value
+    return value.args[0] if isinstance(value, ast.Call) and value.args else None
 
 
 def target_names(target: ast.AST) -> set[str]:

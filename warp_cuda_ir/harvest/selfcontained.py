@@ -115,7 +115,8 @@ class _Writer:
         elif getattr(obj, "__module__", None) == "typing" and _typing_name(obj) is not None:
             public = _typing_name(obj)
             self.add_import(name, f"from typing import {public}" + ("" if name == public else f" as {name}"), obj)
-        elif warp_session.is_warp_type(obj) or obj in (int, float, bool):
+        # (`is`, not `in`: a numpy array compares elementwise, and its truth value raises)
+        elif warp_session.is_warp_type(obj) or any(obj is t for t in (int, float, bool)):
             self._require_type(name, obj)
         elif isinstance(obj, type) and (issubclass(obj, enum.Enum) or _is_constant_class(obj)):
             self._require_class(name, obj, paths)
@@ -233,10 +234,14 @@ class _Writer:
 
     def _require_function_table(self, name: str, table: list[Any] | tuple[Any, ...] | dict[Any, Any]) -> None:
         """A list, tuple or dict of `@wp.func`s a kernel picks from in `wp.static(OPS[k])`: each function
-        under its own name, then the table of those names."""
+        under its own name, a Warp built-in as `wp.<name>`, then the table of those names."""
         items = table.values() if isinstance(table, dict) else table
         names = []
         for func in items:
+            if warp_session.is_builtin_function(func):
+                self._wp()
+                names.append(f"wp.{warp_session.builtin_public_name(func)}")
+                continue
             names.append(func.func.__name__)
             self.require(names[-1], func)
         if isinstance(table, dict):
@@ -246,7 +251,8 @@ class _Writer:
         else:
             text = f"[{', '.join(names)}]"
         if self.bind(name, table):
-            self.add_entry(_Entry(name, f"{name} = {text}", sorted(set(names)), ("", 0), False))
+            deps = sorted({n.partition(".")[0] for n in names})
+            self.add_entry(_Entry(name, f"{name} = {text}", deps, ("", 0), False))
 
     def _require_function(self, name: str, func: Any) -> None:
         # All overloads of a `@wp.func` live under one name; custom grad/replay functions come after them.
@@ -491,6 +497,8 @@ class _Writer:
         if np is not None and isinstance(value, np.generic):
             self.add_import("np", "import numpy as np", np)
             return f"np.{type(value).__name__}({self.literal(value.item())})"
+        if np is not None and isinstance(value, np.ndarray):
+            return self._numpy_array(value)
         scalar = warp_session.scalar_value(value)
         if scalar is not None:
             return f"{self.type_expr(type(value))}({self.literal(scalar)})"
@@ -499,12 +507,26 @@ class _Writer:
             return f"{self.type_expr(type(value))}({', '.join(self.literal(c) for c in components)})"
         raise Unsupported(f"cannot write a {type(value).__module__}.{type(value).__qualname__} value as a literal")
 
+    def _numpy_array(self, value: Any) -> str:
+        """`np.array([...], dtype=np.float32)` for a module-level numpy array a kernel reads through
+        `wp.static(float(WEIGHTS[k]))` (Warp takes no array as a constant, so only `wp.static` reads one)."""
+        if value.dtype.kind not in "biuf" or value.size > _MAX_ARRAY_LITERAL:
+            raise Unsupported(f"cannot write a numpy array of {value.size} {value.dtype} values as a literal")
+        np = sys.modules["numpy"]
+        self.add_import("np", "import numpy as np", np)
+        # `tolist()` gives Python numbers whose repr reads back to the same values of the array's dtype.
+        return f"np.array({self.literal(value.tolist())}, dtype=np.{value.dtype.type.__name__})"
+
     def _wp(self) -> None:
         if "wp" not in self.imports:
             self.add_import("wp", "import warp as wp", wp)
 
 
 _MISSING = object()
+
+# The text carries every element of a numpy array a kernel reads: a table of coefficients is small, and a
+# mesh or an image (100,000s of values) would make a row of megabytes of literal, so those stay refused.
+_MAX_ARRAY_LITERAL = 4096
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -543,7 +565,9 @@ def _is_settings_object(value: Any) -> bool:
         not isinstance(value, (type, types.ModuleType, enum.Enum))
         and not callable(value)
         and cls.__module__ not in ("builtins", "typing", "numpy")
-        and not cls.__module__.startswith("warp")
+        # Warp's own modules, not this package's (`warp_cuda_ir`): the options a parser's defaults stand for
+        # (`call_values._Parsed`) are settings like the `argparse.Namespace` they stand for.
+        and cls.__module__.partition(".")[0] != "warp"
         and not warp_session.is_warp_type(cls)
         and hasattr(value, "__dict__")
     )
@@ -748,11 +772,18 @@ def _decorator_argument(text: str, name: str, kernel: Any, function: Any) -> Any
 
 
 def _function_table(value: Any) -> bool:
-    """Whether `value` is a non-empty list, tuple or dict (plain keys) of `@wp.func`s."""
+    """Whether `value` is a non-empty list, tuple or dict (plain keys) of `@wp.func`s or Warp built-ins with a
+    public name (`[wp.sin, wp.cos, my_func]`)."""
     if isinstance(value, dict):
         keys_plain = all(isinstance(k, (str, int)) for k in value)
-        return bool(value) and keys_plain and all(warp_session.is_user_function(v) for v in value.values())
-    return isinstance(value, (list, tuple)) and bool(value) and all(warp_session.is_user_function(v) for v in value)
+        return bool(value) and keys_plain and all(_table_function(v) for v in value.values())
+    return isinstance(value, (list, tuple)) and bool(value) and all(_table_function(v) for v in value)
+
+
+def _table_function(value: Any) -> bool:
+    if warp_session.is_builtin_function(value):
+        return warp_session.builtin_public_name(value) is not None
+    return warp_session.is_user_function(value)
 
 
 def _decorator_value(dec: ast.expr, scope: dict[str, Any]) -> Any:

@@ -1,0 +1,1 @@
+"""Tiny physics helpers shared by the scripts."""

@@ -107,6 +107,24 @@ def test_row_texts_rebuild_warps_module_exactly(source: str, block_dim: int, tar
     assert "kernel_forward" not in texts.cuda_helpers + texts.cpu_helpers
 
 
+QUOTED = """import warp as wp
+
+
+@wp.kernel
+def scale_quoted(p: "wp.array(dtype=wp.vec3)", s: "float"):
+    i = wp.tid()
+    p[i] = p[i] * s
+"""
+
+
+def test_a_text_without_future_annotations_loads_as_python_runs_it() -> None:
+    """Quoted annotations and no `from __future__ import annotations`, as a user's script writes them: Python
+    keeps each string once and Warp reads it. The loader must not lend the text this package's own future
+    import, which quoted them again (Warp: "Unrecognized type 'wp.array(dtype=wp.vec3)'")."""
+    texts = extraction.extract(QUOTED)
+    assert "wp::array_t<wp::vec_t<3, wp::float32>> var_p," in texts.cuda_forward
+
+
 def test_cuda_module_of_a_tile_kernel_follows_the_block_dim() -> None:
     """Only the CUDA module depends on block_dim: the CPU texts are those of Warp's CPU launch (1)."""
     small, large = extraction.extract(TILE, block_dim=32), extraction.extract(TILE, block_dim=256)

@@ -177,7 +177,9 @@ def load_kernels(source: str) -> tuple[dict[str, Any], dict[str, Any]]:
     sys.modules[MODULE_NAME] = module
     namespace: dict[str, Any] = module.__dict__
     try:
-        exec(compile(source, SOURCE_FILENAME, "exec"), namespace)
+        # `dont_inherit`: the text is a module of its own; this file's `from __future__ import annotations` would
+        # quote a kernel's quoted annotations (`p: "wp.array(dtype=wp.vec3)"`) again, and Warp refuses a string type.
+        exec(compile(source, SOURCE_FILENAME, "exec", dont_inherit=True), namespace)
     except Exception as e:
         release()
         raise ExtractionError(f"source does not execute: {type(e).__name__}: {one_line(e)}") from e

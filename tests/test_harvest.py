@@ -832,6 +832,25 @@ def test_a_script_past_its_time_limit_keeps_its_kernels(tmp_path):
     assert set(got) == {"before", "after"} and "N = 4" in got["before"]["source"]
 
 
+@pytest.mark.slow
+def test_a_module_past_its_time_limit_keeps_its_kernels_and_leaves_warps_cache(tmp_path, monkeypatch):
+    """`wci_slow.bench`, imported by name, makes a kernel, clears Warp's kernel cache and runs on past the
+    limit, as Warp's launch benchmark does: its kernel is harvested, the file has its reason, and the module
+    folders of the kernel cache the harvest's workers share stay (another worker may be compiling there)."""
+    import warp as wp
+
+    folder = DATA / "slow_import"
+    monkeypatch.syspath_prepend(str(folder))
+    monkeypatch.setenv("PYTHONPATH", str(folder))
+    building = tmp_path / "kernels" / wp.config.version / "wp_another_worker_0123abc_p1_t1"
+    building.mkdir(parents=True)
+    monkeypatch.setenv("WARP_CACHE_PATH", str(tmp_path / "kernels"))
+    result = harvest(["wci_slow"], workers=1, import_timeout=6)
+    assert [(r.category, r.file) for r in result.reasons] == [(reasons.IMPORT_TIMEOUT, "wci_slow/bench.py")]
+    assert [r["qualname"] for r in result.records] == ["tick"]
+    assert building.is_dir()
+
+
 def test_a_file_that_hangs_is_killed_and_blamed(tmp_path):
     (tmp_path / "hangs.py").write_text((DATA / "hangs" / "hangs.py").read_text())
     (tmp_path / "ok.py").write_text((KERNELS / "wci_forms" / "main_guard.py").read_text())

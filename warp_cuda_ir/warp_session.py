@@ -66,11 +66,11 @@ def init_warp() -> None:
 def keep_shared_kernel_cache() -> None:
     """Make `wp.clear_kernel_cache()` leave Warp's kernel cache alone in this process.
 
-    Processes that share one kernel cache (the capture's jobs) must not clear it for each other: Warp's own
-    test files call it when run as scripts, and it removes every module folder there, including the build
-    folder of a module another job is compiling at that moment, whose object file then cannot be written
-    (that job dies with "LLVM ERROR: IO failure on output stream"; seen in CI). The program's modules stay
-    loaded, as they would after Warp rebuilt them from the cleared cache.
+    Processes that share one kernel cache (the capture's jobs, the harvest's workers) must not clear it for
+    each other: Warp's own test files call it when run as scripts, and it removes every module folder there,
+    including the build folder of a module another process is compiling at that moment, whose object file
+    then cannot be written (that job dies with "LLVM ERROR: IO failure on output stream"; seen in CI). The
+    program's modules stay loaded, as they would after Warp rebuilt them from the cleared cache.
     """
     from warp._src import build
 

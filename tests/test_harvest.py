@@ -834,8 +834,8 @@ def test_a_script_past_its_time_limit_keeps_its_kernels(tmp_path):
 
 @pytest.mark.slow
 def test_a_module_past_its_time_limit_keeps_its_kernels_and_leaves_warps_cache(tmp_path, monkeypatch):
-    """`wci_slow.bench`, imported by name, makes a kernel, clears Warp's kernel cache and runs on past the
-    limit, as Warp's launch benchmark does: its kernel is harvested, the file has its reason, and the module
+    """`wci_slow.bench`, imported by name, makes kernels, clears Warp's kernel cache and runs on past the
+    limit, as Warp's launch benchmark does: its kernels are harvested, the file has its reason, and the module
     folders of the kernel cache the harvest's workers share stay (another worker may be compiling there)."""
     import warp as wp
 
@@ -847,7 +847,7 @@ def test_a_module_past_its_time_limit_keeps_its_kernels_and_leaves_warps_cache(t
     monkeypatch.setenv("WARP_CACHE_PATH", str(tmp_path / "kernels"))
     result = harvest(["wci_slow"], workers=1, import_timeout=6)
     assert [(r.category, r.file) for r in result.reasons] == [(reasons.IMPORT_TIMEOUT, "wci_slow/bench.py")]
-    assert [r["qualname"] for r in result.records] == ["tick"]
+    assert sorted(r["qualname"] for r in result.records) == ["advance", "tick"]  # `advance` reads a struct
     assert building.is_dir()
 
 

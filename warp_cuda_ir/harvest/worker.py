@@ -106,6 +106,8 @@ class Worker:
             # they read that the module had not yet made fails their self-contained check, with its reason.
             # Warp's launch benchmark (warp/examples/benchmarks/benchmark_launches.py) defines its twelve
             # kernels, then launches each 100,000 times at import: minutes on 2 cores, past the limit.
+            if path is None:
+                _keep_half_made(module)
             return (
                 reasons.IMPORT_TIMEOUT,
                 f"no answer within {time_limit:g} s",
@@ -819,6 +821,21 @@ def _overload_launched_generics(tree: ast.Module, path: str, resolver: call_valu
                 wp.overload(kernel, types)
             except Exception:  # types Warp refuses for this kernel: the script's launch would fail too
                 continue
+
+
+def _keep_half_made(name: str) -> None:
+    """Put back in `sys.modules` what a module imported by name had made when its import was cut: Python
+    drops a module whose import raised, and the source of its classes (a kernel's `@wp.struct`) is found
+    through `sys.modules[cls.__module__].__file__`. Its kernels' globals are the module's own namespace."""
+    if name in sys.modules:
+        return
+    for kernel in warp_session.live_kernels():
+        namespace = getattr(kernel.func, "__globals__", None)
+        if namespace is not None and namespace.get("__name__") == name:
+            module = types.ModuleType(name)
+            module.__dict__.update(namespace)
+            sys.modules[name] = module
+            return
 
 
 def _kernels_with(namespaces: Iterable[dict[str, Any]]) -> list[Any]:

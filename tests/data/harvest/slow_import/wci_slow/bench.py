@@ -5,9 +5,19 @@ import time
 import warp as wp
 
 
+@wp.struct
+class Step:
+    dt: float
+
+
 @wp.kernel
 def tick(a: wp.array(dtype=float)):
     a[wp.tid()] = 1.0
+
+
+@wp.kernel
+def advance(a: wp.array(dtype=float), s: Step):
+    a[wp.tid()] += s.dt
 
 
 wp.clear_kernel_cache()

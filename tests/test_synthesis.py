@@ -178,6 +178,21 @@ def test_few_programs_have_trivial_outputs() -> None:
     assert len(trivial) <= TRIVIAL_BOUND, trivial
 
 
+def test_a_programs_stats_leave_the_shared_kernel_cache_alone(tmp_path, monkeypatch) -> None:
+    """Every row module has one name, so another process's module (being built, or loaded) sits in Warp's
+    kernel cache under the same pattern this one forgets: it stays. Two test processes sharing the cache
+    killed each other's Clang this way ("LLVM ERROR", exit 1, nothing on the Python side)."""
+    import warp as wp
+
+    from warp_cuda_ir.validation.execute import program_output_stats
+
+    monkeypatch.setattr(wp.config, "kernel_cache_dir", str(tmp_path))
+    other = tmp_path / wp.config.version / f"wp_{warp_session.MODULE_NAME}_0123abc"  # Warp's version folder
+    other.mkdir(parents=True)
+    assert program_output_stats(synthesize(0), 0)
+    assert other.is_dir()
+
+
 def test_catalogue_is_read_from_warp() -> None:
     builtins = warp_session.builtin_functions()
     assert catalogue.offered_builtins() == {k for k in builtins if not k.startswith("_")}

@@ -11,6 +11,7 @@ as a fresh Warp module (`load_kernel` ... `release`, or `loaded_kernel` as a con
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import dataclasses
 import functools
@@ -934,9 +935,31 @@ def is_generic_type(t: Any) -> bool:
 
 def forget_compiled_rows(kernel_cache: str | os.PathLike[str]) -> None:
     """Drop the compiled modules of loaded row sources from Warp's kernel cache: one per row, never reused,
-    so the cache would otherwise grow with a validation pass."""
+    so the cache would otherwise grow with a validation pass. Only ever a cache no other process uses (a
+    validation worker's, `own_kernel_cache`): every row module has the same name, so this also removes the
+    one another process is building there, whose Clang then dies ("LLVM ERROR", exit 1, no Python error)."""
     for module_dir in Path(kernel_cache).glob(f"wp_{MODULE_NAME}_*"):
         shutil.rmtree(module_dir, ignore_errors=True)
+
+
+_own_kernel_cache: list[Path] = []
+
+
+@contextlib.contextmanager
+def own_kernel_cache() -> Iterator[None]:
+    """Warp's kernel cache moved, while the block runs, to a folder of this process alone (made once,
+    removed at exit), where `forget_compiled_rows` may clear what the block compiled. Two test processes
+    that shared the user's cache crashed each other this way."""
+    if not _own_kernel_cache:
+        folder = Path(tempfile.mkdtemp(prefix="warp_cuda_ir_kernels_"))
+        atexit.register(shutil.rmtree, folder, True)
+        _own_kernel_cache.append(folder)
+    saved = wp.config.kernel_cache_dir
+    wp.config.kernel_cache_dir = str(_own_kernel_cache[0])
+    try:
+        yield  # (Warp resolves the folder to its version's subfolder at the first load)
+    finally:
+        wp.config.kernel_cache_dir = saved
 
 
 # ---- The gradient check's tape (warp_cuda_ir.validation.gradients) ---------------------------------------

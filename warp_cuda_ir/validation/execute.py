@@ -101,12 +101,14 @@ def program_output_stats(program: Any, seed: int) -> list[OutputStats]:
         "block_dim": program.block_dim,
         "launch_tiled": program.launch_tiled,
     }
-    try:
-        with warp_session.loaded_kernel(program.source, program.kernel_name) as (kernel, namespace):
-            cpu = run_cpu(record, kernel, namespace)
-    finally:
-        # as the validation worker does after each row: compiled sample modules are never reused
-        warp_session.forget_compiled_rows(wp.config.kernel_cache_dir)
+    with warp_session.own_kernel_cache():
+        try:
+            with warp_session.loaded_kernel(program.source, program.kernel_name) as (kernel, namespace):
+                cpu = run_cpu(record, kernel, namespace)
+        finally:
+            # as the validation worker does after each row: compiled sample modules are never reused (the
+            # folder as Warp resolved it, with its version)
+            warp_session.forget_compiled_rows(wp.config.kernel_cache_dir)
     if cpu.run_status != "ok":
         stage = "compile" if cpu.compile_status != "ok" else "launch"
         raise RuntimeError(f"seed {seed}: CPU {stage} failed: {(cpu.error or '').splitlines()[0]}")

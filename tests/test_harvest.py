@@ -851,6 +851,24 @@ def test_a_module_past_its_time_limit_keeps_its_kernels_and_leaves_warps_cache(t
     assert building.is_dir()
 
 
+def test_a_scripts_warning_filters_and_numpy_error_modes_stay_its_own(tmp_path):
+    """`warnings.simplefilter("error")` and `np.seterr(all="raise")` at the top of one script: the next script
+    the same worker loads warns and divides by zero at import as `python b-relaxed.py` lets it."""
+    head = "import warnings\n\nimport numpy as np\nimport warp as wp\n\n"
+    kernel = "\n\n@wp.kernel\ndef {}(a: wp.array(dtype=float)):\n    a[wp.tid()] = 1.0\n"
+    (tmp_path / "a-strict.py").write_text(
+        head + 'warnings.simplefilter("error")\nnp.seterr(all="raise")\n' + kernel.format("strict")
+    )
+    (tmp_path / "b-relaxed.py").write_text(
+        head
+        + 'warnings.warn("an old option", DeprecationWarning)\nINF = float(np.float32(1) / np.float32(0))\n'
+        + kernel.format("relaxed")
+    )
+    result = harvest([str(tmp_path)], workers=1, import_timeout=120)
+    assert sorted(r["qualname"] for r in result.records) == ["relaxed", "strict"]
+    assert result.reasons == []
+
+
 def test_a_file_that_hangs_is_killed_and_blamed(tmp_path):
     (tmp_path / "hangs.py").write_text((DATA / "hangs" / "hangs.py").read_text())
     (tmp_path / "ok.py").write_text((KERNELS / "wci_forms" / "main_guard.py").read_text())

@@ -30,6 +30,7 @@ import time
 import tokenize
 import traceback
 import types
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -96,7 +97,10 @@ class Worker:
         error = category = None
         made = FactoryKernels()
         try:
-            with _time_limit(time_limit):
+            # Python's warning filters and numpy's floating-point error modes a file sets at top level
+            # (`warnings.simplefilter("error")`, `np.seterr(all="raise")`) are its own too: carried over, the
+            # next file's first warning raised, and its import failed.
+            with _time_limit(time_limit), warnings.catch_warnings(), np.errstate(**np.geterr()):
                 if path is None:
                     importlib.import_module(module)
                 else:

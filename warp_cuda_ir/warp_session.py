@@ -957,7 +957,7 @@ def own_kernel_cache() -> Iterator[None]:
     saved = wp.config.kernel_cache_dir
     wp.config.kernel_cache_dir = str(_own_kernel_cache[0])
     try:
-        yield  # (Warp resolves the folder to its version's subfolder at the first load)
+        yield
     finally:
         wp.config.kernel_cache_dir = saved
 

@@ -106,8 +106,8 @@ def program_output_stats(program: Any, seed: int) -> list[OutputStats]:
             with warp_session.loaded_kernel(program.source, program.kernel_name) as (kernel, namespace):
                 cpu = run_cpu(record, kernel, namespace)
         finally:
-            # as the validation worker does after each row: compiled sample modules are never reused (the
-            # folder as Warp resolved it, with its version)
+            # as the validation worker does after each row: compiled sample modules are never reused (read
+            # again: a first `wp.init` inside the block adds Warp's version folder to it)
             warp_session.forget_compiled_rows(wp.config.kernel_cache_dir)
     if cpu.run_status != "ok":
         stage = "compile" if cpu.compile_status != "ok" else "launch"

@@ -942,7 +942,11 @@ def forget_compiled_rows(kernel_cache: str | os.PathLike[str]) -> None:
         shutil.rmtree(module_dir, ignore_errors=True)
 
 
-_own_kernel_cache: list[Path] = []
+@functools.cache
+def _own_kernel_cache_dir() -> str:
+    folder = tempfile.mkdtemp(prefix="warp_cuda_ir_kernels_")
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
 
 
 @contextlib.contextmanager
@@ -950,12 +954,8 @@ def own_kernel_cache() -> Iterator[None]:
     """Warp's kernel cache moved, while the block runs, to a folder of this process alone (made once,
     removed at exit), where `forget_compiled_rows` may clear what the block compiled. Two test processes
     that shared the user's cache crashed each other this way."""
-    if not _own_kernel_cache:
-        folder = Path(tempfile.mkdtemp(prefix="warp_cuda_ir_kernels_"))
-        atexit.register(shutil.rmtree, folder, True)
-        _own_kernel_cache.append(folder)
     saved = wp.config.kernel_cache_dir
-    wp.config.kernel_cache_dir = str(_own_kernel_cache[0])
+    wp.config.kernel_cache_dir = _own_kernel_cache_dir()
     try:
         yield
     finally:

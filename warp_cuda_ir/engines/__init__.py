@@ -71,6 +71,12 @@ def temp_env(folder: str | os.PathLike[str]) -> dict[str, str]:
     return dict.fromkeys(("TMPDIR", "TEMP", "TMP"), str(folder))
 
 
+def use_temp_folder(folder: str | os.PathLike[str]) -> None:
+    """Make `folder` this process's temporary folder, for Python's `tempfile` and what the process starts."""
+    os.environ.update(temp_env(folder))
+    tempfile.tempdir = str(folder)
+
+
 @dataclass(frozen=True)
 class Resources:
     """What one item needs. Ray schedules on it (a GPU stage lands on a node with a GPU); the local

@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 from pebble import ProcessExpired, ProcessPool
 
-from warp_cuda_ir.engines import SHARED_TEMP_ENV, Executor, Outcome, Resources, Ticket, shared_temp_dir, temp_env
+from warp_cuda_ir.engines import SHARED_TEMP_ENV, Executor, Outcome, Resources, Ticket, shared_temp_dir, use_temp_folder
 from warp_cuda_ir.errors import WorkerStartError, one_line
 
 T = TypeVar("T")
@@ -115,8 +115,8 @@ def _start_worker(initializer: Callable[[], None] | None, parent: int, temp: str
     # The pool's temporary folder, for the worker and what it starts: workers end with `os._exit` or are
     # killed, so what they leave behind (Warp's precompiled headers, ~4.5 MB per process that compiled on the
     # CPU) goes when the pool stops instead of piling up in /tmp. What is shared per machine stays in `shared`.
-    os.environ.update({**temp_env(temp), SHARED_TEMP_ENV: shared})
-    tempfile.tempdir = temp
+    use_temp_folder(temp)
+    os.environ[SHARED_TEMP_ENV] = shared
     os.setpgrp()  # lead a group: Ctrl-C at the terminal reaches the parent only, which stops us
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _kill_group)

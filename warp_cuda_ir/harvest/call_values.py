@@ -229,8 +229,7 @@ class Resolver:
             params = _fixture_params(decorator)
             if params is not None and "request" in _arguments(func):
                 line = line or decorator.lineno
-                items = [item for listed in self.values(params, func, 0) for item in _items(listed)]
-                rows_per_decorator.append([{"request": _FixtureRequest(item)} for item in items])
+                rows_per_decorator.append([{"request": _FixtureRequest(v)} for v in self._listed(params, func)])
                 continue
             if not (
                 isinstance(decorator, ast.Call)
@@ -252,25 +251,29 @@ class Resolver:
             rows_per_decorator.append(rows)
         named = {name for rows in rows_per_decorator for row in rows for name in row}
         for name in _arguments(func):
-            fixture = self._handing_fixture(name) if name not in named else None
-            if fixture is not None:
+            found = self._handing_fixture(name) if name not in named else None
+            if found is not None:
+                fixture, params = found
                 line = line or fixture.lineno
-                params = _fixture_params(next(d for d in fixture.decorator_list if _fixture_params(d) is not None))
-                items = [item for listed in self.values(params, fixture, 0) for item in _items(listed)]  # type: ignore[arg-type]
-                rows_per_decorator.append([{name: item} for item in items])
+                rows_per_decorator.append([{name: v} for v in self._listed(params, fixture)])
         return rows_per_decorator, line
 
-    def _handing_fixture(self, name: str) -> ast.FunctionDef | None:
-        """The script's top-level fixture `name` with `params=[...]` whose body is `return request.param`."""
+    def _listed(self, params: ast.expr, at: ast.AST) -> list[Any]:
+        """The values of a fixture's `params=` list."""
+        return [item for listed in self.values(params, at, 0) for item in _items(listed)]
+
+    def _handing_fixture(self, name: str) -> tuple[ast.FunctionDef, ast.expr] | None:
+        """The script's top-level fixture `name` whose body is `return request.param`, with its `params=`."""
         for node in self.tree.body:
             if not (isinstance(node, ast.FunctionDef) and node.name == name):
                 continue
-            if not any(_fixture_params(d) is not None for d in node.decorator_list):
+            params = next((p for p in map(_fixture_params, node.decorator_list) if p is not None), None)
+            if params is None:
                 return None
             body = node.body[1:] if ast.get_docstring(node) is not None else node.body
             returned = body[0].value if len(body) == 1 and isinstance(body[0], ast.Return) else None
             if returned is not None and ast.unparse(returned) == "request.param" and "request" in _arguments(node):
-                return node
+                return node, params
         return None
 
     def _calls_of(self, func: ast.FunctionDef) -> Iterator[tuple[ast.Call, int]]:

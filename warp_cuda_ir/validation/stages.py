@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from warp_cuda_ir import schema, warp_session
-from warp_cuda_ir.engines import temp_env
+from warp_cuda_ir.engines import use_temp_folder
 
 WATCHDOG_EXIT = 75  # the exit status of a worker its watchdog ended (a stage past its time limit)
 
@@ -94,8 +94,7 @@ class _Worker:
         self.scratch = Path(tempfile.mkdtemp(dir=root, prefix=f"w{os.getpid()}_"))
         (self.scratch / "tmp").mkdir()
         # Before Warp starts: its kernel cache and every temp file (PCH folders) go to our scratch.
-        os.environ.update(temp_env(self.scratch / "tmp"))
-        tempfile.tempdir = str(self.scratch / "tmp")
+        use_temp_folder(self.scratch / "tmp")
         import warp as wp
 
         from warp_cuda_ir.standalone import stage as programs

@@ -142,6 +142,22 @@ def test_a_signal_to_the_parent_stops_every_process_it_started(signum: int) -> N
             driver.kill()
 
 
+def test_ctrl_c_while_workers_start_prints_no_worker_traceback() -> None:
+    # The driver sends SIGINT to its whole process group, as a terminal does, 50 ms into its first worker's
+    # Python: before the fix every run printed the workers' KeyboardInterrupt tracebacks under the one line.
+    marker = f"executor-test-{uuid.uuid4().hex}"
+    driver = start_marked(
+        [sys.executable, "-m", "tests.executor_items", "--interrupt-start"], marker, cwd=ROOT, start_new_session=True
+    )
+    _, stderr = driver.communicate(timeout=60)
+    assert driver.returncode == 130, stderr.decode()
+    assert "KeyboardInterrupt" not in stderr.decode() and "Traceback" not in stderr.decode()
+    deadline = time.time() + 10
+    while _environ_marked(marker) and time.time() < deadline:  # its workers and theirs are gone too
+        time.sleep(0.2)
+    assert not _environ_marked(marker)
+
+
 def _environ_marked(marker: str) -> list[int]:
     return marked_processes(marker, "environ")
 

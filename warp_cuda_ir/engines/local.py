@@ -8,6 +8,7 @@ adds that (process group, group kill on SIGTERM, death with the parent).
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import multiprocessing
 import os
@@ -16,8 +17,9 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future
 from concurrent.futures import wait as wait_futures
 from concurrent.futures.process import BrokenProcessPool
@@ -118,11 +120,28 @@ def _start_worker(initializer: Callable[[], None] | None, parent: int, temp: str
     use_temp_folder(temp)
     os.environ[SHARED_TEMP_ENV] = shared
     os.setpgrp()  # lead a group: Ctrl-C at the terminal reaches the parent only, which stops us
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent's to handle (`_starting_workers`)
     signal.signal(signal.SIGTERM, _kill_group)
     _die_with_parent(parent)
     if initializer is not None:
         initializer()
+
+
+@contextlib.contextmanager
+def _starting_workers() -> Iterator[None]:
+    """Ctrl-C ignored in this process while pebble starts the pool's first workers, which inherit it: they
+    start in our process group (until `_start_worker` gives them their own), so a Ctrl-C at that moment
+    reached them too, and each printed a KeyboardInterrupt traceback from the middle of its imports (5 of 5
+    interrupts timed so). A signal mask does not help: the spawned Python starts with none blocked. A Ctrl-C
+    within the spawn's few ms is lost (press again); workers pebble starts later, to replace one, are not covered."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is None:
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def _is_pebble_timeout(error: BaseException) -> bool:
@@ -180,7 +199,9 @@ class LocalExecutor(Executor):
     ) -> Ticket:
         if self.workers == 1 and time_limit is None:
             return Ticket(index, self._run_here(fn, item, index), time.time(), None)
-        future = self._get_pool().schedule(fn, args=(item,), timeout=time_limit)
+        starting = self._pool is None
+        with _starting_workers() if starting else contextlib.nullcontext():
+            future = self._get_pool().schedule(fn, args=(item,), timeout=time_limit)
         return Ticket(index, future, time.time(), time_limit)
 
     def _run_here(self, fn: Callable[[T], R], item: T, index: int) -> Outcome[R]:

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
+import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import replace
@@ -394,15 +397,38 @@ def test_low_yield_jobs_are_left_out_of_the_default_packages_jobs_and_shortened_
 
 
 @pytest.mark.slow
-def test_hanging_script_is_cut_by_its_time_limit(tmp_path: Path) -> None:
-    target = keys.resolve(str(FIXTURE))
-    job = jobs.Job("capfix", "example_hang.py", "path", str(FIXTURE.parent / "example_hang.py"), (), 15)
+def test_a_sleeping_script_is_cut_by_the_wall_clock_ceiling(tmp_path: Path) -> None:
+    target = keys.resolve(str(FIXTURE.parent))  # the scripts' folder: their kernels are its
+    job = jobs.Job("capfix", "example_hang.py", "path", str(FIXTURE.parent / "example_hang.py"), (), 5)
     started = time.monotonic()
     result = jobs.run_job(job, [target])
-    assert result.status == "timeout" and "15 s limit" in result.detail
-    assert time.monotonic() - started < 45
+    assert result.status == "timeout" and result.detail == "cut at the 15 s limit of wall-clock time"
+    assert job.wall_limit == 5 * jobs.WALL_PER_CPU_S and time.monotonic() - started < 35
     # the killed script's CPU time is counted: Warp's start and Clang, not the 15 s it slept
     assert 0.2 < result.cpu_seconds < result.seconds - 5
+    assert [meta["kernel"].split("|")[3] for meta, _ in result.launches] == ["double"]
+
+
+@pytest.mark.slow
+def test_a_computing_script_is_cut_at_its_cpu_time_whatever_the_load(tmp_path: Path) -> None:
+    # Its limit counts CPU seconds: beside a process spinning on the same core it runs about twice as long
+    # in wall-clock time, and is cut after the same CPU time, its launch kept.
+    target = keys.resolve(str(FIXTURE.parent))
+    job = jobs.Job("capfix", "example_spin.py", "path", str(FIXTURE.parent / "example_spin.py"), (), 8)
+    rival = subprocess.Popen([sys.executable, "-c", "import os; os.sched_setaffinity(0, {0})\nwhile True: pass"])
+    try:
+        pinned = os.sched_getaffinity(0)
+        os.sched_setaffinity(0, {0})  # the job's process inherits this: it shares core 0 with the rival
+        try:
+            result = jobs.run_job(job, [target])
+        finally:
+            os.sched_setaffinity(0, pinned)
+    finally:
+        rival.kill()
+        rival.wait()
+    assert result.status == "timeout" and result.detail == "cut at the 8 s limit of CPU time"
+    assert 7.5 <= result.cpu_seconds < 14 and result.seconds > 12  # shared core: over 1.5x its CPU time
+    assert [meta["kernel"].split("|")[3] for meta, _ in result.launches] == ["triple"]
 
 
 @pytest.mark.slow

@@ -1,11 +1,12 @@
 """Capture jobs: run packages' own examples and tests on the CPU with the capture, cached per job.
 
 A job is one script (an example with short settings, or one test file under pytest) run on the executor,
-in its own process group, in a scratch working directory, under a time limit. Whatever happens to it (exit 0, an
-error, a crash, a hang cut by the limit), the launches that completed are kept and its outcome is one
-line. Each finished job is one entry of the machine cache (`capture/`), keyed by the job's command, the
-package and Warp versions and this capture code: a rerun, into any output folder, reads finished jobs
-back and runs only the missing ones, so a killed capture resumes.
+in its own process group, in a scratch working directory, under a limit on its CPU time (and a wall-clock
+ceiling for a job that sleeps or waits). Whatever happens to it (exit 0, an error, a crash, a hang cut by a
+limit), the launches that completed are kept and its outcome is one line. Each finished job is one entry of the
+machine cache (`capture/`), keyed by the job's command, the package and Warp versions and this capture code: a
+rerun, into any output folder, reads finished jobs back and runs only the missing ones, so a killed capture
+resumes.
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ import functools
 import hashlib
 import inspect
 import json
+import math
 import os
 import re
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -42,6 +45,11 @@ DEFAULT_TIME_LIMIT_S = 90.0  # newton examples: import ~20 s + CPU compiles; a f
 NEWTON_TIME_LIMIT_S = 150.0  # importing newton alone took 33 s of wall time at load 14 (5 s of CPU)
 EXAMPLE_FRAMES = 3
 JOB_MARGIN_S = 120.0
+# A job's `time_limit` counts its CPU seconds, so a job cut at its limit records as many launches on a loaded
+# machine as on an idle one: cut by wall-clock time, newton's `test_coupled_solver` got 125 CPU-s of its 180 s
+# beside other work (a build from a fresh clone, load ~2.5) and the build's real rows replaying `equal` fell
+# from ~2,450 to 2,369. The wall-clock ceiling, this many times the limit, cuts a job that sleeps or waits.
+WALL_PER_CPU_S = 3.0
 NAMESPACE = "capture"  # the machine cache's folder of finished jobs
 KERNEL_NAMESPACE = "warp-kernels"  # Warp's kernel cache shared by the capture jobs
 
@@ -53,8 +61,12 @@ class Job:
     mode: str  # path | module | pytest
     target: str
     args: tuple[str, ...] = ()
-    time_limit: float = DEFAULT_TIME_LIMIT_S
+    time_limit: float = DEFAULT_TIME_LIMIT_S  # CPU seconds of the job's process (`WALL_PER_CPU_S`)
     no_backward: bool = False  # compile without adjoints (programs that never differentiate)
+
+    @property
+    def wall_limit(self) -> float:
+        return self.time_limit * WALL_PER_CPU_S
 
     def describe(self) -> str:
         return " ".join([self.name, *self.args])
@@ -93,6 +105,7 @@ def job_key(job: Job, targets: Sequence[keys.Target]) -> str:
         "targets": [[t.package, t.version, t.root] for t in targets],
         "warp": wp.config.version,
         "code": code_version(),
+        "limit": "cpu",  # what `time_limit` counts: a job cut at its limit got further than one cut by the clock
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:20]
 
@@ -359,7 +372,7 @@ def run_job(
     per_kernel: int = 2,
     kernel_cache: str | os.PathLike[str] | None = None,
 ) -> JobResult:
-    """Run one job in a fresh process group under its time limit; collect its completed launches."""
+    """Run one job in a fresh process group under its limits; collect its completed launches."""
     started, cpu_before = time.monotonic(), _children_cpu()
     with tempfile.TemporaryDirectory(prefix="warp_cuda_ir_capture_") as scratch:
         out = Path(scratch) / "launches"
@@ -378,6 +391,7 @@ def run_job(
             # its own process group: a timeout kills its children too; stopping the executor's worker kills it
             proc = start_group(
                 [sys.executable, "-m", "warp_cuda_ir.capture.child", json.dumps(config)],
+                before=functools.partial(_cpu_limit, job.time_limit),
                 cwd=work,
                 stdin=subprocess.DEVNULL,
                 stdout=log,
@@ -385,14 +399,18 @@ def run_job(
                 env=child_env(kernel_cache, temp),
             )
             try:
-                code = proc.wait(timeout=job.time_limit)
-                status = "ok" if code == 0 else "failed"
-                detail = f"exit code {code}" if code else "exit code 0"
-                if code:
-                    detail += f": {last_error_line(log_path)}"
+                code = proc.wait(timeout=job.wall_limit)
+                over = _children_cpu() - cpu_before >= job.time_limit
+                if code == -signal.SIGXCPU or (code == -signal.SIGKILL and over):  # its CPU limit, soft or hard
+                    status, detail = "timeout", f"cut at the {job.time_limit:g} s limit of CPU time"
+                else:
+                    status = "ok" if code == 0 else "failed"
+                    detail = f"exit code {code}" if code else "exit code 0"
+                    if code:
+                        detail += f": {last_error_line(log_path)}"
             except subprocess.TimeoutExpired:
                 kill_group(proc)
-                status, detail = "timeout", f"cut at the {job.time_limit:g} s limit"
+                status, detail = "timeout", f"cut at the {job.wall_limit:g} s limit of wall-clock time"
             finally:
                 if proc.poll() is None:
                     kill_group(proc)
@@ -405,6 +423,14 @@ def run_job(
                     continue
     cpu = _children_cpu() - cpu_before  # the job's process group, reaped above (a worker runs one job at a time)
     return JobResult(job, status, detail[:300], time.monotonic() - started, launches, cpu)
+
+
+def _cpu_limit(seconds: float) -> None:
+    """In the job's process before it runs: SIGXCPU after `seconds` of CPU time, SIGKILL 5 s later if it
+    goes on; no core file of that (the launches it completed are on disk already)."""
+    soft = max(1, math.ceil(seconds))
+    resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 5))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
 def _children_cpu() -> float:
@@ -458,9 +484,9 @@ def cached_capture(
     started = time.monotonic()
     in_time = lambda _: budget_s is None or time.monotonic() - started <= budget_s  # noqa: E731
     items = [(jobs[i], list(targets), per_kernel, str(kernel_cache) if kernel_cache else None) for i in todo]
-    # run_job cuts a job at its own limit and keeps the launches it completed; the executor's limit is a
+    # run_job cuts a job at its own limits and keeps the launches it completed; the executor's limit is a
     # safety net for the rest (reading the launches back).
-    limit = max((job.time_limit for job, *_ in items), default=0.0) + JOB_MARGIN_S
+    limit = max((job.wall_limit for job, *_ in items), default=0.0) + JOB_MARGIN_S
     with ExitStack() as stack:
         if executor is None:
             executor = stack.enter_context(get_executor("local", workers))

@@ -1226,3 +1226,18 @@ def test_kernels_of_pytest_fixtures_with_params_get_each_param(tmp_path):
         ("test_fill.<locals>.fill", "dtype = wp.float32"),
         ("test_fill.<locals>.fill", "dtype = wp.float64"),
     ]
+
+
+def test_a_frozenset_read_through_wp_static_is_written_as_a_set(tmp_path):
+    """`ACTIVE = frozenset({0, 2})` (and a set) read as `wp.static(c in ACTIVE)` in an unrolled loop: no literal
+    wrote a set, so the kernel was refused; each is written with its elements, sorted."""
+    records = _harvest_script(
+        tmp_path,
+        "channels.py",
+        "import warp as wp\n\nACTIVE = frozenset({2, 0})\nSKIP = {'b', 'a'}\n\n\n"
+        "@wp.kernel\ndef masked(src: wp.array(dtype=wp.vec4), dst: wp.array(dtype=wp.vec4)):\n"
+        "    i = wp.tid()\n    out = dst[i]\n    for c in range(wp.static(4)):\n"
+        "        if wp.static(c in ACTIVE and 'c' not in SKIP):\n            out[c] = src[i][c]\n    dst[i] = out\n",
+    )
+    assert [r["qualname"] for r in records] == ["masked"]
+    assert "ACTIVE = frozenset({0, 2})\nSKIP = {'a', 'b'}" in records[0]["source"]

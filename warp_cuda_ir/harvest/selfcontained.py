@@ -493,6 +493,13 @@ class _Writer:
             return f"[{items}]"
         if isinstance(value, dict):
             return "{" + ", ".join(f"{self.literal(k)}: {self.literal(v)}" for k, v in value.items()) + "}"
+        if isinstance(value, (set, frozenset)):
+            # Read by `wp.static(c in ACTIVE)`. A set's iteration order follows its elements' hashes, which
+            # vary between runs for strings: sorted by their literal text, so one set always reads the same.
+            items = ", ".join(sorted(self.literal(v) for v in value))
+            if isinstance(value, frozenset):
+                return f"frozenset({{{items}}})" if value else "frozenset()"
+            return f"{{{items}}}" if value else "set()"
         np = sys.modules.get("numpy")
         if np is not None and isinstance(value, np.generic):
             self.add_import("np", "import numpy as np", np)

@@ -1241,3 +1241,19 @@ def test_a_frozenset_read_through_wp_static_is_written_as_a_set(tmp_path):
     )
     assert [r["qualname"] for r in records] == ["masked"]
     assert "ACTIVE = frozenset({0, 2})\nSKIP = {'a', 'b'}" in records[0]["source"]
+
+
+def test_a_struct_made_by_calling_wp_struct_stays_a_struct(tmp_path):
+    """`Particle = wp.struct(ParticleDef)` on a plain class: the class was copied without the call, so the text
+    held a plain class where Warp wants a struct (its codegen refused the array of it); the text now makes
+    the struct the same way."""
+    records = _harvest_script(
+        tmp_path,
+        "struct-call.py",
+        "import warp as wp\n\n\nclass ParticleDef:\n    pos: wp.vec3\n    mass: float\n\n\n"
+        "Particle = wp.struct(ParticleDef)\n\n\n"
+        "@wp.kernel\ndef move(ps: wp.array(dtype=Particle), dt: float):\n"
+        "    i = wp.tid()\n    p = ps[i]\n    p.pos = p.pos + wp.vec3(0.0, -dt, 0.0) * p.mass\n    ps[i] = p\n",
+    )
+    assert [r["qualname"] for r in records] == ["move"]
+    assert "ParticleDef = wp.struct(ParticleDef)\n\n\nParticle = ParticleDef" in records[0]["source"]

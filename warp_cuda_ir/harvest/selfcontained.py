@@ -296,6 +296,11 @@ class _Writer:
             return
         cls = struct.cls
         text, deps, order = self._definition(cls, skip={cls.__name__}, struct=struct)
+        if not _decorated_by_warp(text, _scope_of(cls)):
+            # `Particle = wp.struct(ParticleDef)` on a plain class: the class alone is no struct to Warp (an
+            # array of it is refused), so the text makes it the same way, under the class's name.
+            self._wp()
+            text += f"\n\n\n{cls.__name__} = wp.struct({cls.__name__})"
         if cls.__name__ != name:
             self.bind(cls.__name__, struct)
             self.add_entry(_Entry(cls.__name__, text, deps, order, True))

@@ -1257,3 +1257,19 @@ def test_a_struct_made_by_calling_wp_struct_stays_a_struct(tmp_path):
     )
     assert [r["qualname"] for r in records] == ["move"]
     assert "ParticleDef = wp.struct(ParticleDef)\n\n\nParticle = ParticleDef" in records[0]["source"]
+
+
+def test_settings_objects_with_slots_are_written_as_settings(tmp_path):
+    """A settings object without `__dict__` (a dataclass with `slots=True`, as `attrs.frozen` makes) read with
+    `wp.static(MAT.youngs)`: only objects with a `__dict__` were taken for settings, this one was refused as a
+    literal. It is written as a class of the fields used, as a dataclass instance is."""
+    records = _harvest_script(
+        tmp_path,
+        "slotted.py",
+        "from dataclasses import dataclass\n\nimport warp as wp\n\n\n@dataclass(frozen=True, slots=True)\n"
+        "class Material:\n    youngs: float = 1.0e4\n    poisson: float = 0.3\n\n\nMAT = Material(poisson=0.25)\n\n\n"
+        "@wp.kernel\ndef stress(strain: wp.array(dtype=float), out: wp.array(dtype=float)):\n"
+        "    i = wp.tid()\n    out[i] = wp.static(MAT.youngs / (1.0 + MAT.poisson)) * strain[i]\n",
+    )
+    assert [r["qualname"] for r in records] == ["stress"]
+    assert "class MAT:\n    poisson = poisson\n    youngs = youngs" in records[0]["source"]

@@ -581,8 +581,21 @@ def _is_settings_object(value: Any) -> bool:
         # (`call_values._Parsed`) are settings like the `argparse.Namespace` they stand for.
         and cls.__module__.partition(".")[0] != "warp"
         and not warp_session.is_warp_type(cls)
-        and hasattr(value, "__dict__")
+        # Fields in `__dict__`, or in slots: `attrs.frozen` / `attrs.define` classes and dataclasses with
+        # `slots=True` have no `__dict__`, and their fields read the same way.
+        and (hasattr(value, "__dict__") or _slot_names(cls) != ())
     )
+
+
+def _slot_names(cls: type) -> tuple[str, ...]:
+    """The slots declared by `cls` and its bases of the harvested code (`object` and built-ins declare none)."""
+    names: list[str] = []
+    for base in cls.__mro__:
+        if base.__module__ == "builtins":
+            continue
+        slots = vars(base).get("__slots__", ())
+        names += [slots] if isinstance(slots, str) else [n for n in slots if n not in ("__dict__", "__weakref__")]
+    return tuple(names)
 
 
 def _is_named_tuple(value: Any) -> bool:

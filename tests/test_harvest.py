@@ -1273,3 +1273,23 @@ def test_settings_objects_with_slots_are_written_as_settings(tmp_path):
     )
     assert [r["qualname"] for r in records] == ["stress"]
     assert "class MAT:\n    poisson = poisson\n    youngs = youngs" in records[0]["source"]
+
+
+def test_enum_members_in_globals_stay_members(tmp_path):
+    """A global holding a member of a user enum was written as its value: `ACTIVE = 5` for two flags, where
+    `wp.static(Forces.WIND in ACTIVE)` raised (`in` on an int), and `UP = 'y'`, where `wp.static(UP == Axis.Y)`
+    turned False and the text made other code than upstream's. Both stay members of their enums."""
+    records = _harvest_script(
+        tmp_path,
+        "flags.py",
+        "import enum\n\nimport warp as wp\n\n\nclass Forces(enum.IntFlag):\n    GRAVITY = enum.auto()\n"
+        "    DRAG = enum.auto()\n    WIND = enum.auto()\n\n\nclass Axis(enum.Enum):\n    X = 'x'\n    Y = 'y'\n\n\n"
+        "ACTIVE = Forces.GRAVITY | Forces.WIND\nUP = Axis.Y\n\n\n"
+        "@wp.kernel\ndef forces(v: wp.array(dtype=wp.vec3)):\n    i = wp.tid()\n    f = wp.vec3(0.0)\n"
+        "    if wp.static(Forces.WIND in ACTIVE):\n        f += wp.vec3(1.0, 0.0, 0.0)\n"
+        "    if wp.static(UP == Axis.Y):\n        f += wp.vec3(0.0, -9.8, 0.0)\n    v[i] = v[i] + f\n",
+    )
+    assert [r["qualname"] for r in records] == ["forces"]
+    source = records[0]["source"]
+    assert "\nACTIVE = Forces.GRAVITY | Forces.WIND\n" in source and "\nUP = Axis.Y\n" in source
+    assert "class Axis(enum.Enum):\n    Y = 'y'" in source

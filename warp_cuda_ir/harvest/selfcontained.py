@@ -145,6 +145,13 @@ class _Writer:
             # A `NamedTuple` read by field (`wp.static(p.stiffness)`): a tuple literal would lose the field
             # names, so a class holding the fields used, as for a settings object.
             self._require_namespace(name, obj, paths)
+        elif _user_enum_member(obj):
+            # Kept a member of its enum, not its value: `wp.static(Forces.WIND in ACTIVE)` needs a flag (`in` on
+            # an int raises), and `wp.static(UP == Axis.Y)` was False with `UP = "y"` (the kernel took the
+            # other branch).
+            expr = self._enum_member_expr(obj)
+            if self.bind(name, obj):
+                self.add_entry(_Entry(name, f"{name} = {expr}", _names_in(expr), ("", 0), False))
         else:
             try:
                 literal = self.literal(obj)
@@ -196,7 +203,7 @@ class _Writer:
                 self._require_members(f"{label}.{attr}", value, rest)
             elif _user_enum_member(value):
                 # Kept a member of its enum: `SETTINGS.boundary is Boundary.WRAP` must stay true.
-                self.require(type(value).__name__, type(value), frozenset({(value.name,)}))
+                self._enum_member_expr(value)
             else:
                 self.require(self._name_for(value, attr), value, rest)
 
@@ -214,13 +221,31 @@ class _Writer:
                 deps += sub
                 continue
             if _user_enum_member(value):
-                lines.append(f"{indent}    {attr} = {type(value).__name__}.{value.name}")
+                lines.append(f"{indent}    {attr} = {self._enum_member_expr(value)}")
                 deps.append(type(value).__name__)
                 continue
             target = self._name_for(value, attr)
             lines.append(f"{indent}    {attr} = {target}")
             deps.append(target)
         return "\n".join(lines), deps
+
+    def _enum_member_expr(self, member: enum.Enum) -> str:
+        """`Mode.FAST` for a member of a user enum (its class written with the members used); a combination
+        of flags with no name of its own (`Forces.GRAVITY | Forces.WIND`) as the members it combines."""
+        cls = type(member)
+        name = cls.__name__
+        if member.name in cls.__members__:
+            self.require(name, cls, frozenset({(member.name,)}))
+            return f"{name}.{member.name}"
+        parts = [m for m in cls if isinstance(member, enum.Flag) and m in member and m.value]
+        combined = None
+        for m in parts:
+            combined = m if combined is None else combined | m
+        if parts and combined == member:
+            self.require(name, cls, frozenset((m.name,) for m in parts))
+            return " | ".join(f"{name}.{m.name}" for m in parts)
+        self.require(name, cls, frozenset({()}))  # `Forces(0)`, or a value no members make: the whole class
+        return f"{name}({self.literal(member.value)})"
 
     def _name_for(self, value: Any, attr: str) -> str:
         """The top-level name a namespace member gets: its own definition name when it has one."""

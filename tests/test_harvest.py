@@ -1293,3 +1293,28 @@ def test_enum_members_in_globals_stay_members(tmp_path):
     source = records[0]["source"]
     assert "\nACTIVE = Forces.GRAVITY | Forces.WIND\n" in source and "\nUP = Axis.Y\n" in source
     assert "class Axis(enum.Enum):\n    Y = 'y'" in source
+
+
+def test_pytest_param_rows_give_their_values(tmp_path):
+    """`@pytest.mark.parametrize("name", [pytest.param("float32", id="f32"), ...])`, and the two-name form
+    with `param(8, 0.5, marks=...)`: calling `pytest.param` to read the rows was refused, so the kernel made in
+    the test from them was not; each row now gives the values pytest hands the test."""
+    records = _harvest_script(
+        tmp_path,
+        "test_params.py",
+        "import pytest\nfrom pytest import param\nimport warp as wp\n\n\n@pytest.mark.parametrize(\n"
+        "    'dtype_name', [pytest.param('float32', id='f32'), pytest.param('float64', marks=pytest.mark.slow)]\n"
+        ")\ndef test_cast(dtype_name):\n    dtype = getattr(wp, dtype_name)\n\n    @wp.kernel\n"
+        "    def cast(src: wp.array(dtype=float), dst: wp.array(dtype=dtype)):\n        i = wp.tid()\n"
+        "        dst[i] = dtype(src[i])\n\n\n"
+        "@pytest.mark.parametrize('n, gain', [param(8, 0.5, id='small'), (16, 2.0)])\ndef test_gain(n, gain):\n"
+        "    @wp.kernel\n    def amplify(a: wp.array(dtype=float)):\n        i = wp.tid()\n"
+        "        if i < n:\n            a[i] = a[i] * gain\n",
+    )
+    got = sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records)
+    assert got == [
+        ("test_cast.<locals>.cast", "dtype = wp.float32"),
+        ("test_cast.<locals>.cast", "dtype = wp.float64"),
+        ("test_gain.<locals>.amplify", "gain = 0.5\nn = 8"),
+        ("test_gain.<locals>.amplify", "gain = 2.0\nn = 16"),
+    ]

@@ -240,7 +240,7 @@ class Resolver:
             names = _parametrized_names(decorator.args[0])
             line = line or decorator.lineno
             rows = []
-            for listed in self.values(decorator.args[1], func, 0):
+            for listed in self.values(_param_values(decorator.args[1]), func, 0):
                 for item in _items(listed):
                     if len(names) == 1:
                         rows.append({names[0]: item})
@@ -260,7 +260,7 @@ class Resolver:
 
     def _listed(self, params: ast.expr, at: ast.AST) -> list[Any]:
         """The values of a fixture's `params=` list."""
-        return [item for listed in self.values(params, at, 0) for item in _items(listed)]
+        return [item for listed in self.values(_param_values(params), at, 0) for item in _items(listed)]
 
     def _handing_fixture(self, name: str) -> tuple[ast.FunctionDef, ast.expr] | None:
         """The script's top-level fixture `name` whose body is `return request.param`, with its `params=`."""
@@ -793,6 +793,26 @@ class _FixtureRequest:
 
     def __repr__(self) -> str:
         return f"request(param={describe(self.param)})"
+
+
+def _param_values(listed: ast.expr) -> ast.expr:
+    """A parametrize list written out (`[pytest.param("f32", id="f32", marks=...), ...]`) with each
+    `pytest.param(...)` replaced by the values it gives: one value, or the tuple of several. pytest hands a
+    test those values; calling `param` to read them would be refused (it may act, as far as the harvest knows)."""
+    if not isinstance(listed, (ast.List, ast.Tuple)):
+        return listed
+    elts = []
+    for elt in listed.elts:
+        if (
+            isinstance(elt, ast.Call)
+            and (_called_attribute(elt.func) or getattr(elt.func, "id", None)) == "param"
+            and elt.args
+            and not any(isinstance(a, ast.Starred) for a in elt.args)
+        ):
+            value = elt.args[0] if len(elt.args) == 1 else ast.Tuple(elts=list(elt.args), ctx=ast.Load())
+            elt = ast.copy_location(value, elt)
+        elts.append(elt)
+    return ast.copy_location(type(listed)(elts=elts, ctx=ast.Load()), listed)
 
 
 def _fixture_params(decorator: ast.expr) -> ast.expr | None:

@@ -1318,3 +1318,28 @@ def test_pytest_param_rows_give_their_values(tmp_path):
         ("test_gain.<locals>.amplify", "gain = 0.5\nn = 8"),
         ("test_gain.<locals>.amplify", "gain = 2.0\nn = 16"),
     ]
+
+
+def test_factories_reached_through_a_map_get_each_item(tmp_path):
+    """A factory called by a function handed to `executor.map(run_case, CASES)` under `__main__`, and one handed
+    to `map(make_shift, [...])` in `main()`: neither is called by name, so their parameters had no caller. A
+    mapped function's parameter takes each item of its iterable, as the map gives them."""
+    records = _harvest_script(
+        tmp_path,
+        "pool-cases.py",
+        "from concurrent.futures import ThreadPoolExecutor\n\nimport warp as wp\n\n"
+        "CASES = [{'name': 'soft', 'k': 10.0}, {'name': 'stiff', 'k': 50.0}]\n\n\n"
+        "def make_case(k):\n    @wp.kernel\n    def case(x: wp.array(dtype=float)):\n        x[wp.tid()] *= k\n\n"
+        "    return case\n\n\ndef run_case(cfg):\n    return cfg['name'], make_case(cfg['k'])\n\n\n"
+        "def make_shift(s):\n    @wp.kernel\n    def shift(x: wp.array(dtype=float)):\n        x[wp.tid()] += s\n\n"
+        "    return shift\n\n\ndef main():\n    return list(map(make_shift, [1.0, 2.0]))\n\n\n"
+        "if __name__ == '__main__':\n    with ThreadPoolExecutor(max_workers=2) as ex:\n"
+        "        made = dict(ex.map(run_case, CASES, timeout=60))\n    main()\n",
+    )
+    got = sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records)
+    assert got == [
+        ("make_case.<locals>.case", "k = 10.0"),
+        ("make_case.<locals>.case", "k = 50.0"),
+        ("make_shift.<locals>.shift", "s = 1.0"),
+        ("make_shift.<locals>.shift", "s = 2.0"),
+    ]

@@ -1226,3 +1226,120 @@ def test_kernels_of_pytest_fixtures_with_params_get_each_param(tmp_path):
         ("test_fill.<locals>.fill", "dtype = wp.float32"),
         ("test_fill.<locals>.fill", "dtype = wp.float64"),
     ]
+
+
+def test_a_frozenset_read_through_wp_static_is_written_as_a_set(tmp_path):
+    """`ACTIVE = frozenset({0, 2})` (and a set) read as `wp.static(c in ACTIVE)` in an unrolled loop: no literal
+    wrote a set, so the kernel was refused; each is written with its elements, sorted."""
+    records = _harvest_script(
+        tmp_path,
+        "channels.py",
+        "import warp as wp\n\nACTIVE = frozenset({2, 0})\nSKIP = {'b', 'a'}\n\n\n"
+        "@wp.kernel\ndef masked(src: wp.array(dtype=wp.vec4), dst: wp.array(dtype=wp.vec4)):\n"
+        "    i = wp.tid()\n    out = dst[i]\n    for c in range(wp.static(4)):\n"
+        "        if wp.static(c in ACTIVE and 'c' not in SKIP):\n            out[c] = src[i][c]\n    dst[i] = out\n",
+    )
+    assert [r["qualname"] for r in records] == ["masked"]
+    assert "ACTIVE = frozenset({0, 2})\nSKIP = {'a', 'b'}" in records[0]["source"]
+
+
+def test_a_struct_made_by_calling_wp_struct_stays_a_struct(tmp_path):
+    """`Particle = wp.struct(ParticleDef)` on a plain class: the class was copied without the call, so the text
+    held a plain class where Warp wants a struct (its codegen refused the array of it); the text now makes
+    the struct the same way."""
+    records = _harvest_script(
+        tmp_path,
+        "struct-call.py",
+        "import warp as wp\n\n\nclass ParticleDef:\n    pos: wp.vec3\n    mass: float\n\n\n"
+        "Particle = wp.struct(ParticleDef)\n\n\n"
+        "@wp.kernel\ndef move(ps: wp.array(dtype=Particle), dt: float):\n"
+        "    i = wp.tid()\n    p = ps[i]\n    p.pos = p.pos + wp.vec3(0.0, -dt, 0.0) * p.mass\n    ps[i] = p\n",
+    )
+    assert [r["qualname"] for r in records] == ["move"]
+    assert "ParticleDef = wp.struct(ParticleDef)\n\n\nParticle = ParticleDef" in records[0]["source"]
+
+
+def test_settings_objects_with_slots_are_written_as_settings(tmp_path):
+    """A settings object without `__dict__` (a dataclass with `slots=True`, as `attrs.frozen` makes) read with
+    `wp.static(MAT.youngs)`: only objects with a `__dict__` were taken for settings, this one was refused as a
+    literal. It is written as a class of the fields used, as a dataclass instance is."""
+    records = _harvest_script(
+        tmp_path,
+        "slotted.py",
+        "from dataclasses import dataclass\n\nimport warp as wp\n\n\n@dataclass(frozen=True, slots=True)\n"
+        "class Material:\n    youngs: float = 1.0e4\n    poisson: float = 0.3\n\n\nMAT = Material(poisson=0.25)\n\n\n"
+        "@wp.kernel\ndef stress(strain: wp.array(dtype=float), out: wp.array(dtype=float)):\n"
+        "    i = wp.tid()\n    out[i] = wp.static(MAT.youngs / (1.0 + MAT.poisson)) * strain[i]\n",
+    )
+    assert [r["qualname"] for r in records] == ["stress"]
+    assert "class MAT:\n    poisson = poisson\n    youngs = youngs" in records[0]["source"]
+
+
+def test_enum_members_in_globals_stay_members(tmp_path):
+    """A global holding a member of a user enum was written as its value: `ACTIVE = 5` for two flags, where
+    `wp.static(Forces.WIND in ACTIVE)` raised (`in` on an int), and `UP = 'y'`, where `wp.static(UP == Axis.Y)`
+    turned False and the text made other code than upstream's. Both stay members of their enums."""
+    records = _harvest_script(
+        tmp_path,
+        "flags.py",
+        "import enum\n\nimport warp as wp\n\n\nclass Forces(enum.IntFlag):\n    GRAVITY = enum.auto()\n"
+        "    DRAG = enum.auto()\n    WIND = enum.auto()\n\n\nclass Axis(enum.Enum):\n    X = 'x'\n    Y = 'y'\n\n\n"
+        "ACTIVE = Forces.GRAVITY | Forces.WIND\nUP = Axis.Y\n\n\n"
+        "@wp.kernel\ndef forces(v: wp.array(dtype=wp.vec3)):\n    i = wp.tid()\n    f = wp.vec3(0.0)\n"
+        "    if wp.static(Forces.WIND in ACTIVE):\n        f += wp.vec3(1.0, 0.0, 0.0)\n"
+        "    if wp.static(UP == Axis.Y):\n        f += wp.vec3(0.0, -9.8, 0.0)\n    v[i] = v[i] + f\n",
+    )
+    assert [r["qualname"] for r in records] == ["forces"]
+    source = records[0]["source"]
+    assert "\nACTIVE = Forces.GRAVITY | Forces.WIND\n" in source and "\nUP = Axis.Y\n" in source
+    assert "class Axis(enum.Enum):\n    Y = 'y'" in source
+
+
+def test_pytest_param_rows_give_their_values(tmp_path):
+    """`@pytest.mark.parametrize("name", [pytest.param("float32", id="f32"), ...])`, and the two-name form
+    with `param(8, 0.5, marks=...)`: calling `pytest.param` to read the rows was refused, so the kernel made in
+    the test from them was not; each row now gives the values pytest hands the test."""
+    records = _harvest_script(
+        tmp_path,
+        "test_params.py",
+        "import pytest\nfrom pytest import param\nimport warp as wp\n\n\n@pytest.mark.parametrize(\n"
+        "    'dtype_name', [pytest.param('float32', id='f32'), pytest.param('float64', marks=pytest.mark.slow)]\n"
+        ")\ndef test_cast(dtype_name):\n    dtype = getattr(wp, dtype_name)\n\n    @wp.kernel\n"
+        "    def cast(src: wp.array(dtype=float), dst: wp.array(dtype=dtype)):\n        i = wp.tid()\n"
+        "        dst[i] = dtype(src[i])\n\n\n"
+        "@pytest.mark.parametrize('n, gain', [param(8, 0.5, id='small'), (16, 2.0)])\ndef test_gain(n, gain):\n"
+        "    @wp.kernel\n    def amplify(a: wp.array(dtype=float)):\n        i = wp.tid()\n"
+        "        if i < n:\n            a[i] = a[i] * gain\n",
+    )
+    got = sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records)
+    assert got == [
+        ("test_cast.<locals>.cast", "dtype = wp.float32"),
+        ("test_cast.<locals>.cast", "dtype = wp.float64"),
+        ("test_gain.<locals>.amplify", "gain = 0.5\nn = 8"),
+        ("test_gain.<locals>.amplify", "gain = 2.0\nn = 16"),
+    ]
+
+
+def test_factories_reached_through_a_map_get_each_item(tmp_path):
+    """A factory called by a function handed to `executor.map(run_case, CASES)` under `__main__`, and one handed
+    to `map(make_shift, [...])` in `main()`: neither is called by name, so their parameters had no caller. A
+    mapped function's parameter takes each item of its iterable, as the map gives them."""
+    records = _harvest_script(
+        tmp_path,
+        "pool-cases.py",
+        "from concurrent.futures import ThreadPoolExecutor\n\nimport warp as wp\n\n"
+        "CASES = [{'name': 'soft', 'k': 10.0}, {'name': 'stiff', 'k': 50.0}]\n\n\n"
+        "def make_case(k):\n    @wp.kernel\n    def case(x: wp.array(dtype=float)):\n        x[wp.tid()] *= k\n\n"
+        "    return case\n\n\ndef run_case(cfg):\n    return cfg['name'], make_case(cfg['k'])\n\n\n"
+        "def make_shift(s):\n    @wp.kernel\n    def shift(x: wp.array(dtype=float)):\n        x[wp.tid()] += s\n\n"
+        "    return shift\n\n\ndef main():\n    return list(map(make_shift, [1.0, 2.0]))\n\n\n"
+        "if __name__ == '__main__':\n    with ThreadPoolExecutor(max_workers=2) as ex:\n"
+        "        made = dict(ex.map(run_case, CASES, timeout=60))\n    main()\n",
+    )
+    got = sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records)
+    assert got == [
+        ("make_case.<locals>.case", "k = 10.0"),
+        ("make_case.<locals>.case", "k = 50.0"),
+        ("make_shift.<locals>.shift", "s = 1.0"),
+        ("make_shift.<locals>.shift", "s = 2.0"),
+    ]

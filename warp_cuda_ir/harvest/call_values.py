@@ -240,7 +240,7 @@ class Resolver:
             names = _parametrized_names(decorator.args[0])
             line = line or decorator.lineno
             rows = []
-            for listed in self.values(decorator.args[1], func, 0):
+            for listed in self.values(_param_values(decorator.args[1]), func, 0):
                 for item in _items(listed):
                     if len(names) == 1:
                         rows.append({names[0]: item})
@@ -260,7 +260,7 @@ class Resolver:
 
     def _listed(self, params: ast.expr, at: ast.AST) -> list[Any]:
         """The values of a fixture's `params=` list."""
-        return [item for listed in self.values(params, at, 0) for item in _items(listed)]
+        return [item for listed in self.values(_param_values(params), at, 0) for item in _items(listed)]
 
     def _handing_fixture(self, name: str) -> tuple[ast.FunctionDef, ast.expr] | None:
         """The script's top-level fixture `name` whose body is `return request.param`, with its `params=`."""
@@ -282,7 +282,9 @@ class Resolver:
         (`create = CREATORS[ndim]`)."""
         owner = self.parent.get(id(func))
         for node in self.calls:
-            if isinstance(owner, ast.Module) and _hands_on(node, func):
+            if _maps(node, func) and (isinstance(owner, ast.Module) or self._enclosing(node, _FUNCTIONS) is owner):
+                yield node, _MAPPED
+            elif isinstance(owner, ast.Module) and _hands_on(node, func):
                 yield node, _HANDED
             elif isinstance(owner, ast.Module) and isinstance(node.func, ast.Name):
                 if node.func.id == func.name or self._calls_through(node, func):
@@ -300,7 +302,7 @@ class Resolver:
                     yield node, shift
 
     def _call_bindings(self, plan: Plan, call: ast.Call, shift: int) -> list[Binding]:
-        unpacked = [k.value for k in call.keywords if k.arg is None] if shift != _HANDED else []
+        unpacked = [k.value for k in call.keywords if k.arg is None] if shift not in (_HANDED, _MAPPED) else []
         if len(unpacked) > 1:
             raise Unresolved("passes **kwargs twice")
         # `make(**cfg)`: each dict `cfg` may be (`for cfg in CONFIGS.values()`) gives the parameters it names
@@ -349,6 +351,15 @@ class Resolver:
         if shift == _HANDED:
             out = {name: (d, func) for name, d in _arguments(func).items() if d is not None}
             return out | {k.arg: (k.value, call) for k in call.keywords if k.arg in _arguments(func)}
+        if shift == _MAPPED:
+            # `executor.map(run_case, CASES)`: each positional parameter takes each item of its iterable in turn
+            # (the map's own keywords, `chunksize=`, `timeout=`, are not the function's).
+            out = {name: (d, func) for name, d in _arguments(func).items() if d is not None}
+            positional = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
+            iterables = call.args[1:]
+            if len(iterables) > len(positional) or any(isinstance(a, ast.Starred) for a in iterables):
+                raise Unresolved("maps over more iterables than parameters")
+            return out | {name: (_EachItem(it), call) for name, it in zip(positional, iterables, strict=False)}
         if any(isinstance(a, ast.Starred) for a in call.args):
             raise Unresolved("passes *args")
         positional = [a.arg for a in (*func.args.posonlyargs, *func.args.args)][shift:]
@@ -370,6 +381,8 @@ class Resolver:
         """The values `expr` may have where `at` is (several when it reads a loop variable)."""
         if depth > MAX_DEPTH:
             raise Unresolved("its values come from too far")
+        if isinstance(expr, _EachItem):
+            return [item for it in self.values(expr.iterable, at, depth) for item in _items(it)]
         if isinstance(at, ast.FunctionDef) and expr in _defaults(at):
             at = self.parent.get(id(at), self.tree)  # a default is evaluated where the def statement runs
         if reads_special_attribute(expr):
@@ -774,6 +787,28 @@ class _Guard(ast.NodeTransformer):
 
 
 _HANDED = -1  # `_calls_of`: a call that hands the function on, with keywords for it
+_MAPPED = -2  # `_calls_of`: a call that maps the function over iterables (`pool.map(run_case, CASES)`)
+# The names a map over a function goes by: the built-in `map`, and the method of `concurrent.futures`
+# executors and `multiprocessing` pools (`executor.map(f, xs)`, `pool.imap_unordered(f, xs)`).
+_MAP_NAMES = ("map", "imap", "imap_unordered")
+
+
+def _maps(call: ast.Call, func: ast.FunctionDef) -> bool:
+    """`map(func, xs)`, `executor.map(func, xs, ys)`, `pool.imap(func, xs)`: `func` by name, then its iterables."""
+    callee = call.func.id if isinstance(call.func, ast.Name) else _called_attribute(call.func)
+    first = call.args[0] if call.args else None
+    return callee in _MAP_NAMES and len(call.args) >= 2 and isinstance(first, ast.Name) and first.id == func.name
+
+
+class _EachItem(ast.expr):
+    """Where a mapped function's parameter comes from: each item of `iterable` (see `Resolver.values`)."""
+
+    _fields = ("iterable",)
+
+    def __init__(self, iterable: ast.expr) -> None:
+        super().__init__()
+        self.iterable = iterable
+        ast.copy_location(self, iterable)
 
 
 def _hands_on(call: ast.Call, func: ast.FunctionDef) -> bool:
@@ -793,6 +828,26 @@ class _FixtureRequest:
 
     def __repr__(self) -> str:
         return f"request(param={describe(self.param)})"
+
+
+def _param_values(listed: ast.expr) -> ast.expr:
+    """A parametrize list written out (`[pytest.param("f32", id="f32", marks=...), ...]`) with each
+    `pytest.param(...)` replaced by the values it gives: one value, or the tuple of several. pytest hands a
+    test those values; calling `param` to read them would be refused (it may act, as far as the harvest knows)."""
+    if not isinstance(listed, (ast.List, ast.Tuple)):
+        return listed
+    elts = []
+    for elt in listed.elts:
+        if (
+            isinstance(elt, ast.Call)
+            and (_called_attribute(elt.func) or getattr(elt.func, "id", None)) == "param"
+            and elt.args
+            and not any(isinstance(a, ast.Starred) for a in elt.args)
+        ):
+            value = elt.args[0] if len(elt.args) == 1 else ast.Tuple(elts=list(elt.args), ctx=ast.Load())
+            elt = ast.copy_location(value, elt)
+        elts.append(elt)
+    return ast.copy_location(type(listed)(elts=elts, ctx=ast.Load()), listed)
 
 
 def _fixture_params(decorator: ast.expr) -> ast.expr | None:

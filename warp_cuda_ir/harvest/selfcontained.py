@@ -145,6 +145,13 @@ class _Writer:
             # A `NamedTuple` read by field (`wp.static(p.stiffness)`): a tuple literal would lose the field
             # names, so a class holding the fields used, as for a settings object.
             self._require_namespace(name, obj, paths)
+        elif _user_enum_member(obj):
+            # Kept a member of its enum, not its value: `wp.static(Forces.WIND in ACTIVE)` needs a flag (`in` on
+            # an int raises), and `wp.static(UP == Axis.Y)` was False with `UP = "y"` (the kernel took the
+            # other branch).
+            expr = self._enum_member_expr(obj)
+            if self.bind(name, obj):
+                self.add_entry(_Entry(name, f"{name} = {expr}", _names_in(expr), ("", 0), False))
         else:
             try:
                 literal = self.literal(obj)
@@ -196,7 +203,7 @@ class _Writer:
                 self._require_members(f"{label}.{attr}", value, rest)
             elif _user_enum_member(value):
                 # Kept a member of its enum: `SETTINGS.boundary is Boundary.WRAP` must stay true.
-                self.require(type(value).__name__, type(value), frozenset({(value.name,)}))
+                self._enum_member_expr(value)
             else:
                 self.require(self._name_for(value, attr), value, rest)
 
@@ -214,13 +221,31 @@ class _Writer:
                 deps += sub
                 continue
             if _user_enum_member(value):
-                lines.append(f"{indent}    {attr} = {type(value).__name__}.{value.name}")
+                lines.append(f"{indent}    {attr} = {self._enum_member_expr(value)}")
                 deps.append(type(value).__name__)
                 continue
             target = self._name_for(value, attr)
             lines.append(f"{indent}    {attr} = {target}")
             deps.append(target)
         return "\n".join(lines), deps
+
+    def _enum_member_expr(self, member: enum.Enum) -> str:
+        """`Mode.FAST` for a member of a user enum (its class written with the members used); a combination
+        of flags with no name of its own (`Forces.GRAVITY | Forces.WIND`) as the members it combines."""
+        cls = type(member)
+        name = cls.__name__
+        if member.name in cls.__members__:
+            self.require(name, cls, frozenset({(member.name,)}))
+            return f"{name}.{member.name}"
+        parts = [m for m in cls if isinstance(member, enum.Flag) and m in member and m.value]
+        combined = None
+        for m in parts:
+            combined = m if combined is None else combined | m
+        if parts and combined == member:
+            self.require(name, cls, frozenset((m.name,) for m in parts))
+            return " | ".join(f"{name}.{m.name}" for m in parts)
+        self.require(name, cls, frozenset({()}))  # `Forces(0)`, or a value no members make: the whole class
+        return f"{name}({self.literal(member.value)})"
 
     def _name_for(self, value: Any, attr: str) -> str:
         """The top-level name a namespace member gets: its own definition name when it has one."""
@@ -296,6 +321,11 @@ class _Writer:
             return
         cls = struct.cls
         text, deps, order = self._definition(cls, skip={cls.__name__}, struct=struct)
+        if not _decorated_by_warp(text, _scope_of(cls)):
+            # `Particle = wp.struct(ParticleDef)` on a plain class: the class alone is no struct to Warp (an
+            # array of it is refused), so the text makes it the same way, under the class's name.
+            self._wp()
+            text += f"\n\n\n{cls.__name__} = wp.struct({cls.__name__})"
         if cls.__name__ != name:
             self.bind(cls.__name__, struct)
             self.add_entry(_Entry(cls.__name__, text, deps, order, True))
@@ -493,6 +523,13 @@ class _Writer:
             return f"[{items}]"
         if isinstance(value, dict):
             return "{" + ", ".join(f"{self.literal(k)}: {self.literal(v)}" for k, v in value.items()) + "}"
+        if isinstance(value, (set, frozenset)):
+            # Read by `wp.static(c in ACTIVE)`. A set's iteration order follows its elements' hashes, which
+            # vary between runs for strings: sorted by their literal text, so one set always reads the same.
+            items = ", ".join(sorted(self.literal(v) for v in value))
+            if isinstance(value, frozenset):
+                return f"frozenset({{{items}}})" if value else "frozenset()"
+            return f"{{{items}}}" if value else "set()"
         np = sys.modules.get("numpy")
         if np is not None and isinstance(value, np.generic):
             self.add_import("np", "import numpy as np", np)
@@ -569,8 +606,21 @@ def _is_settings_object(value: Any) -> bool:
         # (`call_values._Parsed`) are settings like the `argparse.Namespace` they stand for.
         and cls.__module__.partition(".")[0] != "warp"
         and not warp_session.is_warp_type(cls)
-        and hasattr(value, "__dict__")
+        # Fields in `__dict__`, or in slots: `attrs.frozen` / `attrs.define` classes and dataclasses with
+        # `slots=True` have no `__dict__`, and their fields read the same way.
+        and (hasattr(value, "__dict__") or _slot_names(cls) != ())
     )
+
+
+def _slot_names(cls: type) -> tuple[str, ...]:
+    """The slots declared by `cls` and its bases of the harvested code (`object` and built-ins declare none)."""
+    names: list[str] = []
+    for base in cls.__mro__:
+        if base.__module__ == "builtins":
+            continue
+        slots = vars(base).get("__slots__", ())
+        names += [slots] if isinstance(slots, str) else [n for n in slots if n not in ("__dict__", "__weakref__")]
+    return tuple(names)
 
 
 def _is_named_tuple(value: Any) -> bool:

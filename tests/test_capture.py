@@ -411,8 +411,9 @@ def test_a_sleeping_script_is_cut_by_the_wall_clock_ceiling(tmp_path: Path) -> N
 
 @pytest.mark.slow
 def test_a_computing_script_is_cut_at_its_cpu_time_whatever_the_load(tmp_path: Path) -> None:
-    # Its limit counts CPU seconds: beside a process spinning on the same core it runs about twice as long
-    # in wall-clock time, and is cut after the same CPU time, its launch kept.
+    # Its limit counts CPU seconds: beside a process spinning on the same core it runs longer in wall-clock
+    # time (1.45x to 2x measured), and is cut after its CPU time, its launch kept; a limit of wall-clock time cut
+    # it at 8 s.
     target = keys.resolve(str(FIXTURE.parent))
     job = jobs.Job("capfix", "example_spin.py", "path", str(FIXTURE.parent / "example_spin.py"), (), 8)
     rival = subprocess.Popen([sys.executable, "-c", "import os; os.sched_setaffinity(0, {0})\nwhile True: pass"])
@@ -427,7 +428,7 @@ def test_a_computing_script_is_cut_at_its_cpu_time_whatever_the_load(tmp_path: P
         rival.kill()
         rival.wait()
     assert result.status == "timeout" and result.detail == "cut at the 8 s limit of CPU time"
-    assert 7.5 <= result.cpu_seconds < 14 and result.seconds > 12  # shared core: over 1.5x its CPU time
+    assert 7.5 <= result.cpu_seconds < 14 and result.seconds > job.time_limit + 2
     assert [meta["kernel"].split("|")[3] for meta, _ in result.launches] == ["triple"]
 
 

@@ -199,8 +199,7 @@ class LocalExecutor(Executor):
     ) -> Ticket:
         if self.workers == 1 and time_limit is None:
             return Ticket(index, self._run_here(fn, item, index), time.time(), None)
-        starting = self._pool is None
-        with _starting_workers() if starting else contextlib.nullcontext():
+        with _starting_workers() if self._pool is None else contextlib.nullcontext():
             future = self._get_pool().schedule(fn, args=(item,), timeout=time_limit)
         return Ticket(index, future, time.time(), time_limit)
 

@@ -40,7 +40,7 @@ from warp_cuda_ir.harvest.factories import (
     reads_special_attribute,
     target_names,
 )
-from warp_cuda_ir.harvest.scripts import compiled, future_flags, launch_calls
+from warp_cuda_ir.harvest.scripts import called_name, compiled, future_flags, launch_calls
 
 # Distinct argument values tried per kernel definition: the first of each loop's values first (see
 # `_spread`). On Warp 1.19's examples a factory is called over at most 2 dtypes x 16 tile lengths.
@@ -795,9 +795,13 @@ _MAP_NAMES = ("map", "imap", "imap_unordered")
 
 def _maps(call: ast.Call, func: ast.FunctionDef) -> bool:
     """`map(func, xs)`, `executor.map(func, xs, ys)`, `pool.imap(func, xs)`: `func` by name, then its iterables."""
-    callee = call.func.id if isinstance(call.func, ast.Name) else _called_attribute(call.func)
     first = call.args[0] if call.args else None
-    return callee in _MAP_NAMES and len(call.args) >= 2 and isinstance(first, ast.Name) and first.id == func.name
+    return (
+        called_name(call.func) in _MAP_NAMES
+        and len(call.args) >= 2
+        and isinstance(first, ast.Name)
+        and first.id == func.name
+    )
 
 
 class _EachItem(ast.expr):
@@ -840,7 +844,7 @@ def _param_values(listed: ast.expr) -> ast.expr:
     for elt in listed.elts:
         if (
             isinstance(elt, ast.Call)
-            and (_called_attribute(elt.func) or getattr(elt.func, "id", None)) == "param"
+            and called_name(elt.func) == "param"
             and elt.args
             and not any(isinstance(a, ast.Starred) for a in elt.args)
         ):

@@ -34,7 +34,7 @@ def launch_calls(tree: ast.AST) -> Iterator[tuple[ast.Call, ast.expr | None]]:
     """(call, kernel expression or None) of every launch in `tree`: `<anything>.launch(kernel, ...)` or
     `.launch_tiled(...)` (or the bare names), the kernel given first or as `kernel=`."""
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and _called_name(node.func) in _LAUNCHES:
+        if isinstance(node, ast.Call) and called_name(node.func) in _LAUNCHES:
             kernel = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "kernel"), None)
             yield node, kernel
 
@@ -55,7 +55,8 @@ def launch_block_dims(tree: ast.Module, kernel_name: str, namespace: dict[str, A
     return out
 
 
-def _called_name(func: ast.expr) -> str | None:
+def called_name(func: ast.expr) -> str | None:
+    """The name a call's function goes by: `f` of `f(...)`, `map` of `pool.map(...)`."""
     if isinstance(func, ast.Attribute):
         return func.attr
     return func.id if isinstance(func, ast.Name) else None

@@ -25,9 +25,11 @@ from __future__ import annotations
 import ast
 import builtins
 import enum
+import functools
 import inspect
 import linecache
 import math
+import operator
 import symtable
 import sys
 import textwrap
@@ -238,10 +240,7 @@ class _Writer:
             self.require(name, cls, frozenset({(member.name,)}))
             return f"{name}.{member.name}"
         parts = [m for m in cls if isinstance(member, enum.Flag) and m in member and m.value]
-        combined = None
-        for m in parts:
-            combined = m if combined is None else combined | m
-        if parts and combined == member:
+        if parts and functools.reduce(operator.or_, parts) == member:
             self.require(name, cls, frozenset((m.name,) for m in parts))
             return " | ".join(f"{name}.{m.name}" for m in parts)
         self.require(name, cls, frozenset({()}))  # `Forces(0)`, or a value no members make: the whole class

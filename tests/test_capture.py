@@ -23,7 +23,7 @@ import pytest
 import warp as wp
 
 from warp_cuda_ir import warp_session
-from warp_cuda_ir.capture import jobs, keys, record, replay
+from warp_cuda_ir.capture import Captured, jobs, keys, record, replay
 
 FIXTURE = Path(__file__).resolve().parent / "data" / "capture" / "capfix"
 
@@ -223,7 +223,6 @@ def test_replays_load_modules_a_prebuild_compiled_in_one_unit(tmp_path: Path) ->
 @pytest.mark.parametrize(
     ("value", "reason"),
     [
-        (lambda: wp.uint64(7), "uint64 value"),
         (
             lambda: wp.indexedarray(
                 wp.zeros(4, dtype=float, device="cpu"), [wp.array([0, 2], dtype=wp.int32, device="cpu")]
@@ -234,9 +233,20 @@ def test_replays_load_modules_a_prebuild_compiled_in_one_unit(tmp_path: Path) ->
     ],
 )
 def test_values_that_cannot_be_stored(value, reason) -> None:
-    declared = wp.uint64 if "uint64" in reason else wp.array(dtype=float)
+    declared = wp.array(dtype=float)
     with pytest.raises(record.NotStorable, match=reason):
         record.snapshot([("arg", declared)], [value()])
+
+
+def test_uint64_values_are_stored_as_the_numbers_they_are() -> None:
+    # Hash keys and bit masks use all 64 bits: no float or int64 detour may round or wrap them.
+    big = np.array([2**64 - 1, 2**63 + 1, 12345], dtype=np.uint64)
+    params = [("keys", wp.array(dtype=wp.uint64)), ("seed", wp.uint64), ("n", wp.uint64)]
+    snap = record.snapshot(params, [wp.array(big, dtype=wp.uint64, device="cpu"), wp.uint64(2**64 - 59), 2**63 + 7])
+    stored = record.unpack(record.pack({"args": snap.specs}, snap.before, {}))
+    assert stored.before["0"].dtype == np.uint64 and stored.before["0"].tolist() == big.tolist()
+    assert int(stored.before["1"]) == 2**64 - 59 and int(stored.before["2"]) == 2**63 + 7
+    assert [spec.get("dtype", spec)["s"] for spec in stored.meta["args"]] == ["uint64"] * 3
 
 
 def test_record_key_matches_harvest_ident() -> None:
@@ -317,9 +327,10 @@ def test_capture_jobs_harvest_and_replay(tmp_path: Path) -> None:
     tiled = next(meta for meta, _ in best.values() if meta["warp_key"] == "row_sums")
     assert tiled["dim"] == [4, 1] and tiled["tile_block_dim"] == 32  # the CPU's grid, the block asked for
     harvested = harvest([str(FIXTURE)], workers=1)
+    captured = Captured(best, results, [target], 0.0)
     verdicts = {}
     for rec_ in harvested.records:
-        meta, data = keys.match(best, rec_)  # every fixture kernel was launched and found by its key
+        meta, data = captured.record_for(rec_)  # every fixture kernel was launched and found by its key
         name = rec_["qualname"] + (f"[{rec_['overload']}]" if rec_["overload"] else "")
         verdicts[name] = replay.replay(rec_["source"], rec_["kernel_name"], data).verdict if data else meta["reason"]
     assert verdicts == {
@@ -331,14 +342,16 @@ def test_capture_jobs_harvest_and_replay(tmp_path: Path) -> None:
         "count": "equal",
         "row_sums": "equal",
         "gather": "argument 'a': indexedarray (only plain arrays are stored)",
-        "by_id": "argument 'mesh': uint64 value (a mesh, BVH, volume or hash-grid id, or a pointer)",
+        # A uint64 is data unless the kernel's code uses it as an id (here in a function it calls).
+        "by_id": "argument 'mesh': uint64 the kernel uses as an id or an address (wp.mesh_query_point_no_sign)",
+        "hash_keys": "equal",
         "shift": "differs",
     }
-    # The plan's reading of the generated C++ agrees with what the recorder refused, kernel by kernel.
+    # The plan's reading of the generated C++ agrees with what the capture refused, kernel by kernel.
     from warp_cuda_ir.capture import plan
 
     for rec_ in harvested.records:
-        meta, data = keys.match(best, rec_)
+        meta, data = captured.record_for(rec_)
         assert plan.storable(rec_) == (data is not None), rec_["qualname"]
 
 
@@ -592,6 +605,11 @@ def test_build_with_capture_validates_replayable_real_rows(tmp_path: Path) -> No
     scale = rows["scale"]
     assert scale["gradcheck_status"] == "ok", (scale["gradcheck_error"], scale["gradcheck_skip_reason"])
     assert rows["gather"]["launch_replay"] == "not replayable" and rows["gather"]["launch_record"] is None
+    assert rows["by_id"]["launch_replay"] == "not replayable" and "mesh_query" in rows["by_id"]["launch_replay_detail"]
+    # uint64 data (hash keys) replays, runs, and its CPU twin prints Warp's digest.
+    hashed = rows["hash_keys"]
+    assert hashed["launch_replay"] == "equal" and hashed["cpu_run_status"] == "ok" and hashed["output_digest"]
+    assert hashed["standalone_cpu_matches_warp"] is True, hashed["standalone_cpu_run_error"]
     assert rows["shift"]["launch_replay"] == "differs" and rows["shift"]["launch_record"] is not None
     # Not a reference: validated as compile-only, like a real row without a launch.
     assert rows["shift"]["launch_dim"] is None and rows["shift"]["cpu_run_status"] == "skipped"

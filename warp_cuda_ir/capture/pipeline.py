@@ -38,7 +38,29 @@ class Captured:
         return {"packages": per, "seconds": round(self.seconds, 1)}
 
     def record_for(self, harvest_record: dict[str, Any]) -> tuple[dict[str, Any], bytes | None] | None:
-        return keys.match(self.records, harvest_record)
+        """The row's launch: (meta, record bytes), or (meta with the reason, None) where it cannot be replayed."""
+        got = keys.match(self.records, harvest_record)
+        if got is None or got[1] is None:
+            return got
+        meta = got[0]
+        held = _uint64_argument(meta)
+        used = plan.id_use(harvest_record.get("texts") or {}) if held else None
+        if held and used:
+            reason = f"argument {held!r}: uint64 the kernel uses as an id or an address ({used})"
+            return {**meta, "replayable": False, "reason": reason}, None
+        return got
+
+
+def _uint64_argument(meta: dict[str, Any]) -> str | None:
+    """The first parameter of a launch record that holds a uint64 (a value, an array, or a struct field)."""
+
+    def holds(spec: dict[str, Any]) -> bool:
+        if spec["t"] == "struct":
+            return any(holds(field) for field in spec["fields"].values())
+        value = spec.get("dtype", spec)
+        return value.get("s") == "uint64"
+
+    return next((name for name, spec in zip(meta["params"], meta["args"], strict=True) if holds(spec)), None)
 
 
 def capture_packages(

@@ -130,16 +130,38 @@ def cost(job: Job) -> float:
 
 # Argument types a launch record refuses (`record.NotStorable`), as they appear in the argument struct of a
 # kernel's generated CPU code: a kernel taking one is never replayable, however often a job launches it.
-# 934 of the default harvest's 5,692 records (warp-lang 750: its mesh, BVH, volume and hash-grid kernels; newton 181).
-_UNSTORABLE = re.compile(r"\bwp::uint64 |array_t<wp::uint64>|indexedarray_t<|fabricarray_t<")
+_UNSTORABLE = re.compile(r"indexedarray_t<|fabricarray_t<")
+_UINT64_ARGUMENT = re.compile(r"\bwp::uint64 |array_t<wp::uint64>")
 _ARGS_STRUCT = re.compile(r"struct wp_args_\w+ \{(.*?)\};", re.DOTALL)
+# A uint64 that the kernel's code (its functions included) hands to a mesh, BVH, volume or hash-grid built-in,
+# or makes an array from (`wp.array(ptr=...)` is `wp::array_t<T>(ptr, ...)`), is the id or address of an
+# object in the captured process: replayed elsewhere it points at nothing. Of the default build's 58 real rows
+# refused for a uint64 array or value before these were told apart, 37 hold data (hash keys, bit masks, Warp's
+# tests of uint64 arithmetic) and 21 ids (newton's mesh and BVH contacts, warp's volume and mesh kernels).
+_ID_USE = re.compile(r"\bwp::((?:tile_)?(?:mesh|bvh|volume|hash_grid)_\w+)\(|= wp::(array_t)<[^;]*>\(")
+
+
+def id_use(texts: Mapping[str, Any]) -> str | None:
+    """How a kernel's generated CPU code (its functions included) uses a uint64 as an id or an address, as the
+    Python wrote it (`wp.mesh_query_point`, `wp.array(ptr=...)`), or None."""
+    for part in ("cpu_helpers", "cpu_forward"):
+        found = _ID_USE.search(texts.get(part) or "")
+        if found is not None:
+            return f"wp.{found.group(1)}" if found.group(1) else "wp.array(ptr=...)"
+    return None
 
 
 def storable(record: Mapping[str, Any]) -> bool:
-    """Whether a harvest record's kernel takes only arguments a launch record can hold (read from its C++)."""
+    """Whether a harvest record's kernel takes only arguments a launch record can hold (read from its C++):
+    no indexed or fabric arrays, and no uint64 that its code uses as an id (`id_use`)."""
     texts = record.get("texts") or {}
     found = _ARGS_STRUCT.search(texts.get("cpu_forward") or "")
-    return found is None or _UNSTORABLE.search(found.group(1)) is None
+    if found is None:
+        return True
+    arguments = found.group(1)
+    if _UNSTORABLE.search(arguments) is not None:
+        return False
+    return _UINT64_ARGUMENT.search(arguments) is None or id_use(texts) is None
 
 
 def kernels_per_file(records: Iterable[Mapping[str, Any]], targets: Sequence[keys.Target]) -> dict[str, int]:

@@ -17,6 +17,10 @@ Spec of a parameter value (JSON):
   {"t": "array", "dtype": <value spec>, "shape": [...]} | {"t": "array", "none": true}
   {"t": "array", "same_as": "<path>"}               the very array passed at another position
   {"t": "struct", "name": key, "fields": {name: spec}}
+uint64 values are stored as the numbers they are: hash keys, bit masks and counters replay as well as any
+integer. Where the kernel hands one to a mesh, BVH, volume or hash-grid query, or makes an array from it, it is
+the id or address of an object the record does not hold, and the row's launch is refused instead
+(`plan.id_use`, read from the row's generated code).
 """
 
 from __future__ import annotations
@@ -182,8 +186,6 @@ def _take(path: str, declared: Any, value: Any, snap: Snapshot, seen: dict, exte
     elif warp_session.is_generic_type(declared) is False and not hasattr(t, "_wp_scalar_type_"):
         t = declared
     spec = value_type_spec(t)
-    if spec == {"t": "scalar", "s": "uint64"}:
-        raise NotStorable("uint64 value (a mesh, BVH, volume or hash-grid id, or a pointer)")
     if spec["t"] == "scalar":
         raw = getattr(value, "value", value)
         return _take_value(path, spec, [raw], snap)
@@ -199,8 +201,6 @@ def warp_session_numpy_to_warp(dtype: np.dtype) -> Any:
 
 
 def _take_value(path: str, spec: dict[str, Any], values: Any, snap: Snapshot) -> dict[str, Any]:
-    if spec["s"] == "uint64":
-        raise NotStorable("uint64 value (a mesh, BVH, volume or hash-grid id, or a pointer)")
     data = np.asarray(values, dtype=numpy_scalar(spec)).reshape(component_shape(spec))
     snap.before[path] = data
     return spec
@@ -213,8 +213,6 @@ def _take_array(path: str, array: Any, snap: Snapshot, seen: dict, extents: list
     if warp_session.is_struct(dtype):
         raise NotStorable(f"array of structs ({dtype.key})")
     spec_dtype = value_type_spec(dtype)
-    if spec_dtype == {"t": "scalar", "s": "uint64"}:
-        raise NotStorable("array of uint64 (ids or pointers)")
     key = (array.ptr, tuple(array.shape), tuple(array.strides), spec_dtype["s"], json.dumps(spec_dtype))
     if array.ptr and key in seen:
         return {"t": "array", "same_as": seen[key]}

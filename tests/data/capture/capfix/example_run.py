@@ -31,7 +31,12 @@ def main(steps: int) -> None:
     wp.launch_tiled(k.row_sums, dim=[4], inputs=[rows, out], block_dim=32, device="cpu")
     idx = wp.array(np.arange(0, 16, 2, dtype=np.int32), dtype=wp.int32, device="cpu")
     wp.launch(k.gather, dim=8, inputs=[wp.indexedarray(a, [idx]), out], device="cpu")
-    wp.launch(k.by_id, dim=4, inputs=[wp.uint64(12345), out], device="cpu")
+    corners = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], dtype=np.float32)
+    mesh = wp.Mesh(wp.array(corners, dtype=wp.vec3, device="cpu"), wp.array([0, 1, 2], dtype=int, device="cpu"))
+    wp.launch(k.by_id, dim=8, inputs=[mesh.id, x, out], device="cpu")
+    keys = wp.array(rng.integers(0, 2**63, 8, dtype=np.uint64) * np.uint64(2) + np.uint64(1), device="cpu")
+    hashes = wp.zeros(8, dtype=wp.uint64, device="cpu")
+    wp.launch(k.hash_keys, dim=8, inputs=[keys, wp.uint64(2**64 - 59), hashes], device="cpu")
     # src and dst overlap (dst is src shifted by one): on the CPU each thread sees its predecessor's write,
     # which a record holding two separate arrays cannot reproduce.
     ramp = wp.zeros(9, dtype=float, device="cpu")

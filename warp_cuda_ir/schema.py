@@ -218,14 +218,15 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         "Whether launching `launch_record` with `python_source` on the CPU gives the captured after-state: "
         "`equal` (bitwise), `close` (floats within rtol 1e-5, atol 1e-6), `differs` (not used as a reference: "
         "the row is validated as compile-only), `error`, `not replayable` (a launch was seen but an argument "
-        "could not be stored), `not launched` (no example or test launched it on the CPU). Null for synthetic "
+        "could not be stored, or is a uint64 the kernel uses as a mesh, BVH, volume or hash-grid id or an address), "
+        "`not launched` (no example or test launched it on the CPU). Null for synthetic "
         "rows and builds that ran no capture.",
     ),
     (
         "launch_replay_detail",
         string,
         "For `differs`/`error`: which arrays differ and the likely cause, or the error; for `not replayable`: "
-        "the argument that could not be stored and why. Null otherwise.",
+        "the argument that could not be stored or replayed and why. Null otherwise.",
     ),
 )
 # A row that did not go through the capture (synthetic rows, builds without `--capture`).

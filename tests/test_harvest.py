@@ -1343,3 +1343,49 @@ def test_factories_reached_through_a_map_get_each_item(tmp_path):
         ("make_shift.<locals>.shift", "s = 1.0"),
         ("make_shift.<locals>.shift", "s = 2.0"),
     ]
+
+
+def test_ranges_bytes_and_exact_numbers_read_through_wp_static_are_written(tmp_path):
+    """Globals a kernel reads only through `wp.static(...)`: a `range` of offsets, a `bytes` table, a
+    `types.MappingProxyType`, `Fraction` weights, a `Decimal` rate and a `complex` root. None had a literal, so
+    each kernel was refused; each is now written as the expression that makes the same value."""
+    records = _harvest_script(
+        tmp_path,
+        "exact-tables.py",
+        "import cmath\nimport types\nfrom decimal import Decimal\nfrom fractions import Fraction\n\n"
+        "import warp as wp\n\nOFFSETS = range(-1, 2)\nLUT = bytes([0, 1, 4])\n"
+        "BOUNDS = types.MappingProxyType({'lo': -2.0})\nSIMPSON = [Fraction(1, 6), Fraction(2, 3), Fraction(1, 6)]\n"
+        "RATE = Decimal('0.125')\nROOT = cmath.exp(0.25j * cmath.pi)\n\n\n"
+        "@wp.kernel\ndef tables(x: wp.array(dtype=float), y: wp.array(dtype=float)):\n    i = wp.tid()\n"
+        "    acc = float(0.0)\n    for k in range(wp.static(len(OFFSETS))):\n"
+        "        j = wp.clamp(i + wp.static(OFFSETS[k]), 0, x.shape[0] - 1)\n"
+        "        acc += wp.static(float(SIMPSON[k])) * x[j] * wp.static(float(LUT[k]))\n"
+        "    y[i] = wp.max(acc * wp.static(float(1 + RATE)), wp.static(BOUNDS['lo'])) + wp.static(ROOT.imag)\n",
+    )
+    assert [r["qualname"] for r in records] == ["tables"]
+    source = records[0]["source"]
+    for line in (
+        "OFFSETS = range(-1, 2, 1)",
+        "LUT = b'\\x00\\x01\\x04'",
+        "BOUNDS = types.MappingProxyType({'lo': -2.0})",
+        "SIMPSON = [Fraction(1, 6), Fraction(2, 3), Fraction(1, 6)]",
+        "RATE = Decimal('0.125')",
+        f"ROOT = complex({0.7071067811865476!r}, {0.7071067811865475!r})",
+    ):
+        assert line in source
+
+
+def test_exact_numbers_of_another_library_are_written_as_fractions(tmp_path):
+    """sympy's numbers (`series` coefficients: `Rational`, `Integer`, `One`) register as `numbers.Rational`:
+    written as `Fraction`s (integers as ints), `float(...)` of them reads the same in `wp.static`."""
+    pytest.importorskip("sympy")
+    records = _harvest_script(
+        tmp_path,
+        "taylor.py",
+        "import sympy as sp\nimport warp as wp\n\nt = sp.symbols('t')\n"
+        "COEFFS = [sp.series(sp.exp(-t), t, 0, 3).removeO().coeff(t, k) for k in range(3)]\n\n\n"
+        "@wp.kernel\ndef taylor(x: wp.array(dtype=float)):\n    i = wp.tid()\n    s = x[i]\n    acc = float(0.0)\n"
+        "    for k in range(3):\n        acc = acc * s + wp.static(float(COEFFS[2 - k]))\n    x[i] = acc\n",
+    )
+    assert [r["qualname"] for r in records] == ["taylor"]
+    assert "COEFFS = [1, -1, Fraction(1, 2)]" in records[0]["source"]

@@ -24,11 +24,14 @@ from __future__ import annotations
 
 import ast
 import builtins
+import decimal
 import enum
+import fractions
 import functools
 import inspect
 import linecache
 import math
+import numbers
 import operator
 import symtable
 import sys
@@ -541,7 +544,38 @@ class _Writer:
         components = warp_session.vector_components(value)
         if components is not None:
             return f"{self.type_expr(type(value))}({', '.join(self.literal(c) for c in components)})"
+        other = self._other_literal(value)
+        if other is not None:
+            return other
         raise Unsupported(f"cannot write a {type(value).__module__}.{type(value).__qualname__} value as a literal")
+
+    def _other_literal(self, value: Any) -> str | None:
+        """Built-in and standard-library values a kernel reads only through `wp.static(...)` (a table, a range of
+        offsets, exact coefficients): written so that the same Python expression gives the same value."""
+        if isinstance(value, range):
+            return f"range({value.start}, {value.stop}, {value.step})"
+        if isinstance(value, bytes):
+            return repr(value)
+        if isinstance(value, bytearray):
+            return f"bytearray({bytes(value)!r})"
+        if isinstance(value, complex):
+            return f"complex({self.literal(value.real)}, {self.literal(value.imag)})"
+        if isinstance(value, types.MappingProxyType):
+            self.add_import("types", "import types", types)
+            return f"types.MappingProxyType({self.literal(dict(value))})"
+        if isinstance(value, decimal.Decimal):
+            self.add_import("Decimal", "from decimal import Decimal", decimal.Decimal)
+            return f"Decimal({str(value)!r})"
+        if isinstance(value, numbers.Rational):
+            # A `Fraction`, or another library's exact number registered as one (sympy's `Rational`, `Integer`,
+            # `One` from `sympy.series` coefficients): an exact fraction reads back the same under `float(...)`,
+            # and its arithmetic stays exact as theirs does (the generated code is compared with Warp's anyway).
+            num, den = int(value.numerator), int(value.denominator)
+            if den == 1 and not isinstance(value, fractions.Fraction):
+                return repr(num)
+            self.add_import("Fraction", "from fractions import Fraction", fractions.Fraction)
+            return f"Fraction({num}, {den})"
+        return None
 
     def _numpy_array(self, value: Any) -> str:
         """`np.array([...], dtype=np.float32)` for a module-level numpy array a kernel reads through

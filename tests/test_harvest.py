@@ -1389,3 +1389,29 @@ def test_exact_numbers_of_another_library_are_written_as_fractions(tmp_path):
     )
     assert [r["qualname"] for r in records] == ["taylor"]
     assert "COEFFS = [1, -1, Fraction(1, 2)]" in records[0]["source"]
+
+
+def test_factories_handed_to_starmap_threads_and_executors_get_their_arguments(tmp_path):
+    """A factory given to `itertools.starmap(make_shift, JOBS)` (each item one call's arguments), a worker
+    given to `threading.Thread(target=worker, args=(3.0, out))` and a factory given to `executor.submit(make_gain,
+    0.5)`: none is called by name, so their parameters had no caller."""
+    records = _harvest_script(
+        tmp_path,
+        "jobs-runner.py",
+        "import itertools\nimport threading\nfrom concurrent.futures import ThreadPoolExecutor\n\nimport warp as wp\n\n"
+        "JOBS = [(1.0, 2.0), (-1.0, 0.5)]\n\n\n"
+        "def make_shift(offset, scale):\n    @wp.kernel\n    def shift(x: wp.array(dtype=float)):\n"
+        "        x[wp.tid()] = x[wp.tid()] * scale + offset\n\n    return shift\n\n\n"
+        "def make_gain(g):\n    @wp.kernel\n    def gain(x: wp.array(dtype=float)):\n        x[wp.tid()] *= g\n\n"
+        "    return gain\n\n\ndef worker(g, out):\n    out.append(make_gain(g))\n\n\n"
+        "if __name__ == '__main__':\n    shifts = list(itertools.starmap(make_shift, JOBS))\n    made = []\n"
+        "    t = threading.Thread(target=worker, args=(3.0, made))\n    t.start()\n    t.join()\n"
+        "    with ThreadPoolExecutor() as ex:\n        half = ex.submit(make_gain, 0.5).result()\n",
+    )
+    got = sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records)
+    assert got == [
+        ("make_gain.<locals>.gain", "g = 0.5"),
+        ("make_gain.<locals>.gain", "g = 3.0"),
+        ("make_shift.<locals>.shift", "offset = -1.0\nscale = 0.5"),
+        ("make_shift.<locals>.shift", "offset = 1.0\nscale = 2.0"),
+    ]

@@ -1415,3 +1415,51 @@ def test_factories_handed_to_starmap_threads_and_executors_get_their_arguments(t
         ("make_shift.<locals>.shift", "offset = -1.0\nscale = 0.5"),
         ("make_shift.<locals>.shift", "offset = 1.0\nscale = 2.0"),
     ]
+
+
+def test_parametrize_by_keyword_gives_its_rows(tmp_path):
+    """`@pytest.mark.parametrize(argnames="power", argvalues=[2, 3], ids=[...])`: only the positional form was
+    read, so the test's kernel had no values."""
+    records = _harvest_script(
+        tmp_path,
+        "test_keywords.py",
+        "import pytest\nimport warp as wp\n\n\n"
+        "@pytest.mark.parametrize(argnames='power', argvalues=[2, 3], ids=['sq', 'cube'])\ndef test_power(power):\n"
+        "    @wp.kernel\n    def raise_to(x: wp.array(dtype=float)):\n"
+        "        x[wp.tid()] = wp.pow(x[wp.tid()], float(power))\n\n\n"
+        "@pytest.mark.parametrize('n', argvalues=[4])\ndef test_mask(n):\n    @wp.kernel\n"
+        "    def first_n(x: wp.array(dtype=float)):\n        if wp.tid() >= n:\n            x[wp.tid()] = 0.0\n",
+    )
+    got = sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records)
+    assert got == [
+        ("test_mask.<locals>.first_n", "n = 4"),
+        ("test_power.<locals>.raise_to", "power = 2"),
+        ("test_power.<locals>.raise_to", "power = 3"),
+    ]
+
+
+def test_hypothesis_strategies_of_listed_values_give_each_value(tmp_path):
+    """A `unittest` test under hypothesis's `@given(st.sampled_from([0.5, 2.0]), st.booleans())` making a kernel
+    from the drawn values: nothing called the test, so its kernel had none. Positional strategies fill the last
+    parameters (after `self`), as `given` fills them; `st.floats()` stays unresolved (only a run draws them)."""
+    pytest.importorskip("hypothesis")
+    (tmp_path / "test_props.py").write_text(
+        "import unittest\n\nimport warp as wp\nfrom hypothesis import given\n"
+        "from hypothesis import strategies as st\n\n\n"
+        "class TestProps(unittest.TestCase):\n    @given(st.sampled_from([0.5, 2.0]), st.booleans())\n"
+        "    def test_scale(self, factor, flag):\n        @wp.kernel\n        def scale_by(x: wp.array(dtype=float)):\n"
+        "            if wp.static(flag):\n                x[wp.tid()] = x[wp.tid()] * factor\n\n"
+        "    @given(st.floats(0.0, 1.0))\n    def test_random(self, v):\n        @wp.kernel\n"
+        "        def fill_v(x: wp.array(dtype=float)):\n            x[wp.tid()] = v\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    got = sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records)
+    assert got == [
+        ("TestProps.test_scale.<locals>.scale_by", "factor = 0.5\nflag = False"),
+        ("TestProps.test_scale.<locals>.scale_by", "factor = 0.5\nflag = True"),
+        ("TestProps.test_scale.<locals>.scale_by", "factor = 2.0\nflag = False"),
+        ("TestProps.test_scale.<locals>.scale_by", "factor = 2.0\nflag = True"),
+    ]
+    assert [(r.kernel, "values only a run knows" in r.detail) for r in result.reasons] == [
+        ("TestProps.test_random.<locals>.fill_v", True)
+    ]

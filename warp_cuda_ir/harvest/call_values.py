@@ -231,16 +231,19 @@ class Resolver:
                 line = line or decorator.lineno
                 rows_per_decorator.append([{"request": _FixtureRequest(v)} for v in self._listed(params, func)])
                 continue
-            if not (
-                isinstance(decorator, ast.Call)
-                and _called_attribute(decorator.func) == "parametrize"
-                and len(decorator.args) >= 2
-            ):
+            drawn = _drawn_from(decorator, func)
+            if drawn is not None:
+                line = line or decorator.lineno
+                for name, expr in drawn.items():
+                    rows_per_decorator.append([{name: v} for v in self._listed(expr, func)])
                 continue
-            names = _parametrized_names(decorator.args[0])
+            given = _parametrize_arguments(decorator)
+            if given is None:
+                continue
+            names = _parametrized_names(given[0])
             line = line or decorator.lineno
             rows = []
-            for listed in self.values(_param_values(decorator.args[1]), func, 0):
+            for listed in self.values(_param_values(given[1]), func, 0):
                 for item in _items(listed):
                     if len(names) == 1:
                         rows.append({names[0]: item})
@@ -946,6 +949,55 @@ def _param_values(listed: ast.expr) -> ast.expr:
             elt = ast.copy_location(value, elt)
         elts.append(elt)
     return ast.copy_location(type(listed)(elts=elts, ctx=ast.Load()), listed)
+
+
+def _parametrize_arguments(decorator: ast.expr) -> tuple[ast.expr, ast.expr] | None:
+    """(argnames, argvalues) of `@pytest.mark.parametrize(...)`, given by position or by keyword
+    (`parametrize(argnames="power", argvalues=[2, 3], ids=[...])`)."""
+    if not (isinstance(decorator, ast.Call) and _called_attribute(decorator.func) == "parametrize"):
+        return None
+    keywords = {k.arg: k.value for k in decorator.keywords if k.arg is not None}
+    given = [
+        *decorator.args[:2],
+        *(keywords[k] for k in ("argnames", "argvalues")[len(decorator.args[:2]) :] if k in keywords),
+    ]
+    return (given[0], given[1]) if len(given) == 2 else None
+
+
+# hypothesis strategies whose examples are a list written in the script: `sampled_from([0.5, 2.0])` draws each
+# of them, `just(x)` only x, `booleans()` both (the harvest makes a kernel per value, as the test's examples do).
+_LISTED_STRATEGIES = ("sampled_from", "just", "booleans")
+
+
+def _drawn_from(decorator: ast.expr, func: ast.FunctionDef) -> dict[str, ast.expr] | None:
+    """parameter -> a list expression of its examples for hypothesis's `@given(st.sampled_from([...]), k=st.just(
+    2))`: positional strategies fill the test's last parameters, as `given` fills them; None when `decorator`
+    is no `given`. A strategy of values the harvest cannot list (`floats()`: a run draws them) raises."""
+    if not (isinstance(decorator, ast.Call) and called_name(decorator.func) == "given"):
+        return None
+    if not all(isinstance(a, ast.Call) for a in [*decorator.args, *(k.value for k in decorator.keywords)]):
+        return None  # another library's `given` (pytest-bdd's takes a step's text), not hypothesis's
+    params = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
+    if len(decorator.args) > len(params) or any(isinstance(a, ast.Starred) for a in decorator.args):
+        raise Unresolved("given more strategies than parameters")
+    strategies = dict(zip(params[len(params) - len(decorator.args) :], decorator.args, strict=True))
+    strategies |= {k.arg: k.value for k in decorator.keywords if k.arg is not None}
+    out: dict[str, ast.expr] = {}
+    for name, strategy in strategies.items():
+        kind = called_name(strategy.func) if isinstance(strategy, ast.Call) else None
+        if kind not in _LISTED_STRATEGIES or strategy.keywords:  # type: ignore[union-attr]
+            raise Unresolved(f"{name} is drawn from {ast.unparse(strategy)[:40]}, values only a run knows")
+        args = strategy.args  # type: ignore[union-attr]
+        if kind == "booleans":
+            listed: ast.expr = ast.List(elts=[ast.Constant(False), ast.Constant(True)], ctx=ast.Load())
+        elif kind == "just" and len(args) == 1:
+            listed = ast.List(elts=[args[0]], ctx=ast.Load())
+        elif kind == "sampled_from" and len(args) == 1:
+            listed = args[0]
+        else:
+            raise Unresolved(f"{name} is drawn from {ast.unparse(strategy)[:40]}")
+        out[name] = ast.copy_location(listed, strategy)
+    return out
 
 
 def _fixture_params(decorator: ast.expr) -> ast.expr | None:

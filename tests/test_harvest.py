@@ -1463,3 +1463,19 @@ def test_hypothesis_strategies_of_listed_values_give_each_value(tmp_path):
     assert [(r.kernel, "values only a run knows" in r.detail) for r in result.reasons] == [
         ("TestProps.test_random.<locals>.fill_v", True)
     ]
+
+
+def test_a_class_of_constants_reached_through_to_a_nested_class_is_written(tmp_path):
+    """`Tuning.Limits.LO` read directly in a kernel (a plain class of constants holding another): a class of
+    constants was written only for its own attributes, so the kernel was refused; it is now written as a
+    namespace holding the nested class."""
+    records = _harvest_script(
+        tmp_path,
+        "nested-consts.py",
+        "import warp as wp\n\n\nclass Tuning:\n    class Limits:\n        LO = -0.5\n        HI = 2.5\n\n"
+        "    GAIN = 1.5\n\n\n@wp.kernel\ndef gain_clamp(x: wp.array(dtype=float)):\n    i = wp.tid()\n"
+        "    x[i] = wp.clamp(Tuning.GAIN * x[i], Tuning.Limits.LO, Tuning.Limits.HI)\n",
+    )
+    assert [r["qualname"] for r in records] == ["gain_clamp"]
+    assert "class Limits:\n    HI = 2.5\n    LO = -0.5" in records[0]["source"]
+    assert "class Tuning:\n    GAIN = GAIN\n    Limits = Limits" in records[0]["source"]

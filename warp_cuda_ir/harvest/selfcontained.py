@@ -123,10 +123,14 @@ class _Writer:
         # (`is`, not `in`: a numpy array compares elementwise, and its truth value raises)
         elif warp_session.is_warp_type(obj) or any(obj is t for t in (int, float, bool)):
             self._require_type(name, obj)
-        elif isinstance(obj, type) and (issubclass(obj, enum.Enum) or _is_constant_class(obj)):
+        elif isinstance(obj, type) and (
+            issubclass(obj, enum.Enum) or (_is_constant_class(obj) and all(len(p) <= 1 for p in paths))
+        ):
             self._require_class(name, obj, paths)
         elif isinstance(obj, type) and paths and all(len(p) > 0 for p in paths):
-            self._require_namespace(name, obj, paths)  # a class used as a namespace (`Gaussian.Data`)
+            # A class used as a namespace (`Gaussian.Data`), also a class of constants reached through to a
+            # nested class's (`Tuning.Limits.LO`): its members are written one by one, the nested class too.
+            self._require_namespace(name, obj, paths)
         elif isinstance(obj, types.FunctionType) and getattr(wp, obj.__name__, None) is obj:
             # Warp's own decorators and helpers taken by name, `from warp import kernel, func` (then `@kernel`)
             line = f"from warp import {obj.__name__}" + ("" if name == obj.__name__ else f" as {name}")

@@ -1479,3 +1479,20 @@ def test_a_class_of_constants_reached_through_to_a_nested_class_is_written(tmp_p
     assert [r["qualname"] for r in records] == ["gain_clamp"]
     assert "class Limits:\n    HI = 2.5\n    LO = -0.5" in records[0]["source"]
     assert "class Tuning:\n    GAIN = GAIN\n    Limits = Limits" in records[0]["source"]
+
+
+def test_a_struct_instance_read_through_wp_static_is_written_as_settings(tmp_path):
+    """A module-level `wp.struct` instance filled host-side and read as `wp.static(P.substeps)`: no literal
+    wrote a struct instance, so the kernel was refused; it is written as a class of the fields used, as a
+    dataclass instance is."""
+    records = _harvest_script(
+        tmp_path,
+        "struct-static.py",
+        "import warp as wp\n\n\n@wp.struct\nclass SimParams:\n    dt: float\n    substeps: int\n\n\n"
+        "P = SimParams()\nP.dt = 0.5\nP.substeps = 3\n\n\n"
+        "@wp.kernel\ndef fall(v: wp.array(dtype=float)):\n    i = wp.tid()\n"
+        "    for _ in range(wp.static(P.substeps)):\n        v[i] = v[i] - wp.static(P.dt)\n",
+    )
+    assert [r["qualname"] for r in records] == ["fall"]
+    assert "class P:\n    dt = dt\n    substeps = substeps" in records[0]["source"]
+    assert "dt = 0.5\nsubsteps = 3" in records[0]["source"]

@@ -165,10 +165,12 @@ class _Writer:
             try:
                 literal = self.literal(obj)
             except Unsupported as e:
-                if _is_settings_object(obj) and paths and all(len(p) > 0 for p in paths):
+                settings = _is_settings_object(obj) or warp_session.struct_type_of(obj) is not None
+                if settings and paths and all(len(p) > 0 for p in paths):
                     # A settings object read for its fields (`wp.static(SETTINGS.mode == Mode.FAST)`, a
-                    # dataclass instance): a class holding the fields used, as Warp and `wp.static` read
-                    # attributes the same way off a class.
+                    # dataclass instance, a `wp.struct` instance filled host-side and read as `wp.static(P.dt)`):
+                    # a class holding the fields used, as Warp and `wp.static` read attributes the same way
+                    # off a class.
                     self._require_namespace(name, obj, paths)
                     return
                 raise Unsupported(f"{name}: {e}") from e

@@ -1496,3 +1496,24 @@ def test_a_struct_instance_read_through_wp_static_is_written_as_settings(tmp_pat
     assert [r["qualname"] for r in records] == ["fall"]
     assert "class P:\n    dt = dt\n    substeps = substeps" in records[0]["source"]
     assert "dt = 0.5\nsubsteps = 3" in records[0]["source"]
+
+
+def test_an_optparse_parser_in_main_gives_its_defaults(tmp_path):
+    """`opts, rest = parser.parse_args()` of an `optparse.OptionParser` in `main()`, its option handed to a
+    factory: only argparse's `add_argument` was read, so the options had no values; optparse's `add_option`
+    gives its defaults (a string default converted by the `type="float"` name, no default read as None)."""
+    records = _harvest_script(
+        tmp_path,
+        "old-cli.py",
+        "from optparse import OptionParser\n\nimport warp as wp\n\n\ndef make_threshold(level, flip):\n"
+        "    @wp.kernel\n    def threshold(x: wp.array(dtype=float), m: wp.array(dtype=int)):\n"
+        "        i = wp.tid()\n        above = x[i] > level\n        if wp.static(flip is None):\n"
+        "            m[i] = int(above)\n\n    return threshold\n\n\ndef main():\n    p = OptionParser()\n"
+        "    p.add_option('-l', '--level', type='float', default='0.25')\n"
+        "    p.add_option('--flip', action='store_true')\n"
+        "    opts, rest = p.parse_args()\n    return make_threshold(opts.level, opts.flip)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n",
+    )
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
+        ("make_threshold.<locals>.threshold", "flip = None\nlevel = 0.25")
+    ]

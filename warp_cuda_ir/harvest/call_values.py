@@ -581,11 +581,14 @@ class Resolver:
             if not (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "add_argument"
+                and node.func.attr in ("add_argument", "add_option")
                 and isinstance(node.func.value, ast.Name)
                 and node.func.value.id == parser
             ):
                 continue
+            # `add_option` is optparse's (`opts, rest = parser.parse_args()`): an option without a default is
+            # None whatever its action, and its `type` is a name ("float"), not a callable.
+            optparse = node.func.attr == "add_option"
             flags = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
             keywords = {k.arg: k.value for k in node.keywords if k.arg}
             dest = _option_dest(flags, keywords)
@@ -597,9 +600,11 @@ class Resolver:
                 if "default" in keywords:
                     default = self._first(keywords["default"], node, depth)
                 else:
-                    default = {"store_true": False, "store_false": True}.get(action)
+                    default = None if optparse else {"store_true": False, "store_false": True}.get(action)
                 if isinstance(default, str) and "type" in keywords:
                     convert = self._first(keywords["type"], node, depth)
+                    if optparse and isinstance(convert, str):
+                        convert = _OPTPARSE_TYPES.get(convert, convert)
                     default = self.guard(convert, default)
             except Unresolved:
                 continue
@@ -1098,6 +1103,10 @@ def _unpack(target: ast.AST, value: Any, name: str) -> Any:
             if name in target_names(element):
                 return _unpack(element, item, name)
     raise Unresolved(f"{name} is assigned through {ast.unparse(target)}")
+
+
+# optparse's option types by name, as it converts a default given as a string.
+_OPTPARSE_TYPES: dict[str, Any] = {"int": int, "long": int, "float": float, "complex": complex, "string": str}
 
 
 def _option_dest(flags: list[str], keywords: dict[str, ast.expr]) -> str | None:

@@ -1343,3 +1343,177 @@ def test_factories_reached_through_a_map_get_each_item(tmp_path):
         ("make_shift.<locals>.shift", "s = 1.0"),
         ("make_shift.<locals>.shift", "s = 2.0"),
     ]
+
+
+def test_ranges_bytes_and_exact_numbers_read_through_wp_static_are_written(tmp_path):
+    """Globals a kernel reads only through `wp.static(...)`: a `range` of offsets, a `bytes` table, a
+    `types.MappingProxyType`, `Fraction` weights, a `Decimal` rate and a `complex` root. None had a literal, so
+    each kernel was refused; each is now written as the expression that makes the same value."""
+    records = _harvest_script(
+        tmp_path,
+        "exact-tables.py",
+        "import cmath\nimport types\nfrom decimal import Decimal\nfrom fractions import Fraction\n\n"
+        "import warp as wp\n\nOFFSETS = range(-1, 2)\nLUT = bytes([0, 1, 4])\n"
+        "BOUNDS = types.MappingProxyType({'lo': -2.0})\nSIMPSON = [Fraction(1, 6), Fraction(2, 3), Fraction(1, 6)]\n"
+        "RATE = Decimal('0.125')\nROOT = cmath.exp(0.25j * cmath.pi)\n\n\n"
+        "@wp.kernel\ndef tables(x: wp.array(dtype=float), y: wp.array(dtype=float)):\n    i = wp.tid()\n"
+        "    acc = float(0.0)\n    for k in range(wp.static(len(OFFSETS))):\n"
+        "        j = wp.clamp(i + wp.static(OFFSETS[k]), 0, x.shape[0] - 1)\n"
+        "        acc += wp.static(float(SIMPSON[k])) * x[j] * wp.static(float(LUT[k]))\n"
+        "    y[i] = wp.max(acc * wp.static(float(1 + RATE)), wp.static(BOUNDS['lo'])) + wp.static(ROOT.imag)\n",
+    )
+    assert [r["qualname"] for r in records] == ["tables"]
+    source = records[0]["source"]
+    for line in (
+        "OFFSETS = range(-1, 2, 1)",
+        "LUT = b'\\x00\\x01\\x04'",
+        "BOUNDS = types.MappingProxyType({'lo': -2.0})",
+        "SIMPSON = [Fraction(1, 6), Fraction(2, 3), Fraction(1, 6)]",
+        "RATE = Decimal('0.125')",
+        f"ROOT = complex({0.7071067811865476!r}, {0.7071067811865475!r})",
+    ):
+        assert line in source
+
+
+def test_exact_numbers_of_another_library_are_written_as_fractions(tmp_path):
+    """sympy's numbers (`series` coefficients: `Rational`, `Integer`, `One`) register as `numbers.Rational`:
+    written as `Fraction`s (integers as ints), `float(...)` of them reads the same in `wp.static`."""
+    pytest.importorskip("sympy")
+    records = _harvest_script(
+        tmp_path,
+        "taylor.py",
+        "import sympy as sp\nimport warp as wp\n\nt = sp.symbols('t')\n"
+        "COEFFS = [sp.series(sp.exp(-t), t, 0, 3).removeO().coeff(t, k) for k in range(3)]\n\n\n"
+        "@wp.kernel\ndef taylor(x: wp.array(dtype=float)):\n    i = wp.tid()\n    s = x[i]\n    acc = float(0.0)\n"
+        "    for k in range(3):\n        acc = acc * s + wp.static(float(COEFFS[2 - k]))\n    x[i] = acc\n",
+    )
+    assert [r["qualname"] for r in records] == ["taylor"]
+    assert "COEFFS = [1, -1, Fraction(1, 2)]" in records[0]["source"]
+
+
+def test_factories_handed_to_starmap_threads_and_executors_get_their_arguments(tmp_path):
+    """A factory given to `itertools.starmap(make_shift, JOBS)` (each item one call's arguments), a worker
+    given to `threading.Thread(target=worker, args=(3.0, out))` and a factory given to `executor.submit(make_gain,
+    0.5)`: none is called by name, so their parameters had no caller."""
+    records = _harvest_script(
+        tmp_path,
+        "jobs-runner.py",
+        "import itertools\nimport threading\nfrom concurrent.futures import ThreadPoolExecutor\n\nimport warp as wp\n\n"
+        "JOBS = [(1.0, 2.0), (-1.0, 0.5)]\n\n\n"
+        "def make_shift(offset, scale):\n    @wp.kernel\n    def shift(x: wp.array(dtype=float)):\n"
+        "        x[wp.tid()] = x[wp.tid()] * scale + offset\n\n    return shift\n\n\n"
+        "def make_gain(g):\n    @wp.kernel\n    def gain(x: wp.array(dtype=float)):\n        x[wp.tid()] *= g\n\n"
+        "    return gain\n\n\ndef worker(g, out):\n    out.append(make_gain(g))\n\n\n"
+        "if __name__ == '__main__':\n    shifts = list(itertools.starmap(make_shift, JOBS))\n    made = []\n"
+        "    t = threading.Thread(target=worker, args=(3.0, made))\n    t.start()\n    t.join()\n"
+        "    with ThreadPoolExecutor() as ex:\n        half = ex.submit(make_gain, 0.5).result()\n",
+    )
+    got = sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records)
+    assert got == [
+        ("make_gain.<locals>.gain", "g = 0.5"),
+        ("make_gain.<locals>.gain", "g = 3.0"),
+        ("make_shift.<locals>.shift", "offset = -1.0\nscale = 0.5"),
+        ("make_shift.<locals>.shift", "offset = 1.0\nscale = 2.0"),
+    ]
+
+
+def test_parametrize_by_keyword_gives_its_rows(tmp_path):
+    """`@pytest.mark.parametrize(argnames="power", argvalues=[2, 3], ids=[...])`: only the positional form was
+    read, so the test's kernel had no values."""
+    records = _harvest_script(
+        tmp_path,
+        "test_keywords.py",
+        "import pytest\nimport warp as wp\n\n\n"
+        "@pytest.mark.parametrize(argnames='power', argvalues=[2, 3], ids=['sq', 'cube'])\ndef test_power(power):\n"
+        "    @wp.kernel\n    def raise_to(x: wp.array(dtype=float)):\n"
+        "        x[wp.tid()] = wp.pow(x[wp.tid()], float(power))\n\n\n"
+        "@pytest.mark.parametrize('n', argvalues=[4])\ndef test_mask(n):\n    @wp.kernel\n"
+        "    def first_n(x: wp.array(dtype=float)):\n        if wp.tid() >= n:\n            x[wp.tid()] = 0.0\n",
+    )
+    got = sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records)
+    assert got == [
+        ("test_mask.<locals>.first_n", "n = 4"),
+        ("test_power.<locals>.raise_to", "power = 2"),
+        ("test_power.<locals>.raise_to", "power = 3"),
+    ]
+
+
+def test_hypothesis_strategies_of_listed_values_give_each_value(tmp_path):
+    """A `unittest` test under hypothesis's `@given(st.sampled_from([0.5, 2.0]), st.booleans())` making a kernel
+    from the drawn values: nothing called the test, so its kernel had none. Positional strategies fill the last
+    parameters (after `self`), as `given` fills them; `st.floats()` stays unresolved (only a run draws them)."""
+    pytest.importorskip("hypothesis")
+    (tmp_path / "test_props.py").write_text(
+        "import unittest\n\nimport warp as wp\nfrom hypothesis import given\n"
+        "from hypothesis import strategies as st\n\n\n"
+        "class TestProps(unittest.TestCase):\n    @given(st.sampled_from([0.5, 2.0]), st.booleans())\n"
+        "    def test_scale(self, factor, flag):\n        @wp.kernel\n        def scale_by(x: wp.array(dtype=float)):\n"
+        "            if wp.static(flag):\n                x[wp.tid()] = x[wp.tid()] * factor\n\n"
+        "    @given(st.floats(0.0, 1.0))\n    def test_random(self, v):\n        @wp.kernel\n"
+        "        def fill_v(x: wp.array(dtype=float)):\n            x[wp.tid()] = v\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    got = sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records)
+    assert got == [
+        ("TestProps.test_scale.<locals>.scale_by", "factor = 0.5\nflag = False"),
+        ("TestProps.test_scale.<locals>.scale_by", "factor = 0.5\nflag = True"),
+        ("TestProps.test_scale.<locals>.scale_by", "factor = 2.0\nflag = False"),
+        ("TestProps.test_scale.<locals>.scale_by", "factor = 2.0\nflag = True"),
+    ]
+    assert [(r.kernel, "values only a run knows" in r.detail) for r in result.reasons] == [
+        ("TestProps.test_random.<locals>.fill_v", True)
+    ]
+
+
+def test_a_class_of_constants_reached_through_to_a_nested_class_is_written(tmp_path):
+    """`Tuning.Limits.LO` read directly in a kernel (a plain class of constants holding another): a class of
+    constants was written only for its own attributes, so the kernel was refused; it is now written as a
+    namespace holding the nested class."""
+    records = _harvest_script(
+        tmp_path,
+        "nested-consts.py",
+        "import warp as wp\n\n\nclass Tuning:\n    class Limits:\n        LO = -0.5\n        HI = 2.5\n\n"
+        "    GAIN = 1.5\n\n\n@wp.kernel\ndef gain_clamp(x: wp.array(dtype=float)):\n    i = wp.tid()\n"
+        "    x[i] = wp.clamp(Tuning.GAIN * x[i], Tuning.Limits.LO, Tuning.Limits.HI)\n",
+    )
+    assert [r["qualname"] for r in records] == ["gain_clamp"]
+    assert "class Limits:\n    HI = 2.5\n    LO = -0.5" in records[0]["source"]
+    assert "class Tuning:\n    GAIN = GAIN\n    Limits = Limits" in records[0]["source"]
+
+
+def test_a_struct_instance_read_through_wp_static_is_written_as_settings(tmp_path):
+    """A module-level `wp.struct` instance filled host-side and read as `wp.static(P.substeps)`: no literal
+    wrote a struct instance, so the kernel was refused; it is written as a class of the fields used, as a
+    dataclass instance is."""
+    records = _harvest_script(
+        tmp_path,
+        "struct-static.py",
+        "import warp as wp\n\n\n@wp.struct\nclass SimParams:\n    dt: float\n    substeps: int\n\n\n"
+        "P = SimParams()\nP.dt = 0.5\nP.substeps = 3\n\n\n"
+        "@wp.kernel\ndef fall(v: wp.array(dtype=float)):\n    i = wp.tid()\n"
+        "    for _ in range(wp.static(P.substeps)):\n        v[i] = v[i] - wp.static(P.dt)\n",
+    )
+    assert [r["qualname"] for r in records] == ["fall"]
+    assert "class P:\n    dt = dt\n    substeps = substeps" in records[0]["source"]
+    assert "dt = 0.5\nsubsteps = 3" in records[0]["source"]
+
+
+def test_an_optparse_parser_in_main_gives_its_defaults(tmp_path):
+    """`opts, rest = parser.parse_args()` of an `optparse.OptionParser` in `main()`, its option handed to a
+    factory: only argparse's `add_argument` was read, so the options had no values; optparse's `add_option`
+    gives its defaults (a string default converted by the `type="float"` name, no default read as None)."""
+    records = _harvest_script(
+        tmp_path,
+        "old-cli.py",
+        "from optparse import OptionParser\n\nimport warp as wp\n\n\ndef make_threshold(level, flip):\n"
+        "    @wp.kernel\n    def threshold(x: wp.array(dtype=float), m: wp.array(dtype=int)):\n"
+        "        i = wp.tid()\n        above = x[i] > level\n        if wp.static(flip is None):\n"
+        "            m[i] = int(above)\n\n    return threshold\n\n\ndef main():\n    p = OptionParser()\n"
+        "    p.add_option('-l', '--level', type='float', default='0.25')\n"
+        "    p.add_option('--flip', action='store_true')\n"
+        "    opts, rest = p.parse_args()\n    return make_threshold(opts.level, opts.flip)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n",
+    )
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
+        ("make_threshold.<locals>.threshold", "flip = None\nlevel = 0.25")
+    ]

@@ -231,16 +231,19 @@ class Resolver:
                 line = line or decorator.lineno
                 rows_per_decorator.append([{"request": _FixtureRequest(v)} for v in self._listed(params, func)])
                 continue
-            if not (
-                isinstance(decorator, ast.Call)
-                and _called_attribute(decorator.func) == "parametrize"
-                and len(decorator.args) >= 2
-            ):
+            drawn = _drawn_from(decorator, func)
+            if drawn is not None:
+                line = line or decorator.lineno
+                for name, expr in drawn.items():
+                    rows_per_decorator.append([{name: v} for v in self._listed(expr, func)])
                 continue
-            names = _parametrized_names(decorator.args[0])
+            given = _parametrize_arguments(decorator)
+            if given is None:
+                continue
+            names = _parametrized_names(given[0])
             line = line or decorator.lineno
             rows = []
-            for listed in self.values(_param_values(decorator.args[1]), func, 0):
+            for listed in self.values(_param_values(given[1]), func, 0):
                 for item in _items(listed):
                     if len(names) == 1:
                         rows.append({names[0]: item})
@@ -284,6 +287,14 @@ class Resolver:
         for node in self.calls:
             if _maps(node, func) and (isinstance(owner, ast.Module) or self._enclosing(node, _FUNCTIONS) is owner):
                 yield node, _MAPPED
+            elif _starmaps(node, func) and (
+                isinstance(owner, ast.Module) or self._enclosing(node, _FUNCTIONS) is owner
+            ):
+                yield node, _STARMAPPED
+            elif _runs_later(node, func) and (
+                isinstance(owner, ast.Module) or self._enclosing(node, _FUNCTIONS) is owner
+            ):
+                yield node, _RUN_LATER
             elif isinstance(owner, ast.Module) and _hands_on(node, func):
                 yield node, _HANDED
             elif isinstance(owner, ast.Module) and isinstance(node.func, ast.Name):
@@ -302,7 +313,11 @@ class Resolver:
                     yield node, shift
 
     def _call_bindings(self, plan: Plan, call: ast.Call, shift: int) -> list[Binding]:
-        unpacked = [k.value for k in call.keywords if k.arg is None] if shift not in (_HANDED, _MAPPED) else []
+        unpacked = (
+            [k.value for k in call.keywords if k.arg is None]
+            if shift not in (_HANDED, _MAPPED, _STARMAPPED, _RUN_LATER)
+            else []
+        )
         if len(unpacked) > 1:
             raise Unresolved("passes **kwargs twice")
         # `make(**cfg)`: each dict `cfg` may be (`for cfg in CONFIGS.values()`) gives the parameters it names
@@ -337,6 +352,18 @@ class Resolver:
 
     def _joint_values(self, exprs: list[ast.expr], at: ast.AST) -> list[tuple[Any, ...]] | None:
         """The values `exprs` take together where `at` is, or None where they cannot be read together."""
+        first = exprs[0]
+        if isinstance(first, _EachItem) and all(
+            isinstance(e, _EachItem) and e.index is not None and e.iterable is first.iterable for e in exprs
+        ):
+            # A starmap's arguments: each item gives them all (`(1.0, 2.0)`, not every first with every second).
+            try:
+                items = self.values(ast.copy_location(_EachItem(first.iterable), first), at, 0)
+            except Unresolved:
+                return None
+            if not all(isinstance(i, (tuple, list)) and len(i) > max(e.index for e in exprs) for i in items):  # type: ignore[attr-defined]
+                return None
+            return [tuple(item[e.index] for e in exprs) for item in items]  # type: ignore[attr-defined]
         together = ast.Tuple(elts=exprs, ctx=ast.Load())
         ast.copy_location(together, exprs[0])
         try:
@@ -360,17 +387,26 @@ class Resolver:
             if len(iterables) > len(positional) or any(isinstance(a, ast.Starred) for a in iterables):
                 raise Unresolved("maps over more iterables than parameters")
             return out | {name: (_EachItem(it), call) for name, it in zip(positional, iterables, strict=False)}
-        if any(isinstance(a, ast.Starred) for a in call.args):
+        if shift == _STARMAPPED:
+            # `itertools.starmap(run, JOBS)`, `pool.starmap(run, JOBS)`: each item of JOBS is one call's arguments.
+            out = {name: (d, func) for name, d in _arguments(func).items() if d is not None}
+            positional = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
+            return out | {name: (_EachItem(call.args[1], i), call) for i, name in enumerate(positional)}
+        args, keywords = call.args, call.keywords
+        if shift == _RUN_LATER:
+            args, keywords = _handed_arguments(call)
+            shift = 0
+        if any(isinstance(a, ast.Starred) for a in args):
             raise Unresolved("passes *args")
         positional = [a.arg for a in (*func.args.posonlyargs, *func.args.args)][shift:]
-        if len(call.args) > len(positional):
+        if len(args) > len(positional):
             raise Unresolved("more arguments than parameters")
         for name, default in _arguments(func).items():
             if default is not None:
                 out[name] = (default, func)
-        for name, arg in zip(positional, call.args, strict=False):
+        for name, arg in zip(positional, args, strict=False):
             out[name] = (arg, call)
-        for k in call.keywords:
+        for k in keywords:
             if k.arg is not None:  # `**cfg`: see `_call_bindings`
                 out[k.arg] = (k.value, call)
         return out
@@ -382,7 +418,12 @@ class Resolver:
         if depth > MAX_DEPTH:
             raise Unresolved("its values come from too far")
         if isinstance(expr, _EachItem):
-            return [item for it in self.values(expr.iterable, at, depth) for item in _items(it)]
+            items = [item for it in self.values(expr.iterable, at, depth) for item in _items(it)]
+            if expr.index is None:
+                return items
+            if not all(isinstance(item, (tuple, list)) and len(item) > expr.index for item in items):
+                raise Unresolved(f"an item of {ast.unparse(expr.iterable)[:40]} gives no argument {expr.index + 1}")
+            return [item[expr.index] for item in items]
         if isinstance(at, ast.FunctionDef) and expr in _defaults(at):
             at = self.parent.get(id(at), self.tree)  # a default is evaluated where the def statement runs
         if reads_special_attribute(expr):
@@ -540,11 +581,14 @@ class Resolver:
             if not (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "add_argument"
+                and node.func.attr in ("add_argument", "add_option")
                 and isinstance(node.func.value, ast.Name)
                 and node.func.value.id == parser
             ):
                 continue
+            # `add_option` is optparse's (`opts, rest = parser.parse_args()`): an option without a default is
+            # None whatever its action, and its `type` is a name ("float"), not a callable.
+            optparse = node.func.attr == "add_option"
             flags = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
             keywords = {k.arg: k.value for k in node.keywords if k.arg}
             dest = _option_dest(flags, keywords)
@@ -556,9 +600,11 @@ class Resolver:
                 if "default" in keywords:
                     default = self._first(keywords["default"], node, depth)
                 else:
-                    default = {"store_true": False, "store_false": True}.get(action)
+                    default = None if optparse else {"store_true": False, "store_false": True}.get(action)
                 if isinstance(default, str) and "type" in keywords:
                     convert = self._first(keywords["type"], node, depth)
+                    if optparse and isinstance(convert, str):
+                        convert = _OPTPARSE_TYPES.get(convert, convert)
                     default = self.guard(convert, default)
             except Unresolved:
                 continue
@@ -788,6 +834,9 @@ class _Guard(ast.NodeTransformer):
 
 _HANDED = -1  # `_calls_of`: a call that hands the function on, with keywords for it
 _MAPPED = -2  # `_calls_of`: a call that maps the function over iterables (`pool.map(run_case, CASES)`)
+_STARMAPPED = -3  # `_calls_of`: a map over argument tuples (`itertools.starmap(run, JOBS)`)
+_RUN_LATER = -4  # `_calls_of`: a call handing the function and its arguments on (`Thread(target=f, args=(...))`)
+_INDIRECT = (_HANDED, _MAPPED, _STARMAPPED, _RUN_LATER)  # a `**cfg` of these calls is not the function's
 # The names a map over a function goes by: the built-in `map`, and the method of `concurrent.futures`
 # executors and `multiprocessing` pools (`executor.map(f, xs)`, `pool.imap_unordered(f, xs)`).
 _MAP_NAMES = ("map", "imap", "imap_unordered")
@@ -804,14 +853,67 @@ def _maps(call: ast.Call, func: ast.FunctionDef) -> bool:
     )
 
 
+# The names of a map whose items are each a call's arguments: `itertools.starmap(f, JOBS)`, `pool.starmap(f,
+# JOBS)`, `pool.starmap_async(f, JOBS)`.
+_STARMAP_NAMES = ("starmap", "starmap_async")
+
+
+def _starmaps(call: ast.Call, func: ast.FunctionDef) -> bool:
+    """`starmap(func, JOBS)`: `func` by name, then one iterable of argument tuples."""
+    first = call.args[0] if call.args else None
+    return (
+        called_name(call.func) in _STARMAP_NAMES
+        and len(call.args) == 2
+        and isinstance(first, ast.Name)
+        and first.id == func.name
+    )
+
+
+def _runs_later(call: ast.Call, func: ast.FunctionDef) -> bool:
+    """Whether `call` hands `func` and its arguments on for another thread, process or pool to call it with:
+    `Thread(target=func, args=(...), kwargs={...})` (and `multiprocessing.Process`), `executor.submit(func, a,
+    k=b)`, `pool.apply_async(func, (a,), {...})` / `pool.apply(...)`."""
+    first = call.args[0] if call.args else None
+    by_name = isinstance(first, ast.Name) and first.id == func.name
+    target = next((k.value for k in call.keywords if k.arg == "target"), None)
+    return (isinstance(target, ast.Name) and target.id == func.name) or (
+        by_name and called_name(call.func) in ("submit", "apply", "apply_async")
+    )
+
+
+def _handed_arguments(call: ast.Call) -> tuple[list[ast.expr], list[ast.keyword]]:
+    """The positional and keyword arguments of a `_runs_later` call, as a direct call would pass them."""
+    keywords = {k.arg: k.value for k in call.keywords if k.arg is not None}
+    if "target" in keywords:
+        args, kwargs = keywords.get("args"), keywords.get("kwargs")
+    elif called_name(call.func) == "submit":
+        return list(call.args[1:]), list(call.keywords)
+    else:
+        args = call.args[1] if len(call.args) > 1 else keywords.get("args")
+        kwargs = call.args[2] if len(call.args) > 2 else keywords.get("kwds")
+    if args is not None and not isinstance(args, (ast.Tuple, ast.List)):
+        raise Unresolved(f"hands on the arguments {ast.unparse(args)[:40]}, not written out")
+    if kwargs is None:
+        named = []
+    elif isinstance(kwargs, ast.Dict) and all(
+        isinstance(k, ast.Constant) and isinstance(k.value, str) for k in kwargs.keys
+    ):
+        named = [ast.keyword(k.value, v) for k, v in zip(kwargs.keys, kwargs.values, strict=True)]  # type: ignore[union-attr]
+    else:
+        raise Unresolved(f"hands on the keywords {ast.unparse(kwargs)[:40]}, not written out")
+    return ([] if args is None else list(args.elts)), named
+
+
 class _EachItem(ast.expr):
-    """Where a mapped function's parameter comes from: each item of `iterable` (see `Resolver.values`)."""
+    """Where a mapped function's parameter comes from: each item of `iterable`, or (a starmap) the argument
+    `index` of each item (see `Resolver.values`)."""
 
     _fields = ("iterable",)
 
-    def __init__(self, iterable: ast.expr) -> None:
+    def __init__(self, iterable: ast.expr, index: int | None = None) -> None:
         super().__init__()
         self.iterable = iterable
+        self.index = index
         ast.copy_location(self, iterable)
 
 
@@ -852,6 +954,55 @@ def _param_values(listed: ast.expr) -> ast.expr:
             elt = ast.copy_location(value, elt)
         elts.append(elt)
     return ast.copy_location(type(listed)(elts=elts, ctx=ast.Load()), listed)
+
+
+def _parametrize_arguments(decorator: ast.expr) -> tuple[ast.expr, ast.expr] | None:
+    """(argnames, argvalues) of `@pytest.mark.parametrize(...)`, given by position or by keyword
+    (`parametrize(argnames="power", argvalues=[2, 3], ids=[...])`)."""
+    if not (isinstance(decorator, ast.Call) and _called_attribute(decorator.func) == "parametrize"):
+        return None
+    keywords = {k.arg: k.value for k in decorator.keywords if k.arg is not None}
+    given = [
+        *decorator.args[:2],
+        *(keywords[k] for k in ("argnames", "argvalues")[len(decorator.args[:2]) :] if k in keywords),
+    ]
+    return (given[0], given[1]) if len(given) == 2 else None
+
+
+# hypothesis strategies whose examples are a list written in the script: `sampled_from([0.5, 2.0])` draws each
+# of them, `just(x)` only x, `booleans()` both (the harvest makes a kernel per value, as the test's examples do).
+_LISTED_STRATEGIES = ("sampled_from", "just", "booleans")
+
+
+def _drawn_from(decorator: ast.expr, func: ast.FunctionDef) -> dict[str, ast.expr] | None:
+    """parameter -> a list expression of its examples for hypothesis's `@given(st.sampled_from([...]), k=st.just(
+    2))`: positional strategies fill the test's last parameters, as `given` fills them; None when `decorator`
+    is no `given`. A strategy of values the harvest cannot list (`floats()`: a run draws them) raises."""
+    if not (isinstance(decorator, ast.Call) and called_name(decorator.func) == "given"):
+        return None
+    if not all(isinstance(a, ast.Call) for a in [*decorator.args, *(k.value for k in decorator.keywords)]):
+        return None  # another library's `given` (pytest-bdd's takes a step's text), not hypothesis's
+    params = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
+    if len(decorator.args) > len(params) or any(isinstance(a, ast.Starred) for a in decorator.args):
+        raise Unresolved("given more strategies than parameters")
+    strategies = dict(zip(params[len(params) - len(decorator.args) :], decorator.args, strict=True))
+    strategies |= {k.arg: k.value for k in decorator.keywords if k.arg is not None}
+    out: dict[str, ast.expr] = {}
+    for name, strategy in strategies.items():
+        kind = called_name(strategy.func) if isinstance(strategy, ast.Call) else None
+        if kind not in _LISTED_STRATEGIES or strategy.keywords:  # type: ignore[union-attr]
+            raise Unresolved(f"{name} is drawn from {ast.unparse(strategy)[:40]}, values only a run knows")
+        args = strategy.args  # type: ignore[union-attr]
+        if kind == "booleans":
+            listed: ast.expr = ast.List(elts=[ast.Constant(False), ast.Constant(True)], ctx=ast.Load())
+        elif kind == "just" and len(args) == 1:
+            listed = ast.List(elts=[args[0]], ctx=ast.Load())
+        elif kind == "sampled_from" and len(args) == 1:
+            listed = args[0]
+        else:
+            raise Unresolved(f"{name} is drawn from {ast.unparse(strategy)[:40]}")
+        out[name] = ast.copy_location(listed, strategy)
+    return out
 
 
 def _fixture_params(decorator: ast.expr) -> ast.expr | None:
@@ -952,6 +1103,10 @@ def _unpack(target: ast.AST, value: Any, name: str) -> Any:
             if name in target_names(element):
                 return _unpack(element, item, name)
     raise Unresolved(f"{name} is assigned through {ast.unparse(target)}")
+
+
+# optparse's option types by name, as it converts a default given as a string.
+_OPTPARSE_TYPES: dict[str, Any] = {"int": int, "long": int, "float": float, "complex": complex, "string": str}
 
 
 def _option_dest(flags: list[str], keywords: dict[str, ast.expr]) -> str | None:

@@ -24,11 +24,14 @@ from __future__ import annotations
 
 import ast
 import builtins
+import decimal
 import enum
+import fractions
 import functools
 import inspect
 import linecache
 import math
+import numbers
 import operator
 import symtable
 import sys
@@ -120,10 +123,14 @@ class _Writer:
         # (`is`, not `in`: a numpy array compares elementwise, and its truth value raises)
         elif warp_session.is_warp_type(obj) or any(obj is t for t in (int, float, bool)):
             self._require_type(name, obj)
-        elif isinstance(obj, type) and (issubclass(obj, enum.Enum) or _is_constant_class(obj)):
+        elif isinstance(obj, type) and (
+            issubclass(obj, enum.Enum) or (_is_constant_class(obj) and all(len(p) <= 1 for p in paths))
+        ):
             self._require_class(name, obj, paths)
         elif isinstance(obj, type) and paths and all(len(p) > 0 for p in paths):
-            self._require_namespace(name, obj, paths)  # a class used as a namespace (`Gaussian.Data`)
+            # A class used as a namespace (`Gaussian.Data`), also a class of constants reached through to a
+            # nested class's (`Tuning.Limits.LO`): its members are written one by one, the nested class too.
+            self._require_namespace(name, obj, paths)
         elif isinstance(obj, types.FunctionType) and getattr(wp, obj.__name__, None) is obj:
             # Warp's own decorators and helpers taken by name, `from warp import kernel, func` (then `@kernel`)
             line = f"from warp import {obj.__name__}" + ("" if name == obj.__name__ else f" as {name}")
@@ -158,10 +165,12 @@ class _Writer:
             try:
                 literal = self.literal(obj)
             except Unsupported as e:
-                if _is_settings_object(obj) and paths and all(len(p) > 0 for p in paths):
+                settings = _is_settings_object(obj) or warp_session.struct_type_of(obj) is not None
+                if settings and paths and all(len(p) > 0 for p in paths):
                     # A settings object read for its fields (`wp.static(SETTINGS.mode == Mode.FAST)`, a
-                    # dataclass instance): a class holding the fields used, as Warp and `wp.static` read
-                    # attributes the same way off a class.
+                    # dataclass instance, a `wp.struct` instance filled host-side and read as `wp.static(P.dt)`):
+                    # a class holding the fields used, as Warp and `wp.static` read attributes the same way
+                    # off a class.
                     self._require_namespace(name, obj, paths)
                     return
                 raise Unsupported(f"{name}: {e}") from e
@@ -541,7 +550,38 @@ class _Writer:
         components = warp_session.vector_components(value)
         if components is not None:
             return f"{self.type_expr(type(value))}({', '.join(self.literal(c) for c in components)})"
+        other = self._other_literal(value)
+        if other is not None:
+            return other
         raise Unsupported(f"cannot write a {type(value).__module__}.{type(value).__qualname__} value as a literal")
+
+    def _other_literal(self, value: Any) -> str | None:
+        """Built-in and standard-library values a kernel reads only through `wp.static(...)` (a table, a range of
+        offsets, exact coefficients): written so that the same Python expression gives the same value."""
+        if isinstance(value, range):
+            return f"range({value.start}, {value.stop}, {value.step})"
+        if isinstance(value, bytes):
+            return repr(value)
+        if isinstance(value, bytearray):
+            return f"bytearray({bytes(value)!r})"
+        if isinstance(value, complex):
+            return f"complex({self.literal(value.real)}, {self.literal(value.imag)})"
+        if isinstance(value, types.MappingProxyType):
+            self.add_import("types", "import types", types)
+            return f"types.MappingProxyType({self.literal(dict(value))})"
+        if isinstance(value, decimal.Decimal):
+            self.add_import("Decimal", "from decimal import Decimal", decimal.Decimal)
+            return f"Decimal({str(value)!r})"
+        if isinstance(value, numbers.Rational):
+            # A `Fraction`, or another library's exact number registered as one (sympy's `Rational`, `Integer`,
+            # `One` from `sympy.series` coefficients): an exact fraction reads back the same under `float(...)`,
+            # and its arithmetic stays exact as theirs does (the generated code is compared with Warp's anyway).
+            num, den = int(value.numerator), int(value.denominator)
+            if den == 1 and not isinstance(value, fractions.Fraction):
+                return repr(num)
+            self.add_import("Fraction", "from fractions import Fraction", fractions.Fraction)
+            return f"Fraction({num}, {den})"
+        return None
 
     def _numpy_array(self, value: Any) -> str:
         """`np.array([...], dtype=np.float32)` for a module-level numpy array a kernel reads through

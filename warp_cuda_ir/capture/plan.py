@@ -135,9 +135,10 @@ _UINT64_ARGUMENT = re.compile(r"\bwp::uint64 |array_t<wp::uint64>")
 _ARGS_STRUCT = re.compile(r"struct wp_args_\w+ \{(.*?)\};", re.DOTALL)
 # A uint64 that the kernel's code (its functions included) hands to a mesh, BVH, volume or hash-grid built-in,
 # or makes an array from (`wp.array(ptr=...)` is `wp::array_t<T>(ptr, ...)`), is the id or address of an
-# object in the captured process: replayed elsewhere it points at nothing. Of the default build's 58 real rows
-# refused for a uint64 array or value before these were told apart, 37 hold data (hash keys, bit masks, Warp's
-# tests of uint64 arithmetic) and 21 ids (newton's mesh and BVH contacts, warp's volume and mesh kernels).
+# object in the captured process: replayed elsewhere it points at nothing. Of the default build's 73 real rows
+# refused for a uint64 array or value before these were told apart, 48 hold data and replay `equal` (hash keys,
+# bit masks, Warp's tests of uint64 arithmetic), 21 use ids (newton's mesh and BVH contacts, warp's volume and
+# mesh kernels), and 4 are refused for another argument.
 _ID_USE = re.compile(r"\bwp::((?:tile_)?(?:mesh|bvh|volume|hash_grid)_\w+)\(|= wp::(array_t)<[^;]*>\(")
 
 

@@ -249,6 +249,54 @@ def test_uint64_values_are_stored_as_the_numbers_they_are() -> None:
     assert [spec.get("dtype", spec)["s"] for spec in stored.meta["args"]] == ["uint64"] * 3
 
 
+IDS = {  # one module per kernel, as a harvested row is: its helpers are the functions it reaches
+    "by_mesh": """
+import warp as wp
+
+
+@wp.func
+def nearest(mesh: wp.uint64, p: wp.vec3) -> float:
+    q = wp.mesh_query_point_no_sign(mesh, p, 1.0e6)
+    return q.u
+
+
+@wp.kernel
+def by_mesh(mesh: wp.uint64, x: wp.array(dtype=wp.vec3), out: wp.array(dtype=float)):
+    out[wp.tid()] = nearest(mesh, x[wp.tid()])
+""",
+    "by_address": """
+import warp as wp
+
+
+@wp.kernel
+def by_address(ptr: wp.uint64, n: int, out: wp.array(dtype=float)):
+    a = wp.array(ptr=ptr, shape=(n,), dtype=float)
+    out[wp.tid()] = a[wp.tid()]
+""",
+    "by_value": """
+import warp as wp
+
+
+@wp.kernel
+def by_value(keys: wp.array(dtype=wp.uint64), salt: wp.uint64, out: wp.array(dtype=wp.uint64)):
+    out[wp.tid()] = (keys[wp.tid()] ^ salt) * wp.uint64(31)
+""",
+}
+
+
+def test_the_plan_tells_ids_and_addresses_from_uint64_data_in_generated_code() -> None:
+    from dataclasses import asdict
+
+    from warp_cuda_ir import extraction
+    from warp_cuda_ir.capture import plan
+
+    texts = {name: asdict(extraction.extract(source, name)) for name, source in IDS.items()}
+    assert plan.id_use(texts["by_mesh"]) == "wp.mesh_query_point_no_sign"  # in a function the kernel calls
+    assert plan.id_use(texts["by_address"]) == "wp.array(ptr=...)"
+    assert plan.id_use(texts["by_value"]) is None
+    assert [plan.storable({"texts": t}) for t in texts.values()] == [False, False, True]
+
+
 def test_record_key_matches_harvest_ident() -> None:
     harvest_record = {"package": "newton", "ident": "2|newton/_src/a.py|10|k|a1f4_a1f4|-", "kernel_name": "k"}
     assert keys.record_key(harvest_record) == "newton|newton/_src/a.py|10|k|a1f4_a1f4|-"

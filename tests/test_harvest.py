@@ -1517,3 +1517,21 @@ def test_an_optparse_parser_in_main_gives_its_defaults(tmp_path):
     assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
         ("make_threshold.<locals>.threshold", "flip = None\nlevel = 0.25")
     ]
+
+
+def test_argparse_defaults_spread_by_vars_into_main(tmp_path):
+    """`main(**vars(parser.parse_args()))` under `__main__`, `main` making a kernel from its parameters: `vars`
+    was a call the harvest refused ("calls ArgumentParser, which may act" for the parser it then tried to
+    make), so the kernel had no values; the parse's defaults are the keywords `main` gets."""
+    records = _harvest_script(
+        tmp_path,
+        "run-sim.py",
+        "import argparse\n\nimport warp as wp\n\n\ndef main(n: int = 8, gain: float = 2.0):\n"
+        "    @wp.kernel\n    def amplify(a: wp.array(dtype=float)):\n        i = wp.tid()\n"
+        "        a[i] = gain * a[i]\n\n    return amplify\n\n\nif __name__ == '__main__':\n"
+        "    parser = argparse.ArgumentParser()\n    parser.add_argument('--n', type=int, default=4)\n"
+        "    parser.add_argument('--gain', type=float, default=3.0)\n    main(**vars(parser.parse_args()))\n",
+    )
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
+        ("main.<locals>.amplify", "gain = 3.0")
+    ]

@@ -431,6 +431,18 @@ class Resolver:
         parsed = self._parsed_arguments(expr, at, depth)
         if parsed is not None:
             return [parsed]
+        if (
+            isinstance(expr, ast.Call)
+            and isinstance(expr.func, ast.Name)
+            and expr.func.id == "vars"
+            and len(expr.args) == 1
+            and not expr.keywords
+        ):
+            # `main(**vars(parser.parse_args()))`, `vars(args)`: the parsed options as a dict (only a parse's
+            # defaults; `vars` of anything else may read a script object's attributes, left unresolved).
+            inner = self.values(expr.args[0], at, depth)
+            if inner and all(isinstance(v, _Parsed) for v in inner):
+                return [dict(vars(v)) for v in inner]
         groups = self._name_groups(sorted(_free_names(expr)), at, depth)
         out: list[Any] = []
         for bound in _spread_groups(groups):

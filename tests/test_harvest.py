@@ -1535,3 +1535,23 @@ def test_argparse_defaults_spread_by_vars_into_main(tmp_path):
     assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
         ("main.<locals>.amplify", "gain = 3.0")
     ]
+
+
+def test_a_fixture_parameter_gets_the_value_of_the_fixture_it_names(tmp_path):
+    """A fixture making a kernel from a parameter that names another fixture (`def threshold(level): return
+    make(level)`, `@pytest.fixture def level(): return 0.75`): the parameter had no default and no caller;
+    pytest gives it the other fixture's returned value, and so does the harvest (fixtures with `params=`
+    were read already)."""
+    records = _harvest_script(
+        tmp_path,
+        "test_levels.py",
+        "import pytest\nimport warp as wp\n\n\ndef make_threshold(level):\n    @wp.kernel\n"
+        "    def above(a: wp.array(dtype=float), out: wp.array(dtype=int)):\n        i = wp.tid()\n"
+        "        out[i] = wp.where(a[i] > level, 1, 0)\n\n    return above\n\n\n@pytest.fixture\ndef level():\n"
+        "    return 0.75\n\n\n@pytest.fixture(scope='module')\ndef threshold_kernel(level):\n"
+        "    return make_threshold(level)\n\n\ndef test_threshold(threshold_kernel):\n"
+        "    assert threshold_kernel is not None\n",
+    )
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
+        ("make_threshold.<locals>.above", "level = 0.75")
+    ]

@@ -562,11 +562,30 @@ class Resolver:
                 for row in rows:
                     if name in row and not any(_same(row[name], v) for v in out):
                         out.append(row[name])
+        if not out and default is None and (_is_fixture(func) or func.name.startswith("test")):
+            # pytest gives a fixture's or a test's parameter the value of the script's fixture of that name
+            # (`def kernel(level): return make(level)` with `@pytest.fixture def level(): return 0.75`).
+            returned = self._fixture_return(name)
+            if returned is not None:
+                out = self.values(returned.value, returned, depth + 1)  # type: ignore[arg-type]
         if not out and default is not None:
             out = self.values(default, func, depth)
         if not out:
             raise Unresolved(why)
         return out[:MAX_INSTANCES]
+
+    def _fixture_return(self, name: str) -> ast.Return | None:
+        """The `return` of the script's top-level fixture `name` without `params=` whose body is that one
+        statement (after a docstring); None for any other (its value is what its run computes)."""
+        for node in self.tree.body:
+            if not (isinstance(node, ast.FunctionDef) and node.name == name):
+                continue
+            if not _is_fixture(node) or any(_fixture_params(d) is not None for d in node.decorator_list):
+                return None
+            body = node.body[1:] if ast.get_docstring(node) is not None else node.body
+            if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
+                return body[0]
+        return None
 
     def _assigned_values(self, name: str, stmt: ast.stmt, depth: int) -> list[Any]:
         value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
@@ -1026,6 +1045,17 @@ def _fixture_params(decorator: ast.expr) -> ast.expr | None:
     if name != "fixture":
         return None
     return next((k.value for k in decorator.keywords if k.arg == "params"), None)
+
+
+def _is_fixture(func: ast.FunctionDef) -> bool:
+    """Whether `func` is decorated `@pytest.fixture`, `@fixture`, or either called (`@pytest.fixture(scope=...)`)."""
+    for decorator in func.decorator_list:
+        callee = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if (isinstance(callee, ast.Attribute) and callee.attr == "fixture") or (
+            isinstance(callee, ast.Name) and callee.id == "fixture"
+        ):
+            return True
+    return False
 
 
 def _called_attribute(func: ast.expr) -> str | None:

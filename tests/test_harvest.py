@@ -1555,3 +1555,26 @@ def test_a_fixture_parameter_gets_the_value_of_the_fixture_it_names(tmp_path):
     assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
         ("make_threshold.<locals>.above", "level = 0.75")
     ]
+
+
+def test_a_sibling_imported_first_still_gets_its_inner_and_called_factory_kernels(tmp_path):
+    """`app.py` (harvested first) imports `lib.py` and calls its factory only in `main()` under `__main__`:
+    the import ran `lib.py`, so its own harvest found the module loaded and made none of the kernels the
+    harvest makes from a file's text (`build`'s, inside a function nobody calls), and `make_gain`'s call was
+    in another file than the factory. Both are made now: the file's text kernels once per worker whoever
+    loaded it, and a sibling's factory for the values its importer's calls give."""
+    (tmp_path / "lib.py").write_text(
+        "import warp as wp\n\n\ndef make_gain(g):\n    @wp.kernel\n    def gain(a: wp.array(dtype=float)):\n"
+        "        i = wp.tid()\n        a[i] = g * a[i]\n\n    return gain\n\n\ndef build():\n    @wp.kernel\n"
+        "    def flat(a: wp.array(dtype=float)):\n        a[wp.tid()] = 1.0\n\n    return flat\n"
+    )
+    (tmp_path / "app.py").write_text(
+        "import warp as wp\nfrom lib import make_gain\n\n\ndef main():\n    k = make_gain(2.5)\n"
+        "    wp.launch(k, dim=1, inputs=[wp.zeros(1, dtype=float)])\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    found = sorted(
+        (r["file"].rpartition("/")[2], r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records
+    )
+    assert [(p, q) for p, q, _ in found] == [("lib.py", "build.<locals>.flat"), ("lib.py", "make_gain.<locals>.gain")]
+    assert found[1][2] == "g = 2.5"

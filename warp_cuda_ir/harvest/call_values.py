@@ -123,6 +123,9 @@ class Resolver:
         self.calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)]
         self.defined = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
         self.callees: dict[int, list[Any]] = {}  # id(call) -> what its callee name may be (`_calls_through`)
+        # id(a sibling module's factory) -> how this script spells it (`make_scaler`, `ku.make_scaler`), for a
+        # factory this script imports and calls where its load does not run (in `main()`).
+        self.imported: dict[int, str] = {}
 
     # --- the calls of a factory ------------------------------------------------------------------
 
@@ -283,6 +286,10 @@ class Resolver:
         """Calls of `func` in the script, with how many of its parameters the call does not pass (`self`):
         by its name, or (a top-level function) through a local name it was looked up under
         (`create = CREATORS[ndim]`)."""
+        spelled = self.imported.get(id(func))
+        if spelled is not None:
+            yield from ((node, 0) for node in self.calls if ast.unparse(node.func) == spelled)
+            return
         owner = self.parent.get(id(func))
         for node in self.calls:
             if _maps(node, func) and (isinstance(owner, ast.Module) or self._enclosing(node, _FUNCTIONS) is owner):

@@ -1517,3 +1517,64 @@ def test_an_optparse_parser_in_main_gives_its_defaults(tmp_path):
     assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
         ("make_threshold.<locals>.threshold", "flip = None\nlevel = 0.25")
     ]
+
+
+def test_argparse_defaults_spread_by_vars_into_main(tmp_path):
+    """`main(**vars(parser.parse_args()))` under `__main__`, `main` making a kernel from its parameters: `vars`
+    was a call the harvest refused ("calls ArgumentParser, which may act" for the parser it then tried to
+    make), so the kernel had no values; the parse's defaults are the keywords `main` gets."""
+    records = _harvest_script(
+        tmp_path,
+        "run-sim.py",
+        "import argparse\n\nimport warp as wp\n\n\ndef main(n: int = 8, gain: float = 2.0):\n"
+        "    @wp.kernel\n    def amplify(a: wp.array(dtype=float)):\n        i = wp.tid()\n"
+        "        a[i] = gain * a[i]\n\n    return amplify\n\n\nif __name__ == '__main__':\n"
+        "    parser = argparse.ArgumentParser()\n    parser.add_argument('--n', type=int, default=4)\n"
+        "    parser.add_argument('--gain', type=float, default=3.0)\n    main(**vars(parser.parse_args()))\n",
+    )
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
+        ("main.<locals>.amplify", "gain = 3.0")
+    ]
+
+
+def test_a_fixture_parameter_gets_the_value_of_the_fixture_it_names(tmp_path):
+    """A fixture making a kernel from a parameter that names another fixture (`def threshold(level): return
+    make(level)`, `@pytest.fixture def level(): return 0.75`): the parameter had no default and no caller;
+    pytest gives it the other fixture's returned value, and so does the harvest (fixtures with `params=`
+    were read already)."""
+    records = _harvest_script(
+        tmp_path,
+        "test_levels.py",
+        "import pytest\nimport warp as wp\n\n\ndef make_threshold(level):\n    @wp.kernel\n"
+        "    def above(a: wp.array(dtype=float), out: wp.array(dtype=int)):\n        i = wp.tid()\n"
+        "        out[i] = wp.where(a[i] > level, 1, 0)\n\n    return above\n\n\n@pytest.fixture\ndef level():\n"
+        "    return 0.75\n\n\n@pytest.fixture(scope='module')\ndef threshold_kernel(level):\n"
+        "    return make_threshold(level)\n\n\ndef test_threshold(threshold_kernel):\n"
+        "    assert threshold_kernel is not None\n",
+    )
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
+        ("make_threshold.<locals>.above", "level = 0.75")
+    ]
+
+
+def test_a_sibling_imported_first_still_gets_its_inner_and_called_factory_kernels(tmp_path):
+    """`app.py` (harvested first) imports `lib.py` and calls its factory only in `main()` under `__main__`:
+    the import ran `lib.py`, so its own harvest found the module loaded and made none of the kernels the
+    harvest makes from a file's text (`build`'s, inside a function nobody calls), and `make_gain`'s call was
+    in another file than the factory. Both are made now: the file's text kernels once per worker whoever
+    loaded it, and a sibling's factory for the values its importer's calls give."""
+    (tmp_path / "lib.py").write_text(
+        "import warp as wp\n\n\ndef make_gain(g):\n    @wp.kernel\n    def gain(a: wp.array(dtype=float)):\n"
+        "        i = wp.tid()\n        a[i] = g * a[i]\n\n    return gain\n\n\ndef build():\n    @wp.kernel\n"
+        "    def flat(a: wp.array(dtype=float)):\n        a[wp.tid()] = 1.0\n\n    return flat\n"
+    )
+    (tmp_path / "app.py").write_text(
+        "import warp as wp\nfrom lib import make_gain\n\n\ndef main():\n    k = make_gain(2.5)\n"
+        "    wp.launch(k, dim=1, inputs=[wp.zeros(1, dtype=float)])\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    found = sorted(
+        (r["file"].rpartition("/")[2], r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records
+    )
+    assert [(p, q) for p, q, _ in found] == [("lib.py", "build.<locals>.flat"), ("lib.py", "make_gain.<locals>.gain")]
+    assert found[1][2] == "g = 2.5"

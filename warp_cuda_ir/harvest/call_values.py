@@ -123,6 +123,9 @@ class Resolver:
         self.calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)]
         self.defined = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
         self.callees: dict[int, list[Any]] = {}  # id(call) -> what its callee name may be (`_calls_through`)
+        # id(a sibling module's factory) -> how this script spells it (`make_scaler`, `ku.make_scaler`), for a
+        # factory this script imports and calls where its load does not run (in `main()`).
+        self.imported: dict[int, str] = {}
 
     # --- the calls of a factory ------------------------------------------------------------------
 
@@ -283,6 +286,10 @@ class Resolver:
         """Calls of `func` in the script, with how many of its parameters the call does not pass (`self`):
         by its name, or (a top-level function) through a local name it was looked up under
         (`create = CREATORS[ndim]`)."""
+        spelled = self.imported.get(id(func))
+        if spelled is not None:
+            yield from ((node, 0) for node in self.calls if ast.unparse(node.func) == spelled)
+            return
         owner = self.parent.get(id(func))
         for node in self.calls:
             if _maps(node, func) and (isinstance(owner, ast.Module) or self._enclosing(node, _FUNCTIONS) is owner):
@@ -431,6 +438,18 @@ class Resolver:
         parsed = self._parsed_arguments(expr, at, depth)
         if parsed is not None:
             return [parsed]
+        if (
+            isinstance(expr, ast.Call)
+            and isinstance(expr.func, ast.Name)
+            and expr.func.id == "vars"
+            and len(expr.args) == 1
+            and not expr.keywords
+        ):
+            # `main(**vars(parser.parse_args()))`, `vars(args)`: the parsed options as a dict (only a parse's
+            # defaults; `vars` of anything else may read a script object's attributes, left unresolved).
+            inner = self.values(expr.args[0], at, depth)
+            if inner and all(isinstance(v, _Parsed) for v in inner):
+                return [dict(vars(v)) for v in inner]
         groups = self._name_groups(sorted(_free_names(expr)), at, depth)
         out: list[Any] = []
         for bound in _spread_groups(groups):
@@ -550,11 +569,30 @@ class Resolver:
                 for row in rows:
                     if name in row and not any(_same(row[name], v) for v in out):
                         out.append(row[name])
+        if not out and default is None and (_is_fixture(func) or func.name.startswith("test")):
+            # pytest gives a fixture's or a test's parameter the value of the script's fixture of that name
+            # (`def kernel(level): return make(level)` with `@pytest.fixture def level(): return 0.75`).
+            returned = self._fixture_return(name)
+            if returned is not None:
+                out = self.values(returned.value, returned, depth + 1)  # type: ignore[arg-type]
         if not out and default is not None:
             out = self.values(default, func, depth)
         if not out:
             raise Unresolved(why)
         return out[:MAX_INSTANCES]
+
+    def _fixture_return(self, name: str) -> ast.Return | None:
+        """The `return` of the script's top-level fixture `name` without `params=` whose body is that one
+        statement (after a docstring); None for any other (its value is what its run computes)."""
+        for node in self.tree.body:
+            if not (isinstance(node, ast.FunctionDef) and node.name == name):
+                continue
+            if not _is_fixture(node) or any(_fixture_params(d) is not None for d in node.decorator_list):
+                return None
+            body = node.body[1:] if ast.get_docstring(node) is not None else node.body
+            if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
+                return body[0]
+        return None
 
     def _assigned_values(self, name: str, stmt: ast.stmt, depth: int) -> list[Any]:
         value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
@@ -1014,6 +1052,17 @@ def _fixture_params(decorator: ast.expr) -> ast.expr | None:
     if name != "fixture":
         return None
     return next((k.value for k in decorator.keywords if k.arg == "params"), None)
+
+
+def _is_fixture(func: ast.FunctionDef) -> bool:
+    """Whether `func` is decorated `@pytest.fixture`, `@fixture`, or either called (`@pytest.fixture(scope=...)`)."""
+    for decorator in func.decorator_list:
+        callee = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if (isinstance(callee, ast.Attribute) and callee.attr == "fixture") or (
+            isinstance(callee, ast.Name) and callee.id == "fixture"
+        ):
+            return True
+    return False
 
 
 def _called_attribute(func: ast.expr) -> str | None:

@@ -18,6 +18,7 @@ import hashlib
 import importlib
 import importlib.machinery
 import importlib.util
+import inspect
 import json
 import linecache
 import os
@@ -462,6 +463,15 @@ def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) 
         with contextlib.suppress(Exception):  # the file's own run meets the failure again, and reports it
             importlib.import_module(parent)
     if module in sys.modules:  # a sibling script imported it by name already (or its package did)
+        # That import ran the file but made none of the kernels the harvest makes from its text (inside
+        # functions, from its factories): made now, so a file's harvest does not depend on whether a sibling
+        # that imports it was loaded first in the same worker.
+        existing = sys.modules[module]
+        file = getattr(existing, "__file__", None)
+        if file and os.path.realpath(file) == os.path.realpath(path) and os.path.realpath(path) not in _MADE_FROM_TEXT:
+            text = _script_text(path)
+            tree = ast.parse(text, path)
+            _define_from_text(tree, text, path, existing, scripts.future_flags(tree), made)
         return
     text = _script_text(path)
     tree = ast.parse(text, path)
@@ -510,22 +520,7 @@ def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) 
         signal.signal(signal.SIGALRM, previous)
         sys.argv = argv
     try:
-        resolver = call_values.Resolver(tree, path, loaded.__dict__, _allowed_call)
-        try:
-            # What `python script.py` sets before its launches: plain globals of the `__main__` block.
-            loaded.__dict__.update(call_values.main_block_values(tree, resolver))
-        except Exception:  # a bug of ours must not cost the script's kernels
-            traceback.print_exc()
-        evaluate = _evaluator(path, loaded.__dict__, flags)
-        _define_inner_kernels(tree, text, path, loaded.__dict__, flags, made)
-        try:
-            _define_factory_kernels(tree, text, path, resolver, made, evaluate)
-        except Exception:  # a bug of ours must not cost the script's other kernels
-            traceback.print_exc()
-        try:
-            _overload_launched_generics(tree, path, resolver)
-        except Exception:
-            traceback.print_exc()
+        _define_from_text(tree, text, path, loaded, flags, made)
     finally:
         if own_folder:
             sys.path.remove(here)
@@ -533,6 +528,38 @@ def _load_from_path(module: str, path: str, made: FactoryKernels | None = None) 
         raise over
     if first is not None:
         raise first
+
+
+# The files whose kernels made from their text (`_define_from_text`) this worker has made.
+_MADE_FROM_TEXT: set[str] = set()
+
+
+def _define_from_text(
+    tree: ast.Module, text: str, path: str, loaded: types.ModuleType, flags: int, made: FactoryKernels | None
+) -> None:
+    """After a script's load: the kernels it defines where its load did not run, and those of its factories
+    and of its siblings' factories it calls, for the values its text gives."""
+    _MADE_FROM_TEXT.add(os.path.realpath(path))
+    resolver = call_values.Resolver(tree, path, loaded.__dict__, _allowed_call)
+    try:
+        # What `python script.py` sets before its launches: plain globals of the `__main__` block.
+        loaded.__dict__.update(call_values.main_block_values(tree, resolver))
+    except Exception:  # a bug of ours must not cost the script's kernels
+        traceback.print_exc()
+    evaluate = _evaluator(path, loaded.__dict__, flags)
+    _define_inner_kernels(tree, text, path, loaded.__dict__, flags, made)
+    try:
+        _define_factory_kernels(tree, text, path, resolver, made, evaluate)
+    except Exception:  # a bug of ours must not cost the script's other kernels
+        traceback.print_exc()
+    try:
+        _define_imported_factory_kernels(tree, path, resolver, made)
+    except Exception:
+        traceback.print_exc()
+    try:
+        _overload_launched_generics(tree, path, resolver)
+    except Exception:
+        traceback.print_exc()
 
 
 def _script_text(path: str) -> str:
@@ -791,6 +818,92 @@ def _define_factory_kernels(
             made.calls[id(kernel)] = binding.call
         if not known and why is not None:
             made.unmade.append((plan.first_line, plan.qualname, why[:500]))
+
+
+def _imported_functions(tree: ast.Module, path: str) -> Iterator[tuple[Any, str, str]]:
+    """(module, function name, how the script spells it) for each function the script's top level imports by
+    name from a module loaded from its own folder or below (`from common.kernel_utils import make_scaler`,
+    `import helpers as h` then `h.make_x`); a module elsewhere (Warp, numpy) is no script of the folder."""
+    folder = os.path.realpath(os.path.dirname(path))
+    for stmt in tree.body:
+        pairs: list[tuple[str, str | None, str]] = []  # (module, name or None for every name, spelled prefix)
+        if isinstance(stmt, ast.ImportFrom) and stmt.level == 0 and stmt.module:
+            pairs = [(stmt.module, a.name, a.asname or a.name) for a in stmt.names if a.name != "*"]
+        elif isinstance(stmt, ast.Import):
+            pairs = [(a.name, None, a.asname or a.name) for a in stmt.names if a.asname or "." not in a.name]
+        for module_name, name, spelled in pairs:
+            module = sys.modules.get(module_name)
+            file = getattr(module, "__file__", None)
+            if module is None or not file or not os.path.realpath(file).startswith(folder + os.sep):
+                continue
+            if name is not None:
+                yield module, name, spelled
+            else:
+                for attr, value in vars(module).items():
+                    if inspect.isfunction(value) and value.__module__ == module.__name__:
+                        yield module, attr, f"{spelled}.{attr}"
+
+
+def _define_imported_factory_kernels(
+    tree: ast.Module, path: str, resolver: call_values.Resolver, made: FactoryKernels | None
+) -> None:
+    """Make the kernels of a sibling module's factories for the values this script's calls give them, where
+    the script calls them only where its load does not run (`def run(): make_scaler(s)` under `__main__`):
+    the sibling's own harvest sees no call of them. Made as the sibling's own factory kernels are (its text,
+    its globals); a factory whose kernel reads a loop of the factory's is left to the sibling."""
+    made = FactoryKernels() if made is None else made
+    wanted: dict[str, list[tuple[str, str]]] = {}  # sibling's file -> (function name, spelling)
+    modules: dict[str, Any] = {}
+    for module, name, spelled in _imported_functions(tree, path):
+        file = os.path.realpath(module.__file__)
+        wanted.setdefault(file, []).append((name, spelled))
+        modules[file] = module
+    for file, names in wanted.items():
+        module = modules[file]
+        text = _script_text(file)
+        sibling_tree = ast.parse(text, file)
+        flags = scripts.future_flags(sibling_tree)
+        evaluate = _evaluator(file, vars(module), flags)
+        top = {n.name: n for n in sibling_tree.body if isinstance(n, ast.FunctionDef)}
+        plans = factories.plans(
+            sibling_tree, text, file, lambda expr, evaluate=evaluate: _is_kernel_decorator(expr, evaluate)
+        )
+        maker = call_values.Resolver(sibling_tree, file, vars(module), _allowed_call)
+        known = {identity.made_with(k.func) for k in made.kernels}
+        for plan in plans:
+            spellings = [s for n, s in names if top.get(n) is plan.factory]
+            if not spellings or plan.loops or plan.problem is not None:
+                continue
+            resolver.imported[id(plan.factory)] = spellings[0]
+            try:
+                bindings = resolver.bindings(plan)
+            except call_values.Unresolved:
+                continue  # the sibling's own harvest gives its reason
+            finally:
+                del resolver.imported[id(plan.factory)]
+            for binding in bindings:
+                try:
+                    kernel = call_values.make(plan, binding, maker, lambda q, d: _applied(q, d))
+                except call_values.Unresolved:
+                    continue
+                digest = identity.made_with(kernel.func) if isinstance(kernel, wp.Kernel) else None
+                if digest is None or digest in known:
+                    continue
+                known.add(digest)
+                made.kernels.append(kernel)
+                made.calls[id(kernel)] = binding.call
+
+
+def _applied(qualname: str, decorator: Any) -> Callable[[Any], Any]:
+    """`define` for `call_values.make`: a definition's own Warp decorator, under the factory call's qualname."""
+    if not _is_warp_decorator(decorator):
+        raise call_values.Unresolved(f"{qualname} is decorated with {call_values.describe(decorator)}, not Warp")
+
+    def apply(func: Any) -> Any:
+        func.__qualname__ = qualname
+        return decorator(func)
+
+    return apply
 
 
 def _overload_launched_generics(tree: ast.Module, path: str, resolver: call_values.Resolver) -> None:

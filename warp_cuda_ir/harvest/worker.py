@@ -776,16 +776,6 @@ def _define_factory_kernels(
             digests.setdefault(code.co_firstlineno, set()).add(identity.made_with(kernel.func))
             made.loaded.append(kernel)
 
-    def define(qualname: str, decorator: Any) -> Callable[[Any], Any]:
-        if not _is_warp_decorator(decorator):
-            raise call_values.Unresolved(f"{qualname} is decorated with {call_values.describe(decorator)}, not Warp")
-
-        def apply(func: Any) -> Any:
-            func.__qualname__ = qualname
-            return decorator(func)
-
-        return apply
-
     for plan in plans:
         known = digests.setdefault(plan.first_line, set())
         try:
@@ -800,7 +790,7 @@ def _define_factory_kernels(
         why = None
         for binding in bindings:
             try:
-                kernel = call_values.make(plan, binding, resolver, define)
+                kernel = call_values.make(plan, binding, resolver, _applied)
             except call_values.Unresolved as e:
                 why = why or str(e)
                 continue
@@ -883,7 +873,7 @@ def _define_imported_factory_kernels(
                 del resolver.imported[id(plan.factory)]
             for binding in bindings:
                 try:
-                    kernel = call_values.make(plan, binding, maker, lambda q, d: _applied(q, d))
+                    kernel = call_values.make(plan, binding, maker, _applied)
                 except call_values.Unresolved:
                     continue
                 digest = identity.made_with(kernel.func) if isinstance(kernel, wp.Kernel) else None
@@ -895,7 +885,8 @@ def _define_imported_factory_kernels(
 
 
 def _applied(qualname: str, decorator: Any) -> Callable[[Any], Any]:
-    """`define` for `call_values.make`: a definition's own Warp decorator, under the factory call's qualname."""
+    """How `call_values.make` defines a factory's kernel: its own Warp decorator, under the factory call's
+    qualname; a definition under another decorator is refused."""
     if not _is_warp_decorator(decorator):
         raise call_values.Unresolved(f"{qualname} is decorated with {call_values.describe(decorator)}, not Warp")
 

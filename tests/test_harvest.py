@@ -393,6 +393,30 @@ def test_a_factory_called_over_pairs_is_made_for_those_pairs(tmp_path):
     ]
 
 
+def test_a_factory_kernel_in_a_match_arm_is_made(tmp_path):
+    """A factory choosing its kernel in `match mode:` arms, called only for the first arm: the kernel of
+    the other arm (a literal-or pattern) is made from the factory's parameters too; one under a capturing
+    `case other:`, which could rebind what it captures, is refused with its reason."""
+    text = (
+        "import warp as wp\n\n\ndef make(mode: str, dt: float):\n    match mode:\n"
+        "        case 'a':\n            @wp.kernel\n            def step_a(x: wp.array(dtype=float)):\n"
+        "                x[wp.tid()] += dt\n\n            return step_a\n"
+        "        case 'b' | 'c':\n            @wp.kernel\n            def step_b(x: wp.array(dtype=float)):\n"
+        "                x[wp.tid()] -= dt\n\n            return step_b\n"
+        "        case other:\n            @wp.kernel\n            def step_c(x: wp.array(dtype=float)):\n"
+        "                x[wp.tid()] *= dt\n\n            return step_c\n\n\nmake('a', 0.5)\n"
+    )
+    (tmp_path / "match_step.py").write_text(text)
+    result = harvest([str(tmp_path)], workers=1)
+    got = {r["qualname"]: r for r in result.records}
+    assert sorted(got) == ["make.<locals>.step_a", "make.<locals>.step_b"]
+    assert "dt = 0.5" in got["make.<locals>.step_b"]["source"]
+    assert got["make.<locals>.step_b"]["texts"]["cuda_forward"]
+    problems = {p.kernel.name: p.problem for p in factories.plans(ast.parse(text), text, "m.py", lambda d: True)}
+    assert problems["step_b"] is None
+    assert problems["step_c"] == "defined inside a `while`, a loop's `else` or a capturing `case` of make"
+
+
 def test_a_settings_object_read_in_wp_static_is_written_as_a_class(tmp_path):
     """A dataclass instance a kernel reads fields of in `wp.static` (`SETTINGS.boundary is Boundary.WRAP`):
     a class holding those fields, enum members kept members, so the static test is the same."""

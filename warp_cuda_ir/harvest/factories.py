@@ -118,7 +118,7 @@ def _plan(
         return _with_problem(base, f"captures {', '.join(outside)} from a function around {node.name}")
     preceding = _preceding(node.body, kernel)
     if preceding is None:
-        return _with_problem(base, f"defined inside a `while` or a loop's `else` of {node.name}")
+        return _with_problem(base, f"defined inside a `while`, a loop's `else` or a capturing `case` of {node.name}")
     walked = _walk(preceding, set(captured), table, instance, node.name)
     if isinstance(walked, str):
         return _with_problem(base, walked)
@@ -302,8 +302,8 @@ class _Loop:
 def _preceding(body: list[ast.stmt], kernel: ast.FunctionDef) -> list[Any] | None:
     """The statements run before `kernel`'s definition on the way to it: those before it in its block, and
     before each block around it (`with self.assertRaises(...):`, a branch, a `try`, a `for` loop, which
-    appears as a `_Loop` where it binds its variables), outermost first. None when a `while` loop or a loop's
-    `else` is on the way, or `kernel` is not under `body`."""
+    appears as a `_Loop` where it binds its variables, a `match` arm), outermost first. None when a `while`
+    loop, a loop's `else` or a `case` whose pattern binds names is on the way, or `kernel` is not under `body`."""
     for i, stmt in enumerate(body):
         if stmt is kernel:
             return body[:i]
@@ -323,12 +323,26 @@ def _preceding(body: list[ast.stmt], kernel: ast.FunctionDef) -> list[Any] | Non
             blocks = [stmt.body, stmt.orelse]
         elif isinstance(stmt, ast.Try):
             blocks = [stmt.body, *(h.body for h in stmt.handlers), stmt.orelse, stmt.finalbody]
+        elif isinstance(stmt, ast.Match):
+            # a `case` arm is a branch; an arm whose pattern binds names (`case other:`) may rebind a name
+            # the kernel captures, which the walk back from the definition cannot see, so it is refused
+            blocks = [c.body for c in stmt.cases if not _pattern_binds(c.pattern)]
         for block in blocks:
             inner = _preceding(block, kernel)
             if inner is not None:
                 return body[:i] + inner
         return None
     return None
+
+
+def _pattern_binds(pattern: ast.pattern) -> bool:
+    """Whether a `case` pattern binds a name (a capture, `as`, `*rest` or `**rest`)."""
+    for node in ast.walk(pattern):
+        if isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name is not None:
+            return True
+        if isinstance(node, ast.MatchMapping) and node.rest is not None:
+            return True
+    return False
 
 
 def _with_problem(plan: Plan, problem: str) -> Plan:

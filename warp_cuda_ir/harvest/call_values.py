@@ -292,16 +292,18 @@ class Resolver:
             return
         owner = self.parent.get(id(func))
         for node in self.calls:
-            if _maps(node, func) and (isinstance(owner, ast.Module) or self._enclosing(node, _FUNCTIONS) is owner):
-                yield node, _MAPPED
-            elif _starmaps(node, func) and (
-                isinstance(owner, ast.Module) or self._enclosing(node, _FUNCTIONS) is owner
-            ):
-                yield node, _STARMAPPED
-            elif _runs_later(node, func) and (
-                isinstance(owner, ast.Module) or self._enclosing(node, _FUNCTIONS) is owner
-            ):
-                yield node, _RUN_LATER
+            # A call that hands the function on (a map, a starmap, a thread or a pool) counts in its own scope.
+            handed = (
+                _MAPPED
+                if _maps(node, func)
+                else _STARMAPPED
+                if _starmaps(node, func)
+                else _RUN_LATER
+                if _runs_later(node, func)
+                else None
+            )
+            if handed is not None and (isinstance(owner, ast.Module) or self._enclosing(node, _FUNCTIONS) is owner):
+                yield node, handed
             elif isinstance(owner, ast.Module) and _hands_on(node, func):
                 yield node, _HANDED
             elif isinstance(owner, ast.Module) and isinstance(node.func, ast.Name):
@@ -320,11 +322,7 @@ class Resolver:
                     yield node, shift
 
     def _call_bindings(self, plan: Plan, call: ast.Call, shift: int) -> list[Binding]:
-        unpacked = (
-            [k.value for k in call.keywords if k.arg is None]
-            if shift not in (_HANDED, _MAPPED, _STARMAPPED, _RUN_LATER)
-            else []
-        )
+        unpacked = [k.value for k in call.keywords if k.arg is None] if shift not in _INDIRECT else []
         if len(unpacked) > 1:
             raise Unresolved("passes **kwargs twice")
         # `make(**cfg)`: each dict `cfg` may be (`for cfg in CONFIGS.values()`) gives the parameters it names

@@ -412,6 +412,21 @@ def test_tile_programs_compile_to_working_device_code_against_the_copy(tmp_path:
     assert all((tmp_path / "wp_native" / h.name).read_bytes() == h.read_bytes() for h in copy.glob("tile*.h"))
 
 
+def test_a_kernel_using_tiles_gets_dynamic_shared_memory_on_any_launch() -> None:
+    """Warp gives a kernel that uses tiles its dynamic shared memory on `wp.launch` as on `wp.launch_tiled`.
+    Offered only to tiled launches, the programs of untiled tile kernels (warp-lang's `tile_extract` and
+    `tile_assign` tests, newton's bounds kernels) wrote past their shared memory on an H200 (memcheck)."""
+    row = rows.make_row(0, ["tile"])
+    untiled = program_columns({**row, "launch_tiled": False})["cuda_program"]
+    symbol = row["kernel_symbol"]
+    for text in (row["cuda_program"], untiled):
+        for direction in ("forward", "backward"):
+            assert f"cudaFuncSetAttribute({symbol}_cuda_kernel_{direction}, cudaFuncAttributeMaxDynamic" in text
+            assert re.search(rf"{symbol}_cuda_kernel_{direction}<<<\d+, \d+, wp_smem>>>", text)
+    plain = _row(3)  # no tile function: no dynamic shared memory asked for
+    assert not program.calls_tiles(plain) and "wp_smem" not in plain["cuda_program"]
+
+
 def test_a_tile_rows_makefile_makes_the_copy_and_refuses_other_headers(tmp_path: Path) -> None:
     """The Makefile's own recipe (cp, sha256sum, sed) gives the copy the pass compiles against, byte for byte;
     headers of another Warp stop it with one line and leave no copy behind. Rows without tiles keep the plain

@@ -125,9 +125,14 @@ def _tile_makefile(native_dir: str) -> str:
 def makefile(row: Mapping[str, Any]) -> str:
     """The row's Makefile: `MAKEFILE`, and for a row whose CUDA code calls Warp's tile functions, nvcc pointed at
     the copy of Warp's headers it needs (`device_headers`), which the Makefile makes first."""
-    if uses_tiles(row.get("cuda_forward") or "") or uses_tiles(row.get("cuda_helpers") or ""):
+    if calls_tiles(row):
         return _tile_makefile(warp_native_dir())
     return MAKEFILE
+
+
+def calls_tiles(row: Mapping[str, Any]) -> bool:
+    """Whether the row's CUDA code (its kernels or its helpers) calls Warp's tile functions."""
+    return any(uses_tiles(row.get(column) or "") for column in ("cuda_forward", "cuda_backward", "cuda_helpers"))
 
 
 COMMON = r"""
@@ -647,9 +652,11 @@ def _cuda_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
     backward_args = ", ".join(["dim", *args, *adjs, *deterministic_args(row, "backward")])
     smem = "0"
     directions = ("forward", "backward") if has_backward(row, "cuda") else ("forward",)
-    if row.get("launch_tiled"):
+    if row.get("launch_tiled") or calls_tiles(row):
         # Tiles live in dynamic shared memory, sized by Warp at launch from its adjoint analysis, which the
         # row does not record: offer each kernel all the device allows beside its static shared memory.
+        # Warp does so for every launch of a kernel that uses tiles, `wp.launch` too: offered only to tiled
+        # launches, 21 of 31 failing tile programs on an H200 wrote past their shared memory (memcheck).
         smem = "wp_smem"
         body.append("    int wp_optin = 0;")
         body.append("    CHECK_CUDA(cudaDeviceGetAttribute(&wp_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));")

@@ -200,6 +200,34 @@ def test_modules_are_released_after_each_sample() -> None:
     assert warp_session.MODULE_NAME not in sys.modules
 
 
+NAMED = """import warp as wp
+
+wp.set_module_options({"enable_backward": False}, module="shared_by_tests")
+
+
+@wp.kernel(module="shared_by_tests")
+def NAME(a: wp.array(dtype=float), b: wp.array(dtype=float)):
+    i = wp.tid()
+    b[i] = a[i] * FACTOR
+"""
+
+
+def test_a_kernel_in_a_named_module_meets_no_earlier_samples_kernel() -> None:
+    """Samples whose kernels declare one module name (warp-lang's cholesky tests share
+    `module="test_cholesky_fwd"`): each one's texts are what it gives alone, its backward included, and no
+    module of theirs outlives the sample (one row's CUDA held another's kernel, and lost its backward)."""
+    from warp._src import context
+
+    first, second = NAMED.replace("NAME", "scale_a").replace("FACTOR", "2.0"), NAMED.replace("NAME", "scale_b")
+    second = second.replace("FACTOR", "3.0")
+    alone = extraction.extract(second, force_backward=True)
+    before = set(context.user_modules)
+    extraction.extract(first, force_backward=True)
+    after = extraction.extract(second, force_backward=True)
+    assert after == alone and "scale_a" not in after.cuda_forward and after.cuda_backward
+    assert set(context.user_modules) == before and "shared_by_tests" not in context.user_modules
+
+
 FILL = """import warp as wp
 
 @wp.kernel

@@ -46,6 +46,7 @@ lock = threading.RLock()
 _initialised = False
 _function_key_counts_at_init: dict[str, int] = {}
 _cpu_exec_ids = [0]  # the highest CPU executable id any sample module of this process used
+_modules_before_sample: list[set[str]] = []  # Warp's user modules when the current sample was loaded, if one is
 
 
 def init_warp() -> None:
@@ -168,6 +169,7 @@ def load_kernels(source: str) -> tuple[dict[str, Any], dict[str, Any]]:
     from warp._src import context
 
     context.user_modules.pop(MODULE_NAME, None)
+    _modules_before_sample[:] = [set(context.user_modules)]
     # `wp.func` helper names come from a process-wide counter: restore it so names depend on the sample only.
     context.function_key_counts.clear()
     context.function_key_counts.update(_function_key_counts_at_init)
@@ -233,23 +235,37 @@ def loaded_kernels(source: str) -> Iterator[tuple[dict[str, Any], dict[str, Any]
 
 
 def release() -> None:
-    """Forget the current sample's module so memory stays flat over long builds."""
+    """Forget the current sample's modules so memory stays flat over long builds and samples stay apart.
+
+    A kernel declared `module="name"` (or `"unique"`) registers a module of that name, not the sample's: left
+    registered, the next sample naming it joined it, and its code held the earlier sample's kernels too
+    (warp-lang's cholesky tests share `module="test_cholesky_fwd"`; one row's CUDA text held another's
+    kernel). Such modules are dropped with the sample's; modules of imported files (in `sys.modules`) stay.
+    """
     from warp._src import context
 
-    module = context.user_modules.pop(MODULE_NAME, None)
-    if module is not None:
-        _cpu_exec_ids[0] = max(_cpu_exec_ids[0], module.cpu_exec_id)
-        module.unload()  # compiled CPU/CUDA code, if it was launched
-        # Modules this sample called into (Warp's own @wp.func modules) list it in their `dependents`
-        # set: without this the sample module, its kernels and adjoints stay alive, and every
-        # later sample got slower (~10% after 3,000 samples, measured).
-        module._detach_references()
-        for attr in ("kernels", "functions", "structs", "constants"):
-            registry = getattr(module, attr, None)
-            if hasattr(registry, "clear"):
-                registry.clear()
+    modules = context.user_modules
+    before = _modules_before_sample.pop() if _modules_before_sample else set(modules)
+    named = [n for n in modules if n not in before and n != MODULE_NAME and n not in sys.modules]
+    for name in [MODULE_NAME, *named]:
+        module = modules.pop(name, None)
+        if module is not None:
+            _drop(module)
     linecache.cache.pop(SOURCE_FILENAME, None)
     sys.modules.pop(MODULE_NAME, None)
+
+
+def _drop(module: Any) -> None:
+    _cpu_exec_ids[0] = max(_cpu_exec_ids[0], module.cpu_exec_id)
+    module.unload()  # compiled CPU/CUDA code, if it was launched
+    # Modules this sample called into (Warp's own @wp.func modules) list it in their `dependents`
+    # set: without this the sample module, its kernels and adjoints stay alive, and every
+    # later sample got slower (~10% after 3,000 samples, measured).
+    module._detach_references()
+    for attr in ("kernels", "functions", "structs", "constants"):
+        registry = getattr(module, attr, None)
+        if hasattr(registry, "clear"):
+            registry.clear()
 
 
 def is_struct(value: Any) -> bool:

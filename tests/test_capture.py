@@ -17,6 +17,7 @@ import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -665,6 +666,7 @@ def test_build_with_capture_validates_replayable_real_rows(tmp_path: Path) -> No
     # A `wp.launch_tiled` launch is stored as one: the tile grid, not the CPU's grid with its block of one.
     tiled = rows["row_sums"]
     assert tiled["launch_replay"] == "equal" and tiled["launch_dim"] == [4] and tiled["launch_tiled"] is True
+    assert tiled["block_dim"] == 32  # the block size the launch named (`block_dim=32`), not the module's 256
     assert tiled["cpu_run_status"] == "ok" and tiled["output_digest"]
     # The card counts the verdicts the rows carry, and says which rows run.
     from collections import Counter
@@ -795,6 +797,72 @@ def test_a_real_row_with_a_captured_launch_is_shaped_once(monkeypatch: pytest.Mo
     assert loads == ["shift"] and len(made) == 1
     assert program_text.launches(row["cpu_program"]) and "0.5f, 1.5f, 2.5f, 3.5f" in row["cpu_program"]
     assert {a["name"]: a["role"] for a in row["arguments"]} == {"src": "in", "dst": "inout"}
+
+
+BLOCK_SUMS = """
+import warp as wp
+
+@wp.kernel
+def block_sums(a: wp.array(dtype=float), out: wp.array(dtype=float)):
+    i = wp.tid()
+    x = a[i] * 2.0
+    t = wp.tile(x)
+    wp.tile_atomic_add(out, wp.tile_sum(t))
+"""
+
+
+def test_a_launch_that_names_its_block_size_gives_the_row_code_for_it() -> None:
+    """`wp.launch(..., block_dim=8)`: Warp built the module for blocks of 8 threads, and `wp.tile(x)` holds one
+    value per thread, so the row's CUDA code and its programs are those of blocks of 8 (the harvest generated
+    it for the module's 256). A kernel without tiles keeps its code; a block size of 1 is the CPU's."""
+    from dataclasses import asdict
+
+    from warp_cuda_ir import extraction, real
+
+    def row_for(source: str, name: str, block_dim: int) -> dict:
+        data = _capture(source, lambda ns: [wp.zeros(8, dtype=float, device="cpu") for _ in range(2)])
+        texts = asdict(extraction.extract(source, name, 90, 256))
+        harvested = {"texts": texts, "source": source, "package": "p", "file": "p/k.py", "line": 3}
+        captured = {"launch_record": data, "launch_replay": "equal", "launch_replay_detail": None}
+        return real.row_for_record(
+            {**harvested, "upstream_source": source, "block_dim": 256},
+            {**captured, "launch_dim": [8], "launch_tiled": False, "block_dim": block_dim},
+        )
+
+    row = row_for(BLOCK_SUMS, "block_sums", 8)
+    at_8 = extraction.extract(BLOCK_SUMS, "block_sums", 90, 8)
+    assert row["block_dim"] == 8 and row["cuda_forward"] == at_8.cuda_forward and row["cuda_backward"]
+    assert "tile_shape_t<8>" in row["cuda_forward"] and "tile_shape_t<256>" not in row["cuda_forward"]
+    assert "#define WP_TILE_BLOCK_DIM 8\n" in row["cuda_program"] and "<<<1, 8, wp_smem>>>" in row["cuda_program"]
+    plain = row_for(SHIFT, "shift", 8)
+    assert plain["block_dim"] == 8 and plain["cuda_forward"] == extraction.extract(SHIFT, "shift", 90, 256).cuda_forward
+
+
+def test_a_block_size_is_taken_from_the_launch_only_where_it_names_one() -> None:
+    """`launch_columns`: a tiled launch's block size (the CPU ran each tile with one thread), a plain launch's
+    `block_dim=`, and none where the launch asked for the CPU's block of one."""
+    from warp_cuda_ir.capture import columns
+
+    class Found:
+        def __init__(self, meta: dict) -> None:
+            self.meta = meta
+
+        def record_for(self, harvested: dict) -> tuple[dict, bytes]:
+            return self.meta, b"record"
+
+    class Verdicts:
+        def verdict(self, *args: object) -> SimpleNamespace:
+            return SimpleNamespace(verdict="equal", detail=None)
+
+    harvested = {"source": SHIFT, "kernel_name": "shift"}
+    for meta, expected in (
+        ({"dim": [4, 1], "block_dim": 1, "tile_block_dim": 32}, 32),
+        ({"dim": [16], "block_dim": 8}, 8),
+        ({"dim": [16, 1], "block_dim": 1}, None),
+        ({"dim": [16], "block_dim": None}, None),
+    ):
+        got = columns.launch_columns(harvested, Found(meta), Verdicts())
+        assert got.get("block_dim") == expected, (meta, got)
 
 
 def _captured_row(source: str, kernel_name: str, make_args, dim: int | None = None) -> dict:

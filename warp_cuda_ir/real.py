@@ -22,6 +22,7 @@ import warp as wp
 
 from warp_cuda_ir import adjoint_hazards, extraction, schema, source_facts, standalone
 from warp_cuda_ir.harvest import assign_splits, near_duplicates
+from warp_cuda_ir.warp_session import uses_tiles
 
 SOURCE = "real"
 # Warp's array annotations (`wp.array(dtype=...)`, `wp.array2d(...)`, indexed and fabric arrays).
@@ -129,11 +130,43 @@ def row_for_record(record: dict[str, Any], capture: dict[str, Any] | None = None
         **schema.UNVALIDATED,
     }
     if capture is not None:
+        harvested_block_dim = row["block_dim"]
         row = with_launch(row, capture)
+        if row["block_dim"] != harvested_block_dim:
+            row |= texts_for_block_dim(row, harvested_block_dim)
     # Standalone programs: compile-only unless the row has a captured launch to embed.
     row |= standalone.program_columns(row)
     assert row.keys() == set(schema.COLUMN_NAMES), "real.row_for_record and schema.COLUMNS disagree"
     return row
+
+
+def texts_for_block_dim(row: dict[str, Any], harvested_block_dim: int) -> dict[str, Any]:
+    """The row's code columns generated for its `block_dim` (the captured launch's), where they can differ.
+
+    Only tile code depends on the block size (`WP_TILE_BLOCK_DIM` shapes, e.g. `wp.tile(x)` holds one value
+    per thread), so other rows keep the harvest's texts. Where Warp cannot generate the code for that block
+    size, the row keeps the harvest's texts and block size.
+    """
+    if not any(uses_tiles(row[c] or "") for c in ("cuda_forward", "cuda_backward", "cuda_helpers")):
+        return {}
+    try:
+        texts = extraction.extract(
+            row["python_source"], row["kernel_name"], block_dim=row["block_dim"], force_backward=True
+        )
+    except Exception:  # any codegen failure keeps what the harvest checked
+        return {"block_dim": harvested_block_dim}
+    return {name: getattr(texts, name) for name in _CODE_COLUMNS} | extraction.backward_columns(texts)
+
+
+_CODE_COLUMNS = (
+    "kernel_symbol",
+    "cuda_forward",
+    "cuda_backward",
+    "cuda_helpers",
+    "cpu_forward",
+    "cpu_backward",
+    "cpu_helpers",
+)
 
 
 def signature_arguments(source: str, kernel_name: str, tree: ast.Module | None = None) -> list[dict[str, Any]]:

@@ -119,7 +119,9 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         int64,
         "CUDA threads per block: `block_dim=` of the launch and `WP_TILE_BLOCK_DIM` of the CUDA module, over "
         "which tiles are spread (256, Warp's default, for non-tile kernels). CPU code uses 1, as Warp's CPU launch. "
-        "For real rows, the block size the upstream module was generated with.",
+        "For real rows, the block size their captured launch named (`block_dim=` of `wp.launch` or "
+        "`wp.launch_tiled`; their code is generated for it), else the block size the upstream module was "
+        "generated with.",
     ),
     (
         "launch_tiled",

@@ -30,7 +30,8 @@ USABLE = (EQUAL, CLOSE)
 def launch_columns(
     harvest_record: dict[str, Any], captured: Any | None, replays: ReplayCache | None = None
 ) -> dict[str, Any]:
-    """The capture columns of a real row, plus `launch_dim`/`launch_tiled` when its replay is usable.
+    """The capture columns of a real row, plus `launch_dim`/`launch_tiled` when its replay is usable, and
+    `block_dim` when that launch named a block size of more than one thread.
 
     `captured`: a `Captured` (or anything with `record_for`), None when the build ran no capture (all null).
     """
@@ -56,9 +57,17 @@ def launch_columns(
             # generated for; the block size the program asked for stays in the record (`tile_block_dim`).
             columns["launch_dim"] = list(meta["dim"][:-1])
             columns["launch_tiled"] = True
+            asked = meta.get("tile_block_dim")
         else:
             columns["launch_dim"] = list(meta["dim"])
             columns["launch_tiled"] = False
+            asked = meta.get("block_dim")
+        if asked is not None and asked > 1:
+            # The launch named its block size, and Warp built the module for it: a GPU launch of the row uses
+            # it (a block size of 1 is the CPU's: newton asks for it on the CPU only). Tiles span the block,
+            # so a tile kernel launched with other blocks loads other data (a `tile_load` of 8 matrices by
+            # 256 threads of which 8 are launched left 7 of them unread on an H200).
+            columns["block_dim"] = int(asked)
     return columns
 
 

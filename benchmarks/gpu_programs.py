@@ -3,6 +3,7 @@
 
     python benchmarks/gpu_programs.py export DIR FOLDER [FOLDER ...] [--candidates 25]   # here
     python3 benchmarks/gpu_programs.py run DIR BUDGET_S                                   # on the GPU machine
+    python3 benchmarks/gpu_programs.py sanitize DIR BUDGET_S                              # there: memcheck each
     python benchmarks/gpu_programs.py report RESULTS.json                                 # here again
 
 `export` writes, for every row of validated build folders with a reference digest (`scripts/validate.py` or
@@ -53,7 +54,7 @@ def export(dest: Path, folders: list[Path], candidates: int) -> None:
     from warp_cuda_ir import writing
     from warp_cuda_ir.evaluation.candidate import CandidateError, candidate_program
     from warp_cuda_ir.evaluation.plants import plant
-    from warp_cuda_ir.standalone.program import warp_native_dir
+    from warp_cuda_ir.standalone.program import launches, warp_native_dir
     from warp_cuda_ir.warp_session import uses_tiles
 
     if dest.exists():
@@ -76,6 +77,8 @@ def export(dest: Path, folders: list[Path], candidates: int) -> None:
             for row in pq.read_table(path).to_pylist():
                 if not row.get("cuda_program") or not row.get("standalone_reference_digest"):
                     continue
+                if (dest / "progs" / f"r_{row['id']}").exists():
+                    continue  # the same row in two of the folders (samples may overlap): one program
                 meta = {
                     "id": row["id"],
                     "source": row["source"],
@@ -86,8 +89,8 @@ def export(dest: Path, folders: list[Path], candidates: int) -> None:
                     "kind": "row",
                 }
                 write(f"r_{row['id']}", row["cuda_program"], row, meta)
-                if meta["tile"] or per_source[row["source"]] >= candidates:
-                    continue
+                if meta["tile"] or per_source[row["source"]] >= candidates or not launches(row["cuda_program"]):
+                    continue  # a program that launches nothing (inputs over the cap) cannot judge a candidate
                 predictions = [("gold_forward", "cuda_forward", row["cuda_forward"])]
                 if row.get("cuda_backward"):
                     predictions.append(("gold_backward", "cuda_backward", row["cuda_backward"]))
@@ -179,26 +182,63 @@ def run(root: Path, budget: float) -> None:
 
 
 def _sanitize(folder: Path, warp_path: Path) -> str:
-    """compute-sanitizer's memcheck of the program built with line information (where a kernel stopped)."""
-    flags = re.search(r"^NVCCFLAGS \?= (.*)$", (folder / "Makefile").read_text(), re.M)
+    """compute-sanitizer's memcheck of the program built with line information (where a kernel stopped).
+
+    Built against the headers its Makefile uses: a tile row's own copy (`wp_native/`, made by `make`), which
+    marks Warp's tile functions for nvcc; against Warp's own headers such a program does not compile.
+    """
+    makefile = (folder / "Makefile").read_text()
+    flags = re.search(r"^NVCCFLAGS \?= (.*)$", makefile, re.M)
     assert flags is not None
-    command = (
-        f"nvcc {flags.group(1).replace('$(ARCH)', '90')} -lineinfo -isystem {warp_path}/native -o program_li program.cu"
-    )
+    headers = f"{warp_path}/native"
+    if "wp_native/aot.h:" in makefile:
+        made = subprocess.run(
+            ["make", "-s", "wp_native/aot.h", f"WARP_PATH={warp_path}"], cwd=folder, capture_output=True, text=True
+        )
+        if made.returncode:
+            return "make wp_native failed: " + made.stderr[-1500:]
+        headers = "wp_native"
+    command = f"nvcc {flags.group(1).replace('$(ARCH)', '90')} -lineinfo -isystem {headers} -o program_li program.cu"
     built = subprocess.run(command, shell=True, cwd=folder, capture_output=True, text=True, timeout=240)
     if built.returncode:
         return "nvcc failed: " + built.stderr[-1500:]
     try:
-        checked = subprocess.run(
-            ["compute-sanitizer", "--print-limit", "3", "./program_li"],
-            cwd=folder,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        return (checked.stdout + checked.stderr)[:6000]
+        text = ""
+        for tool in ("memcheck", "racecheck"):  # racecheck where memcheck saw nothing: shared-memory races
+            checked = subprocess.run(
+                ["compute-sanitizer", "--tool", tool, "--print-limit", "3", "./program_li"],
+                cwd=folder,
+                capture_output=True,
+                text=True,
+                timeout=90,
+            )
+            text += f"[{tool}]\n" + (checked.stdout + checked.stderr)[-6000:]
+            if "ERROR SUMMARY: 0 errors" not in checked.stdout + checked.stderr:
+                break
+        return text
     except (OSError, subprocess.TimeoutExpired) as e:
         return f"compute-sanitizer did not finish: {e!r}"
+
+
+def sanitize(root: Path, budget: float) -> None:
+    """compute-sanitizer's memcheck of every program under DIR/progs (16 at a time), to $OUT/sanitizer.json."""
+    start = time.time()
+    out = Path(os.environ.get("OUT", root / "out"))
+    out.mkdir(parents=True, exist_ok=True)
+    root = root.resolve()
+    folders = sorted(p for p in (root / "progs").iterdir() if p.is_dir())
+    found: dict[str, str] = {}
+
+    def one(folder: Path) -> str:
+        if budget - (time.time() - start) < 90:
+            return "not run (budget)"
+        return _sanitize(folder, root / "warp")
+
+    with concurrent.futures.ThreadPoolExecutor(16) as pool:
+        for folder, text in zip(folders, pool.map(one, folders), strict=True):
+            found[folder.name] = text
+            (out / "sanitizer.json").write_text(json.dumps(found))
+    print(f"done at {time.time() - start:.0f} s: {len(found)} programs", flush=True)
 
 
 def report(results_path: Path) -> None:
@@ -219,13 +259,16 @@ def report(results_path: Path) -> None:
             verdict = "timeout"
         elif r.get("run_rc") != 0:
             verdict = "crashed"
+        elif r["stdout"].startswith("not run:"):
+            verdict = "launches nothing"  # by design: its inputs were over the cap on what a program embeds
         elif meta["kind"] == "row":
             verdict = "agrees" if digests_agree(r["expected"], digest_lines(r["stdout"])) else "differs"
         else:
             verdict = judge(r["expected"], r["stdout"], exact=False)[0]
         tiles = "tile functions" if meta["tile"] else "no tiles"
         tally[(meta["kind"], meta["source"], meta["group"], tiles, verdict)] += 1
-        if verdict not in ("agrees", "correct") and meta["kind"] in ("row", "gold_forward", "gold_backward"):
+        judged = verdict not in ("agrees", "correct", "launches nothing")
+        if judged and meta["kind"] in ("row", "gold_forward", "gold_backward"):
             listed.append(
                 f"  {meta['kind']} {meta['group']} {meta['kernel']}: {verdict} {r.get('stderr', '')[-120:]!r}"
             )
@@ -244,6 +287,9 @@ def main() -> None:
     r = sub.add_parser("run")
     r.add_argument("root", type=Path)
     r.add_argument("budget", type=float)
+    z = sub.add_parser("sanitize")
+    z.add_argument("root", type=Path)
+    z.add_argument("budget", type=float)
     p = sub.add_parser("report")
     p.add_argument("results", type=Path)
     args = parser.parse_args()
@@ -251,6 +297,8 @@ def main() -> None:
         export(args.dest, args.folders, args.candidates)
     elif args.command == "run":
         run(args.root, args.budget)
+    elif args.command == "sanitize":
+        sanitize(args.root, args.budget)
     else:
         report(args.results)
 

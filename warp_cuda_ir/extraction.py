@@ -139,7 +139,9 @@ def _generate(kernel: Any, arch: int, block_dim: int, force_backward: bool, hist
     if not history_free_names:
         return texts
     renaming = warp_session.history_free_names(kernel, built)
-    if renaming is None:  # nearly every row: no second build
+    if renaming is None:
+        # No second build: of the default harvest's 5,850 builds, 18 call a function of a module imported after
+        # `init_warp`, and in three harvests (2 workers) none of those needed a new name (measured).
         return texts
     try:
         with warp_session.renamed(renaming):

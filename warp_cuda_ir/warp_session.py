@@ -717,10 +717,10 @@ def history_free_names(kernel: Any, functions: Iterable[Any]) -> Renaming | None
     its number when the module was first imported here: `cube_1` after another module defining a `cube`,
     `cube_0` without. Such a function is renamed `<key>_<M>`, M counted from the init counter (or past the
     highest number the sample's own functions of that key have in this build), one per function, in the
-    order of their (module, qualified name, line): a name no other function of the build has, whatever
-    was imported before. Names that already are so stay, as do custom gradients (renamed with their
-    function, whose name they share) and callable specialisations (`_callable_<hash>`, which Warp derives
-    again from the new names).
+    order of their (module, qualified name, line; closures of one factory in the order they were made): a
+    name no other function of the build has, whatever was imported before. Names that already are so stay.
+    Custom gradients share their function's name and are renamed with it; callable specialisations
+    (`_callable_<hash>`) Warp derives again from the new names (`renamed`).
     """
     init = _function_key_counts_at_init
     objects: dict[int, Any] = {}

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from warp_cuda_ir import extraction, real
+from warp_cuda_ir import extraction, real, warp_session
 from warp_cuda_ir.harvest import (
     TargetError,
     assign_splits,
@@ -1074,6 +1074,45 @@ def test_a_one_line_kernel_its_script_built_is_checked_against_that_build(tmp_pa
     )
     (record,) = records
     assert "// def zero(a: wp.array(dtype=float)): a[wp.tid()] = 0.0" in record["texts"]["cpu_forward"]
+
+
+def test_helpers_of_an_imported_module_are_named_alike_whatever_the_worker_imported_first(tmp_path):
+    """A script calling `@wp.func`s of an installed module, which the self-contained text imports rather than
+    copies (a Warp test module here), directly and as a `wp.Function` argument, beside a function of its own
+    with one of their names. Warp numbers a function's native name when its module is first imported in the
+    process: in a worker that had loaded a file defining the same names first, the imported ones were
+    `same_func_1` and `function_external_module_double_it_1` (and the callable specialisation's hash,
+    derived from that name, another), in a fresh one `_0`, which the text's own `same_func` also got. The
+    records are the same either way, every function has a name of its own, and the text's own keeps `_0`."""
+    uses = (
+        "import warp as wp\nimport warp.tests.aux_test_function_double as dbl\n"
+        "from warp.tests import aux_test_name_clash1 as clash\n\n\n"
+        "@wp.func\ndef same_func():\n    return 5\n\n\n"
+        "@wp.func\ndef apply(g: wp.Function, x: float):\n    return g(x)\n\n\n"
+        "@wp.kernel\ndef calls(out: wp.array(dtype=int)):\n"
+        "    out[0] = clash.same_func() + same_func() + clash.different_func()\n\n\n"
+        "@wp.kernel\ndef passes(out: wp.array(dtype=float)):\n"
+        "    out[0] = apply(dbl.function_external_module_double_it, 3.0)\n"
+    )
+    first = (
+        "import warp as wp\n\n\n@wp.func\ndef same_func():\n    return 1\n\n\n"
+        "@wp.func\ndef different_func():\n    return 2\n\n\n"
+        "@wp.func\ndef function_external_module_double_it(x: float):\n    return x\n"
+    )
+    (tmp_path / "alone").mkdir()
+    (tmp_path / "after").mkdir()
+    (tmp_path / "after" / "a-first.py").write_text(first)  # the one worker loads it first (file order)
+    alone = {r["qualname"]: r for r in _harvest_script(tmp_path / "alone", "b-uses.py", uses)}
+    after = {r["qualname"]: r for r in _harvest_script(tmp_path / "after", "b-uses.py", uses)}
+    assert sorted(alone) == sorted(after) == ["calls", "passes"]
+    for name in alone:
+        assert alone[name]["texts"] == after[name]["texts"], name
+        helpers = warp_session.declared_names(alone[name]["texts"]["cuda_helpers"])
+        assert len(helpers) == len(set(helpers)), helpers
+    calls = alone["calls"]["texts"]
+    assert "same_func_0();" in calls["cuda_forward"] and "same_func_1();" in calls["cuda_forward"]
+    assert " different_func_0();" in calls["cuda_forward"]
+    assert "function_external_module_double_it_0(" in alone["passes"]["texts"]["cuda_helpers"]
 
 
 def test_a_wp_func_made_by_a_call_on_a_plain_def_is_written_so(tmp_path):

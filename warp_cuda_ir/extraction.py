@@ -90,13 +90,17 @@ def extract(
     arch: int = DEFAULT_CUDA_ARCH,
     block_dim: int = CUDA_BLOCK_DIM,
     force_backward: bool = False,
+    history_free_names: bool = False,
 ) -> KernelTexts:
     """Generate CUDA (for launches of `block_dim` threads per block) and CPU code for the kernel in `source`.
 
     `force_backward`: where the source's options disable backward, generate the adjoint all the same (see
     `AS_WRITTEN`); the forward texts stay those of the source's own options, byte for byte.
+    `history_free_names`: the `@wp.func`s of modules the source imports get the native names
+    `warp_session.history_free_names` gives, rather than those the imports that came first in this process
+    gave them (a harvest worker's); the source's own functions are named alike either way.
     """
-    with generated(source, kernel_name, arch, block_dim, force_backward) as (texts, _, _):
+    with generated(source, kernel_name, arch, block_dim, force_backward, history_free_names) as (texts, _, _):
         return texts
 
 
@@ -107,6 +111,7 @@ def generated(
     arch: int = DEFAULT_CUDA_ARCH,
     block_dim: int = CUDA_BLOCK_DIM,
     force_backward: bool = False,
+    history_free_names: bool = False,
 ) -> Iterator[tuple[KernelTexts, Any, dict[str, Any]]]:
     """`extract`, with the kernel left loaded for the block: yields (texts, kernel, namespace).
 
@@ -119,7 +124,7 @@ def generated(
         try:
             try:
                 kernel, namespace = warp_session.load_kernel(source, kernel_name)
-                texts = _generate(kernel, arch, block_dim, force_backward)
+                texts = _generate(kernel, arch, block_dim, force_backward, history_free_names)
             finally:
                 _codegen_cpu_s += time.process_time() - started
             yield texts, kernel, namespace
@@ -127,8 +132,26 @@ def generated(
             warp_session.release()
 
 
-def _generate(kernel: Any, arch: int, block_dim: int, force_backward: bool) -> KernelTexts:
-    """Warp's code for a loaded kernel, sliced into a row's texts."""
+def _generate(kernel: Any, arch: int, block_dim: int, force_backward: bool, history_free_names: bool) -> KernelTexts:
+    """Warp's code for a loaded kernel, sliced into a row's texts (see `extract`)."""
+    built: list[Any] = []
+    texts = _generate_as_named(kernel, arch, block_dim, force_backward, built)
+    if not history_free_names:
+        return texts
+    renaming = warp_session.history_free_names(kernel, built)
+    if renaming is None:
+        # No second build: of the default harvest's 5,850 builds, 18 call a function of a module imported after
+        # `init_warp`, and in three harvests (2 workers) none of those needed a new name (measured).
+        return texts
+    try:
+        with warp_session.renamed(renaming):
+            return _generate_as_named(kernel, arch, block_dim, force_backward, [])
+    except ExtractionError as e:
+        raise ExtractionError(f"{e} (with history-free helper names)") from e
+
+
+def _generate_as_named(kernel: Any, arch: int, block_dim: int, force_backward: bool, built: list[Any]) -> KernelTexts:
+    """`_generate` with the functions' native names as they are; `built` gets the functions Warp generated."""
     from warp._src import context
 
     try:
@@ -141,13 +164,13 @@ def _generate(kernel: Any, arch: int, block_dim: int, force_backward: bool) -> K
         if len(generated) != 1:
             raise ExtractionError(f"generic kernel with {len(generated)} overloads; expected one")
         hasher = context.ModuleHasher(kernel.module._get_live_kernels(), cuda_options)
-        cuda_source, cpu_source = _codegen(kernel.module, hasher, cuda_options, cpu_options)
+        cuda_source, cpu_source = _codegen(kernel.module, hasher, cuda_options, cpu_options, built)
         symbol = generated[0].get_mangled_name()
         switch = warp_session.backward_switch(generated[0], cuda_options)
         origin = {"kernel": ENABLED_KERNEL, "module": ENABLED_MODULE}.get(switch or "")
         enabled = None
         if origin is not None and force_backward:
-            enabled = _codegen_with_backward(kernel.module, generated[0], hasher, cuda_options, cpu_options)
+            enabled = _codegen_with_backward(kernel.module, generated[0], hasher, cuda_options, cpu_options, built)
     except ExtractionError:
         raise
     except Exception as e:
@@ -171,14 +194,28 @@ def backward_columns(texts: KernelTexts | dict[str, Any]) -> dict[str, str | Non
     return {"backward_origin": None, "backward_missing_reason": get("backward_missing") or DISABLED_BY_SOURCE}
 
 
-def _codegen(module: Any, hasher: Any, cuda_options: dict[str, Any], cpu_options: dict[str, Any]) -> tuple[str, str]:
-    """(CUDA, CPU) sources of the whole module (`warp_session.module_sources`)."""
-    cuda_source, cpu_source, _ = warp_session.module_sources(module, cuda_options, cpu_options, hasher)
+def _codegen(
+    module: Any,
+    hasher: Any,
+    cuda_options: dict[str, Any],
+    cpu_options: dict[str, Any],
+    built: list[Any] | None = None,
+) -> tuple[str, str]:
+    """(CUDA, CPU) sources of the whole module (`warp_session.module_sources`); the functions it generated
+    are appended to `built`."""
+    cuda_source, cpu_source, builder = warp_session.module_sources(module, cuda_options, cpu_options, hasher)
+    if built is not None:
+        built += warp_session.builder_functions(builder)
     return cuda_source, cpu_source
 
 
 def _codegen_with_backward(
-    module: Any, kernel: Any, hasher: Any, cuda_options: dict[str, Any], cpu_options: dict[str, Any]
+    module: Any,
+    kernel: Any,
+    hasher: Any,
+    cuda_options: dict[str, Any],
+    cpu_options: dict[str, Any],
+    built: list[Any] | None = None,
 ) -> tuple[str, str] | str:
     """(CUDA, CPU) sources with backward enabled for this build only, or why Warp could not generate them.
 
@@ -188,7 +225,7 @@ def _codegen_with_backward(
     on = {"enable_backward": True}
     try:
         with time_limit(BACKWARD_CODEGEN_LIMIT_S), warp_session.kernel_options_set(kernel, on):
-            return _codegen(module, hasher, cuda_options | on, cpu_options | on)
+            return _codegen(module, hasher, cuda_options | on, cpu_options | on, built)
     except TimeLimitExceeded as e:
         return f"Warp's adjoint generation did not finish: {e}"
     except Exception as e:  # whatever Warp raises for this kernel's adjoint (WarpCodegenError, ...)

@@ -708,6 +708,123 @@ def preserved_function_counters() -> Iterator[None]:
         counts.update(saved)
 
 
+def builder_functions(builder: Any) -> list[Any]:
+    """The user functions a ModuleBuilder generated (custom gradients and callable specialisations included)."""
+    return list(builder.functions)
+
+
+@dataclasses.dataclass(frozen=True)
+class Renaming:
+    """History-free native names for the functions of imported modules that one sample's build calls."""
+
+    names: tuple[tuple[Any, str], ...]  # (Function object, its new native name)
+    own_adjoints: tuple[Any, ...]  # the sample's own adjoints, to build again as they were built first
+
+
+def history_free_names(kernel: Any, functions: Iterable[Any]) -> Renaming | None:
+    """New native names for the `@wp.func`s of imported modules among `functions` (what the builds of the
+    loaded sample `kernel` generated) whose names depend on what this process imported before; None when
+    every name already is what it would be here.
+
+    Warp numbers `<key>_<N>` from a process-wide counter when it creates a function. The sample's own
+    functions are numbered from the counters of `init_warp` (`load_kernels` resets them), and functions
+    created before that (Warp's own, at `import warp`) are numbered below them: both are the same in every
+    process. A function of a module imported later (`warp.tests.test_func.cube`, a `warp.fem` helper) got
+    its number when the module was first imported here: `cube_1` after another module defining a `cube`,
+    `cube_0` without. Such a function is renamed `<key>_<M>`, M counted from the init counter (or past the
+    highest number the sample's own functions of that key have in this build), one per function, in the
+    order of their (module, qualified name, line; closures of one factory in the order they were made): a
+    name no other function of the build has, whatever was imported before. Names that already are so stay.
+    Custom gradients share their function's name and are renamed with it; callable specialisations
+    (`_callable_<hash>`) Warp derives again from the new names (`renamed`).
+    """
+    init = _function_key_counts_at_init
+    objects: dict[int, Any] = {}
+    pending = list(functions)
+    while pending:  # the functions and those sharing their names: overloads, instantiations, gradients
+        f = pending.pop()
+        if f is None or id(f) in objects or getattr(f, "func", None) is None:
+            continue
+        objects[id(f)] = f
+        pending += [f.generic_parent, f.custom_grad_func, f.custom_replay_func]
+        pending += [*getattr(f, "user_overloads", {}).values(), *getattr(f, "user_templates", {}).values()]
+
+    def number(f: Any) -> int | None:
+        suffix = f.native_func[len(f.key) + 1 :] if f.native_func.startswith(f.key + "_") else ""
+        return int(suffix) if suffix.isdigit() else None
+
+    def own(f: Any) -> bool:
+        return getattr(f.func, "__module__", None) == MODULE_NAME
+
+    first: dict[str, int] = {}  # key -> past the highest number of the sample's own functions of that key
+    late: dict[str, dict[str, tuple[str, str, int, int]]] = {}  # key -> {native name: sort key}
+    taken: set[str] = set()  # names of the functions not renamed
+    for f in objects.values():
+        n = number(f)
+        if n is None or own(f) or n < init.get(f.key, 0):
+            taken.add(f.native_func)
+            if n is not None and own(f):
+                first[f.key] = max(first.get(f.key, 0), n + 1)
+            continue
+        line = getattr(getattr(f.func, "__code__", None), "co_firstlineno", 0)
+        order = (str(f.func.__module__), str(getattr(f.func, "__qualname__", "")), line, n)
+        names = late.setdefault(f.key, {})
+        names[f.native_func] = min(names.get(f.native_func, order), order)
+    new: dict[str, str] = {}
+    for key, names in late.items():
+        m = max(first.get(key, 0), init.get(key, 0))
+        for old in sorted(names, key=names.__getitem__):
+            while f"{key}_{m}" in taken:
+                m += 1
+            new[old] = f"{key}_{m}"
+            m += 1
+    if all(old == name for old, name in new.items()):
+        return None
+    names = tuple((f, new[f.native_func]) for f in objects.values() if f.native_func in new and not own(f))
+    kernels = kernel.module._get_live_kernels()
+    adjoints = [k.adj for k in kernels] + [o.adj for k in kernels for o in k.overloads.values()]
+    adjoints += [f.adj for f in objects.values() if own(f)]
+    return Renaming(names, tuple(adjoints))
+
+
+@contextlib.contextmanager
+def renamed(renaming: Renaming) -> Iterator[None]:
+    """Build with `renaming`'s names for the block, then put the old ones back.
+
+    A function's native name is read when a build emits a call to it, so the sample is built again under
+    the new names: its own adjoints start as at their first build (Warp omits a line's comment when the
+    adjoint's last build ended on that line), and callable specialisations are made anew for the block
+    rather than taken from the cache on their function, whose entries carry the old names in their own.
+    """
+    codegen = _codegen()
+    specialize = codegen.specialize_callable_func
+    caches: dict[int, dict[Any, Any]] = {}
+
+    def specialize_anew(func: Any, callable_arg_values: Any) -> Any:
+        saved = func.__dict__.pop("_callable_specializations", None)
+        func._callable_specializations = caches.setdefault(id(func), {})
+        try:
+            return specialize(func, callable_arg_values)
+        finally:
+            if saved is None:
+                func.__dict__.pop("_callable_specializations", None)
+            else:
+                func._callable_specializations = saved
+
+    old = [(f, f.native_func) for f, _ in renaming.names]
+    for f, name in renaming.names:
+        f.native_func = name
+    for adj in renaming.own_adjoints:
+        adj.lineno = None
+    codegen.specialize_callable_func = specialize_anew
+    try:
+        yield
+    finally:
+        codegen.specialize_callable_func = specialize
+        for f, name in old:
+            f.native_func = name
+
+
 def declared_symbols(builder: Any) -> list[str]:
     """Native names of the user functions and structs a ModuleBuilder generates."""
     names = [f.native_func for f in builder.functions]

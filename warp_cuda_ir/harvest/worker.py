@@ -390,7 +390,9 @@ class Worker:
                 warp_session.private_registry([kernel.module.name]),
                 warp_session.silenced_fd(2),
             ):
-                texts = extraction.extract(sc.source, sc.kernel_name, self.arch, block_dim, force_backward=True)
+                texts = extraction.extract(
+                    sc.source, sc.kernel_name, self.arch, block_dim, force_backward=True, history_free_names=True
+                )
         except ExtractionError as e:
             out = self._reason(ident, reasons.SELF_CONTAINED_EXTRACT_FAILED, one_line(e))
             out["source"] = sc.source

@@ -1602,3 +1602,27 @@ def test_a_sibling_imported_first_still_gets_its_inner_and_called_factory_kernel
     )
     assert [(p, q) for p, q, _ in found] == [("lib.py", "build.<locals>.flat"), ("lib.py", "make_gain.<locals>.gain")]
     assert found[1][2] == "g = 2.5"
+
+
+def test_argparse_options_of_groups_set_defaults_and_a_built_parser_are_read(tmp_path):
+    """A parser built and returned by a function of the script (`build_parser().parse_args(argv)` in
+    `main(argv=None)`, called as `main(sys.argv[1:])`), options added to an argument group and a mutually
+    exclusive group, and `parser.set_defaults(...)`: the harvest read only options added to a parser by name
+    in the parsing function ("calls build_parser, which may act"; "'_Parsed' object has no attribute")."""
+    records = _harvest_script(
+        tmp_path,
+        "my-cli.py",
+        "import argparse\nimport sys\n\nimport warp as wp\n\n\ndef build_parser():\n"
+        "    p = argparse.ArgumentParser()\n    phys = p.add_argument_group('physics')\n"
+        "    phys.add_argument('--time-step', type=float, default='0.25')\n"
+        "    mode = phys.add_mutually_exclusive_group()\n    mode.add_argument('--fast', action='store_true')\n"
+        "    p.add_argument('--gain', type=float, default=1.0)\n    p.set_defaults(gain=2.0)\n    return p\n\n\n"
+        "def make_step(dt, gain, fast):\n    @wp.kernel\n    def step(x: wp.array(dtype=float)):\n"
+        "        i = wp.tid()\n        if wp.static(fast):\n            x[i] = x[i] + dt\n        else:\n"
+        "            x[i] = gain * x[i] + dt\n\n    return step\n\n\ndef main(argv=None):\n"
+        "    args = build_parser().parse_args(argv)\n    return make_step(args.time_step, args.gain, args.fast)\n\n\n"
+        "if __name__ == '__main__':\n    sys.exit(main(sys.argv[1:]))\n",
+    )
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
+        ("make_step.<locals>.step", "dt = 0.25\nfast = False\ngain = 2.0")
+    ]

@@ -611,16 +611,33 @@ class Resolver:
         given = command_line_given(value)
         if given is not None and not self._own_command_line(given, at, depth):
             raise Unresolved(f"{parser} parses {ast.unparse(given)[:60]}, not the script's own command line")
-        function = self._enclosing(at, (ast.FunctionDef, ast.AsyncFunctionDef))
+        scope: ast.AST = self._enclosing(at, (ast.FunctionDef, ast.AsyncFunctionDef)) or self.tree
+        if parser.endswith("()"):
+            built = self._built_parser(parser[:-2])
+            if built is None:
+                raise Unresolved(f"{parser} returns no parser the script builds in it")
+            scope, parser = built
+        names = _parser_names(scope, parser)
         options: dict[str, Any] = {}
-        for node in _walk_body(function or self.tree):
+        set_later: dict[str, Any] = {}
+        for node in _walk_body(scope):
             if not (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)
-                and node.func.attr in ("add_argument", "add_option")
                 and isinstance(node.func.value, ast.Name)
-                and node.func.value.id == parser
+                and node.func.value.id in names
             ):
+                continue
+            if node.func.attr == "set_defaults" and node.func.value.id == parser:
+                # `parser.set_defaults(gain=2.0)`: argparse gives these over any option's own default
+                for k in node.keywords:
+                    if k.arg is not None:
+                        try:
+                            set_later[k.arg] = self._first(k.value, node, depth)
+                        except Unresolved:
+                            set_later.pop(k.arg, None)
+                continue
+            if node.func.attr not in ("add_argument", "add_option"):
                 continue
             # `add_option` is optparse's (`opts, rest = parser.parse_args()`): an option without a default is
             # None whatever its action, and its `type` is a name ("float"), not a callable.
@@ -645,7 +662,25 @@ class Resolver:
             except Unresolved:
                 continue
             options[dest] = default
-        return _Parsed(options)
+        return _Parsed(options | set_later)
+
+    def _built_parser(self, name: str) -> tuple[ast.FunctionDef, str] | None:
+        """(the script's top-level function `name`, the local it returns) when it builds an argument parser
+        (`p = argparse.ArgumentParser(...)`, options added, `return p`), else None."""
+        func = next((n for n in self.tree.body if isinstance(n, ast.FunctionDef) and n.name == name), None)
+        if func is None:
+            return None
+        made = {
+            t.id
+            for n in _walk_body(func)
+            if isinstance(n, ast.Assign)
+            and isinstance(n.value, ast.Call)
+            and called_name(n.value.func) in _PARSER_CLASSES
+            for t in n.targets
+            if isinstance(t, ast.Name)
+        }
+        returned = [n.value.id for n in _walk_body(func) if isinstance(n, ast.Return) and isinstance(n.value, ast.Name)]
+        return (func, returned[0]) if len(returned) == 1 and returned[0] in made else None
 
     def _own_command_line(self, given: ast.expr, at: ast.AST, depth: int) -> bool:
         """Whether `parse_args(given)` parses the script's own command line, which is empty as the harvest
@@ -657,6 +692,19 @@ class Resolver:
             return given.value is None
         if not isinstance(given, ast.Name):
             return False
+        function = self._enclosing(at, (ast.FunctionDef, ast.AsyncFunctionDef))
+        if isinstance(function, ast.FunctionDef) and given.id in _arguments(function):
+            # `def main(argv=None)` called as `main(sys.argv[1:])` under `__main__` (or `main()`): each caller's
+            # argument is the script's own command line, read by its text, since its value here is the harvest's
+            default = _arguments(function)[given.id]
+            seen = False
+            for call, shift in self._calls_of(function):
+                expr = self._argument_exprs(function, call, shift).get(given.id, (default, function))[0]
+                seen = True
+                if expr is None or not self._own_command_line(expr, call, depth + 1):
+                    return False
+            if seen:
+                return True
         return all(v is None for v in self.values(given, at, depth + 1))
 
     # --- where a node is -------------------------------------------------------------------------
@@ -1154,6 +1202,36 @@ def _unpack(target: ast.AST, value: Any, name: str) -> Any:
 
 # optparse's option types by name, as it converts a default given as a string.
 _OPTPARSE_TYPES: dict[str, Any] = {"int": int, "long": int, "float": float, "complex": complex, "string": str}
+
+
+_PARSER_CLASSES = {"ArgumentParser", "OptionParser"}
+_GROUP_METHODS = {"add_argument_group", "add_mutually_exclusive_group", "add_option_group"}
+
+
+def _parser_names(scope: ast.AST, parser: str) -> set[str]:
+    """`parser` and the names of its groups in `scope` (`phys = parser.add_argument_group("physics")`,
+    `mode = parser.add_mutually_exclusive_group()`, groups of groups): options added to a group are the
+    parser's own."""
+    names = {parser}
+    assignments = [
+        n
+        for n in _walk_body(scope)
+        if isinstance(n, ast.Assign)
+        and len(n.targets) == 1
+        and isinstance(n.targets[0], ast.Name)
+        and isinstance(n.value, ast.Call)
+        and isinstance(n.value.func, ast.Attribute)
+        and n.value.func.attr in _GROUP_METHODS
+        and isinstance(n.value.func.value, ast.Name)
+    ]
+    grown = True
+    while grown:
+        grown = False
+        for n in assignments:
+            if n.value.func.value.id in names and n.targets[0].id not in names:  # type: ignore[attr-defined]
+                names.add(n.targets[0].id)  # type: ignore[attr-defined]
+                grown = True
+    return names
 
 
 def _option_dest(flags: list[str], keywords: dict[str, ast.expr]) -> str | None:

@@ -467,15 +467,21 @@ def parser_of(value: ast.expr) -> str | None:
     empty, command line only where it is `None` or `sys.argv[1:]`)."""
     if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Constant) and value.slice.value == 0:
         value = value.value
-    if (
+    if not (
         isinstance(value, ast.Call)
         and isinstance(value.func, ast.Attribute)
         and value.func.attr in ("parse_args", "parse_known_args")
-        and isinstance(value.func.value, ast.Name)
         and len(value.args) <= 1
         and not value.keywords
     ):
-        return value.func.value.id
+        return None
+    owner = value.func.value
+    if isinstance(owner, ast.Name):
+        return owner.id
+    if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and not owner.args and not owner.keywords:
+        # `build_parser().parse_args(argv)`: the parser a function of the script builds and returns, named
+        # `build_parser()` (`call_values` reads its options in that function's body)
+        return f"{owner.func.id}()"
     return None
 
 

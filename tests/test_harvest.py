@@ -1626,3 +1626,25 @@ def test_argparse_options_of_groups_set_defaults_and_a_built_parser_are_read(tmp
     assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
         ("make_step.<locals>.step", "dt = 0.25\nfast = False\ngain = 2.0")
     ]
+
+
+def test_a_factory_kernel_after_if_and_for_blocks_that_set_its_values_is_made(tmp_path):
+    """A factory that sets the kernel's values in blocks before it (`if width is None: width = 3`, an
+    `if`/`else` binding a name in both arms, `for w in weights: total += w`): a name bound inside a block
+    was refused ("width is bound inside a block of make_window"); such blocks, which only assign, are kept
+    and run with the call's values."""
+    records = _harvest_script(
+        tmp_path,
+        "blocks.py",
+        "import warp as wp\n\n\ndef make_window(width=None, weights=(1.0, 2.0, 1.0), clamp=True):\n"
+        "    if width is None:\n        width = 3\n    half = width // 2\n    if clamp:\n        lo = 0.0\n"
+        "    else:\n        lo = -1.0\n    total = 0.0\n    for w in weights:\n        total += w\n\n"
+        "    @wp.kernel\n    def window(a: wp.array(dtype=float), out: wp.array(dtype=float)):\n"
+        "        i = wp.tid()\n        s = float(0.0)\n        for k in range(-half, half + 1):\n"
+        "            s += a[wp.clamp(i + k, 0, a.shape[0] - 1)]\n        out[i] = wp.max(s / total, lo)\n\n"
+        "    return window\n\n\nif __name__ == '__main__':\n    make_window()\n    make_window(5, clamp=False)\n",
+    )
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records) == [
+        ("make_window.<locals>.window", "half = 1\nlo = 0.0\ntotal = 4.0"),
+        ("make_window.<locals>.window", "half = 2\nlo = -1.0\ntotal = 4.0"),
+    ]

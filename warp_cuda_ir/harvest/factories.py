@@ -199,6 +199,20 @@ def _walk(
             if instance is not None:
                 assigned |= {a for n in ast.walk(stmt) if isinstance(n, ast.stmt) for a in _attributes_set(n, instance)}
             hit = sorted(assigned & needed)
+            if hit and instance is None and _assignments_block(stmt):
+                # `if dtype is None: dtype = wp.float32`, `for w in weights: total += w`: kept whole, run as
+                # written (its calls guarded); a name it may not bind is still needed from before it
+                inner = [n for n in ast.walk(stmt) if isinstance(n, ast.stmt) and n is not stmt]
+                changed = sorted({m for n in inner for m in _mutated_by(n)} & (needed | assigned))
+                if changed:
+                    return f"{changed[0]} is changed in place inside a block of {where}"
+                if reads_special_attribute(stmt):
+                    return f"reads a special attribute: {ast.unparse(stmt)[:80]}"
+                kept.append(stmt)
+                needed -= _surely_bound([stmt]) or set()
+                loop_variables = target_names(stmt.target) if isinstance(stmt, ast.For) else set()
+                needed |= {n for n in _reads(stmt, table) - loop_variables if _is_bound(table, n)}
+                continue
             if hit:
                 return f"{hit[0]} is bound inside a block of {where}"
             continue
@@ -347,6 +361,49 @@ def _pattern_binds(pattern: ast.pattern) -> bool:
 
 def _with_problem(plan: Plan, problem: str) -> Plan:
     return Plan(plan.kernel, plan.qualname, plan.first_line, plan.factory, plan.factory_qualname, (), (), problem, ())
+
+
+def _assignments_block(stmt: ast.stmt) -> bool:
+    """Whether `stmt` is an `if` or a `for` over a name or a literal sequence (values the harvest holds, so
+    the loop ends) whose bodies only assign names, raise or pass, at any depth of such blocks."""
+    if isinstance(stmt, ast.If):
+        parts = [*stmt.body, *stmt.orelse]
+    elif isinstance(stmt, ast.For) and not stmt.orelse and isinstance(stmt.iter, (ast.Name, ast.Tuple, ast.List)):
+        parts = stmt.body
+    else:
+        return False
+    simple = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Pass, ast.Raise)
+    return all(
+        _assignments_block(s)
+        or (
+            isinstance(s, simple)
+            and all(isinstance(n, (ast.Name, ast.Tuple, ast.List, ast.Starred)) for n in _targets(s))
+        )
+        for s in parts
+    )
+
+
+def _targets(stmt: ast.stmt) -> list[ast.expr]:
+    if isinstance(stmt, ast.Assign):
+        return stmt.targets
+    return [stmt.target] if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) else []
+
+
+def _surely_bound(stmts: list[ast.stmt]) -> set[str] | None:
+    """Names a run of `stmts` (of `_assignments_block`s) binds whichever way it goes; None when it always
+    raises. `if x is None: x = 1` binds nothing for sure, `if c: y = 1` / `else: y = 2` binds `y`."""
+    out: set[str] = set()
+    for s in stmts:
+        if isinstance(s, ast.Raise):
+            return None
+        if isinstance(s, ast.If):
+            body, orelse = _surely_bound(s.body), _surely_bound(s.orelse)
+            if body is None and orelse is None:
+                return None
+            out |= orelse if body is None else body if orelse is None else body & orelse  # type: ignore[operator]
+        elif not isinstance(s, ast.For):
+            out |= {n for t in _targets(s) for n in target_names(t)}
+    return out
 
 
 def _bound_by(stmt: ast.stmt) -> set[str] | None:

@@ -1628,6 +1628,24 @@ def test_argparse_options_of_groups_set_defaults_and_a_built_parser_are_read(tmp
     ]
 
 
+def test_a_factory_kernel_under_future_annotations_is_made(tmp_path):
+    """`from __future__ import annotations` and a factory whose kernel's annotation reads its parameter
+    (`a: wp.array(dtype=dtype)`): the harvest guarded the calls in the annotation, which under PEP 563 is a
+    string Warp evaluates in the kernel's closure, where the guard's name is not ("NameError: name
+    '__wci_call__' is not defined")."""
+    records = _harvest_script(
+        tmp_path,
+        "typed-factory.py",
+        "from __future__ import annotations\n\nimport warp as wp\n\n\ndef make_scale(dtype, s: float = 2.0):\n"
+        "    @wp.kernel\n    def scale_typed(a: wp.array(dtype=dtype)) -> None:\n        i = wp.tid()\n"
+        "        a[i] = a[i] * dtype(s)\n\n    return scale_typed\n\n\nif __name__ == '__main__':\n"
+        "    make_scale(wp.float64)\n",
+    )
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
+        ("make_scale.<locals>.scale_typed", "dtype = wp.float64\ns = 2.0")
+    ]
+
+
 def test_a_factory_kernel_after_if_and_for_blocks_that_set_its_values_is_made(tmp_path):
     """A factory that sets the kernel's values in blocks before it (`if width is None: width = 3`, an
     `if`/`else` binding a name in both arms, `for w in weights: total += w`): a name bound inside a block

@@ -20,6 +20,7 @@ methods would run) stop that kernel, which keeps a reason.
 """
 
 from __future__ import annotations
+import __future__
 
 import ast
 import builtins
@@ -837,6 +838,7 @@ def make(
     `define(qualname, decorator)`: applies a definition's own decorator (checked by the caller) under the
     qualified name the factory's call would give it."""
     definitions = [s for s in plan.statements if isinstance(s, (ast.FunctionDef, ast.ClassDef))]
+    lazy_annotations = bool(resolver.flags & __future__.annotations.compiler_flag)
     body: list[ast.stmt] = []
     parsed: dict[str, Any] = {}  # `args = parser.parse_args()` runs as `args = <its options' defaults>`
     for stmt in [*plan.statements, plan.kernel]:
@@ -845,7 +847,7 @@ def make(
             parsed[name] = resolver._parsed_arguments(stmt.value, stmt, 0)
             body.append(ast.copy_location(ast.Assign(stmt.targets, ast.Name(name, ast.Load())), stmt))
             continue
-        node = _Guard().visit(copy.deepcopy(stmt))
+        node = _Guard(lazy_annotations).visit(copy.deepcopy(stmt))
         if stmt in definitions or stmt is plan.kernel:
             qualname = f"{plan.defined_in or plan.factory_qualname}.<locals>.{stmt.name}"
             node.decorator_list = _defined_as(node.decorator_list, qualname)
@@ -891,7 +893,22 @@ def _defined_as(decorators: list[ast.expr], qualname: str) -> list[ast.expr]:
 
 class _Guard(ast.NodeTransformer):
     """`f(a, k=b)` -> `__wci_call__(f, a, k=b)` wherever the statement runs it (not in nested bodies, which
-    Warp compiles rather than Python running them)."""
+    Warp compiles rather than Python running them).
+
+    `lazy_annotations`: the script has `from __future__ import annotations`, so a def's annotations are
+    strings Python never runs; Warp evaluates them itself, in the kernel's globals and closure, where
+    `__wci_call__` is not (a factory's `a: wp.array(dtype=dtype)` failed with a NameError). They stay as
+    written; defaults, which Python does run, are guarded."""
+
+    def __init__(self, lazy_annotations: bool = False) -> None:
+        self.lazy_annotations = lazy_annotations
+
+    def _arguments(self, args: ast.arguments) -> ast.arguments:
+        if not self.lazy_annotations:
+            return self.visit(args)
+        args.defaults = [self.visit(d) for d in args.defaults]
+        args.kw_defaults = [None if d is None else self.visit(d) for d in args.kw_defaults]
+        return args
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
@@ -901,8 +918,8 @@ class _Guard(ast.NodeTransformer):
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         node.decorator_list = [self.visit(d) for d in node.decorator_list]
-        node.args = self.visit(node.args)
-        if node.returns is not None:
+        node.args = self._arguments(node.args)
+        if node.returns is not None and not self.lazy_annotations:
             node.returns = self.visit(node.returns)
         return node
 

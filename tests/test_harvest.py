@@ -1666,3 +1666,24 @@ def test_a_factory_kernel_after_if_and_for_blocks_that_set_its_values_is_made(tm
         ("make_window.<locals>.window", "half = 1\nlo = 0.0\ntotal = 4.0"),
         ("make_window.<locals>.window", "half = 2\nlo = -1.0\ntotal = 4.0"),
     ]
+
+
+def test_settings_nested_by_a_default_factory_are_made_in_main(tmp_path):
+    """Frozen dataclass settings nested in settings by `field(default_factory=SolverCfg)`, made in `main()`
+    (`Cfg(solver=SolverCfg(iters=5))`) and given to factories: making a dataclass whose `default_factory` is
+    not a built-in container was refused as a call that may act ("calls Cfg, which may act"), though a
+    generated dataclass's own `__init__` runs none of the script's code."""
+    records = _harvest_script(
+        tmp_path,
+        "nested-cfg.py",
+        "from dataclasses import dataclass, field\n\nimport warp as wp\n\n\n@dataclass(frozen=True)\n"
+        "class SolverCfg:\n    iters: int = 3\n\n\n@dataclass(frozen=True)\nclass Cfg:\n"
+        "    solver: SolverCfg = field(default_factory=SolverCfg)\n    gain: float = 2.0\n\n\n"
+        "def make_relax(iters, gain):\n    @wp.kernel\n    def relax(x: wp.array(dtype=float)):\n"
+        "        i = wp.tid()\n        for _ in range(iters):\n            x[i] = gain * x[i]\n\n    return relax\n\n\n"
+        "def main():\n    cfg = Cfg(solver=SolverCfg(iters=5))\n    make_relax(cfg.solver.iters, cfg.gain)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n",
+    )
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
+        ("make_relax.<locals>.relax", "gain = 2.0\niters = 5")
+    ]

@@ -1322,7 +1322,7 @@ def _reading_method(func: Any) -> bool:
     )
 
 
-def _generated_dataclass(cls: Any) -> bool:
+def _generated_dataclass(cls: Any, seen: frozenset[int] = frozenset()) -> bool:
     """Whether `cls` is a dataclass whose methods are all the ones `@dataclass` generated (a script's
     `SimConfig(n=16)`): making one, comparing or reading its fields runs none of the script's code. One
     with a method the script wrote (`__post_init__`, a property) or a `default_factory` that may act is not."""
@@ -1337,8 +1337,11 @@ def _generated_dataclass(cls: Any) -> bool:
             if isinstance(member, types.FunctionType) and inspect.unwrap(member).__code__.co_filename[:1] != "<":
                 return False  # written in a file, not generated
     for f in dataclasses.fields(cls):
-        if f.default_factory is not dataclasses.MISSING and f.default_factory not in _DEFAULT_FACTORIES:
-            return False
+        factory = f.default_factory
+        if factory is not dataclasses.MISSING and factory not in _DEFAULT_FACTORIES:
+            # `field(default_factory=SolverCfg)`: settings nested in settings make their default the same way
+            if id(factory) in seen or not _generated_dataclass(factory, seen | {id(cls)}):
+                return False
         if f.default is not dataclasses.MISSING and not _plain(f.default, 3):
             return False
     return True

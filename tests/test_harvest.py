@@ -1687,3 +1687,31 @@ def test_settings_nested_by_a_default_factory_are_made_in_main(tmp_path):
     assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
         ("make_relax.<locals>.relax", "gain = 2.0\niters = 5")
     ]
+
+
+def test_stdlib_containers_and_record_arrays_read_through_wp_static_are_written(tmp_path):
+    """Module-level values read only through `wp.static`: an `array.array`, a `collections.deque` with a
+    `maxlen`, a `ChainMap` of overrides over defaults, a numpy structured (record) array and one of its
+    records. Each had no literal ("cannot write a array.array value as a literal"); each is written as the
+    expression that makes it, and the text's code is Warp's."""
+    records = _harvest_script(
+        tmp_path,
+        "tables.py",
+        "import array\nfrom collections import ChainMap, deque\n\nimport numpy as np\nimport warp as wp\n\n"
+        "TAPS = array.array('d', [0.25, 0.5, 0.25])\nHIST = deque([0.1, 0.2, 0.3], maxlen=3)\nHIST.append(0.4)\n"
+        "SPRING = ChainMap({'k': 250.0}, {'k': 100.0, 'rest': 1.0})\n"
+        "MATS = np.array([(1.0e4, 0.3), (5.0e5, 0.45)], dtype=[('E', 'f8'), ('nu', 'f4')])\nSTEEL = MATS[1]\n\n\n"
+        "@wp.kernel\ndef tables(a: wp.array(dtype=float)):\n    i = wp.tid()\n"
+        "    a[i] = wp.static(TAPS[1]) * a[i] + wp.static(HIST[0] + SPRING['k'] - SPRING['rest'])\n"
+        "    a[i] += wp.static(float(STEEL['E']) * float(MATS['nu'][0]))\n",
+    )
+    assert len(records) == 1
+    source = records[0]["source"]
+    for written in (
+        "array.array('d', [0.25, 0.5, 0.25])",
+        "collections.deque([0.2, 0.3, 0.4], maxlen=3)",
+        "collections.ChainMap({'k': 250.0}, {'k': 100.0, 'rest': 1.0})",
+        "np.array([(10000.0, 0.30000001192092896), (500000.0, 0.44999998807907104)], "
+        "dtype=[('E', '<f8'), ('nu', '<f4')])",
+    ):
+        assert written in source, source

@@ -1715,3 +1715,22 @@ def test_stdlib_containers_and_record_arrays_read_through_wp_static_are_written(
         "dtype=[('E', '<f8'), ('nu', '<f4')])",
     ):
         assert written in source, source
+
+
+def test_a_factory_called_with_starred_arguments_gets_them_spread(tmp_path):
+    """`make_clip(*sorted(LIMITS))` in `main()` and `make_clip(*bounds)` in a loop over pairs: a call passing
+    `*args` was refused ("passes *args"); a sequence of one length wherever the call is spreads into the
+    parameters, read together for each loop item."""
+    records = _harvest_script(
+        tmp_path,
+        "starred.py",
+        "import warp as wp\n\nLIMITS = {0.5, -0.5}\nPAIRS = [(0.0, 1.0), (-2.0, 2.0)]\n\n\ndef make_clip(lo, hi):\n"
+        "    @wp.kernel\n    def clip(a: wp.array(dtype=float)):\n        i = wp.tid()\n"
+        "        a[i] = wp.clamp(a[i], lo, hi)\n\n    return clip\n\n\ndef main():\n    make_clip(*sorted(LIMITS))\n"
+        "    for bounds in PAIRS:\n        make_clip(*bounds)\n\n\nif __name__ == '__main__':\n    main()\n",
+    )
+    assert sorted(r["source"].split("\n\n\n")[1] for r in records) == [
+        "hi = 0.5\nlo = -0.5",
+        "hi = 1.0\nlo = 0.0",
+        "hi = 2.0\nlo = -2.0",
+    ]

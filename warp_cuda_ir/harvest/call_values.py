@@ -403,7 +403,7 @@ class Resolver:
             args, keywords = _handed_arguments(call)
             shift = 0
         if any(isinstance(a, ast.Starred) for a in args):
-            raise Unresolved("passes *args")
+            args = self._unstarred(args, call)
         positional = [a.arg for a in (*func.args.posonlyargs, *func.args.args)][shift:]
         if len(args) > len(positional):
             raise Unresolved("more arguments than parameters")
@@ -415,6 +415,27 @@ class Resolver:
         for k in keywords:
             if k.arg is not None:  # `**cfg`: see `_call_bindings`
                 out[k.arg] = (k.value, call)
+        return out
+
+    def _unstarred(self, args: list[ast.expr], call: ast.Call) -> list[ast.expr]:
+        """A call's positional arguments with each `*seq` spread as `seq[0], seq[1], ...` (`make(*sorted(LIMITS))`,
+        `make(*cfg)` in `for cfg in CONFIGS`), where every value `seq` may have there has the same length."""
+        out: list[ast.expr] = []
+        for a in args:
+            if not isinstance(a, ast.Starred):
+                out.append(a)
+                continue
+            try:
+                found = self.values(a.value, call, 0)
+            except Unresolved:
+                found = []
+            # indexable sequences only: a set or an iterator spreads in an order `seq[i]` cannot give
+            lengths = {len(v) for v in found if isinstance(v, (tuple, list, range))}
+            if len(lengths) != 1 or not all(isinstance(v, (tuple, list, range)) for v in found):
+                raise Unresolved("passes *args")
+            for i in range(lengths.pop()):
+                item = ast.Subscript(a.value, ast.Constant(i), ast.Load())
+                out.append(ast.fix_missing_locations(ast.copy_location(item, a)))
         return out
 
     # --- values of an expression -----------------------------------------------------------------

@@ -1734,3 +1734,20 @@ def test_a_factory_called_with_starred_arguments_gets_them_spread(tmp_path):
         "hi = 1.0\nlo = 0.0",
         "hi = 2.0\nlo = -2.0",
     ]
+
+
+def test_a_factory_computing_its_captured_values_with_warp_math_is_made(tmp_path):
+    """A factory computing the values its kernel captures with Warp's math builtins run in Python
+    (`d = wp.normalize(wp.vec3(*direction))`, `wp.quat_from_axis_angle(...)`), called in `main()`: a call of a
+    Warp builtin was refused ("calls Function, which may act"); those that only compute on values are run."""
+    records = _harvest_script(
+        tmp_path,
+        "rays.py",
+        "import math\n\nimport warp as wp\n\n\ndef make_turn(direction=(2.0, 0.0, 0.0), angle=0.5 * math.pi):\n"
+        "    d = wp.normalize(wp.vec3(*direction))\n    q = wp.quat_from_axis_angle(wp.vec3(0.0, 0.0, 1.0), angle)\n\n"
+        "    @wp.kernel\n    def turn(p: wp.array(dtype=wp.vec3)):\n        i = wp.tid()\n"
+        "        p[i] = wp.quat_rotate(q, p[i] + d)\n\n    return turn\n\n\ndef main():\n    make_turn()\n\n\n"
+        "if __name__ == '__main__':\n    main()\n",
+    )
+    assert [r["qualname"] for r in records] == ["make_turn.<locals>.turn"]
+    assert "d = wp.vec3(1.0, 0.0, 0.0)" in records[0]["source"]

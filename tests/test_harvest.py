@@ -1751,3 +1751,23 @@ def test_a_factory_computing_its_captured_values_with_warp_math_is_made(tmp_path
     )
     assert [r["qualname"] for r in records] == ["make_turn.<locals>.turn"]
     assert "d = wp.vec3(1.0, 0.0, 0.0)" in records[0]["source"]
+
+
+def test_a_factory_defined_under_the_main_guard_is_made_with_the_scripts_own_argv(tmp_path):
+    """A factory defined inside `if __name__ == "__main__":` and called there with a value read off the
+    command line (`int(sys.argv[1]) if len(sys.argv) > 1 else 3`): a function defined in a top-level block
+    had no callers ("called nowhere in the script"), and `sys.argv` read while evaluating was the
+    harvest's own command line, not the script's, which runs without arguments."""
+    records = _harvest_script(
+        tmp_path,
+        "avg.py",
+        "import sys\n\nimport warp as wp\n\nif __name__ == '__main__':\n"
+        "    taps = int(sys.argv[1]) if len(sys.argv) > 1 else 3\n\n    def make_average(n):\n"
+        "        @wp.kernel\n        def average(a: wp.array(dtype=float), out: wp.array(dtype=float)):\n"
+        "            i = wp.tid()\n            s = float(0.0)\n            for k in range(n):\n"
+        "                s += a[wp.max(i - k, 0)]\n            out[i] = s / float(n)\n\n        return average\n\n"
+        "    make_average(taps)\n",
+    )
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
+        ("make_average.<locals>.average", "n = 3")
+    ]

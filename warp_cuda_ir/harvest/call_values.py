@@ -24,11 +24,13 @@ import __future__
 
 import ast
 import builtins
+import contextlib
 import copy
 import dataclasses
 import inspect
 import itertools
 import math
+import sys
 import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -292,6 +294,12 @@ class Resolver:
             yield from ((node, 0) for node in self.calls if ast.unparse(node.func) == spelled)
             return
         owner = self.parent.get(id(func))
+        if not isinstance(owner, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and (
+            self._enclosing(func, (*_FUNCTIONS, ast.ClassDef)) is None
+        ):
+            # A function defined in a top-level block (`if __name__ == "__main__":`, a `try`): a module-level
+            # name, called as one.
+            owner = self.tree
         for node in self.calls:
             # A call that hands the function on (a map, a starmap, a thread or a pool) counts in its own scope.
             handed = (
@@ -511,7 +519,8 @@ class Resolver:
         ast.fix_missing_locations(guarded)
         scope = {**self.namespace, **bound, "__wci_call__": self.guard}
         try:
-            return eval(compiled(guarded, self.path, "eval", self.flags), scope)
+            with script_argv(self.path):
+                return eval(compiled(guarded, self.path, "eval", self.flags), scope)
         except Unresolved:
             raise
         except Exception as e:
@@ -896,11 +905,24 @@ def make(
     scope: dict[str, Any] = {}
     try:
         exec(compiled(module, resolver.path, "exec", resolver.flags), resolver.namespace, scope)
-        return scope[plan.factory.name](resolver.guard, define, **binding.values, **instance, **parsed)
+        with script_argv(resolver.path):
+            return scope[plan.factory.name](resolver.guard, define, **binding.values, **instance, **parsed)
     except Unresolved:
         raise
     except Exception as e:
         raise Unresolved(f"{binding.call}: {type(e).__name__}: {e}") from e
+
+
+@contextlib.contextmanager
+def script_argv(path: str) -> Iterator[None]:
+    """`sys.argv` as the script's own run without arguments has it (`[path]`), while the harvest evaluates its
+    expressions (`int(sys.argv[1]) if len(sys.argv) > 1 else 3` under `__main__`): the worker's own
+    command line is not the script's."""
+    argv, sys.argv = sys.argv, [path]
+    try:
+        yield
+    finally:
+        sys.argv = argv
 
 
 def _defined_as(decorators: list[ast.expr], qualname: str) -> list[ast.expr]:

@@ -1771,3 +1771,20 @@ def test_a_factory_defined_under_the_main_guard_is_made_with_the_scripts_own_arg
     assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
         ("make_average.<locals>.average", "n = 3")
     ]
+
+
+def test_indirect_parametrization_gives_the_fixture_its_request_params(tmp_path):
+    """`@pytest.mark.parametrize("threshold, expected", [...], indirect=["threshold"])`: pytest hands each
+    row's first value to the fixture `threshold` as `request.param`, which makes the kernel from it; the
+    fixture's `request` had no caller ("request, a parameter of threshold, has no default and no caller")."""
+    records = _harvest_script(
+        tmp_path,
+        "test_levels.py",
+        "import pytest\nimport warp as wp\n\n\ndef make_threshold(level):\n    @wp.kernel\n"
+        "    def above(a: wp.array(dtype=float), out: wp.array(dtype=int)):\n        i = wp.tid()\n"
+        "        out[i] = wp.where(a[i] > level, 1, 0)\n\n    return above\n\n\n@pytest.fixture\n"
+        "def threshold(request):\n    return make_threshold(request.param)\n\n\n"
+        "@pytest.mark.parametrize('threshold, expected', [(2.5, 5), (6.5, 1)], indirect=['threshold'])\n"
+        "def test_count(threshold, expected):\n    assert threshold is not None\n",
+    )
+    assert sorted(r["source"].split("\n\n\n")[1] for r in records) == ["level = 2.5", "level = 6.5"]

@@ -592,6 +592,12 @@ class Resolver:
                         out.append(value)
             except Unresolved as e:
                 why = str(e)
+        if not out and name == "request" and _is_fixture(func):
+            # `@pytest.mark.parametrize("threshold", [...], indirect=["threshold"])` on a test: pytest hands
+            # each value to the fixture `threshold` as its `request.param`
+            for value in self._indirect_values(func.name):
+                if not any(_same(value, v.param) for v in out):
+                    out.append(_FixtureRequest(value))
         if not out:
             # A test's parameter its runner gives (`@pytest.mark.parametrize("dtype", [...])`).
             for rows in self._parametrize_rows(func)[0]:
@@ -609,6 +615,31 @@ class Resolver:
         if not out:
             raise Unresolved(why)
         return out[:MAX_INSTANCES]
+
+    def _indirect_values(self, fixture: str) -> list[Any]:
+        """The values the script's tests parametrize the fixture `fixture` with indirectly (`indirect=True`,
+        or a list naming it), in order."""
+        out: list[Any] = []
+        for test in ast.walk(self.tree):
+            if not isinstance(test, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for decorator in test.decorator_list:
+                given = _parametrize_arguments(decorator)
+                if given is None or not _indirect_to(decorator, fixture):  # type: ignore[arg-type]
+                    continue
+                names = _parametrized_names(given[0])
+                if fixture not in names:
+                    continue
+                at = names.index(fixture)
+                for listed in self.values(_param_values(given[1]), test, 0):
+                    for item in _items(listed):
+                        if len(names) == 1:
+                            out.append(item)
+                        elif isinstance(item, (tuple, list)) and len(item) == len(names):
+                            out.append(item[at])
+                        else:
+                            raise Unresolved(f"{describe(item)} does not give {', '.join(names)}")
+        return out
 
     def _fixture_return(self, name: str) -> ast.Return | None:
         """The `return` of the script's top-level fixture `name` without `params=` whose body is that one
@@ -1147,6 +1178,17 @@ def _drawn_from(decorator: ast.expr, func: ast.FunctionDef) -> dict[str, ast.exp
             raise Unresolved(f"{name} is drawn from {ast.unparse(strategy)[:40]}")
         out[name] = ast.copy_location(listed, strategy)
     return out
+
+
+def _indirect_to(decorator: ast.Call, fixture: str) -> bool:
+    """Whether a `parametrize(...)` call hands its values for `fixture` to the fixture (`indirect=True`, or
+    `indirect=["fixture", ...]`) rather than to the test."""
+    indirect = next((k.value for k in decorator.keywords if k.arg == "indirect"), None)
+    if isinstance(indirect, ast.Constant):
+        return indirect.value is True
+    if isinstance(indirect, (ast.List, ast.Tuple)):
+        return any(isinstance(e, ast.Constant) and e.value == fixture for e in indirect.elts)
+    return False
 
 
 def _fixture_params(decorator: ast.expr) -> ast.expr | None:

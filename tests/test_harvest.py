@@ -1788,3 +1788,19 @@ def test_indirect_parametrization_gives_the_fixture_its_request_params(tmp_path)
         "def test_count(threshold, expected):\n    assert threshold is not None\n",
     )
     assert sorted(r["source"].split("\n\n\n")[1] for r in records) == ["level = 2.5", "level = 6.5"]
+
+
+def test_a_test_method_looping_over_a_class_attribute_gets_its_values(tmp_path):
+    """A `unittest` test method making kernels in `for lo, hi in self.BOUNDS:` over a class attribute:
+    `self` had no caller ("self, a parameter of test_clamp, has no default and no caller"); its runner calls
+    the method on an instance whose data attributes are the class's (one a method sets on `self` stays unread)."""
+    records = _harvest_script(
+        tmp_path,
+        "test_clamps.py",
+        "import unittest\n\nimport warp as wp\n\n\ndef make_clamp(lo, hi):\n    @wp.kernel\n"
+        "    def clamp(a: wp.array(dtype=float)):\n        i = wp.tid()\n        a[i] = wp.clamp(a[i], lo, hi)\n\n"
+        "    return clamp\n\n\nclass TestClamp(unittest.TestCase):\n    BOUNDS = [(0.0, 1.0), (-0.5, 0.5)]\n\n"
+        "    @unittest.skipIf(False, 'never')\n    def test_clamp(self):\n        for lo, hi in self.BOUNDS:\n"
+        "            make_clamp(lo, hi)\n\n\nif __name__ == '__main__':\n    unittest.main()\n",
+    )
+    assert sorted(r["source"].split("\n\n\n")[1] for r in records) == ["hi = 0.5\nlo = -0.5", "hi = 1.0\nlo = 0.0"]

@@ -610,11 +610,46 @@ class Resolver:
             returned = self._fixture_return(name)
             if returned is not None:
                 out = self.values(returned.value, returned, depth + 1)  # type: ignore[arg-type]
+        if not out and default is None and func.name.startswith("test"):
+            # `for lo, hi in self.BOUNDS:` in a test method its runner calls: the class's data attributes
+            data = self._test_instance_data(func, name)
+            if data is not None:
+                out = [data]
         if not out and default is not None:
             out = self.values(default, func, depth)
         if not out:
             raise Unresolved(why)
         return out[:MAX_INSTANCES]
+
+    def _test_instance_data(self, method: ast.FunctionDef, name: str) -> types.SimpleNamespace | None:
+        """For `self` of a test method of a top-level class, the class's plain data attributes (`BOUNDS = [...]`)
+        as a namespace: what `self.BOUNDS` reads. Those a method sets on the instance (`self.x = ...` in
+        `setUp`) are left out, since a run reads the instance's value; methods too (the harvest runs none)."""
+        owner = self.parent.get(id(method))
+        params = _parameters_of(method)
+        if not (isinstance(owner, ast.ClassDef) and self.parent.get(id(owner)) is self.tree and params[:1] == [name]):
+            return None
+        if method.decorator_list and not all(_is_test_decorator(d) for d in method.decorator_list):
+            return None
+        cls = self.namespace.get(owner.name)
+        if not isinstance(cls, type):
+            return None
+        set_on_instance = {
+            t.attr
+            for n in ast.walk(owner)
+            if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+            for target in (n.targets if isinstance(n, ast.Assign) else [n.target])
+            for t in ast.walk(target)
+            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == name
+        }
+        data = {}
+        for attr in dir(cls):
+            if attr.startswith("_") or attr in set_on_instance:
+                continue
+            value = inspect.getattr_static(cls, attr)
+            if not isinstance(value, (types.FunctionType, staticmethod, classmethod, property)) and _plain(value):
+                data[attr] = value
+        return types.SimpleNamespace(**data)
 
     def _indirect_values(self, fixture: str) -> list[Any]:
         """The values the script's tests parametrize the fixture `fixture` with indirectly (`indirect=True`,
@@ -1178,6 +1213,17 @@ def _drawn_from(decorator: ast.expr, func: ast.FunctionDef) -> dict[str, ast.exp
             raise Unresolved(f"{name} is drawn from {ast.unparse(strategy)[:40]}")
         out[name] = ast.copy_location(listed, strategy)
     return out
+
+
+def _parameters_of(func: ast.FunctionDef) -> list[str]:
+    return [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
+
+
+def _is_test_decorator(decorator: ast.expr) -> bool:
+    """`@unittest.skipUnless(...)`, `@unittest.expectedFailure`, `@pytest.mark.slow`: decorators that leave a
+    test method a method its runner calls on an instance."""
+    text = ast.unparse(decorator.func if isinstance(decorator, ast.Call) else decorator)
+    return text.split(".")[0] in ("unittest", "pytest", "skip", "skipIf", "skipUnless", "expectedFailure", "mark")
 
 
 def _indirect_to(decorator: ast.Call, fixture: str) -> bool:

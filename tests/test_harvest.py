@@ -1804,3 +1804,23 @@ def test_a_test_method_looping_over_a_class_attribute_gets_its_values(tmp_path):
         "            make_clamp(lo, hi)\n\n\nif __name__ == '__main__':\n    unittest.main()\n",
     )
     assert sorted(r["source"].split("\n\n\n")[1] for r in records) == ["hi = 0.5\nlo = -0.5", "hi = 1.0\nlo = 0.0"]
+
+
+def test_a_star_imported_siblings_factory_called_in_main_is_made(tmp_path):
+    """`from kfactory import *` (with `__all__`) and the sibling's factory called only in `main()` under
+    `__main__`: factories imported by name were made for their importer's calls, star-imported ones were not
+    ("make_gamma is called nowhere in the script with values the harvest can read")."""
+    (tmp_path / "kfactory.py").write_text(
+        "import warp as wp\n\n__all__ = ['make_gamma']\n\n\ndef make_gamma(gamma):\n    @wp.kernel\n"
+        "    def gamma_curve(a: wp.array(dtype=float)):\n        i = wp.tid()\n"
+        "        a[i] = wp.pow(wp.max(a[i], 0.0), gamma)\n\n    return gamma_curve\n"
+    )
+    (tmp_path / "app.py").write_text(
+        "import warp as wp\nfrom kfactory import *\n\n\ndef main():\n    make_gamma(2.2)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert result.reasons == []
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records] == [
+        ("make_gamma.<locals>.gamma_curve", "gamma = 2.2")
+    ]

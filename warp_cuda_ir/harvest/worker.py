@@ -834,6 +834,11 @@ def _imported_functions(tree: ast.Module, path: str) -> Iterator[tuple[Any, str,
         pairs: list[tuple[str, str | None, str]] = []  # (module, name or None for every name, spelled prefix)
         if isinstance(stmt, ast.ImportFrom) and stmt.level == 0 and stmt.module:
             pairs = [(stmt.module, a.name, a.asname or a.name) for a in stmt.names if a.name != "*"]
+            module = sys.modules.get(stmt.module)
+            if any(a.name == "*" for a in stmt.names) and module is not None:
+                # `from kfactory import *`: the names it binds, its `__all__` or its public names
+                public = getattr(module, "__all__", None) or [n for n in vars(module) if not n.startswith("_")]
+                pairs += [(stmt.module, n, n) for n in public if isinstance(n, str)]
         elif isinstance(stmt, ast.Import):
             pairs = [(a.name, None, a.asname or a.name) for a in stmt.names if a.asname or "." not in a.name]
         for module_name, name, spelled in pairs:

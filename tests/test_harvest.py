@@ -1824,3 +1824,32 @@ def test_a_star_imported_siblings_factory_called_in_main_is_made(tmp_path):
     assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records] == [
         ("make_gamma.<locals>.gamma_curve", "gamma = 2.2")
     ]
+
+
+def test_a_factory_argument_computed_by_the_scripts_own_pure_helpers_is_made(tmp_path):
+    """`make_blur(gauss_weights(2))` and `make_advect(cfl_dt(dx, 2.0), dx)` in `main()`: a call of the
+    script's own function was refused ("calls gauss_weights, which may act"). A top-level function whose body
+    only computes runs guarded, its own calls checked as the harvest's are; one that reads a file stays
+    refused, with its reason."""
+    (tmp_path / "blur.py").write_text(
+        "import math\nimport warp as wp\n\n\ndef gauss_weights(radius, sigma=1.0):\n"
+        "    w = [math.exp(-0.5 * (k / sigma) ** 2) for k in range(-radius, radius + 1)]\n    total = sum(w)\n"
+        "    return tuple(round(x / total, 6) for x in w)\n\n\ndef cfl_dt(dx, speed, cfl=0.5):\n"
+        "    return cfl * dx / speed\n\n\ndef read_gain():\n    return float(open('gain.txt').read())\n\n\n"
+        "def make_blur(weights, dt):\n    @wp.kernel\n"
+        "    def blur(a: wp.array(dtype=float), out: wp.array(dtype=float)):\n"
+        "        i = wp.tid()\n        s = float(0.0)\n        for k in range(wp.static(len(weights))):\n"
+        "            s += wp.static(weights[k]) * a[wp.clamp(i + k - 1, 0, a.shape[0] - 1)]\n"
+        "        out[i] = s * dt\n\n"
+        "    return blur\n\n\ndef make_gain(g):\n    @wp.kernel\n    def gain(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] *= g\n\n    return gain\n\n\ndef main():\n"
+        "    make_blur(gauss_weights(1), cfl_dt(0.5, 2.0))\n"
+        "    make_gain(read_gain())\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records] == [
+        ("make_blur.<locals>.blur", "dt = 0.125\nweights = (0.274069, 0.451863, 0.274069)")
+    ]
+    assert [(r.kernel, "calls open, which may act" in r.detail) for r in result.reasons] == [
+        ("make_gain.<locals>.gain", True)
+    ]

@@ -48,6 +48,9 @@ from warp_cuda_ir.harvest.scripts import called_name, compiled, future_flags, la
 # Distinct argument values tried per kernel definition: the first of each loop's values first (see
 # `_spread`). On Warp 1.19's examples a factory is called over at most 2 dtypes x 16 tile lengths.
 MAX_INSTANCES = 8
+# How deep the script's own functions may call each other while the harvest computes a value with them (a
+# recursion in the script stops there).
+MAX_HELPER_DEPTH = 8
 # How many callers deep a parameter's value is followed (`main()` -> `run(args)` -> `bench(config)`): a
 # recursion in the script stops there.
 MAX_DEPTH = 4
@@ -129,6 +132,8 @@ class Resolver:
         # id(a sibling module's factory) -> how this script spells it (`make_scaler`, `ku.make_scaler`), for a
         # factory this script imports and calls where its load does not run (in `main()`).
         self.imported: dict[int, str] = {}
+        self.helpers: dict[int, Any] = {}  # id(a script function) -> its guarded copy, or None (`_helper`)
+        self.helper_depth = 0
 
     # --- the calls of a factory ------------------------------------------------------------------
 
@@ -543,11 +548,77 @@ class Resolver:
         if func is getattr or func is hasattr:  # `getattr(dtype, "_wp_scalar_type_", dtype)`: data and types only
             pure = bool(args) and _plain(args[0]) and not str(args[1:2] and args[1]).startswith("__")
         if not (pure or self.is_allowed(func, args, kwargs)):
+            helper = self._helper(func)
+            if helper is not None:
+                return self._call_helper(helper, args, kwargs)
             raise Unresolved(f"calls {getattr(func, '__qualname__', None) or type(func).__name__}, which may act")
         # A script's `list(range(10**9))` in `main()` is its run's business: the harvest's worker shares the
         # machine's memory, so a built-in is not handed more than `MAX_ITEMS` items.
         args = tuple(_bounded(a) for a in args)
         return func(*args, **kwargs)
+
+    def _helper(self, func: Any) -> Any:
+        """The script's own top-level function `func`, guarded, when its body only computes: `cfl_dt(dx, 2.0)`,
+        `gauss_weights(2)` in a factory's arguments. Its calls go through `guard` as the harvest's own do; it
+        may not declare `global`/`nonlocal`, loop with `while`, catch, import, `del`, yield or await, store
+        into an attribute or an item, or read a special attribute, and the module-level names it reads are
+        plain values. None for anything else."""
+        if not isinstance(func, types.FunctionType) or func.__qualname__ != func.__name__ or func.__closure__:
+            return None
+        if self.namespace.get(func.__name__) is not func or func.__code__.co_filename != self.path:
+            return None
+        if id(func) in self.helpers:
+            return self.helpers[id(func)]
+        self.helpers[id(func)] = None
+        node = next((n for n in self.tree.body if isinstance(n, ast.FunctionDef) and n.name == func.__name__), None)
+        if node is None or node.decorator_list or not _computes_only(node):
+            return None
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in self.namespace:
+                if not _plain(self.namespace[n.id]):
+                    return None
+        lazy = bool(self.flags & __future__.annotations.compiler_flag)
+        guarded = copy.deepcopy(node)
+        guarded.body = [_Guard(lazy).visit(stmt) for stmt in guarded.body]
+        guarded.args = _Guard(lazy)._arguments(guarded.args)
+        wrapper = ast.FunctionDef(
+            name="__wci_helper__",
+            args=ast.arguments(
+                posonlyargs=[], args=[ast.arg("__wci_call__")], kwonlyargs=[], kw_defaults=[], defaults=[]
+            ),
+            body=[guarded, ast.Return(ast.Name(node.name, ast.Load()))],
+            decorator_list=[],
+            returns=None,
+            type_params=[],
+        )
+        ast.copy_location(wrapper, node)
+        scope: dict[str, Any] = {}
+        try:
+            with script_argv(self.path):
+                exec(
+                    compiled(
+                        ast.fix_missing_locations(ast.Module([wrapper], type_ignores=[])), self.path, "exec", self.flags
+                    ),
+                    self.namespace,
+                    scope,
+                )
+                self.helpers[id(func)] = scope["__wci_helper__"](self.guard)
+        except Exception:
+            return None
+        return self.helpers[id(func)]
+
+    def _call_helper(self, helper: Any, args: tuple, kwargs: dict[str, Any]) -> Any:
+        if self.helper_depth >= MAX_HELPER_DEPTH:
+            raise Unresolved(f"{helper.__name__} calls the script's functions too deep")
+        self.helper_depth += 1
+        try:
+            return helper(*(_bounded(a) for a in args), **kwargs)
+        except Unresolved:
+            raise
+        except Exception as e:
+            raise Unresolved(f"{helper.__name__}(...): {type(e).__name__}: {e}") from e
+        finally:
+            self.helper_depth -= 1
 
     def _name_values(self, name: str, at: ast.AST, depth: int) -> list[Any]:
         if isinstance(at, ast.ClassDef):  # a method's default, `def __init__(self, width=WIDTH)`: the class body's
@@ -1213,6 +1284,24 @@ def _drawn_from(decorator: ast.expr, func: ast.FunctionDef) -> dict[str, ast.exp
             raise Unresolved(f"{name} is drawn from {ast.unparse(strategy)[:40]}")
         out[name] = ast.copy_location(listed, strategy)
     return out
+
+
+_NOT_COMPUTING = (
+    ast.Global, ast.Nonlocal, ast.While, ast.Try, ast.With, ast.AsyncWith, ast.AsyncFor, ast.Import, ast.ImportFrom,
+    ast.Delete, ast.Yield, ast.YieldFrom, ast.Await, ast.ClassDef, ast.Lambda,
+)  # fmt: skip
+
+
+def _computes_only(func: ast.FunctionDef) -> bool:
+    """Whether a function's body (nested definitions' bodies aside, which it only defines) holds none of
+    `_NOT_COMPUTING` (a lambda's body is not guarded), no store into an attribute or an item, and no special
+    attribute."""
+    for node in _walk_body(func):
+        if isinstance(node, _NOT_COMPUTING):
+            return False
+        if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            return False
+    return not any(reads_special_attribute(d) for d in _walk_body(func) if isinstance(d, ast.expr))
 
 
 def _parameters_of(func: ast.FunctionDef) -> list[str]:

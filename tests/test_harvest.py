@@ -1853,3 +1853,20 @@ def test_a_factory_argument_computed_by_the_scripts_own_pure_helpers_is_made(tmp
     assert [(r.kernel, "calls open, which may act" in r.detail) for r in result.reasons] == [
         ("make_gain.<locals>.gain", True)
     ]
+
+
+def test_a_kernel_in_a_class_body_arm_the_load_did_not_take_is_made(tmp_path):
+    """A kernel defined in each arm of an `if` in a class body (`class Integrator: if USE_RK2: ... else:
+    ...`): the arm the load took was harvested, the other was "not found at import"; top-level arms were
+    made from the text already, class-body ones now are too, under the class's qualified name."""
+    records = _harvest_script(
+        tmp_path,
+        "integrators.py",
+        "import os\n\nimport warp as wp\n\nUSE_RK2 = os.environ.get('NO_SUCH_SETTING') == '1'\n\n\n"
+        "class Integrator:\n    if USE_RK2:\n\n        @wp.kernel\n"
+        "        def step(x: wp.array(dtype=float), v: wp.array(dtype=float), dt: float):\n"
+        "            i = wp.tid()\n            x[i] = x[i] + dt * (v[i] + 0.5 * dt * x[i])\n\n    else:\n\n"
+        "        @wp.kernel\n        def step(x: wp.array(dtype=float), v: wp.array(dtype=float), dt: float):\n"
+        "            i = wp.tid()\n            x[i] = x[i] + dt * v[i]\n",
+    )
+    assert sorted((r["qualname"], r["line"]) for r in records) == [("Integrator.step", 11), ("Integrator.step", 18)]

@@ -1870,3 +1870,24 @@ def test_a_kernel_in_a_class_body_arm_the_load_did_not_take_is_made(tmp_path):
         "            i = wp.tid()\n            x[i] = x[i] + dt * v[i]\n",
     )
     assert sorted((r["qualname"], r["line"]) for r in records) == [("Integrator.step", 11), ("Integrator.step", 18)]
+
+
+def test_a_factory_swept_over_numpy_ranges_in_main_is_made_for_each_value(tmp_path):
+    """`for n in np.arange(2, 4): make_pow(int(n))` and `for t in np.linspace(0.0, 1.0, 3)` in `main()`: numpy's
+    range makers were calls that may act ("calls arange, which may act") and a numpy array was no sequence a
+    loop could take; a small range of plain numbers is computed and looped over (`np.arange(10**9)` is not)."""
+    records = _harvest_script(
+        tmp_path,
+        "sweep.py",
+        "import numpy as np\nimport warp as wp\n\n\ndef make_pow(n, t):\n    @wp.kernel\n"
+        "    def pw(a: wp.array(dtype=float)):\n        i = wp.tid()\n        r = float(t)\n"
+        "        for _ in range(n):\n            r = r * a[i]\n        a[i] = r\n\n    return pw\n\n\ndef main():\n"
+        "    for n in np.arange(2, 4):\n        make_pow(int(n), 1.0)\n    for t in np.linspace(0.0, 1.0, 3):\n"
+        "        make_pow(2, float(t))\n\n\nif __name__ == '__main__':\n    main()\n",
+    )
+    assert sorted(r["source"].split("\n\n\n")[1] for r in records) == [
+        "n = 2\nt = 0.0",
+        "n = 2\nt = 0.5",
+        "n = 2\nt = 1.0",
+        "n = 3\nt = 1.0",
+    ]

@@ -544,7 +544,7 @@ class Resolver:
             "math",
             "_operator",
         )
-        pure = pure or _generated_dataclass(func) or _reading_method(func)
+        pure = pure or _generated_dataclass(func) or _reading_method(func) or _small_numpy_range(func, args, kwargs)
         if func is getattr or func is hasattr:  # `getattr(dtype, "_wp_scalar_type_", dtype)`: data and types only
             pure = bool(args) and _plain(args[0]) and not str(args[1:2] and args[1]).startswith("__")
         if not (pure or self.is_allowed(func, args, kwargs)):
@@ -1368,8 +1368,31 @@ def _parametrized_names(node: ast.expr) -> list[str]:
 _VIEWS = (type({}.items()), type({}.keys()), type({}.values()), enumerate, zip, *_PURE_FUNCTIONS)
 
 
+def _small_numpy_range(func: Any, args: tuple, kwargs: dict[str, Any]) -> bool:
+    """`np.arange(2, 4)`, `np.linspace(0.0, 1.0, 3)` (`logspace`, `geomspace`) of plain numbers making at most
+    `MAX_ITEMS` values: a sweep's values, computed (a larger one is an allocation the harvest does not make)."""
+    np = sys.modules.get("numpy")
+    if np is None or not any(func is f for f in (np.arange, np.linspace, np.logspace, np.geomspace)):
+        return False
+    if not all(isinstance(v, (int, float)) for v in (*args, *(v for k, v in kwargs.items() if k != "dtype"))):
+        return False
+    if func is np.arange:
+        given = dict(zip(("start", "stop", "step"), args if len(args) > 1 else (0, *args), strict=False))
+        start, stop, step = (kwargs.get(k, given.get(k, d)) for k, d in (("start", 0), ("stop", None), ("step", 1)))
+        if stop is None or step == 0:
+            return False
+        size = math.ceil((stop - start) / step)
+    else:
+        size = args[2] if len(args) > 2 else kwargs.get("num", 50)
+    return isinstance(size, int) and size <= MAX_ITEMS
+
+
 def _items(iterable: Any) -> list[Any]:
-    """The first `MAX_INSTANCES` items a loop over `iterable` takes (a set's in a fixed order)."""
+    """The first `MAX_INSTANCES` items a loop over `iterable` takes (a set's in a fixed order, a numpy
+    array's rows)."""
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(iterable, np.ndarray) and iterable.ndim >= 1:
+        return list(iterable[:MAX_INSTANCES])
     if not isinstance(iterable, (list, tuple, range, dict, set, frozenset, *_VIEWS)):
         raise Unresolved(f"loops over a {type(iterable).__name__}")
     items = sorted(iterable, key=repr) if isinstance(iterable, (set, frozenset)) else iterable

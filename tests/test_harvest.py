@@ -1891,3 +1891,21 @@ def test_a_factory_swept_over_numpy_ranges_in_main_is_made_for_each_value(tmp_pa
         "n = 2\nt = 1.0",
         "n = 3\nt = 1.0",
     ]
+
+
+def test_an_attribute_dict_read_by_attribute_through_wp_static_is_written_as_a_namespace(tmp_path):
+    """An "easydict" settings object (`class AttrDict(dict): __getattr__ = dict.__getitem__`) read as
+    `wp.static(CFG.substeps)`: it was written as a dict literal, which has no such attribute ("Warp codegen
+    failed ... Error evaluating"); a class holding the keys used reads the same."""
+    records = _harvest_script(
+        tmp_path,
+        "easycfg.py",
+        "import warp as wp\n\n\nclass AttrDict(dict):\n    __getattr__ = dict.__getitem__\n"
+        "    __setattr__ = dict.__setitem__\n\n\nCFG = AttrDict(dt=0.01, damping=0.2)\nCFG.substeps = 4\n\n\n"
+        "@wp.kernel\ndef damp(v: wp.array(dtype=float)):\n    i = wp.tid()\n"
+        "    for _ in range(wp.static(CFG.substeps)):\n        v[i] = v[i] * (1.0 - wp.static(CFG.damping * CFG.dt))\n",
+    )
+    assert len(records) == 1
+    source = records[0]["source"]
+    assert "class CFG:\n    damping = damping\n    dt = dt\n    substeps = substeps" in source
+    assert "damping = 0.2\ndt = 0.01\nsubsteps = 4" in source

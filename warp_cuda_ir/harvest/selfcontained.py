@@ -156,6 +156,10 @@ class _Writer:
             # A `NamedTuple` read by field (`wp.static(p.stiffness)`): a tuple literal would lose the field
             # names, so a class holding the fields used, as for a settings object.
             self._require_namespace(name, obj, paths)
+        elif _attribute_dict(obj) and paths and all(len(p) > 0 for p in paths):
+            # An "easydict" (`class AttrDict(dict): __getattr__ = dict.__getitem__`) read by attribute
+            # (`wp.static(CFG.dt)`): a dict literal has no such attributes, a class of the keys used does.
+            self._require_namespace(name, obj, paths)
         elif _user_enum_member(obj):
             # Kept a member of its enum, not its value: `wp.static(Forces.WIND in ACTIVE)` needs a flag (`in` on
             # an int raises), and `wp.static(UP == Axis.Y)` was False with `UP = "y"` (the kernel took the
@@ -662,6 +666,16 @@ def _is_namespace(value: Any, rest: frozenset[tuple[str, ...]]) -> bool:
 def _user_enum_member(value: Any) -> bool:
     """A member of an enum of the harvested code (not one of Warp's, which `literal` writes by its public name)."""
     return isinstance(value, enum.Enum) and warp_session.public_name(type(value)) is None
+
+
+def _attribute_dict(value: Any) -> bool:
+    """A dict of a class the harvested code wrote that serves its keys as attributes (`__getattr__`)."""
+    cls = type(value)
+    return (
+        isinstance(value, dict)
+        and cls.__module__ not in ("builtins", "collections", "typing", "types")
+        and any("__getattr__" in vars(klass) for klass in cls.__mro__[:-2])
+    )
 
 
 def _is_settings_object(value: Any) -> bool:

@@ -1909,3 +1909,31 @@ def test_an_attribute_dict_read_by_attribute_through_wp_static_is_written_as_a_n
     source = records[0]["source"]
     assert "class CFG:\n    damping = damping\n    dt = dt\n    substeps = substeps" in source
     assert "damping = 0.2\ndt = 0.01\nsubsteps = 4" in source
+
+
+def test_settings_with_fields_derived_in_post_init_are_made_and_spread_by_asdict(tmp_path):
+    """A dataclass whose `__post_init__` only derives a field from others (`self.dt_sub = self.dt /
+    self.substeps`), made in `main()`, its field and `**asdict(cfg)` given to factories: a method the script
+    wrote made the class a call that may act ("calls SimConfig, which may act"), and so was `asdict`. One whose
+    `__post_init__` calls anything else (`print`) stays refused."""
+    (tmp_path / "derived.py").write_text(
+        "from dataclasses import asdict, dataclass, field\n\nimport warp as wp\n\n\n@dataclass\nclass SimConfig:\n"
+        "    dt: float = 0.01\n    substeps: int = 4\n    dt_sub: float = field(init=False)\n\n"
+        "    def __post_init__(self):\n        self.dt_sub = self.dt / self.substeps\n\n\n@dataclass\nclass Loud:\n"
+        "    dt: float = 0.01\n\n    def __post_init__(self):\n        print(self.dt)\n\n\n"
+        "def make_step(dt_sub):\n    @wp.kernel\n    def step(x: wp.array(dtype=float)):\n"
+        "        x[wp.tid()] += dt_sub\n\n    return step\n\n\ndef make_loop(dt, substeps, dt_sub):\n    @wp.kernel\n"
+        "    def loop(x: wp.array(dtype=float)):\n        i = wp.tid()\n        for _ in range(substeps):\n"
+        "            x[i] += dt_sub * dt\n\n    return loop\n\n\ndef make_loud(dt):\n    @wp.kernel\n"
+        "    def loud(x: wp.array(dtype=float)):\n        x[wp.tid()] += dt\n\n    return loud\n\n\ndef main():\n"
+        "    cfg = SimConfig(dt=0.02)\n    make_step(cfg.dt_sub)\n    make_loop(**asdict(cfg))\n"
+        "    make_loud(Loud().dt)\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_loop.<locals>.loop", "dt = 0.02\ndt_sub = 0.005\nsubsteps = 4"),
+        ("make_step.<locals>.step", "dt_sub = 0.005"),
+    ]
+    assert [(r.kernel, "calls Loud, which may act" in r.detail) for r in result.reasons] == [
+        ("make_loud.<locals>.loud", True)
+    ]

@@ -31,6 +31,7 @@ import inspect
 import itertools
 import math
 import sys
+import textwrap
 import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -545,6 +546,9 @@ class Resolver:
             "_operator",
         )
         pure = pure or _generated_dataclass(func) or _reading_method(func) or _small_numpy_range(func, args, kwargs)
+        if func is dataclasses.asdict or func is dataclasses.astuple:
+            # `make(**asdict(cfg))`: the fields of settings the harvest could make, copied (no `dict_factory`)
+            pure = len(args) == 1 and not kwargs and _generated_dataclass(type(args[0])) and _plain(args[0])
         if func is getattr or func is hasattr:  # `getattr(dtype, "_wp_scalar_type_", dtype)`: data and types only
             pure = bool(args) and _plain(args[0]) and not str(args[1:2] and args[1]).startswith("__")
         if not (pure or self.is_allowed(func, args, kwargs)):
@@ -1578,7 +1582,8 @@ def _generated_dataclass(cls: Any, seen: frozenset[int] = frozenset()) -> bool:
             if isinstance(member, (staticmethod, classmethod, property)):
                 return False
             if isinstance(member, types.FunctionType) and inspect.unwrap(member).__code__.co_filename[:1] != "<":
-                return False  # written in a file, not generated
+                if not (member is vars(klass).get("__post_init__") and _derives_fields(member)):
+                    return False  # written in a file, not generated
     for f in dataclasses.fields(cls):
         factory = f.default_factory
         if factory is not dataclasses.MISSING and factory not in _DEFAULT_FACTORIES:
@@ -1588,6 +1593,50 @@ def _generated_dataclass(cls: Any, seen: frozenset[int] = frozenset()) -> bool:
         if f.default is not dataclasses.MISSING and not _plain(f.default, 3):
             return False
     return True
+
+
+_DERIVING_CALLS = frozenset({"float", "int", "bool", "abs", "min", "max", "round", "len", "sum", "tuple"})
+_deriving: dict[types.CodeType, bool] = {}
+
+
+def _derives_fields(post_init: types.FunctionType) -> bool:
+    """Whether a dataclass's `__post_init__` only sets fields from others (`self.dt_sub = self.dt /
+    self.substeps`): each statement `self.<field> = <expression>` whose calls are of pure built-ins by name or
+    of `math`, reading `self`'s fields, `math` and plain module-level values. Running it runs nothing else."""
+    code = post_init.__code__
+    if code not in _deriving:
+        _deriving[code] = False
+        try:
+            node = ast.parse(textwrap.dedent(inspect.getsource(post_init))).body[0]
+        except (OSError, TypeError, SyntaxError, IndexError):
+            return False
+        if not isinstance(node, ast.FunctionDef) or not node.args.args:
+            return False
+        this = node.args.args[0].arg
+        body = node.body[1:] if ast.get_docstring(node) is not None else node.body
+        names: set[str] = set()
+        for stmt in body:
+            target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None
+            if not (
+                isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == this
+            ):
+                return False
+            for n in ast.walk(stmt.value):  # type: ignore[union-attr]
+                if isinstance(n, ast.Call) and not (
+                    (isinstance(n.func, ast.Name) and n.func.id in _DERIVING_CALLS)
+                    or (isinstance(n.func, ast.Attribute) and ast.unparse(n.func.value) == "math")
+                ):
+                    return False
+                if isinstance(n, (ast.Lambda, ast.NamedExpr)) or reads_special_attribute(n):
+                    return False
+                if isinstance(n, ast.Name) and n.id != this:
+                    names.add(n.id)
+        scope = post_init.__globals__
+        _deriving[code] = all(
+            n in _DERIVING_CALLS or (n == "math" and scope.get(n) is math) or (n in scope and _plain(scope[n]))
+            for n in names
+        )
+    return _deriving[code]
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -1937,3 +1937,22 @@ def test_settings_with_fields_derived_in_post_init_are_made_and_spread_by_asdict
     assert [(r.kernel, "calls Loud, which may act" in r.detail) for r in result.reasons] == [
         ("make_loud.<locals>.loud", True)
     ]
+
+
+def test_a_kernel_made_in_init_through_a_classmethod_constructor_is_made(tmp_path):
+    """`Spring.from_config(CONFIG)` whose `@classmethod` returns `cls(**cfg)`, the kernel made in `__init__`:
+    `cls(...)` was no call of the class ("__init__ is called nowhere in the script with values the harvest
+    can read")."""
+    records = _harvest_script(
+        tmp_path,
+        "springs.py",
+        "import warp as wp\n\nCONFIG = {'stiffness': 40.0, 'mass': 2.0}\n\n\nclass Spring:\n"
+        "    def __init__(self, stiffness, mass):\n        omega2 = stiffness / mass\n\n        @wp.kernel\n"
+        "        def accel(x: wp.array(dtype=float), a: wp.array(dtype=float)):\n            i = wp.tid()\n"
+        "            a[i] = -omega2 * x[i]\n\n        self.kernel = accel\n\n    @classmethod\n"
+        "    def from_config(cls, cfg):\n        return cls(**cfg)\n\n\nif __name__ == '__main__':\n"
+        "    Spring.from_config(CONFIG)\n",
+    )
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
+        ("Spring.__init__.<locals>.accel", "omega2 = 20.0")
+    ]

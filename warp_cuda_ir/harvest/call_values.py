@@ -333,8 +333,23 @@ class Resolver:
                 shift = 0 if static else 1
                 if func.name == "__init__" and isinstance(node.func, ast.Name) and node.func.id == owner.name:
                     yield node, 1
+                elif func.name == "__init__" and self._calls_own_class(node, owner):
+                    yield node, 1
                 elif isinstance(node.func, ast.Attribute) and node.func.attr == func.name and func.name != "__init__":
                     yield node, shift
+
+    def _calls_own_class(self, call: ast.Call, owner: ast.ClassDef) -> bool:
+        """Whether `call` is `cls(...)` in a `@classmethod` of `owner` (`return cls(**cfg)` in `from_config`):
+        a call of the class, so of its `__init__`."""
+        method = self._enclosing(call, _FUNCTIONS)
+        if not (
+            isinstance(method, ast.FunctionDef)
+            and self.parent.get(id(method)) is owner
+            and any(isinstance(d, ast.Name) and d.id == "classmethod" for d in method.decorator_list)
+        ):
+            return False
+        first = [a.arg for a in (*method.args.posonlyargs, *method.args.args)][:1]
+        return isinstance(call.func, ast.Name) and [call.func.id] == first
 
     def _call_bindings(self, plan: Plan, call: ast.Call, shift: int) -> list[Binding]:
         unpacked = [k.value for k in call.keywords if k.arg is None] if shift not in _INDIRECT else []

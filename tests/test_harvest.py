@@ -1956,3 +1956,23 @@ def test_a_kernel_made_in_init_through_a_classmethod_constructor_is_made(tmp_pat
     assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
         ("Spring.__init__.<locals>.accel", "omega2 = 20.0")
     ]
+
+
+def test_singledispatch_registrations_are_made_for_the_calls_that_dispatch_to_them(tmp_path):
+    """Factories registered on a `functools.singledispatch` function (`@build_fill.register` by annotation,
+    `@build_fill.register(int)`) and reached through `build_fill(2.5)`, `build_fill(7)`: each registration was
+    "called nowhere in the script"; each is made for the calls whose first argument dispatches to it."""
+    records = _harvest_script(
+        tmp_path,
+        "dispatch.py",
+        "import functools\n\nimport warp as wp\n\n\n@functools.singledispatch\ndef build_fill(value):\n"
+        "    raise TypeError(type(value))\n\n\n@build_fill.register\ndef _(value: float):\n    @wp.kernel\n"
+        "    def fill_float(a: wp.array(dtype=float)):\n        a[wp.tid()] = value\n\n    return fill_float\n\n\n"
+        "@build_fill.register(int)\ndef _fill_int(value):\n    @wp.kernel\n    def fill_int(a: wp.array(dtype=int)):\n"
+        "        a[wp.tid()] = value\n\n    return fill_int\n\n\nif __name__ == '__main__':\n    build_fill(2.5)\n"
+        "    build_fill(7)\n",
+    )
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records) == [
+        ("_.<locals>.fill_float", "value = 2.5"),
+        ("_fill_int.<locals>.fill_int", "value = 7"),
+    ]

@@ -192,6 +192,7 @@ class Resolver:
                 why = f"{plan.factory.name}(...) at line {call.lineno}: {e}"
             if len(found) >= MAX_INSTANCES:
                 break
+        found = self._dispatched(plan, found)
         if not calls and not found:
             try:
                 found += self._parametrized(plan)
@@ -306,7 +307,11 @@ class Resolver:
             # A function defined in a top-level block (`if __name__ == "__main__":`, a `try`): a module-level
             # name, called as one.
             owner = self.tree
+        registered = self._registered(func) if isinstance(owner, ast.Module) else None
         for node in self.calls:
+            if registered is not None and isinstance(node.func, ast.Name) and node.func.id == registered[0]:
+                yield node, 0  # a call of the `singledispatch` function: `_parameter_bindings` keeps its type's
+                continue
             # A call that hands the function on (a map, a starmap, a thread or a pool) counts in its own scope.
             handed = (
                 _MAPPED
@@ -337,6 +342,43 @@ class Resolver:
                     yield node, 1
                 elif isinstance(node.func, ast.Attribute) and node.func.attr == func.name and func.name != "__init__":
                     yield node, shift
+
+    def _registered(self, func: ast.FunctionDef) -> tuple[str, ast.expr] | None:
+        """(the script's `@functools.singledispatch` function, the type expression) when `func` is registered
+        on it (`@build.register(int)`, or `@build.register` and the type its first parameter's annotation)."""
+        for decorator in func.decorator_list:
+            target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            if not (isinstance(target, ast.Attribute) and target.attr == "register"):
+                continue
+            if not isinstance(target.value, ast.Name):
+                continue
+            base = next(
+                (n for n in self.tree.body if isinstance(n, ast.FunctionDef) and n.name == target.value.id), None
+            )
+            if base is None or not any(called_name(d) == "singledispatch" for d in base.decorator_list):
+                continue
+            positional = [*func.args.posonlyargs, *func.args.args]
+            if isinstance(decorator, ast.Call) and len(decorator.args) == 1:
+                return base.name, decorator.args[0]
+            if not isinstance(decorator, ast.Call) and positional and positional[0].annotation is not None:
+                annotation = positional[0].annotation
+                if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+                    annotation = ast.copy_location(ast.parse(annotation.value, mode="eval").body, annotation)
+                return base.name, annotation
+        return None
+
+    def _dispatched(self, plan: Plan, found: list[Binding]) -> list[Binding]:
+        """The bindings of a `singledispatch` registration's calls whose first argument dispatches to it."""
+        registered = self._registered(plan.factory)
+        if registered is None:
+            return found
+        first = [a.arg for a in (*plan.factory.args.posonlyargs, *plan.factory.args.args)][:1]
+        if not first or first[0] not in plan.params:
+            raise Unresolved(f"{plan.factory.name} is dispatched on {first[:1]}, which its kernel does not read")
+        kind = self._first(registered[1], plan.factory, 0)
+        if not isinstance(kind, type):
+            raise Unresolved(f"{plan.factory.name} is registered for {ast.unparse(registered[1])[:40]}, not a type")
+        return [b for b in found if isinstance(b.values[first[0]], kind)]
 
     def _calls_own_class(self, call: ast.Call, owner: ast.ClassDef) -> bool:
         """Whether `call` is `cls(...)` in a `@classmethod` of `owner` (`return cls(**cfg)` in `from_config`):

@@ -1976,3 +1976,26 @@ def test_singledispatch_registrations_are_made_for_the_calls_that_dispatch_to_th
         ("_.<locals>.fill_float", "value = 2.5"),
         ("_fill_int.<locals>.fill_int", "value = 7"),
     ]
+
+
+def test_factories_looked_up_in_a_table_by_an_environment_setting_are_made(tmp_path):
+    """`BUILDERS.get(name, make_identity)(param)` and `BUILDERS[name](param)` in `run(name, param)`, called
+    under `__main__` with `os.environ.get("OP", "square")`: a call through a lookup was no call of the
+    factory, and reading the environment was a call that may act; the environment is read as the script's
+    top level reads it, and the lookup's values name the factories called."""
+    records = _harvest_script(
+        tmp_path,
+        "dispatch-env.py",
+        "import os\n\nimport warp as wp\n\n\ndef make_square(scale):\n    @wp.kernel\n"
+        "    def square(a: wp.array(dtype=float)):\n        i = wp.tid()\n        a[i] = scale * a[i] * a[i]\n\n"
+        "    return square\n\n\ndef make_cube(scale):\n    @wp.kernel\n    def cube(a: wp.array(dtype=float)):\n"
+        "        i = wp.tid()\n        a[i] = scale * a[i] * a[i] * a[i]\n\n    return cube\n\n\n"
+        "BUILDERS = {'square': make_square, 'cube': make_cube}\n\n\ndef run(name, param):\n"
+        "    return BUILDERS.get(name, make_cube)(param)\n\n\ndef run_strict(name):\n"
+        "    return BUILDERS[name](2.0)\n\n\n"
+        "if __name__ == '__main__':\n    run(os.environ.get('NO_SUCH_OP', 'square'), 0.5)\n    run_strict('cube')\n",
+    )
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records) == [
+        ("make_cube.<locals>.cube", "scale = 2.0"),
+        ("make_square.<locals>.square", "scale = 0.5"),
+    ]

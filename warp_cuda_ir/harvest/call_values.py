@@ -30,6 +30,7 @@ import dataclasses
 import inspect
 import itertools
 import math
+import os
 import sys
 import textwrap
 import types
@@ -329,6 +330,8 @@ class Resolver:
             elif isinstance(owner, ast.Module) and isinstance(node.func, ast.Name):
                 if node.func.id == func.name or self._calls_through(node, func):
                     yield node, 0
+            elif isinstance(owner, ast.Module) and self._looked_up(node, func):
+                yield node, 0
             elif isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)) and isinstance(node.func, ast.Name):
                 # A factory inside a function (a test's `make`): called by name in that function's body.
                 if node.func.id == func.name and self._enclosing(node, _FUNCTIONS) is owner:
@@ -342,6 +345,25 @@ class Resolver:
                     yield node, 1
                 elif isinstance(node.func, ast.Attribute) and node.func.attr == func.name and func.name != "__init__":
                     yield node, shift
+
+    def _looked_up(self, call: ast.Call, func: ast.FunctionDef) -> bool:
+        """Whether `call`'s callee, a lookup in a table (`BUILDERS[name](p)`, `BUILDERS.get(name, make_identity)(p)`),
+        may be the top-level function `func`, by the values the lookup may have where the call is."""
+        callee = call.func
+        if not (
+            isinstance(callee, ast.Subscript)
+            or (isinstance(callee, ast.Call) and isinstance(callee.func, ast.Attribute) and callee.func.attr == "get")
+        ):
+            return False
+        key = id(call)
+        if key not in self.callees:
+            self.callees[key] = []
+            try:
+                self.callees[key] = self.values(callee, call, 0)
+            except Unresolved:
+                pass
+        target = self.namespace.get(func.name)
+        return target is not None and any(v is target for v in self.callees[key])
 
     def _registered(self, func: ast.FunctionDef) -> tuple[str, ast.expr] | None:
         """(the script's `@functools.singledispatch` function, the type expression) when `func` is registered
@@ -603,6 +625,9 @@ class Resolver:
             "_operator",
         )
         pure = pure or _generated_dataclass(func) or _reading_method(func) or _small_numpy_range(func, args, kwargs)
+        if func is os.getenv or (getattr(func, "__self__", None) is os.environ and func.__name__ == "get"):
+            # `os.environ.get("OP", "square")` in `main()`: read as the script's load reads it at its top level
+            pure = True
         if func is dataclasses.asdict or func is dataclasses.astuple:
             # `make(**asdict(cfg))`: the fields of settings the harvest could make, copied (no `dict_factory`)
             pure = len(args) == 1 and not kwargs and _generated_dataclass(type(args[0])) and _plain(args[0])

@@ -1999,3 +1999,41 @@ def test_factories_looked_up_in_a_table_by_an_environment_setting_are_made(tmp_p
         ("make_cube.<locals>.cube", "scale = 2.0"),
         ("make_square.<locals>.square", "scale = 0.5"),
     ]
+
+
+def test_a_method_kernel_reading_attributes_its_constructor_sets_is_made_per_construction(tmp_path):
+    """A method making a kernel from `self.lo, self.hi` that `__init__` sets, called on instances the script
+    makes (`Rescaler(-1.0, 1.0).kernel()`, `r = Rescaler(0.0, 2.0)` then `r.kernel()`): no method of the
+    class calls it, so its attributes had no values ("self.hi is not set in kernel before the kernel"); the
+    constructor's calls give them."""
+    records = _harvest_script(
+        tmp_path,
+        "rescale.py",
+        "import warp as wp\n\n\nclass Rescaler:\n    def __init__(self, lo, hi):\n        self.lo = lo\n"
+        "        self.hi = hi\n\n    def kernel(self):\n        lo, hi = self.lo, self.hi\n\n        @wp.kernel\n"
+        "        def rescale(a: wp.array(dtype=float)):\n            i = wp.tid()\n"
+        "            a[i] = lo + (hi - lo) * a[i]\n\n        return rescale\n\n\ndef main():\n"
+        "    Rescaler(-1.0, 1.0).kernel()\n    r = Rescaler(0.0, 2.0)\n    r.kernel()\n\n\n"
+        "if __name__ == '__main__':\n    main()\n",
+    )
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records) == [
+        ("Rescaler.kernel.<locals>.rescale", "hi = 1.0\nlo = -1.0"),
+        ("Rescaler.kernel.<locals>.rescale", "hi = 2.0\nlo = 0.0"),
+    ]
+
+
+def test_a_method_kernel_whose_attributes_a_setter_changes_is_not_made_from_the_constructor(tmp_path):
+    """A builder whose setters change the attributes `build()` reads (`AffineBuilder().gain(2.0).build()`):
+    `__init__`'s values would make a kernel the script never makes, so the kernel keeps its reason."""
+    (tmp_path / "builder.py").write_text(
+        "import warp as wp\n\n\nclass AffineBuilder:\n    def __init__(self):\n        self._gain = 1.0\n\n"
+        "    def gain(self, g):\n        self._gain = g\n        return self\n\n    def build(self):\n"
+        "        g = self._gain\n\n        @wp.kernel\n        def affine(a: wp.array(dtype=float)):\n"
+        "            a[wp.tid()] *= g\n\n        return affine\n\n\nif __name__ == '__main__':\n"
+        "    AffineBuilder().gain(2.0).build()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert result.records == []
+    assert [(r.kernel, r.detail) for r in result.reasons] == [
+        ("AffineBuilder.build.<locals>.affine", "self._gain is not set in build before the kernel")
+    ]

@@ -127,6 +127,8 @@ def _plan(
     if unset and instance is not None and not (needed - set(unset)) - {instance}:
         # `self.kernel = self._make_kernel()` in `__init__`: the attributes come from the method that calls it
         caller = _through_caller(base, node, instance, set(unset), methods, outer)
+        if caller is None:
+            caller = _through_constructor(base, node, instance, set(unset), methods, outer)
         if caller is not None:
             return caller if caller.problem else _with_body(caller, kept, loops, factory_qualname)
     return _planned(base, node, kept, loops, needed, instance, "before the kernel")
@@ -277,6 +279,42 @@ def _through_caller(
         kept, _, needed = walked  # no loops: the statements before the call are those of the method's body
         return _planned(on_call, caller, kept, [], needed, instance, f"before it calls {method.name}")
     return None
+
+
+def _through_constructor(
+    base: Plan,
+    method: ast.FunctionDef,
+    instance: str,
+    attributes: set[str],
+    methods: list[tuple[ast.FunctionDef, symtable.SymbolTable]],
+    outer: list[str],
+) -> Plan | None:
+    """A plan whose factory is the class's `__init__`, keeping its statements that set `attributes`, for a
+    method that reads only attributes `__init__` sets and that no method of the class calls: the script
+    calls it on an instance it made (`Rescaler(-1.0, 1.0).kernel()`, `r = Rescaler(...)` then `r.kernel()`),
+    so the constructor's calls give the values. None when the class has no plain `__init__`."""
+    init = next(((f, t) for f, t in methods if f.name == "__init__"), None)
+    if init is None or method.name == "__init__":
+        return None
+    node, table = init
+    params = _parameters(node)
+    if not params or params[0] != instance or node.decorator_list:
+        return None
+    for other, _ in methods:
+        calls = (n for n in ast.walk(other) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute))
+        if any(n.func.attr == method.name for n in calls):  # type: ignore[attr-defined]
+            return None  # called by the class itself: `_through_caller`'s, where it can say why not
+        # A setter (`def gain(self, g): self._gain = g; return self`, chained before `.build()`) changes them
+        # after construction: `__init__`'s values would make a kernel the script never makes.
+        if other is not node and any(_attributes_set(n, instance) & attributes for n in ast.walk(other)):
+            return None
+    qualname = ".".join([*outer, node.name])
+    on_init = Plan(base.kernel, base.qualname, base.first_line, node, qualname, (), (), None, (), instance)
+    walked = _walk(list(node.body), set(attributes), table, instance, node.name)
+    if isinstance(walked, str):
+        return _with_problem(on_init, walked)
+    kept, _, needed = walked
+    return _planned(on_init, node, kept, [], needed, instance, "in __init__")
 
 
 def _with_body(caller: Plan, kept: list[ast.stmt], loops: list[ast.For], defined_in: str) -> Plan:

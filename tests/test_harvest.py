@@ -1641,3 +1641,438 @@ def test_a_sibling_imported_first_still_gets_its_inner_and_called_factory_kernel
     )
     assert [(p, q) for p, q, _ in found] == [("lib.py", "build.<locals>.flat"), ("lib.py", "make_gain.<locals>.gain")]
     assert found[1][2] == "g = 2.5"
+
+
+def test_argparse_options_of_groups_set_defaults_and_a_built_parser_are_read(tmp_path):
+    """A parser built and returned by a function of the script (`build_parser().parse_args(argv)` in
+    `main(argv=None)`, called as `main(sys.argv[1:])`), options added to an argument group and a mutually
+    exclusive group, and `parser.set_defaults(...)`: the harvest read only options added to a parser by name
+    in the parsing function ("calls build_parser, which may act"; "'_Parsed' object has no attribute")."""
+    records = _harvest_script(
+        tmp_path,
+        "my-cli.py",
+        "import argparse\nimport sys\n\nimport warp as wp\n\n\ndef build_parser():\n"
+        "    p = argparse.ArgumentParser()\n    phys = p.add_argument_group('physics')\n"
+        "    phys.add_argument('--time-step', type=float, default='0.25')\n"
+        "    mode = phys.add_mutually_exclusive_group()\n    mode.add_argument('--fast', action='store_true')\n"
+        "    p.add_argument('--gain', type=float, default=1.0)\n    p.set_defaults(gain=2.0)\n    return p\n\n\n"
+        "def make_step(dt, gain, fast):\n    @wp.kernel\n    def step(x: wp.array(dtype=float)):\n"
+        "        i = wp.tid()\n        if wp.static(fast):\n            x[i] = x[i] + dt\n        else:\n"
+        "            x[i] = gain * x[i] + dt\n\n    return step\n\n\ndef main(argv=None):\n"
+        "    args = build_parser().parse_args(argv)\n    return make_step(args.time_step, args.gain, args.fast)\n\n\n"
+        "if __name__ == '__main__':\n    sys.exit(main(sys.argv[1:]))\n",
+    )
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
+        ("make_step.<locals>.step", "dt = 0.25\nfast = False\ngain = 2.0")
+    ]
+
+
+def test_a_factory_kernel_under_future_annotations_is_made(tmp_path):
+    """`from __future__ import annotations` and a factory whose kernel's annotation reads its parameter
+    (`a: wp.array(dtype=dtype)`): the harvest guarded the calls in the annotation, which under PEP 563 is a
+    string Warp evaluates in the kernel's closure, where the guard's name is not ("NameError: name
+    '__wci_call__' is not defined")."""
+    records = _harvest_script(
+        tmp_path,
+        "typed-factory.py",
+        "from __future__ import annotations\n\nimport warp as wp\n\n\ndef make_scale(dtype, s: float = 2.0):\n"
+        "    @wp.kernel\n    def scale_typed(a: wp.array(dtype=dtype)) -> None:\n        i = wp.tid()\n"
+        "        a[i] = a[i] * dtype(s)\n\n    return scale_typed\n\n\nif __name__ == '__main__':\n"
+        "    make_scale(wp.float64)\n",
+    )
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
+        ("make_scale.<locals>.scale_typed", "dtype = wp.float64\ns = 2.0")
+    ]
+
+
+def test_a_factory_kernel_after_if_and_for_blocks_that_set_its_values_is_made(tmp_path):
+    """A factory that sets the kernel's values in blocks before it (`if width is None: width = 3`, an
+    `if`/`else` binding a name in both arms, `for w in weights: total += w`): a name bound inside a block
+    was refused ("width is bound inside a block of make_window"); such blocks, which only assign, are kept
+    and run with the call's values."""
+    records = _harvest_script(
+        tmp_path,
+        "blocks.py",
+        "import warp as wp\n\n\ndef make_window(width=None, weights=(1.0, 2.0, 1.0), clamp=True):\n"
+        "    if width is None:\n        width = 3\n    half = width // 2\n    if clamp:\n        lo = 0.0\n"
+        "    else:\n        lo = -1.0\n    total = 0.0\n    for w in weights:\n        total += w\n\n"
+        "    @wp.kernel\n    def window(a: wp.array(dtype=float), out: wp.array(dtype=float)):\n"
+        "        i = wp.tid()\n        s = float(0.0)\n        for k in range(-half, half + 1):\n"
+        "            s += a[wp.clamp(i + k, 0, a.shape[0] - 1)]\n        out[i] = wp.max(s / total, lo)\n\n"
+        "    return window\n\n\nif __name__ == '__main__':\n    make_window()\n    make_window(5, clamp=False)\n",
+    )
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records) == [
+        ("make_window.<locals>.window", "half = 1\nlo = 0.0\ntotal = 4.0"),
+        ("make_window.<locals>.window", "half = 2\nlo = -1.0\ntotal = 4.0"),
+    ]
+
+
+def test_settings_nested_by_a_default_factory_are_made_in_main(tmp_path):
+    """Frozen dataclass settings nested in settings by `field(default_factory=SolverCfg)`, made in `main()`
+    (`Cfg(solver=SolverCfg(iters=5))`) and given to factories: making a dataclass whose `default_factory` is
+    not a built-in container was refused as a call that may act ("calls Cfg, which may act"), though a
+    generated dataclass's own `__init__` runs none of the script's code."""
+    records = _harvest_script(
+        tmp_path,
+        "nested-cfg.py",
+        "from dataclasses import dataclass, field\n\nimport warp as wp\n\n\n@dataclass(frozen=True)\n"
+        "class SolverCfg:\n    iters: int = 3\n\n\n@dataclass(frozen=True)\nclass Cfg:\n"
+        "    solver: SolverCfg = field(default_factory=SolverCfg)\n    gain: float = 2.0\n\n\n"
+        "def make_relax(iters, gain):\n    @wp.kernel\n    def relax(x: wp.array(dtype=float)):\n"
+        "        i = wp.tid()\n        for _ in range(iters):\n            x[i] = gain * x[i]\n\n    return relax\n\n\n"
+        "def main():\n    cfg = Cfg(solver=SolverCfg(iters=5))\n    make_relax(cfg.solver.iters, cfg.gain)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n",
+    )
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
+        ("make_relax.<locals>.relax", "gain = 2.0\niters = 5")
+    ]
+
+
+def test_stdlib_containers_and_record_arrays_read_through_wp_static_are_written(tmp_path):
+    """Module-level values read only through `wp.static`: an `array.array`, a `collections.deque` with a
+    `maxlen`, a `ChainMap` of overrides over defaults, a numpy structured (record) array and one of its
+    records. Each had no literal ("cannot write a array.array value as a literal"); each is written as the
+    expression that makes it, and the text's code is Warp's."""
+    records = _harvest_script(
+        tmp_path,
+        "tables.py",
+        "import array\nfrom collections import ChainMap, deque\n\nimport numpy as np\nimport warp as wp\n\n"
+        "TAPS = array.array('d', [0.25, 0.5, 0.25])\nHIST = deque([0.1, 0.2, 0.3], maxlen=3)\nHIST.append(0.4)\n"
+        "SPRING = ChainMap({'k': 250.0}, {'k': 100.0, 'rest': 1.0})\n"
+        "MATS = np.array([(1.0e4, 0.3), (5.0e5, 0.45)], dtype=[('E', 'f8'), ('nu', 'f4')])\nSTEEL = MATS[1]\n\n\n"
+        "@wp.kernel\ndef tables(a: wp.array(dtype=float)):\n    i = wp.tid()\n"
+        "    a[i] = wp.static(TAPS[1]) * a[i] + wp.static(HIST[0] + SPRING['k'] - SPRING['rest'])\n"
+        "    a[i] += wp.static(float(STEEL['E']) * float(MATS['nu'][0]))\n",
+    )
+    assert len(records) == 1
+    source = records[0]["source"]
+    for written in (
+        "array.array('d', [0.25, 0.5, 0.25])",
+        "collections.deque([0.2, 0.3, 0.4], maxlen=3)",
+        "collections.ChainMap({'k': 250.0}, {'k': 100.0, 'rest': 1.0})",
+        "np.array([(10000.0, 0.30000001192092896), (500000.0, 0.44999998807907104)], "
+        "dtype=[('E', '<f8'), ('nu', '<f4')])",
+    ):
+        assert written in source, source
+
+
+def test_a_factory_called_with_starred_arguments_gets_them_spread(tmp_path):
+    """`make_clip(*sorted(LIMITS))` in `main()` and `make_clip(*bounds)` in a loop over pairs: a call passing
+    `*args` was refused ("passes *args"); a sequence of one length wherever the call is spreads into the
+    parameters, read together for each loop item."""
+    records = _harvest_script(
+        tmp_path,
+        "starred.py",
+        "import warp as wp\n\nLIMITS = {0.5, -0.5}\nPAIRS = [(0.0, 1.0), (-2.0, 2.0)]\n\n\ndef make_clip(lo, hi):\n"
+        "    @wp.kernel\n    def clip(a: wp.array(dtype=float)):\n        i = wp.tid()\n"
+        "        a[i] = wp.clamp(a[i], lo, hi)\n\n    return clip\n\n\ndef main():\n    make_clip(*sorted(LIMITS))\n"
+        "    for bounds in PAIRS:\n        make_clip(*bounds)\n\n\nif __name__ == '__main__':\n    main()\n",
+    )
+    assert sorted(r["source"].split("\n\n\n")[1] for r in records) == [
+        "hi = 0.5\nlo = -0.5",
+        "hi = 1.0\nlo = 0.0",
+        "hi = 2.0\nlo = -2.0",
+    ]
+
+
+def test_a_factory_computing_its_captured_values_with_warp_math_is_made(tmp_path):
+    """A factory computing the values its kernel captures with Warp's math builtins run in Python
+    (`d = wp.normalize(wp.vec3(*direction))`, `wp.quat_from_axis_angle(...)`), called in `main()`: a call of a
+    Warp builtin was refused ("calls Function, which may act"); those that only compute on values are run."""
+    records = _harvest_script(
+        tmp_path,
+        "rays.py",
+        "import math\n\nimport warp as wp\n\n\ndef make_turn(direction=(2.0, 0.0, 0.0), angle=0.5 * math.pi):\n"
+        "    d = wp.normalize(wp.vec3(*direction))\n    q = wp.quat_from_axis_angle(wp.vec3(0.0, 0.0, 1.0), angle)\n\n"
+        "    @wp.kernel\n    def turn(p: wp.array(dtype=wp.vec3)):\n        i = wp.tid()\n"
+        "        p[i] = wp.quat_rotate(q, p[i] + d)\n\n    return turn\n\n\ndef main():\n    make_turn()\n\n\n"
+        "if __name__ == '__main__':\n    main()\n",
+    )
+    assert [r["qualname"] for r in records] == ["make_turn.<locals>.turn"]
+    assert "d = wp.vec3(1.0, 0.0, 0.0)" in records[0]["source"]
+
+
+def test_a_factory_defined_under_the_main_guard_is_made_with_the_scripts_own_argv(tmp_path):
+    """A factory defined inside `if __name__ == "__main__":` and called there with a value read off the
+    command line (`int(sys.argv[1]) if len(sys.argv) > 1 else 3`): a function defined in a top-level block
+    had no callers ("called nowhere in the script"), and `sys.argv` read while evaluating was the
+    harvest's own command line, not the script's, which runs without arguments."""
+    records = _harvest_script(
+        tmp_path,
+        "avg.py",
+        "import sys\n\nimport warp as wp\n\nif __name__ == '__main__':\n"
+        "    taps = int(sys.argv[1]) if len(sys.argv) > 1 else 3\n\n    def make_average(n):\n"
+        "        @wp.kernel\n        def average(a: wp.array(dtype=float), out: wp.array(dtype=float)):\n"
+        "            i = wp.tid()\n            s = float(0.0)\n            for k in range(n):\n"
+        "                s += a[wp.max(i - k, 0)]\n            out[i] = s / float(n)\n\n        return average\n\n"
+        "    make_average(taps)\n",
+    )
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
+        ("make_average.<locals>.average", "n = 3")
+    ]
+
+
+def test_indirect_parametrization_gives_the_fixture_its_request_params(tmp_path):
+    """`@pytest.mark.parametrize("threshold, expected", [...], indirect=["threshold"])`: pytest hands each
+    row's first value to the fixture `threshold` as `request.param`, which makes the kernel from it; the
+    fixture's `request` had no caller ("request, a parameter of threshold, has no default and no caller")."""
+    records = _harvest_script(
+        tmp_path,
+        "test_levels.py",
+        "import pytest\nimport warp as wp\n\n\ndef make_threshold(level):\n    @wp.kernel\n"
+        "    def above(a: wp.array(dtype=float), out: wp.array(dtype=int)):\n        i = wp.tid()\n"
+        "        out[i] = wp.where(a[i] > level, 1, 0)\n\n    return above\n\n\n@pytest.fixture\n"
+        "def threshold(request):\n    return make_threshold(request.param)\n\n\n"
+        "@pytest.mark.parametrize('threshold, expected', [(2.5, 5), (6.5, 1)], indirect=['threshold'])\n"
+        "def test_count(threshold, expected):\n    assert threshold is not None\n",
+    )
+    assert sorted(r["source"].split("\n\n\n")[1] for r in records) == ["level = 2.5", "level = 6.5"]
+
+
+def test_a_test_method_looping_over_a_class_attribute_gets_its_values(tmp_path):
+    """A `unittest` test method making kernels in `for lo, hi in self.BOUNDS:` over a class attribute:
+    `self` had no caller ("self, a parameter of test_clamp, has no default and no caller"); its runner calls
+    the method on an instance whose data attributes are the class's (one a method sets on `self` stays unread)."""
+    records = _harvest_script(
+        tmp_path,
+        "test_clamps.py",
+        "import unittest\n\nimport warp as wp\n\n\ndef make_clamp(lo, hi):\n    @wp.kernel\n"
+        "    def clamp(a: wp.array(dtype=float)):\n        i = wp.tid()\n        a[i] = wp.clamp(a[i], lo, hi)\n\n"
+        "    return clamp\n\n\nclass TestClamp(unittest.TestCase):\n    BOUNDS = [(0.0, 1.0), (-0.5, 0.5)]\n\n"
+        "    @unittest.skipIf(False, 'never')\n    def test_clamp(self):\n        for lo, hi in self.BOUNDS:\n"
+        "            make_clamp(lo, hi)\n\n\nif __name__ == '__main__':\n    unittest.main()\n",
+    )
+    assert sorted(r["source"].split("\n\n\n")[1] for r in records) == ["hi = 0.5\nlo = -0.5", "hi = 1.0\nlo = 0.0"]
+
+
+def test_a_star_imported_siblings_factory_called_in_main_is_made(tmp_path):
+    """`from kfactory import *` (with `__all__`) and the sibling's factory called only in `main()` under
+    `__main__`: factories imported by name were made for their importer's calls, star-imported ones were not
+    ("make_gamma is called nowhere in the script with values the harvest can read")."""
+    (tmp_path / "kfactory.py").write_text(
+        "import warp as wp\n\n__all__ = ['make_gamma']\n\n\ndef make_gamma(gamma):\n    @wp.kernel\n"
+        "    def gamma_curve(a: wp.array(dtype=float)):\n        i = wp.tid()\n"
+        "        a[i] = wp.pow(wp.max(a[i], 0.0), gamma)\n\n    return gamma_curve\n"
+    )
+    (tmp_path / "app.py").write_text(
+        "import warp as wp\nfrom kfactory import *\n\n\ndef main():\n    make_gamma(2.2)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert result.reasons == []
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records] == [
+        ("make_gamma.<locals>.gamma_curve", "gamma = 2.2")
+    ]
+
+
+def test_a_factory_argument_computed_by_the_scripts_own_pure_helpers_is_made(tmp_path):
+    """`make_blur(gauss_weights(2))` and `make_advect(cfl_dt(dx, 2.0), dx)` in `main()`: a call of the
+    script's own function was refused ("calls gauss_weights, which may act"). A top-level function whose body
+    only computes runs guarded, its own calls checked as the harvest's are; one that reads a file stays
+    refused, with its reason."""
+    (tmp_path / "blur.py").write_text(
+        "import math\nimport warp as wp\n\n\ndef gauss_weights(radius, sigma=1.0):\n"
+        "    w = [math.exp(-0.5 * (k / sigma) ** 2) for k in range(-radius, radius + 1)]\n    total = sum(w)\n"
+        "    return tuple(round(x / total, 6) for x in w)\n\n\ndef cfl_dt(dx, speed, cfl=0.5):\n"
+        "    return cfl * dx / speed\n\n\ndef read_gain():\n    return float(open('gain.txt').read())\n\n\n"
+        "def make_blur(weights, dt):\n    @wp.kernel\n"
+        "    def blur(a: wp.array(dtype=float), out: wp.array(dtype=float)):\n"
+        "        i = wp.tid()\n        s = float(0.0)\n        for k in range(wp.static(len(weights))):\n"
+        "            s += wp.static(weights[k]) * a[wp.clamp(i + k - 1, 0, a.shape[0] - 1)]\n"
+        "        out[i] = s * dt\n\n"
+        "    return blur\n\n\ndef make_gain(g):\n    @wp.kernel\n    def gain(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] *= g\n\n    return gain\n\n\ndef main():\n"
+        "    make_blur(gauss_weights(1), cfl_dt(0.5, 2.0))\n"
+        "    make_gain(read_gain())\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records] == [
+        ("make_blur.<locals>.blur", "dt = 0.125\nweights = (0.274069, 0.451863, 0.274069)")
+    ]
+    assert [(r.kernel, "calls open, which may act" in r.detail) for r in result.reasons] == [
+        ("make_gain.<locals>.gain", True)
+    ]
+
+
+def test_a_kernel_in_a_class_body_arm_the_load_did_not_take_is_made(tmp_path):
+    """A kernel defined in each arm of an `if` in a class body (`class Integrator: if USE_RK2: ... else:
+    ...`): the arm the load took was harvested, the other was "not found at import"; top-level arms were
+    made from the text already, class-body ones now are too, under the class's qualified name."""
+    records = _harvest_script(
+        tmp_path,
+        "integrators.py",
+        "import os\n\nimport warp as wp\n\nUSE_RK2 = os.environ.get('NO_SUCH_SETTING') == '1'\n\n\n"
+        "class Integrator:\n    if USE_RK2:\n\n        @wp.kernel\n"
+        "        def step(x: wp.array(dtype=float), v: wp.array(dtype=float), dt: float):\n"
+        "            i = wp.tid()\n            x[i] = x[i] + dt * (v[i] + 0.5 * dt * x[i])\n\n    else:\n\n"
+        "        @wp.kernel\n        def step(x: wp.array(dtype=float), v: wp.array(dtype=float), dt: float):\n"
+        "            i = wp.tid()\n            x[i] = x[i] + dt * v[i]\n",
+    )
+    assert sorted((r["qualname"], r["line"]) for r in records) == [("Integrator.step", 11), ("Integrator.step", 18)]
+
+
+def test_a_factory_swept_over_numpy_ranges_in_main_is_made_for_each_value(tmp_path):
+    """`for n in np.arange(2, 4): make_pow(int(n))` and `for t in np.linspace(0.0, 1.0, 3)` in `main()`: numpy's
+    range makers were calls that may act ("calls arange, which may act") and a numpy array was no sequence a
+    loop could take; a small range of plain numbers is computed and looped over (`np.arange(10**9)` is not)."""
+    records = _harvest_script(
+        tmp_path,
+        "sweep.py",
+        "import numpy as np\nimport warp as wp\n\n\ndef make_pow(n, t):\n    @wp.kernel\n"
+        "    def pw(a: wp.array(dtype=float)):\n        i = wp.tid()\n        r = float(t)\n"
+        "        for _ in range(n):\n            r = r * a[i]\n        a[i] = r\n\n    return pw\n\n\ndef main():\n"
+        "    for n in np.arange(2, 4):\n        make_pow(int(n), 1.0)\n    for t in np.linspace(0.0, 1.0, 3):\n"
+        "        make_pow(2, float(t))\n\n\nif __name__ == '__main__':\n    main()\n",
+    )
+    assert sorted(r["source"].split("\n\n\n")[1] for r in records) == [
+        "n = 2\nt = 0.0",
+        "n = 2\nt = 0.5",
+        "n = 2\nt = 1.0",
+        "n = 3\nt = 1.0",
+    ]
+
+
+def test_an_attribute_dict_read_by_attribute_through_wp_static_is_written_as_a_namespace(tmp_path):
+    """An "easydict" settings object (`class AttrDict(dict): __getattr__ = dict.__getitem__`) read as
+    `wp.static(CFG.substeps)`: it was written as a dict literal, which has no such attribute ("Warp codegen
+    failed ... Error evaluating"); a class holding the keys used reads the same."""
+    records = _harvest_script(
+        tmp_path,
+        "easycfg.py",
+        "import warp as wp\n\n\nclass AttrDict(dict):\n    __getattr__ = dict.__getitem__\n"
+        "    __setattr__ = dict.__setitem__\n\n\nCFG = AttrDict(dt=0.01, damping=0.2)\nCFG.substeps = 4\n\n\n"
+        "@wp.kernel\ndef damp(v: wp.array(dtype=float)):\n    i = wp.tid()\n"
+        "    for _ in range(wp.static(CFG.substeps)):\n        v[i] = v[i] * (1.0 - wp.static(CFG.damping * CFG.dt))\n",
+    )
+    assert len(records) == 1
+    source = records[0]["source"]
+    assert "class CFG:\n    damping = damping\n    dt = dt\n    substeps = substeps" in source
+    assert "damping = 0.2\ndt = 0.01\nsubsteps = 4" in source
+
+
+def test_settings_with_fields_derived_in_post_init_are_made_and_spread_by_asdict(tmp_path):
+    """A dataclass whose `__post_init__` only derives a field from others (`self.dt_sub = self.dt /
+    self.substeps`), made in `main()`, its field and `**asdict(cfg)` given to factories: a method the script
+    wrote made the class a call that may act ("calls SimConfig, which may act"), and so was `asdict`. One whose
+    `__post_init__` calls anything else (`print`) stays refused."""
+    (tmp_path / "derived.py").write_text(
+        "from dataclasses import asdict, dataclass, field\n\nimport warp as wp\n\n\n@dataclass\nclass SimConfig:\n"
+        "    dt: float = 0.01\n    substeps: int = 4\n    dt_sub: float = field(init=False)\n\n"
+        "    def __post_init__(self):\n        self.dt_sub = self.dt / self.substeps\n\n\n@dataclass\nclass Loud:\n"
+        "    dt: float = 0.01\n\n    def __post_init__(self):\n        print(self.dt)\n\n\n"
+        "def make_step(dt_sub):\n    @wp.kernel\n    def step(x: wp.array(dtype=float)):\n"
+        "        x[wp.tid()] += dt_sub\n\n    return step\n\n\ndef make_loop(dt, substeps, dt_sub):\n    @wp.kernel\n"
+        "    def loop(x: wp.array(dtype=float)):\n        i = wp.tid()\n        for _ in range(substeps):\n"
+        "            x[i] += dt_sub * dt\n\n    return loop\n\n\ndef make_loud(dt):\n    @wp.kernel\n"
+        "    def loud(x: wp.array(dtype=float)):\n        x[wp.tid()] += dt\n\n    return loud\n\n\ndef main():\n"
+        "    cfg = SimConfig(dt=0.02)\n    make_step(cfg.dt_sub)\n    make_loop(**asdict(cfg))\n"
+        "    make_loud(Loud().dt)\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_loop.<locals>.loop", "dt = 0.02\ndt_sub = 0.005\nsubsteps = 4"),
+        ("make_step.<locals>.step", "dt_sub = 0.005"),
+    ]
+    assert [(r.kernel, "calls Loud, which may act" in r.detail) for r in result.reasons] == [
+        ("make_loud.<locals>.loud", True)
+    ]
+
+
+def test_a_kernel_made_in_init_through_a_classmethod_constructor_is_made(tmp_path):
+    """`Spring.from_config(CONFIG)` whose `@classmethod` returns `cls(**cfg)`, the kernel made in `__init__`:
+    `cls(...)` was no call of the class ("__init__ is called nowhere in the script with values the harvest
+    can read")."""
+    records = _harvest_script(
+        tmp_path,
+        "springs.py",
+        "import warp as wp\n\nCONFIG = {'stiffness': 40.0, 'mass': 2.0}\n\n\nclass Spring:\n"
+        "    def __init__(self, stiffness, mass):\n        omega2 = stiffness / mass\n\n        @wp.kernel\n"
+        "        def accel(x: wp.array(dtype=float), a: wp.array(dtype=float)):\n            i = wp.tid()\n"
+        "            a[i] = -omega2 * x[i]\n\n        self.kernel = accel\n\n    @classmethod\n"
+        "    def from_config(cls, cfg):\n        return cls(**cfg)\n\n\nif __name__ == '__main__':\n"
+        "    Spring.from_config(CONFIG)\n",
+    )
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
+        ("Spring.__init__.<locals>.accel", "omega2 = 20.0")
+    ]
+
+
+def test_singledispatch_registrations_are_made_for_the_calls_that_dispatch_to_them(tmp_path):
+    """Factories registered on a `functools.singledispatch` function (`@build_fill.register` by annotation,
+    `@build_fill.register(int)`) and reached through `build_fill(2.5)`, `build_fill(7)`: each registration was
+    "called nowhere in the script"; each is made for the calls whose first argument dispatches to it."""
+    records = _harvest_script(
+        tmp_path,
+        "dispatch.py",
+        "import functools\n\nimport warp as wp\n\n\n@functools.singledispatch\ndef build_fill(value):\n"
+        "    raise TypeError(type(value))\n\n\n@build_fill.register\ndef _(value: float):\n    @wp.kernel\n"
+        "    def fill_float(a: wp.array(dtype=float)):\n        a[wp.tid()] = value\n\n    return fill_float\n\n\n"
+        "@build_fill.register(int)\ndef _fill_int(value):\n    @wp.kernel\n    def fill_int(a: wp.array(dtype=int)):\n"
+        "        a[wp.tid()] = value\n\n    return fill_int\n\n\nif __name__ == '__main__':\n    build_fill(2.5)\n"
+        "    build_fill(7)\n",
+    )
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records) == [
+        ("_.<locals>.fill_float", "value = 2.5"),
+        ("_fill_int.<locals>.fill_int", "value = 7"),
+    ]
+
+
+def test_factories_looked_up_in_a_table_by_an_environment_setting_are_made(tmp_path):
+    """`BUILDERS.get(name, make_identity)(param)` and `BUILDERS[name](param)` in `run(name, param)`, called
+    under `__main__` with `os.environ.get("OP", "square")`: a call through a lookup was no call of the
+    factory, and reading the environment was a call that may act; the environment is read as the script's
+    top level reads it, and the lookup's values name the factories called."""
+    records = _harvest_script(
+        tmp_path,
+        "dispatch-env.py",
+        "import os\n\nimport warp as wp\n\n\ndef make_square(scale):\n    @wp.kernel\n"
+        "    def square(a: wp.array(dtype=float)):\n        i = wp.tid()\n        a[i] = scale * a[i] * a[i]\n\n"
+        "    return square\n\n\ndef make_cube(scale):\n    @wp.kernel\n    def cube(a: wp.array(dtype=float)):\n"
+        "        i = wp.tid()\n        a[i] = scale * a[i] * a[i] * a[i]\n\n    return cube\n\n\n"
+        "BUILDERS = {'square': make_square, 'cube': make_cube}\n\n\ndef run(name, param):\n"
+        "    return BUILDERS.get(name, make_cube)(param)\n\n\ndef run_strict(name):\n"
+        "    return BUILDERS[name](2.0)\n\n\n"
+        "if __name__ == '__main__':\n    run(os.environ.get('NO_SUCH_OP', 'square'), 0.5)\n    run_strict('cube')\n",
+    )
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records) == [
+        ("make_cube.<locals>.cube", "scale = 2.0"),
+        ("make_square.<locals>.square", "scale = 0.5"),
+    ]
+
+
+def test_a_method_kernel_reading_attributes_its_constructor_sets_is_made_per_construction(tmp_path):
+    """A method making a kernel from `self.lo, self.hi` that `__init__` sets, called on instances the script
+    makes (`Rescaler(-1.0, 1.0).kernel()`, `r = Rescaler(0.0, 2.0)` then `r.kernel()`): no method of the
+    class calls it, so its attributes had no values ("self.hi is not set in kernel before the kernel"); the
+    constructor's calls give them."""
+    records = _harvest_script(
+        tmp_path,
+        "rescale.py",
+        "import warp as wp\n\n\nclass Rescaler:\n    def __init__(self, lo, hi):\n        self.lo = lo\n"
+        "        self.hi = hi\n\n    def kernel(self):\n        lo, hi = self.lo, self.hi\n\n        @wp.kernel\n"
+        "        def rescale(a: wp.array(dtype=float)):\n            i = wp.tid()\n"
+        "            a[i] = lo + (hi - lo) * a[i]\n\n        return rescale\n\n\ndef main():\n"
+        "    Rescaler(-1.0, 1.0).kernel()\n    r = Rescaler(0.0, 2.0)\n    r.kernel()\n\n\n"
+        "if __name__ == '__main__':\n    main()\n",
+    )
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records) == [
+        ("Rescaler.kernel.<locals>.rescale", "hi = 1.0\nlo = -1.0"),
+        ("Rescaler.kernel.<locals>.rescale", "hi = 2.0\nlo = 0.0"),
+    ]
+
+
+def test_a_method_kernel_whose_attributes_a_setter_changes_is_not_made_from_the_constructor(tmp_path):
+    """A builder whose setters change the attributes `build()` reads (`AffineBuilder().gain(2.0).build()`):
+    `__init__`'s values would make a kernel the script never makes, so the kernel keeps its reason."""
+    (tmp_path / "builder.py").write_text(
+        "import warp as wp\n\n\nclass AffineBuilder:\n    def __init__(self):\n        self._gain = 1.0\n\n"
+        "    def gain(self, g):\n        self._gain = g\n        return self\n\n    def build(self):\n"
+        "        g = self._gain\n\n        @wp.kernel\n        def affine(a: wp.array(dtype=float)):\n"
+        "            a[wp.tid()] *= g\n\n        return affine\n\n\nif __name__ == '__main__':\n"
+        "    AffineBuilder().gain(2.0).build()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert result.records == []
+    assert [(r.kernel, r.detail) for r in result.reasons] == [
+        ("AffineBuilder.build.<locals>.affine", "self._gain is not set in build before the kernel")
+    ]

@@ -20,14 +20,19 @@ methods would run) stop that kernel, which keeps a reason.
 """
 
 from __future__ import annotations
+import __future__
 
 import ast
 import builtins
+import contextlib
 import copy
 import dataclasses
 import inspect
 import itertools
 import math
+import os
+import sys
+import textwrap
 import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -45,6 +50,9 @@ from warp_cuda_ir.harvest.scripts import called_name, compiled, future_flags, la
 # Distinct argument values tried per kernel definition: the first of each loop's values first (see
 # `_spread`). On Warp 1.19's examples a factory is called over at most 2 dtypes x 16 tile lengths.
 MAX_INSTANCES = 8
+# How deep the script's own functions may call each other while the harvest computes a value with them (a
+# recursion in the script stops there).
+MAX_HELPER_DEPTH = 8
 # How many callers deep a parameter's value is followed (`main()` -> `run(args)` -> `bench(config)`): a
 # recursion in the script stops there.
 MAX_DEPTH = 4
@@ -126,6 +134,8 @@ class Resolver:
         # id(a sibling module's factory) -> how this script spells it (`make_scaler`, `ku.make_scaler`), for a
         # factory this script imports and calls where its load does not run (in `main()`).
         self.imported: dict[int, str] = {}
+        self.helpers: dict[int, Any] = {}  # id(a script function) -> its guarded copy, or None (`_helper`)
+        self.helper_depth = 0
 
     # --- the calls of a factory ------------------------------------------------------------------
 
@@ -183,6 +193,7 @@ class Resolver:
                 why = f"{plan.factory.name}(...) at line {call.lineno}: {e}"
             if len(found) >= MAX_INSTANCES:
                 break
+        found = self._dispatched(plan, found)
         if not calls and not found:
             try:
                 found += self._parametrized(plan)
@@ -291,7 +302,17 @@ class Resolver:
             yield from ((node, 0) for node in self.calls if ast.unparse(node.func) == spelled)
             return
         owner = self.parent.get(id(func))
+        if not isinstance(owner, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and (
+            self._enclosing(func, (*_FUNCTIONS, ast.ClassDef)) is None
+        ):
+            # A function defined in a top-level block (`if __name__ == "__main__":`, a `try`): a module-level
+            # name, called as one.
+            owner = self.tree
+        registered = self._registered(func) if isinstance(owner, ast.Module) else None
         for node in self.calls:
+            if registered is not None and isinstance(node.func, ast.Name) and node.func.id == registered[0]:
+                yield node, 0  # a call of the `singledispatch` function: `_parameter_bindings` keeps its type's
+                continue
             # A call that hands the function on (a map, a starmap, a thread or a pool) counts in its own scope.
             handed = (
                 _MAPPED
@@ -309,6 +330,8 @@ class Resolver:
             elif isinstance(owner, ast.Module) and isinstance(node.func, ast.Name):
                 if node.func.id == func.name or self._calls_through(node, func):
                     yield node, 0
+            elif isinstance(owner, ast.Module) and self._looked_up(node, func):
+                yield node, 0
             elif isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)) and isinstance(node.func, ast.Name):
                 # A factory inside a function (a test's `make`): called by name in that function's body.
                 if node.func.id == func.name and self._enclosing(node, _FUNCTIONS) is owner:
@@ -318,8 +341,79 @@ class Resolver:
                 shift = 0 if static else 1
                 if func.name == "__init__" and isinstance(node.func, ast.Name) and node.func.id == owner.name:
                     yield node, 1
+                elif func.name == "__init__" and self._calls_own_class(node, owner):
+                    yield node, 1
                 elif isinstance(node.func, ast.Attribute) and node.func.attr == func.name and func.name != "__init__":
                     yield node, shift
+
+    def _looked_up(self, call: ast.Call, func: ast.FunctionDef) -> bool:
+        """Whether `call`'s callee, a lookup in a table (`BUILDERS[name](p)`, `BUILDERS.get(name, make_identity)(p)`),
+        may be the top-level function `func`, by the values the lookup may have where the call is."""
+        callee = call.func
+        if not (
+            isinstance(callee, ast.Subscript)
+            or (isinstance(callee, ast.Call) and isinstance(callee.func, ast.Attribute) and callee.func.attr == "get")
+        ):
+            return False
+        key = id(call)
+        if key not in self.callees:
+            self.callees[key] = []
+            try:
+                self.callees[key] = self.values(callee, call, 0)
+            except Unresolved:
+                pass
+        target = self.namespace.get(func.name)
+        return target is not None and any(v is target for v in self.callees[key])
+
+    def _registered(self, func: ast.FunctionDef) -> tuple[str, ast.expr] | None:
+        """(the script's `@functools.singledispatch` function, the type expression) when `func` is registered
+        on it (`@build.register(int)`, or `@build.register` and the type its first parameter's annotation)."""
+        for decorator in func.decorator_list:
+            target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            if not (isinstance(target, ast.Attribute) and target.attr == "register"):
+                continue
+            if not isinstance(target.value, ast.Name):
+                continue
+            base = next(
+                (n for n in self.tree.body if isinstance(n, ast.FunctionDef) and n.name == target.value.id), None
+            )
+            if base is None or not any(called_name(d) == "singledispatch" for d in base.decorator_list):
+                continue
+            positional = [*func.args.posonlyargs, *func.args.args]
+            if isinstance(decorator, ast.Call) and len(decorator.args) == 1:
+                return base.name, decorator.args[0]
+            if not isinstance(decorator, ast.Call) and positional and positional[0].annotation is not None:
+                annotation = positional[0].annotation
+                if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+                    annotation = ast.copy_location(ast.parse(annotation.value, mode="eval").body, annotation)
+                return base.name, annotation
+        return None
+
+    def _dispatched(self, plan: Plan, found: list[Binding]) -> list[Binding]:
+        """The bindings of a `singledispatch` registration's calls whose first argument dispatches to it."""
+        registered = self._registered(plan.factory)
+        if registered is None:
+            return found
+        first = [a.arg for a in (*plan.factory.args.posonlyargs, *plan.factory.args.args)][:1]
+        if not first or first[0] not in plan.params:
+            raise Unresolved(f"{plan.factory.name} is dispatched on {first[:1]}, which its kernel does not read")
+        kind = self._first(registered[1], plan.factory, 0)
+        if not isinstance(kind, type):
+            raise Unresolved(f"{plan.factory.name} is registered for {ast.unparse(registered[1])[:40]}, not a type")
+        return [b for b in found if isinstance(b.values[first[0]], kind)]
+
+    def _calls_own_class(self, call: ast.Call, owner: ast.ClassDef) -> bool:
+        """Whether `call` is `cls(...)` in a `@classmethod` of `owner` (`return cls(**cfg)` in `from_config`):
+        a call of the class, so of its `__init__`."""
+        method = self._enclosing(call, _FUNCTIONS)
+        if not (
+            isinstance(method, ast.FunctionDef)
+            and self.parent.get(id(method)) is owner
+            and any(isinstance(d, ast.Name) and d.id == "classmethod" for d in method.decorator_list)
+        ):
+            return False
+        first = [a.arg for a in (*method.args.posonlyargs, *method.args.args)][:1]
+        return isinstance(call.func, ast.Name) and [call.func.id] == first
 
     def _call_bindings(self, plan: Plan, call: ast.Call, shift: int) -> list[Binding]:
         unpacked = [k.value for k in call.keywords if k.arg is None] if shift not in _INDIRECT else []
@@ -402,7 +496,7 @@ class Resolver:
             args, keywords = _handed_arguments(call)
             shift = 0
         if any(isinstance(a, ast.Starred) for a in args):
-            raise Unresolved("passes *args")
+            args = self._unstarred(args, call)
         positional = [a.arg for a in (*func.args.posonlyargs, *func.args.args)][shift:]
         if len(args) > len(positional):
             raise Unresolved("more arguments than parameters")
@@ -414,6 +508,27 @@ class Resolver:
         for k in keywords:
             if k.arg is not None:  # `**cfg`: see `_call_bindings`
                 out[k.arg] = (k.value, call)
+        return out
+
+    def _unstarred(self, args: list[ast.expr], call: ast.Call) -> list[ast.expr]:
+        """A call's positional arguments with each `*seq` spread as `seq[0], seq[1], ...` (`make(*sorted(LIMITS))`,
+        `make(*cfg)` in `for cfg in CONFIGS`), where every value `seq` may have there has the same length."""
+        out: list[ast.expr] = []
+        for a in args:
+            if not isinstance(a, ast.Starred):
+                out.append(a)
+                continue
+            try:
+                found = self.values(a.value, call, 0)
+            except Unresolved:
+                found = []
+            # indexable sequences only: a set or an iterator spreads in an order `seq[i]` cannot give
+            lengths = {len(v) for v in found if isinstance(v, (tuple, list, range))}
+            if len(lengths) != 1 or not all(isinstance(v, (tuple, list, range)) for v in found):
+                raise Unresolved("passes *args")
+            for i in range(lengths.pop()):
+                item = ast.Subscript(a.value, ast.Constant(i), ast.Load())
+                out.append(ast.fix_missing_locations(ast.copy_location(item, a)))
         return out
 
     # --- values of an expression -----------------------------------------------------------------
@@ -489,7 +604,8 @@ class Resolver:
         ast.fix_missing_locations(guarded)
         scope = {**self.namespace, **bound, "__wci_call__": self.guard}
         try:
-            return eval(compiled(guarded, self.path, "eval", self.flags), scope)
+            with script_argv(self.path):
+                return eval(compiled(guarded, self.path, "eval", self.flags), scope)
         except Unresolved:
             raise
         except Exception as e:
@@ -508,15 +624,87 @@ class Resolver:
             "math",
             "_operator",
         )
-        pure = pure or _generated_dataclass(func) or _reading_method(func)
+        pure = pure or _generated_dataclass(func) or _reading_method(func) or _small_numpy_range(func, args, kwargs)
+        if func is os.getenv or (getattr(func, "__self__", None) is os.environ and func.__name__ == "get"):
+            # `os.environ.get("OP", "square")` in `main()`: read as the script's load reads it at its top level
+            pure = True
+        if func is dataclasses.asdict or func is dataclasses.astuple:
+            # `make(**asdict(cfg))`: the fields of settings the harvest could make, copied (no `dict_factory`)
+            pure = len(args) == 1 and not kwargs and _generated_dataclass(type(args[0])) and _plain(args[0])
         if func is getattr or func is hasattr:  # `getattr(dtype, "_wp_scalar_type_", dtype)`: data and types only
             pure = bool(args) and _plain(args[0]) and not str(args[1:2] and args[1]).startswith("__")
         if not (pure or self.is_allowed(func, args, kwargs)):
+            helper = self._helper(func)
+            if helper is not None:
+                return self._call_helper(helper, args, kwargs)
             raise Unresolved(f"calls {getattr(func, '__qualname__', None) or type(func).__name__}, which may act")
         # A script's `list(range(10**9))` in `main()` is its run's business: the harvest's worker shares the
         # machine's memory, so a built-in is not handed more than `MAX_ITEMS` items.
         args = tuple(_bounded(a) for a in args)
         return func(*args, **kwargs)
+
+    def _helper(self, func: Any) -> Any:
+        """The script's own top-level function `func`, guarded, when its body only computes: `cfl_dt(dx, 2.0)`,
+        `gauss_weights(2)` in a factory's arguments. Its calls go through `guard` as the harvest's own do; it
+        may not declare `global`/`nonlocal`, loop with `while`, catch, import, `del`, yield or await, store
+        into an attribute or an item, or read a special attribute, and the module-level names it reads are
+        plain values. None for anything else."""
+        if not isinstance(func, types.FunctionType) or func.__qualname__ != func.__name__ or func.__closure__:
+            return None
+        if self.namespace.get(func.__name__) is not func or func.__code__.co_filename != self.path:
+            return None
+        if id(func) in self.helpers:
+            return self.helpers[id(func)]
+        self.helpers[id(func)] = None
+        node = next((n for n in self.tree.body if isinstance(n, ast.FunctionDef) and n.name == func.__name__), None)
+        if node is None or node.decorator_list or not _computes_only(node):
+            return None
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in self.namespace:
+                if not _plain(self.namespace[n.id]):
+                    return None
+        lazy = bool(self.flags & __future__.annotations.compiler_flag)
+        guarded = copy.deepcopy(node)
+        guarded.body = [_Guard(lazy).visit(stmt) for stmt in guarded.body]
+        guarded.args = _Guard(lazy)._arguments(guarded.args)
+        wrapper = ast.FunctionDef(
+            name="__wci_helper__",
+            args=ast.arguments(
+                posonlyargs=[], args=[ast.arg("__wci_call__")], kwonlyargs=[], kw_defaults=[], defaults=[]
+            ),
+            body=[guarded, ast.Return(ast.Name(node.name, ast.Load()))],
+            decorator_list=[],
+            returns=None,
+            type_params=[],
+        )
+        ast.copy_location(wrapper, node)
+        scope: dict[str, Any] = {}
+        try:
+            with script_argv(self.path):
+                exec(
+                    compiled(
+                        ast.fix_missing_locations(ast.Module([wrapper], type_ignores=[])), self.path, "exec", self.flags
+                    ),
+                    self.namespace,
+                    scope,
+                )
+                self.helpers[id(func)] = scope["__wci_helper__"](self.guard)
+        except Exception:
+            return None
+        return self.helpers[id(func)]
+
+    def _call_helper(self, helper: Any, args: tuple, kwargs: dict[str, Any]) -> Any:
+        if self.helper_depth >= MAX_HELPER_DEPTH:
+            raise Unresolved(f"{helper.__name__} calls the script's functions too deep")
+        self.helper_depth += 1
+        try:
+            return helper(*(_bounded(a) for a in args), **kwargs)
+        except Unresolved:
+            raise
+        except Exception as e:
+            raise Unresolved(f"{helper.__name__}(...): {type(e).__name__}: {e}") from e
+        finally:
+            self.helper_depth -= 1
 
     def _name_values(self, name: str, at: ast.AST, depth: int) -> list[Any]:
         if isinstance(at, ast.ClassDef):  # a method's default, `def __init__(self, width=WIDTH)`: the class body's
@@ -561,6 +749,12 @@ class Resolver:
                         out.append(value)
             except Unresolved as e:
                 why = str(e)
+        if not out and name == "request" and _is_fixture(func):
+            # `@pytest.mark.parametrize("threshold", [...], indirect=["threshold"])` on a test: pytest hands
+            # each value to the fixture `threshold` as its `request.param`
+            for value in self._indirect_values(func.name):
+                if not any(_same(value, v.param) for v in out):
+                    out.append(_FixtureRequest(value))
         if not out:
             # A test's parameter its runner gives (`@pytest.mark.parametrize("dtype", [...])`).
             for rows in self._parametrize_rows(func)[0]:
@@ -573,11 +767,71 @@ class Resolver:
             returned = self._fixture_return(name)
             if returned is not None:
                 out = self.values(returned.value, returned, depth + 1)  # type: ignore[arg-type]
+        if not out and default is None and func.name.startswith("test"):
+            # `for lo, hi in self.BOUNDS:` in a test method its runner calls: the class's data attributes
+            data = self._test_instance_data(func, name)
+            if data is not None:
+                out = [data]
         if not out and default is not None:
             out = self.values(default, func, depth)
         if not out:
             raise Unresolved(why)
         return out[:MAX_INSTANCES]
+
+    def _test_instance_data(self, method: ast.FunctionDef, name: str) -> types.SimpleNamespace | None:
+        """For `self` of a test method of a top-level class, the class's plain data attributes (`BOUNDS = [...]`)
+        as a namespace: what `self.BOUNDS` reads. Those a method sets on the instance (`self.x = ...` in
+        `setUp`) are left out, since a run reads the instance's value; methods too (the harvest runs none)."""
+        owner = self.parent.get(id(method))
+        params = _parameters_of(method)
+        if not (isinstance(owner, ast.ClassDef) and self.parent.get(id(owner)) is self.tree and params[:1] == [name]):
+            return None
+        if method.decorator_list and not all(_is_test_decorator(d) for d in method.decorator_list):
+            return None
+        cls = self.namespace.get(owner.name)
+        if not isinstance(cls, type):
+            return None
+        set_on_instance = {
+            t.attr
+            for n in ast.walk(owner)
+            if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+            for target in (n.targets if isinstance(n, ast.Assign) else [n.target])
+            for t in ast.walk(target)
+            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == name
+        }
+        data = {}
+        for attr in dir(cls):
+            if attr.startswith("_") or attr in set_on_instance:
+                continue
+            value = inspect.getattr_static(cls, attr)
+            if not isinstance(value, (types.FunctionType, staticmethod, classmethod, property)) and _plain(value):
+                data[attr] = value
+        return types.SimpleNamespace(**data)
+
+    def _indirect_values(self, fixture: str) -> list[Any]:
+        """The values the script's tests parametrize the fixture `fixture` with indirectly (`indirect=True`,
+        or a list naming it), in order."""
+        out: list[Any] = []
+        for test in ast.walk(self.tree):
+            if not isinstance(test, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for decorator in test.decorator_list:
+                given = _parametrize_arguments(decorator)
+                if given is None or not _indirect_to(decorator, fixture):  # type: ignore[arg-type]
+                    continue
+                names = _parametrized_names(given[0])
+                if fixture not in names:
+                    continue
+                at = names.index(fixture)
+                for listed in self.values(_param_values(given[1]), test, 0):
+                    for item in _items(listed):
+                        if len(names) == 1:
+                            out.append(item)
+                        elif isinstance(item, (tuple, list)) and len(item) == len(names):
+                            out.append(item[at])
+                        else:
+                            raise Unresolved(f"{describe(item)} does not give {', '.join(names)}")
+        return out
 
     def _fixture_return(self, name: str) -> ast.Return | None:
         """The `return` of the script's top-level fixture `name` without `params=` whose body is that one
@@ -611,16 +865,33 @@ class Resolver:
         given = command_line_given(value)
         if given is not None and not self._own_command_line(given, at, depth):
             raise Unresolved(f"{parser} parses {ast.unparse(given)[:60]}, not the script's own command line")
-        function = self._enclosing(at, (ast.FunctionDef, ast.AsyncFunctionDef))
+        scope: ast.AST = self._enclosing(at, (ast.FunctionDef, ast.AsyncFunctionDef)) or self.tree
+        if parser.endswith("()"):
+            built = self._built_parser(parser[:-2])
+            if built is None:
+                raise Unresolved(f"{parser} returns no parser the script builds in it")
+            scope, parser = built
+        names = _parser_names(scope, parser)
         options: dict[str, Any] = {}
-        for node in _walk_body(function or self.tree):
+        set_later: dict[str, Any] = {}
+        for node in _walk_body(scope):
             if not (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)
-                and node.func.attr in ("add_argument", "add_option")
                 and isinstance(node.func.value, ast.Name)
-                and node.func.value.id == parser
+                and node.func.value.id in names
             ):
+                continue
+            if node.func.attr == "set_defaults" and node.func.value.id == parser:
+                # `parser.set_defaults(gain=2.0)`: argparse gives these over any option's own default
+                for k in node.keywords:
+                    if k.arg is not None:
+                        try:
+                            set_later[k.arg] = self._first(k.value, node, depth)
+                        except Unresolved:
+                            set_later.pop(k.arg, None)
+                continue
+            if node.func.attr not in ("add_argument", "add_option"):
                 continue
             # `add_option` is optparse's (`opts, rest = parser.parse_args()`): an option without a default is
             # None whatever its action, and its `type` is a name ("float"), not a callable.
@@ -645,7 +916,25 @@ class Resolver:
             except Unresolved:
                 continue
             options[dest] = default
-        return _Parsed(options)
+        return _Parsed(options | set_later)
+
+    def _built_parser(self, name: str) -> tuple[ast.FunctionDef, str] | None:
+        """(the script's top-level function `name`, the local it returns) when it builds an argument parser
+        (`p = argparse.ArgumentParser(...)`, options added, `return p`), else None."""
+        func = next((n for n in self.tree.body if isinstance(n, ast.FunctionDef) and n.name == name), None)
+        if func is None:
+            return None
+        made = {
+            t.id
+            for n in _walk_body(func)
+            if isinstance(n, ast.Assign)
+            and isinstance(n.value, ast.Call)
+            and called_name(n.value.func) in _PARSER_CLASSES
+            for t in n.targets
+            if isinstance(t, ast.Name)
+        }
+        returned = [n.value.id for n in _walk_body(func) if isinstance(n, ast.Return) and isinstance(n.value, ast.Name)]
+        return (func, returned[0]) if len(returned) == 1 and returned[0] in made else None
 
     def _own_command_line(self, given: ast.expr, at: ast.AST, depth: int) -> bool:
         """Whether `parse_args(given)` parses the script's own command line, which is empty as the harvest
@@ -657,6 +946,19 @@ class Resolver:
             return given.value is None
         if not isinstance(given, ast.Name):
             return False
+        function = self._enclosing(at, (ast.FunctionDef, ast.AsyncFunctionDef))
+        if isinstance(function, ast.FunctionDef) and given.id in _arguments(function):
+            # `def main(argv=None)` called as `main(sys.argv[1:])` under `__main__` (or `main()`): each caller's
+            # argument is the script's own command line, read by its text, since its value here is the harvest's
+            default = _arguments(function)[given.id]
+            seen = False
+            for call, shift in self._calls_of(function):
+                expr = self._argument_exprs(function, call, shift).get(given.id, (default, function))[0]
+                seen = True
+                if expr is None or not self._own_command_line(expr, call, depth + 1):
+                    return False
+            if seen:
+                return True
         return all(v is None for v in self.values(given, at, depth + 1))
 
     # --- where a node is -------------------------------------------------------------------------
@@ -789,6 +1091,7 @@ def make(
     `define(qualname, decorator)`: applies a definition's own decorator (checked by the caller) under the
     qualified name the factory's call would give it."""
     definitions = [s for s in plan.statements if isinstance(s, (ast.FunctionDef, ast.ClassDef))]
+    lazy_annotations = bool(resolver.flags & __future__.annotations.compiler_flag)
     body: list[ast.stmt] = []
     parsed: dict[str, Any] = {}  # `args = parser.parse_args()` runs as `args = <its options' defaults>`
     for stmt in [*plan.statements, plan.kernel]:
@@ -797,7 +1100,7 @@ def make(
             parsed[name] = resolver._parsed_arguments(stmt.value, stmt, 0)
             body.append(ast.copy_location(ast.Assign(stmt.targets, ast.Name(name, ast.Load())), stmt))
             continue
-        node = _Guard().visit(copy.deepcopy(stmt))
+        node = _Guard(lazy_annotations).visit(copy.deepcopy(stmt))
         if stmt in definitions or stmt is plan.kernel:
             qualname = f"{plan.defined_in or plan.factory_qualname}.<locals>.{stmt.name}"
             node.decorator_list = _defined_as(node.decorator_list, qualname)
@@ -825,11 +1128,24 @@ def make(
     scope: dict[str, Any] = {}
     try:
         exec(compiled(module, resolver.path, "exec", resolver.flags), resolver.namespace, scope)
-        return scope[plan.factory.name](resolver.guard, define, **binding.values, **instance, **parsed)
+        with script_argv(resolver.path):
+            return scope[plan.factory.name](resolver.guard, define, **binding.values, **instance, **parsed)
     except Unresolved:
         raise
     except Exception as e:
         raise Unresolved(f"{binding.call}: {type(e).__name__}: {e}") from e
+
+
+@contextlib.contextmanager
+def script_argv(path: str) -> Iterator[None]:
+    """`sys.argv` as the script's own run without arguments has it (`[path]`), while the harvest evaluates its
+    expressions (`int(sys.argv[1]) if len(sys.argv) > 1 else 3` under `__main__`): the worker's own
+    command line is not the script's."""
+    argv, sys.argv = sys.argv, [path]
+    try:
+        yield
+    finally:
+        sys.argv = argv
 
 
 def _defined_as(decorators: list[ast.expr], qualname: str) -> list[ast.expr]:
@@ -843,7 +1159,22 @@ def _defined_as(decorators: list[ast.expr], qualname: str) -> list[ast.expr]:
 
 class _Guard(ast.NodeTransformer):
     """`f(a, k=b)` -> `__wci_call__(f, a, k=b)` wherever the statement runs it (not in nested bodies, which
-    Warp compiles rather than Python running them)."""
+    Warp compiles rather than Python running them).
+
+    `lazy_annotations`: the script has `from __future__ import annotations`, so a def's annotations are
+    strings Python never runs; Warp evaluates them itself, in the kernel's globals and closure, where
+    `__wci_call__` is not (a factory's `a: wp.array(dtype=dtype)` failed with a NameError). They stay as
+    written; defaults, which Python does run, are guarded."""
+
+    def __init__(self, lazy_annotations: bool = False) -> None:
+        self.lazy_annotations = lazy_annotations
+
+    def _arguments(self, args: ast.arguments) -> ast.arguments:
+        if not self.lazy_annotations:
+            return self.visit(args)
+        args.defaults = [self.visit(d) for d in args.defaults]
+        args.kw_defaults = [None if d is None else self.visit(d) for d in args.kw_defaults]
+        return args
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
@@ -853,8 +1184,8 @@ class _Guard(ast.NodeTransformer):
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         node.decorator_list = [self.visit(d) for d in node.decorator_list]
-        node.args = self.visit(node.args)
-        if node.returns is not None:
+        node.args = self._arguments(node.args)
+        if node.returns is not None and not self.lazy_annotations:
             node.returns = self.visit(node.returns)
         return node
 
@@ -1041,6 +1372,46 @@ def _drawn_from(decorator: ast.expr, func: ast.FunctionDef) -> dict[str, ast.exp
     return out
 
 
+_NOT_COMPUTING = (
+    ast.Global, ast.Nonlocal, ast.While, ast.Try, ast.With, ast.AsyncWith, ast.AsyncFor, ast.Import, ast.ImportFrom,
+    ast.Delete, ast.Yield, ast.YieldFrom, ast.Await, ast.ClassDef, ast.Lambda,
+)  # fmt: skip
+
+
+def _computes_only(func: ast.FunctionDef) -> bool:
+    """Whether a function's body (nested definitions' bodies aside, which it only defines) holds none of
+    `_NOT_COMPUTING` (a lambda's body is not guarded), no store into an attribute or an item, and no special
+    attribute."""
+    for node in _walk_body(func):
+        if isinstance(node, _NOT_COMPUTING):
+            return False
+        if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            return False
+    return not any(reads_special_attribute(d) for d in _walk_body(func) if isinstance(d, ast.expr))
+
+
+def _parameters_of(func: ast.FunctionDef) -> list[str]:
+    return [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
+
+
+def _is_test_decorator(decorator: ast.expr) -> bool:
+    """`@unittest.skipUnless(...)`, `@unittest.expectedFailure`, `@pytest.mark.slow`: decorators that leave a
+    test method a method its runner calls on an instance."""
+    text = ast.unparse(decorator.func if isinstance(decorator, ast.Call) else decorator)
+    return text.split(".")[0] in ("unittest", "pytest", "skip", "skipIf", "skipUnless", "expectedFailure", "mark")
+
+
+def _indirect_to(decorator: ast.Call, fixture: str) -> bool:
+    """Whether a `parametrize(...)` call hands its values for `fixture` to the fixture (`indirect=True`, or
+    `indirect=["fixture", ...]`) rather than to the test."""
+    indirect = next((k.value for k in decorator.keywords if k.arg == "indirect"), None)
+    if isinstance(indirect, ast.Constant):
+        return indirect.value is True
+    if isinstance(indirect, (ast.List, ast.Tuple)):
+        return any(isinstance(e, ast.Constant) and e.value == fixture for e in indirect.elts)
+    return False
+
+
 def _fixture_params(decorator: ast.expr) -> ast.expr | None:
     """The `params=` of `@pytest.fixture(params=...)` / `@fixture(params=...)`."""
     if not isinstance(decorator, ast.Call):
@@ -1083,8 +1454,31 @@ def _parametrized_names(node: ast.expr) -> list[str]:
 _VIEWS = (type({}.items()), type({}.keys()), type({}.values()), enumerate, zip, *_PURE_FUNCTIONS)
 
 
+def _small_numpy_range(func: Any, args: tuple, kwargs: dict[str, Any]) -> bool:
+    """`np.arange(2, 4)`, `np.linspace(0.0, 1.0, 3)` (`logspace`, `geomspace`) of plain numbers making at most
+    `MAX_ITEMS` values: a sweep's values, computed (a larger one is an allocation the harvest does not make)."""
+    np = sys.modules.get("numpy")
+    if np is None or not any(func is f for f in (np.arange, np.linspace, np.logspace, np.geomspace)):
+        return False
+    if not all(isinstance(v, (int, float)) for v in (*args, *(v for k, v in kwargs.items() if k != "dtype"))):
+        return False
+    if func is np.arange:
+        given = dict(zip(("start", "stop", "step"), args if len(args) > 1 else (0, *args), strict=False))
+        start, stop, step = (kwargs.get(k, given.get(k, d)) for k, d in (("start", 0), ("stop", None), ("step", 1)))
+        if stop is None or step == 0:
+            return False
+        size = math.ceil((stop - start) / step)
+    else:
+        size = args[2] if len(args) > 2 else kwargs.get("num", 50)
+    return isinstance(size, int) and size <= MAX_ITEMS
+
+
 def _items(iterable: Any) -> list[Any]:
-    """The first `MAX_INSTANCES` items a loop over `iterable` takes (a set's in a fixed order)."""
+    """The first `MAX_INSTANCES` items a loop over `iterable` takes (a set's in a fixed order, a numpy
+    array's rows)."""
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(iterable, np.ndarray) and iterable.ndim >= 1:
+        return list(iterable[:MAX_INSTANCES])
     if not isinstance(iterable, (list, tuple, range, dict, set, frozenset, *_VIEWS)):
         raise Unresolved(f"loops over a {type(iterable).__name__}")
     items = sorted(iterable, key=repr) if isinstance(iterable, (set, frozenset)) else iterable
@@ -1154,6 +1548,36 @@ def _unpack(target: ast.AST, value: Any, name: str) -> Any:
 
 # optparse's option types by name, as it converts a default given as a string.
 _OPTPARSE_TYPES: dict[str, Any] = {"int": int, "long": int, "float": float, "complex": complex, "string": str}
+
+
+_PARSER_CLASSES = {"ArgumentParser", "OptionParser"}
+_GROUP_METHODS = {"add_argument_group", "add_mutually_exclusive_group", "add_option_group"}
+
+
+def _parser_names(scope: ast.AST, parser: str) -> set[str]:
+    """`parser` and the names of its groups in `scope` (`phys = parser.add_argument_group("physics")`,
+    `mode = parser.add_mutually_exclusive_group()`, groups of groups): options added to a group are the
+    parser's own."""
+    names = {parser}
+    assignments = [
+        n
+        for n in _walk_body(scope)
+        if isinstance(n, ast.Assign)
+        and len(n.targets) == 1
+        and isinstance(n.targets[0], ast.Name)
+        and isinstance(n.value, ast.Call)
+        and isinstance(n.value.func, ast.Attribute)
+        and n.value.func.attr in _GROUP_METHODS
+        and isinstance(n.value.func.value, ast.Name)
+    ]
+    grown = True
+    while grown:
+        grown = False
+        for n in assignments:
+            if n.value.func.value.id in names and n.targets[0].id not in names:  # type: ignore[attr-defined]
+                names.add(n.targets[0].id)  # type: ignore[attr-defined]
+                grown = True
+    return names
 
 
 def _option_dest(flags: list[str], keywords: dict[str, ast.expr]) -> str | None:
@@ -1227,7 +1651,7 @@ def _reading_method(func: Any) -> bool:
     )
 
 
-def _generated_dataclass(cls: Any) -> bool:
+def _generated_dataclass(cls: Any, seen: frozenset[int] = frozenset()) -> bool:
     """Whether `cls` is a dataclass whose methods are all the ones `@dataclass` generated (a script's
     `SimConfig(n=16)`): making one, comparing or reading its fields runs none of the script's code. One
     with a method the script wrote (`__post_init__`, a property) or a `default_factory` that may act is not."""
@@ -1240,13 +1664,61 @@ def _generated_dataclass(cls: Any) -> bool:
             if isinstance(member, (staticmethod, classmethod, property)):
                 return False
             if isinstance(member, types.FunctionType) and inspect.unwrap(member).__code__.co_filename[:1] != "<":
-                return False  # written in a file, not generated
+                if not (member is vars(klass).get("__post_init__") and _derives_fields(member)):
+                    return False  # written in a file, not generated
     for f in dataclasses.fields(cls):
-        if f.default_factory is not dataclasses.MISSING and f.default_factory not in _DEFAULT_FACTORIES:
-            return False
+        factory = f.default_factory
+        if factory is not dataclasses.MISSING and factory not in _DEFAULT_FACTORIES:
+            # `field(default_factory=SolverCfg)`: settings nested in settings make their default the same way
+            if id(factory) in seen or not _generated_dataclass(factory, seen | {id(cls)}):
+                return False
         if f.default is not dataclasses.MISSING and not _plain(f.default, 3):
             return False
     return True
+
+
+_DERIVING_CALLS = frozenset({"float", "int", "bool", "abs", "min", "max", "round", "len", "sum", "tuple"})
+_deriving: dict[types.CodeType, bool] = {}
+
+
+def _derives_fields(post_init: types.FunctionType) -> bool:
+    """Whether a dataclass's `__post_init__` only sets fields from others (`self.dt_sub = self.dt /
+    self.substeps`): each statement `self.<field> = <expression>` whose calls are of pure built-ins by name or
+    of `math`, reading `self`'s fields, `math` and plain module-level values. Running it runs nothing else."""
+    code = post_init.__code__
+    if code not in _deriving:
+        _deriving[code] = False
+        try:
+            node = ast.parse(textwrap.dedent(inspect.getsource(post_init))).body[0]
+        except (OSError, TypeError, SyntaxError, IndexError):
+            return False
+        if not isinstance(node, ast.FunctionDef) or not node.args.args:
+            return False
+        this = node.args.args[0].arg
+        body = node.body[1:] if ast.get_docstring(node) is not None else node.body
+        names: set[str] = set()
+        for stmt in body:
+            target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None
+            if not (
+                isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == this
+            ):
+                return False
+            for n in ast.walk(stmt.value):  # type: ignore[union-attr]
+                if isinstance(n, ast.Call) and not (
+                    (isinstance(n.func, ast.Name) and n.func.id in _DERIVING_CALLS)
+                    or (isinstance(n.func, ast.Attribute) and ast.unparse(n.func.value) == "math")
+                ):
+                    return False
+                if isinstance(n, (ast.Lambda, ast.NamedExpr)) or reads_special_attribute(n):
+                    return False
+                if isinstance(n, ast.Name) and n.id != this:
+                    names.add(n.id)
+        scope = post_init.__globals__
+        _deriving[code] = all(
+            n in _DERIVING_CALLS or (n == "math" and scope.get(n) is math) or (n in scope and _plain(scope[n]))
+            for n in names
+        )
+    return _deriving[code]
 
 
 def _same(a: Any, b: Any) -> bool:

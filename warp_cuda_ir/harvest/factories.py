@@ -127,6 +127,8 @@ def _plan(
     if unset and instance is not None and not (needed - set(unset)) - {instance}:
         # `self.kernel = self._make_kernel()` in `__init__`: the attributes come from the method that calls it
         caller = _through_caller(base, node, instance, set(unset), methods, outer)
+        if caller is None:
+            caller = _through_constructor(base, node, instance, set(unset), methods, outer)
         if caller is not None:
             return caller if caller.problem else _with_body(caller, kept, loops, factory_qualname)
     return _planned(base, node, kept, loops, needed, instance, "before the kernel")
@@ -199,6 +201,20 @@ def _walk(
             if instance is not None:
                 assigned |= {a for n in ast.walk(stmt) if isinstance(n, ast.stmt) for a in _attributes_set(n, instance)}
             hit = sorted(assigned & needed)
+            if hit and instance is None and _assignments_block(stmt):
+                # `if dtype is None: dtype = wp.float32`, `for w in weights: total += w`: kept whole, run as
+                # written (its calls guarded); a name it may not bind is still needed from before it
+                inner = [n for n in ast.walk(stmt) if isinstance(n, ast.stmt) and n is not stmt]
+                changed = sorted({m for n in inner for m in _mutated_by(n)} & (needed | assigned))
+                if changed:
+                    return f"{changed[0]} is changed in place inside a block of {where}"
+                if reads_special_attribute(stmt):
+                    return f"reads a special attribute: {ast.unparse(stmt)[:80]}"
+                kept.append(stmt)
+                needed -= _surely_bound([stmt]) or set()
+                loop_variables = target_names(stmt.target) if isinstance(stmt, ast.For) else set()
+                needed |= {n for n in _reads(stmt, table) - loop_variables if _is_bound(table, n)}
+                continue
             if hit:
                 return f"{hit[0]} is bound inside a block of {where}"
             continue
@@ -263,6 +279,42 @@ def _through_caller(
         kept, _, needed = walked  # no loops: the statements before the call are those of the method's body
         return _planned(on_call, caller, kept, [], needed, instance, f"before it calls {method.name}")
     return None
+
+
+def _through_constructor(
+    base: Plan,
+    method: ast.FunctionDef,
+    instance: str,
+    attributes: set[str],
+    methods: list[tuple[ast.FunctionDef, symtable.SymbolTable]],
+    outer: list[str],
+) -> Plan | None:
+    """A plan whose factory is the class's `__init__`, keeping its statements that set `attributes`, for a
+    method that reads only attributes `__init__` sets and that no method of the class calls: the script
+    calls it on an instance it made (`Rescaler(-1.0, 1.0).kernel()`, `r = Rescaler(...)` then `r.kernel()`),
+    so the constructor's calls give the values. None when the class has no plain `__init__`."""
+    init = next(((f, t) for f, t in methods if f.name == "__init__"), None)
+    if init is None or method.name == "__init__":
+        return None
+    node, table = init
+    params = _parameters(node)
+    if not params or params[0] != instance or node.decorator_list:
+        return None
+    for other, _ in methods:
+        calls = (n for n in ast.walk(other) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute))
+        if any(n.func.attr == method.name for n in calls):  # type: ignore[attr-defined]
+            return None  # called by the class itself: `_through_caller`'s, where it can say why not
+        # A setter (`def gain(self, g): self._gain = g; return self`, chained before `.build()`) changes them
+        # after construction: `__init__`'s values would make a kernel the script never makes.
+        if other is not node and any(_attributes_set(n, instance) & attributes for n in ast.walk(other)):
+            return None
+    qualname = ".".join([*outer, node.name])
+    on_init = Plan(base.kernel, base.qualname, base.first_line, node, qualname, (), (), None, (), instance)
+    walked = _walk(list(node.body), set(attributes), table, instance, node.name)
+    if isinstance(walked, str):
+        return _with_problem(on_init, walked)
+    kept, _, needed = walked
+    return _planned(on_init, node, kept, [], needed, instance, "in __init__")
 
 
 def _with_body(caller: Plan, kept: list[ast.stmt], loops: list[ast.For], defined_in: str) -> Plan:
@@ -347,6 +399,49 @@ def _pattern_binds(pattern: ast.pattern) -> bool:
 
 def _with_problem(plan: Plan, problem: str) -> Plan:
     return Plan(plan.kernel, plan.qualname, plan.first_line, plan.factory, plan.factory_qualname, (), (), problem, ())
+
+
+def _assignments_block(stmt: ast.stmt) -> bool:
+    """Whether `stmt` is an `if` or a `for` over a name or a literal sequence (values the harvest holds, so
+    the loop ends) whose bodies only assign names, raise or pass, at any depth of such blocks."""
+    if isinstance(stmt, ast.If):
+        parts = [*stmt.body, *stmt.orelse]
+    elif isinstance(stmt, ast.For) and not stmt.orelse and isinstance(stmt.iter, (ast.Name, ast.Tuple, ast.List)):
+        parts = stmt.body
+    else:
+        return False
+    simple = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Pass, ast.Raise)
+    return all(
+        _assignments_block(s)
+        or (
+            isinstance(s, simple)
+            and all(isinstance(n, (ast.Name, ast.Tuple, ast.List, ast.Starred)) for n in _targets(s))
+        )
+        for s in parts
+    )
+
+
+def _targets(stmt: ast.stmt) -> list[ast.expr]:
+    if isinstance(stmt, ast.Assign):
+        return stmt.targets
+    return [stmt.target] if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) else []
+
+
+def _surely_bound(stmts: list[ast.stmt]) -> set[str] | None:
+    """Names a run of `stmts` (of `_assignments_block`s) binds whichever way it goes; None when it always
+    raises. `if x is None: x = 1` binds nothing for sure, `if c: y = 1` / `else: y = 2` binds `y`."""
+    out: set[str] = set()
+    for s in stmts:
+        if isinstance(s, ast.Raise):
+            return None
+        if isinstance(s, ast.If):
+            body, orelse = _surely_bound(s.body), _surely_bound(s.orelse)
+            if body is None and orelse is None:
+                return None
+            out |= orelse if body is None else body if orelse is None else body & orelse  # type: ignore[operator]
+        elif not isinstance(s, ast.For):
+            out |= {n for t in _targets(s) for n in target_names(t)}
+    return out
 
 
 def _bound_by(stmt: ast.stmt) -> set[str] | None:
@@ -467,15 +562,21 @@ def parser_of(value: ast.expr) -> str | None:
     empty, command line only where it is `None` or `sys.argv[1:]`)."""
     if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Constant) and value.slice.value == 0:
         value = value.value
-    if (
+    if not (
         isinstance(value, ast.Call)
         and isinstance(value.func, ast.Attribute)
         and value.func.attr in ("parse_args", "parse_known_args")
-        and isinstance(value.func.value, ast.Name)
         and len(value.args) <= 1
         and not value.keywords
     ):
-        return value.func.value.id
+        return None
+    owner = value.func.value
+    if isinstance(owner, ast.Name):
+        return owner.id
+    if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and not owner.args and not owner.keywords:
+        # `build_parser().parse_args(argv)`: the parser a function of the script builds and returns, named
+        # `build_parser()` (`call_values` reads its options in that function's body)
+        return f"{owner.func.id}()"
     return None
 
 

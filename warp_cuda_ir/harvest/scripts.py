@@ -89,8 +89,8 @@ def inner_kernels(
     tree: ast.Module, text: str, path: str, is_kernel_decorator: Callable[[ast.expr, tuple[ast.stmt, ...]], bool]
 ) -> list[InnerKernel]:
     """`@wp.kernel` definitions nested in functions that capture nothing from them but the modules those
-    functions import, and those at the top level (outside classes) whether or not loading runs them; the
-    caller skips what exists (module doc).
+    functions import, and those at the top level or in a top-level class's body whether or not loading runs
+    them; the caller skips what exists (module doc).
 
     `is_kernel_decorator(expr, imports)`: whether a decorator expression, evaluated in the script's globals
     after the `imports` statements, is `wp.kernel` (bare or called with options). Its options, annotations
@@ -100,7 +100,10 @@ def inner_kernels(
     out: list[InnerKernel] = []
     for d in function_definitions(tree, text, path):
         functions = [table for _, table, _ in d.functions]
-        if not (functions or not d.scope) or not isinstance(d.node, ast.FunctionDef) or len(d.node.decorator_list) != 1:
+        # At the top level, in a function, or in the body of a top-level class (`class Integrator:` with a
+        # kernel in each arm of an `if`: the arm its load did not take)
+        placed = bool(functions) or "<locals>" not in d.scope
+        if not placed or not isinstance(d.node, ast.FunctionDef) or len(d.node.decorator_list) != 1:
             continue
         imported = _imported_modules(d)
         needed = (set(d.table.get_frees()) | definition_time_names(d.node)) & _bound_in(functions)

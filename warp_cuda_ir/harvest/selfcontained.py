@@ -22,8 +22,10 @@ What cannot be written faithfully raises `Unsupported` with the reason, and the 
 
 from __future__ import annotations
 
+import array
 import ast
 import builtins
+import collections
 import decimal
 import enum
 import fractions
@@ -153,6 +155,10 @@ class _Writer:
         elif _is_named_tuple(obj) and paths and all(len(p) > 0 for p in paths):
             # A `NamedTuple` read by field (`wp.static(p.stiffness)`): a tuple literal would lose the field
             # names, so a class holding the fields used, as for a settings object.
+            self._require_namespace(name, obj, paths)
+        elif _attribute_dict(obj) and paths and all(len(p) > 0 for p in paths):
+            # An "easydict" (`class AttrDict(dict): __getattr__ = dict.__getitem__`) read by attribute
+            # (`wp.static(CFG.dt)`): a dict literal has no such attributes, a class of the keys used does.
             self._require_namespace(name, obj, paths)
         elif _user_enum_member(obj):
             # Kept a member of its enum, not its value: `wp.static(Forces.WIND in ACTIVE)` needs a flag (`in` on
@@ -539,6 +545,10 @@ class _Writer:
                 return f"frozenset({{{items}}})" if value else "frozenset()"
             return f"{{{items}}}" if value else "set()"
         np = sys.modules.get("numpy")
+        if np is not None and isinstance(value, np.void) and value.dtype.names:
+            # One record of a structured array (`STEEL = MATERIALS[1]`, read as `STEEL["E"]`): the record of a
+            # one-row array of its dtype.
+            return f"{self._numpy_array(np.array([value], dtype=value.dtype))}[0]"
         if np is not None and isinstance(value, np.generic):
             self.add_import("np", "import numpy as np", np)
             return f"np.{type(value).__name__}({self.literal(value.item())})"
@@ -566,6 +576,17 @@ class _Writer:
             return f"bytearray({bytes(value)!r})"
         if isinstance(value, complex):
             return f"complex({self.literal(value.real)}, {self.literal(value.imag)})"
+        if isinstance(value, array.array):
+            self.add_import("array", "import array", array)
+            return f"array.array({value.typecode!r}, {self.literal(value.tolist())})"
+        if isinstance(value, collections.deque):
+            self.add_import("collections", "import collections", collections)
+            maxlen = "" if value.maxlen is None else f", maxlen={value.maxlen}"
+            return f"collections.deque({self.literal(list(value))}{maxlen})"
+        if isinstance(value, collections.ChainMap):
+            # Overrides over defaults: each map in its place, so a key reads from the first map holding it.
+            self.add_import("collections", "import collections", collections)
+            return f"collections.ChainMap({', '.join(self.literal(m) for m in value.maps)})"
         if isinstance(value, types.MappingProxyType):
             self.add_import("types", "import types", types)
             return f"types.MappingProxyType({self.literal(dict(value))})"
@@ -586,9 +607,15 @@ class _Writer:
     def _numpy_array(self, value: Any) -> str:
         """`np.array([...], dtype=np.float32)` for a module-level numpy array a kernel reads through
         `wp.static(float(WEIGHTS[k]))` (Warp takes no array as a constant, so only `wp.static` reads one)."""
+        np = sys.modules["numpy"]
+        if value.dtype.names and value.size <= _MAX_ARRAY_LITERAL and _plain_record_dtype(value.dtype):
+            # A structured (record) array of numbers, `MATERIALS["E"][1]`: its rows as tuples, its dtype as
+            # the list of (field, type code) pairs numpy gives back (`dtype.descr`).
+            self.add_import("np", "import numpy as np", np)
+            fields = [(name, value.dtype.fields[name][0].str) for name in value.dtype.names]
+            return f"np.array({self.literal(value.tolist())}, dtype={self.literal(fields)})"
         if value.dtype.kind not in "biuf" or value.size > _MAX_ARRAY_LITERAL:
             raise Unsupported(f"cannot write a numpy array of {value.size} {value.dtype} values as a literal")
-        np = sys.modules["numpy"]
         self.add_import("np", "import numpy as np", np)
         # `tolist()` gives Python numbers whose repr reads back to the same values of the array's dtype.
         return f"np.array({self.literal(value.tolist())}, dtype=np.{value.dtype.type.__name__})"
@@ -603,6 +630,14 @@ _MISSING = object()
 # The text carries every element of a numpy array a kernel reads: a table of coefficients is small, and a
 # mesh or an image (100,000s of values) would make a row of megabytes of literal, so those stay refused.
 _MAX_ARRAY_LITERAL = 4096
+
+
+def _plain_record_dtype(dtype: Any) -> bool:
+    """Whether a structured dtype holds only number fields, one value each (no nested records, no subarrays,
+    no padding): a list of (name, type code) pairs writes it back."""
+    fields = [dtype.fields[name] for name in dtype.names]
+    offsets = sum(f[0].itemsize for f in fields) == dtype.itemsize
+    return offsets and all(f[0].kind in "biuf" and not f[0].shape and f[0].names is None for f in fields)
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -631,6 +666,16 @@ def _is_namespace(value: Any, rest: frozenset[tuple[str, ...]]) -> bool:
 def _user_enum_member(value: Any) -> bool:
     """A member of an enum of the harvested code (not one of Warp's, which `literal` writes by its public name)."""
     return isinstance(value, enum.Enum) and warp_session.public_name(type(value)) is None
+
+
+def _attribute_dict(value: Any) -> bool:
+    """A dict of a class the harvested code wrote that serves its keys as attributes (`__getattr__`)."""
+    cls = type(value)
+    return (
+        isinstance(value, dict)
+        and cls.__module__ not in ("builtins", "collections", "typing", "types")
+        and any("__getattr__" in vars(klass) for klass in cls.__mro__[:-2])
+    )
 
 
 def _is_settings_object(value: Any) -> bool:

@@ -727,6 +727,19 @@ _WARP_CALLS = tuple(
     )
     if f is not None
 )
+# Warp's math builtins a factory computes a captured value with (`d = wp.normalize(wp.vec3(*direction))`):
+# run on values in Python they only compute. By name, since a builtin that takes an id (`mesh_query_point`)
+# would read memory at whatever address the value gives, and `printf` writes.
+_WARP_MATH = frozenset(
+    {
+        "normalize", "length", "length_sq", "dot", "cross", "outer", "transpose", "inverse", "determinant",
+        "identity", "diag", "skew", "mul", "add", "sub", "div", "neg", "abs", "min", "max", "clamp", "sqrt",
+        "exp", "log", "sin", "cos", "tan", "atan2", "degrees", "radians", "quat_from_axis_angle",
+        "quat_from_matrix", "quat_inverse", "quat_rotate", "quat_rotate_inv", "quat_to_matrix", "quat_rpy",
+        "transform_point", "transform_vector", "transform_multiply", "transform_inverse", "transform_identity",
+        "transform_get_translation", "transform_get_rotation", "quat_identity",
+    }
+)  # fmt: skip
 # Array types: called with a dtype and dimensions only they are an annotation, not an allocation.
 _ARRAY_TYPES = tuple(
     t for t in (getattr(wp, n, None) for n in ("array", "array1d", "array2d", "array3d", "array4d")) if t is not None
@@ -742,6 +755,8 @@ def _allowed_call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> b
         return not args and set(kwargs) <= {"dtype", "ndim"}
     if isinstance(func, type) and issubclass(func, np.generic):
         return True
+    if getattr(func, "key", None) in _WARP_MATH and func is getattr(wp, func.key, None):
+        return all(warp_session.is_warp_type(type(a)) or isinstance(a, (int, float)) for a in (*args, *kwargs.values()))
     return _is_warp_decorator(func)
 
 
@@ -821,6 +836,11 @@ def _imported_functions(tree: ast.Module, path: str) -> Iterator[tuple[Any, str,
         pairs: list[tuple[str, str | None, str]] = []  # (module, name or None for every name, spelled prefix)
         if isinstance(stmt, ast.ImportFrom) and stmt.level == 0 and stmt.module:
             pairs = [(stmt.module, a.name, a.asname or a.name) for a in stmt.names if a.name != "*"]
+            module = sys.modules.get(stmt.module)
+            if any(a.name == "*" for a in stmt.names) and module is not None:
+                # `from kfactory import *`: the names it binds, its `__all__` or its public names
+                public = getattr(module, "__all__", None) or [n for n in vars(module) if not n.startswith("_")]
+                pairs += [(stmt.module, n, n) for n in public if isinstance(n, str)]
         elif isinstance(stmt, ast.Import):
             pairs = [(a.name, None, a.asname or a.name) for a in stmt.names if a.asname or "." not in a.name]
         for module_name, name, spelled in pairs:

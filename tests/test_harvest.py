@@ -249,6 +249,27 @@ def test_a_folder_of_scripts_harvests_whatever_its_files_are_called(tmp_path):
     assert all(r["texts"]["cuda_backward"] for r in result.records)
 
 
+def test_a_script_changing_warps_settings_after_its_first_kernel_harvests_as_it_does_alone(tmp_path):
+    """`wp.config.enable_backward = False` (and `mode = "debug"`) after the file's first kernel: its module kept
+    the options of its first kernel, and both kernels are harvested whether or not the worker had processed
+    another file first (after one, both failed their check: the settings were still on while their
+    self-contained texts were loaded)."""
+    kernel = "@wp.kernel\ndef {name}(a: wp.array(dtype=float)):\n    i = wp.tid()\n    a[i] = wp.sin(a[i])\n"
+    late = "import warp as wp\n\n" + kernel.format(name="before") + "\nwp.config.enable_backward = False\n"
+    late += 'wp.config.mode = "debug"\n\n' + kernel.format(name="after")
+    texts = {}
+    for folder, first in (("alone", False), ("second", True)):
+        scripts = tmp_path / folder
+        scripts.mkdir()
+        if first:
+            (scripts / "01-first.py").write_text("import warp as wp\n\n" + kernel.format(name="first"))
+        (scripts / "02-late.py").write_text(late)
+        result = harvest([str(scripts)], workers=1)
+        assert result.reasons == []
+        texts[folder] = {r["qualname"]: r["texts"] for r in result.records if r["file"] == "02-late.py"}
+    assert set(texts["alone"]) == {"before", "after"} and texts["second"] == texts["alone"]
+
+
 def _harvest_script(folder: Path, name: str, text: str) -> list[dict]:
     """The records of a folder holding the one script `name`; none of its kernels may fail."""
     (folder / name).write_text(text)

@@ -1090,6 +1090,11 @@ def harvest_file(item: FileItem) -> dict[str, Any]:
         cwd = script_working_directory(item.scratch, item.path) if item.path is not None else None
         with working_directory(cwd) if cwd is not None else contextlib.nullcontext():
             category, error, idents = worker.do_import(item.module, item.path, item.import_timeout)
+        # The kernels are processed under Warp's settings as they were before the import: a file that sets
+        # `wp.config.enable_backward = False` after its first kernel left it set while its self-contained texts
+        # were loaded, and their modules then differed from the file's (whose options were fixed at its first
+        # kernel), or not, depending on which file the worker had processed first.
+        warp_session.restore_config(worker.warp_config)
         mine = [ident for ident in idents if _claim(item.scratch, ident)]
         atomic_write(claimed_path(item.scratch, item.job), json.dumps(mine).encode())
         for ident in mine:

@@ -21,8 +21,8 @@ from typing import Any
 import warp as wp
 
 from warp_cuda_ir import adjoint_hazards, extraction, schema, source_facts, standalone
-from warp_cuda_ir.harvest import assign_splits, near_duplicates
-from warp_cuda_ir.warp_session import uses_tiles
+from warp_cuda_ir.harvest import assign_splits, check, near_duplicates
+from warp_cuda_ir.standalone.program import calls_tiles
 
 SOURCE = "real"
 # Warp's array annotations (`wp.array(dtype=...)`, `wp.array2d(...)`, indexed and fabric arrays).
@@ -147,7 +147,7 @@ def texts_for_block_dim(row: dict[str, Any], harvested_block_dim: int) -> dict[s
     per thread), so other rows keep the harvest's texts. Where Warp cannot generate the code for that block
     size, the row keeps the harvest's texts and block size.
     """
-    if not any(uses_tiles(row[c] or "") for c in ("cuda_forward", "cuda_backward", "cuda_helpers")):
+    if not calls_tiles(row):
         return {}
     try:
         texts = extraction.extract(
@@ -155,18 +155,8 @@ def texts_for_block_dim(row: dict[str, Any], harvested_block_dim: int) -> dict[s
         )
     except Exception:  # any codegen failure keeps what the harvest checked
         return {"block_dim": harvested_block_dim}
-    return {name: getattr(texts, name) for name in _CODE_COLUMNS} | extraction.backward_columns(texts)
-
-
-_CODE_COLUMNS = (
-    "kernel_symbol",
-    "cuda_forward",
-    "cuda_backward",
-    "cuda_helpers",
-    "cpu_forward",
-    "cpu_backward",
-    "cpu_helpers",
-)
+    code = {name: getattr(texts, name) for name in ("kernel_symbol", *check.PARTS)}
+    return code | extraction.backward_columns(texts)
 
 
 def signature_arguments(source: str, kernel_name: str, tree: ast.Module | None = None) -> list[dict[str, Any]]:

@@ -183,6 +183,27 @@ def test_every_unknown_target_refuses_before_anything_is_written(tmp_path):
     ]
 
 
+def test_rows_made_in_workers_are_the_rows_made_in_one_process(real_build, monkeypatch):
+    from warp_cuda_ir.build import harvest_targets
+    from warp_cuda_ir.cache import Cache
+    from warp_cuda_ir.engines import get_executor
+
+    options = real_build[3]
+    records = harvest_targets(options, Cache.from_options(options.cache_dir))["records"]
+    monkeypatch.setattr(real, "ROWS_PER_ITEM", 3)  # the fixture's records in several items
+    assert len(records) > 2 * real.ROWS_PER_ITEM
+    here = real.real_rows(records)
+    with get_executor("local", 2) as executor:
+        there = real.real_rows(records, executor=executor)
+    assert [r["id"] for r in there.rows] == [r["id"] for r in here.rows]
+    assert there.rows == here.rows
+    assert (there.splits, there.near_duplicate_pairs, there.duplicates) == (
+        here.splits,
+        here.near_duplicate_pairs,
+        here.duplicates,
+    )
+
+
 def test_arguments_come_from_the_signature():
     source = (
         "import warp as wp\n\n@wp.struct\nclass State:\n    x: wp.vec3\n\n"

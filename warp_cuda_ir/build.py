@@ -231,7 +231,11 @@ def real_rows(
 ) -> real.RealRows:
     """The real rows of a harvest (`harvest_targets`), with their captured launches when the build captures."""
     launches = _launches(options, cache, executor, harvested["records"], on_capture)
-    return real.real_rows(harvested["records"], launches)
+    # Workers of their own, closed after the stage, as the replays': a row loads its kernel into Warp (to
+    # make its programs' inputs), and shard workers must hold nothing but the generator.
+    workers = max(1, min(options.workers, -(-len(harvested["records"]) // real.ROWS_PER_ITEM)))
+    with get_executor("local", workers) as rows_executor:
+        return real.real_rows(harvested["records"], launches, rows_executor)
 
 
 def write_real_rows(out: Path, rows: real.RealRows, max_shard_bytes: int) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -40,9 +41,18 @@ class Captured:
             d["record_bytes"] = d.get("record_bytes", 0) + (len(data) if data else 0)
         return {"packages": per, "seconds": round(self.seconds, 1)}
 
+    @functools.cached_property
+    def _by_kernel_key(self) -> dict[str, dict[str, tuple[dict[str, Any], bytes | None]]]:
+        """`records` grouped by kernel key (without the Warp key): `keys.match` then reads one kernel's
+        entries, not all of them (scanning all took 8.6 s for a default build's 5,755 rows)."""
+        grouped: dict[str, dict[str, tuple[dict[str, Any], bytes | None]]] = {}
+        for key, value in self.records.items():
+            grouped.setdefault(key.rsplit("|", 1)[0], {})[key] = value
+        return grouped
+
     def record_for(self, harvest_record: dict[str, Any]) -> tuple[dict[str, Any], bytes | None] | None:
         """The row's launch: (meta, record bytes), or (meta with the reason, None) where it cannot be replayed."""
-        got = keys.match(self.records, harvest_record)
+        got = keys.match(self._by_kernel_key.get(keys.record_key(harvest_record), {}), harvest_record)
         if got is None or got[1] is None:
             return got
         meta = got[0]

@@ -9,12 +9,14 @@ self-contained source: Jaccard similarity of the shingle sets >= `threshold`.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import re
 import tokenize
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 SPLIT_WEIGHTS = (("train", 90), ("validation", 5), ("test", 5))  # as synthetic rows (rows.split_for_seed)
 DEFAULT_THRESHOLD = 0.8
@@ -64,16 +66,30 @@ class NearDuplicates:
         return self.with_partner / n if n else 0.0
 
 
-def near_duplicates(sources: Sequence[str], threshold: float = DEFAULT_THRESHOLD) -> NearDuplicates:
-    """Near-duplicate pairs among `sources` (MinHash LSH candidates, confirmed by estimated Jaccard)."""
-    from datasketch import MinHash, MinHashLSH
+def signature(source: str) -> Any:
+    """The MinHash signature `near_duplicates` compares (its hash values, an array of `NUM_PERM` numbers).
+
+    Computed per source, so the rows' own workers can make them; most of the measure's time is here
+    (tokenizing: ~3 ms per real kernel), not in the comparison.
+    """
+    m = _minhash()
+    m.update_batch(list(_shingles(source)))
+    return m.hashvalues
+
+
+def near_duplicates(
+    sources: Sequence[str], threshold: float = DEFAULT_THRESHOLD, signatures: Sequence[Any] | None = None
+) -> NearDuplicates:
+    """Near-duplicate pairs among `sources` (MinHash LSH candidates, confirmed by estimated Jaccard).
+
+    `signatures`: `signature(source)` of each source, where a caller made them already.
+    """
+    from datasketch import MinHashLSH
 
     hashes = []
     lsh = MinHashLSH(threshold=threshold, num_perm=NUM_PERM)
-    first = MinHash(num_perm=NUM_PERM, seed=1)  # its permutations are drawn once: ~0.3 ms per source
     for i, source in enumerate(sources):
-        m = MinHash(num_perm=NUM_PERM, seed=1, permutations=first.permutations, scheme=first.scheme)
-        m.update_batch(list(_shingles(source)))
+        m = _minhash(signatures[i] if signatures is not None else signature(source))
         hashes.append(m)
         lsh.insert(str(i), m)
     pairs: set[tuple[int, int]] = set()
@@ -84,6 +100,22 @@ def near_duplicates(sources: Sequence[str], threshold: float = DEFAULT_THRESHOLD
                 pairs.add((min(i, j), max(i, j)))
     partners = {i for p in pairs for i in p}
     return NearDuplicates(sorted(pairs), len(partners), threshold)
+
+
+@functools.cache
+def _first() -> Any:
+    from datasketch import MinHash
+
+    return MinHash(num_perm=NUM_PERM, seed=1)  # its permutations are drawn once: ~0.3 ms per source
+
+
+def _minhash(hashvalues: Any = None) -> Any:
+    from datasketch import MinHash
+
+    first = _first()
+    return MinHash(
+        num_perm=NUM_PERM, seed=1, hashvalues=hashvalues, permutations=first.permutations, scheme=first.scheme
+    )
 
 
 def assign_splits(keys: Sequence[tuple[str, str]], pairs: Sequence[tuple[int, int]]) -> list[str]:

@@ -196,8 +196,9 @@ def _build(args: argparse.Namespace, bars: list[Any]) -> int:
                 "capture": "capturing launches",
                 "compile": "compiling replayed kernels",
                 "replay": "replaying launches",
+                "rows": "making real rows",
             }[stage]
-            unit = {"capture": "job", "compile": "chunk", "replay": "launch"}[stage]
+            unit = {"capture": "job", "compile": "chunk", "replay": "launch", "rows": "row"}[stage]
             bar = capture_bars[stage] = tqdm(total=total, initial=done - 1, unit=unit, desc=desc)
             bars.append(bar)
         bar.update(done - bar.n)

@@ -635,7 +635,7 @@ def test_build_with_capture_validates_replayable_real_rows(tmp_path: Path) -> No
     run_build(options, on_capture=lambda stage, job, done, total: reported.append((stage, job, done, total)))
     # One progress call per job the capture ran, counting up to the job list it planned; then the replays.
     stages = [stage for stage, *_ in reported]
-    assert stages == sorted(stages) and set(stages) == {"capture", "compile", "replay"}  # in that order
+    assert stages == sorted(stages) and set(stages) == {"capture", "compile", "replay", "rows"}  # in that order
     jobs_done = [(done, total) for s, _, done, total in reported if s == "capture"]
     assert [done for done, _ in jobs_done] == list(range(1, len(jobs_done) + 1)) and jobs_done
     assert {total for _, total in jobs_done} == {len(jobs_done)}
@@ -644,6 +644,8 @@ def test_build_with_capture_validates_replayable_real_rows(tmp_path: Path) -> No
     assert replayed and [d for d, _ in replayed] == sorted({d for d, _ in replayed})
     assert replayed[-1][0] == replayed[-1][1] and len({t for _, t in replayed}) == 1
     assert any(job.endswith("example_run.py") for _, job, *_ in reported)
+    made = [(done, total) for s, _, done, total in reported if s == "rows"]  # then the real rows, up to all
+    assert made[-1][0] == made[-1][1] and [d for d, _ in made] == sorted(d for d, _ in made)
     validate_dataset(out, PassOptions(workers=1, use_gpu=False))
     files = sorted((out / "data" / "real").glob("*.parquet"))
     rows = {r["kernel_name"]: r for p in files for r in pq.read_table(p).to_pylist()}

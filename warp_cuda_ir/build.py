@@ -48,7 +48,7 @@ class BuildResult:
 
 HarvestProgress = Callable[[str, int, int], None]  # (target as named, files done, files in all)
 # (stage, the job just finished or "", done, in all): "capture" per job, then "compile" per chunk of replayed
-# kernels compiled, then "replay" per launch replayed
+# kernels compiled, then "replay" per launch replayed; then "rows" per real row made (captured or not)
 CaptureProgress = Callable[[str, str, int, int], None]
 
 
@@ -235,7 +235,12 @@ def real_rows(
     # make its programs' inputs), and shard workers must hold nothing but the generator.
     workers = max(1, min(options.workers, -(-len(harvested["records"]) // real.ROWS_PER_ITEM)))
     with get_executor("local", workers) as rows_executor:
-        return real.real_rows(harvested["records"], launches, rows_executor)
+        return real.real_rows(
+            harvested["records"],
+            launches,
+            rows_executor,
+            (lambda done, total: on_capture("rows", "", done, total)) if on_capture else None,
+        )
 
 
 def write_real_rows(out: Path, rows: real.RealRows, max_shard_bytes: int) -> list[str]:

@@ -21,7 +21,7 @@ from typing import Any
 import warp as wp
 
 from warp_cuda_ir import adjoint_hazards, extraction, schema, source_facts, standalone
-from warp_cuda_ir.engines import Executor
+from warp_cuda_ir.engines import Executor, Outcome
 from warp_cuda_ir.harvest import assign_splits, check, near_duplicates, splitting
 from warp_cuda_ir.standalone.program import calls_tiles
 
@@ -63,25 +63,32 @@ def real_rows(
     records: Sequence[dict[str, Any]],
     launch: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     executor: Executor | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> RealRows:
     """Rows for harvest records (in the harvest's order); a normalized source seen before is dropped.
 
     `launch(record)`: columns from the capture (`capture.columns.launch_columns`) that replace the row's.
     `executor`: makes the rows in its workers, `ROWS_PER_ITEM` records at a time (a row is a function of its
-    record and launch alone, so the rows do not depend on the workers).
+    record and launch alone, so the rows do not depend on the workers). `progress(records done, records)`.
     """
     items = [
         [(record, None if launch is None else launch(record)) for record in records[i : i + ROWS_PER_ITEM]]
         for i in range(0, len(records), ROWS_PER_ITEM)
     ]
     made: list[list[tuple[dict[str, Any], Any]]] = [[] for _ in items]
-    if executor is None or len(items) < 2:
-        made = [rows_of(item) for item in items]
-    else:
-        for outcome in executor.map(rows_of, items):
-            if outcome.status != "ok":  # a pure function of harvested data: a bug, not bad input
-                raise RuntimeError(f"real rows {outcome.index * ROWS_PER_ITEM}+: {outcome.status}: {outcome.detail}")
-            made[outcome.index] = outcome.value
+    outcomes = (
+        (Outcome(i, "ok", rows_of(item)) for i, item in enumerate(items))
+        if executor is None or len(items) < 2
+        else executor.map(rows_of, items)
+    )
+    done = 0
+    for outcome in outcomes:
+        if outcome.status != "ok" or outcome.value is None:  # a pure function of harvested data: a bug
+            raise RuntimeError(f"real rows {outcome.index * ROWS_PER_ITEM}+: {outcome.status}: {outcome.detail}")
+        made[outcome.index] = outcome.value
+        done += len(outcome.value)
+        if progress is not None:
+            progress(done, len(records))
     rows: list[dict[str, Any]] = []
     signatures: list[Any] = []
     seen: set[str] = set()

@@ -12,7 +12,7 @@ TINY32 = float(np.finfo(np.float32).tiny)
 def safe_recip_eps(a: wp.array(dtype=float), out: wp.array(dtype=float)):
     i = wp.tid()
     x = a[i]
-    if wp.abs(x) < sys.float_info.epsilon:
+    if wp.abs(x) < wp.static(sys.float_info.epsilon):
         out[i] = 0.0
     else:
         out[i] = 1.0 / wp.max(x, TINY32)

@@ -2097,3 +2097,34 @@ def test_a_method_kernel_whose_attributes_a_setter_changes_is_not_made_from_the_
     assert [(r.kernel, r.detail) for r in result.reasons] == [
         ("AffineBuilder.build.<locals>.affine", "self._gain is not set in build before the kernel")
     ]
+
+
+def test_settings_parsed_from_the_scripts_own_text_in_main_are_made(tmp_path):
+    """`json.loads(DEFAULTS_JSON)` and `tomllib.loads(DEFAULTS_TOML)` of text the script holds, parsed in `main()`,
+    and a `types.SimpleNamespace(**{...})` record, given to factories: each was a call the harvest refused
+    ("calls loads, which may act"). They are functions of their text (or plain values) alone; a parse with a
+    hook (`object_hook=`, which would run the script's function) stays refused."""
+    (tmp_path / "inline-settings.py").write_text(
+        "import json\nimport tomllib\nfrom types import SimpleNamespace\n\nimport warp as wp\n\n"
+        "DEFAULTS_JSON = '{\"relax\": {\"omega\": 0.8}}'\nDEFAULTS_TOML = 'coefficient = 0.25'\n\n\n"
+        "def make_relax(omega):\n    @wp.kernel\n    def relax(u: wp.array(dtype=float)):\n"
+        "        u[wp.tid()] *= omega\n\n    return relax\n\n\ndef make_drag(c):\n    @wp.kernel\n"
+        "    def drag(u: wp.array(dtype=float)):\n        u[wp.tid()] -= c\n\n    return drag\n\n\n"
+        "def make_band(ns):\n    lo = ns.lo\n\n    @wp.kernel\n    def band(u: wp.array(dtype=float)):\n"
+        "        u[wp.tid()] = wp.max(u[wp.tid()], lo)\n\n    return band\n\n\ndef make_hooked(g):\n    @wp.kernel\n"
+        "    def hooked(u: wp.array(dtype=float)):\n        u[wp.tid()] *= g\n\n    return hooked\n\n\ndef main():\n"
+        "    make_relax(**json.loads(DEFAULTS_JSON)['relax'])\n"
+        "    make_drag(tomllib.loads(DEFAULTS_TOML)['coefficient'])\n"
+        "    make_band(SimpleNamespace(**{'lo': -1.0}))\n"
+        "    make_hooked(json.loads('{\"g\": 2.0}', object_hook=dict)['g'])\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_band.<locals>.band", "lo = -1.0"),
+        ("make_drag.<locals>.drag", "c = 0.25"),
+        ("make_relax.<locals>.relax", "omega = 0.8"),
+    ]
+    assert [(r.kernel, "calls loads, which may act" in r.detail) for r in result.reasons] == [
+        ("make_hooked.<locals>.hooked", True)
+    ]

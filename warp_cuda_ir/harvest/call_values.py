@@ -29,8 +29,10 @@ import copy
 import dataclasses
 import inspect
 import itertools
+import json
 import math
 import os
+import shlex
 import sys
 import textwrap
 import types
@@ -633,6 +635,12 @@ class Resolver:
             pure = len(args) == 1 and not kwargs and _generated_dataclass(type(args[0])) and _plain(args[0])
         if func is getattr or func is hasattr:  # `getattr(dtype, "_wp_scalar_type_", dtype)`: data and types only
             pure = bool(args) and _plain(args[0]) and not str(args[1:2] and args[1]).startswith("__")
+        if _parses_text(func):
+            # `json.loads(DEFAULTS_JSON)`, `shlex.split(DEFAULT_CMD)` in `main()`: settings the script keeps as
+            # text, parsed; with no keywords (`object_hook=` would run the script's code)
+            pure = not kwargs and all(isinstance(a, (str, bytes)) for a in args)
+        if func is types.SimpleNamespace:  # `SimpleNamespace(**{"lo": -1.0, "hi": 1.0})`: a record of plain values
+            pure = not args and all(_plain(v, 1) for v in kwargs.values())
         if not (pure or self.is_allowed(func, args, kwargs)):
             helper = self._helper(func)
             if helper is not None:
@@ -1454,6 +1462,15 @@ def _parametrized_names(node: ast.expr) -> list[str]:
 _VIEWS = (type({}.items()), type({}.keys()), type({}.values()), enumerate, zip, *_PURE_FUNCTIONS)
 
 
+def _parses_text(func: Any) -> bool:
+    """`json.loads`, `tomllib.loads`, `ast.literal_eval`, `shlex.split`: functions of their text alone."""
+    parsers = [json.loads, ast.literal_eval, shlex.split]
+    toml = sys.modules.get("tomllib")  # Python 3.11 on; a script that parses TOML text has imported it
+    if toml is not None:
+        parsers.append(toml.loads)
+    return any(func is f for f in parsers)
+
+
 def _small_numpy_range(func: Any, args: tuple, kwargs: dict[str, Any]) -> bool:
     """`np.arange(2, 4)`, `np.linspace(0.0, 1.0, 3)` (`logspace`, `geomspace`) of plain numbers making at most
     `MAX_ITEMS` values: a sweep's values, computed (a larger one is an allocation the harvest does not make)."""
@@ -1622,6 +1639,8 @@ def _plain(value: Any, depth: int = 0) -> bool:
         return True
     if isinstance(value, (types.BuiltinFunctionType, _Parsed)):
         return True
+    if type(value) is types.SimpleNamespace:
+        return depth < 4 and all(_plain(v, depth + 1) for v in itertools.islice(vars(value).values(), 256))
     if isinstance(value, (tuple, list, set, frozenset)):
         return depth < 4 and all(_plain(v, depth + 1) for v in itertools.islice(value, 256))
     if isinstance(value, dict):

@@ -2128,3 +2128,22 @@ def test_settings_parsed_from_the_scripts_own_text_in_main_are_made(tmp_path):
     assert [(r.kernel, "calls loads, which may act" in r.detail) for r in result.reasons] == [
         ("make_hooked.<locals>.hooked", True)
     ]
+
+
+def test_slots_settings_and_their_replaced_copies_are_made(tmp_path):
+    """A `@dataclass(frozen=True, slots=True)` settings object and `dataclasses.replace(CFG, gain=3.0)` of it
+    handed to a factory in `main()`: `slots=True` adds `dataclasses`' own `__getstate__` / `__setstate__`, which
+    read as methods the script wrote ("CFG is a Settings object, whose methods the harvest does not run"), and
+    `replace` was a call the harvest refused. Both only run code `@dataclass` generated."""
+    records = _harvest_script(
+        tmp_path,
+        "slots-cfg.py",
+        "import dataclasses\nfrom dataclasses import dataclass\n\nimport warp as wp\n\n\n"
+        "@dataclass(frozen=True, slots=True)\nclass Settings:\n    gain: float = 1.0\n\n\nCFG = Settings()\n\n\n"
+        "def make_gain(cfg):\n    g = cfg.gain\n\n    @wp.kernel\n    def gain_slots(v: wp.array(dtype=float)):\n"
+        "        v[wp.tid()] *= g\n\n    return gain_slots\n\n\ndef main():\n"
+        "    make_gain(dataclasses.replace(CFG, gain=3.0))\n\n\nif __name__ == '__main__':\n    main()\n",
+    )
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
+        ("make_gain.<locals>.gain_slots", "g = 3.0")
+    ]

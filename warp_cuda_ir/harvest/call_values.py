@@ -633,6 +633,9 @@ class Resolver:
         if func is dataclasses.asdict or func is dataclasses.astuple:
             # `make(**asdict(cfg))`: the fields of settings the harvest could make, copied (no `dict_factory`)
             pure = len(args) == 1 and not kwargs and _generated_dataclass(type(args[0])) and _plain(args[0])
+        if func is dataclasses.replace:
+            # `make_gain(dataclasses.replace(CFG, gain=3.0))`: a copy of such settings, made by its generated `__init__`
+            pure = len(args) == 1 and _generated_dataclass(type(args[0])) and _plain([args[0], *kwargs.values()])
         if func is getattr or func is hasattr:  # `getattr(dtype, "_wp_scalar_type_", dtype)`: data and types only
             pure = bool(args) and _plain(args[0]) and not str(args[1:2] and args[1]).startswith("__")
         if _parses_text(func):
@@ -1683,6 +1686,8 @@ def _generated_dataclass(cls: Any, seen: frozenset[int] = frozenset()) -> bool:
             if isinstance(member, (staticmethod, classmethod, property)):
                 return False
             if isinstance(member, types.FunctionType) and inspect.unwrap(member).__code__.co_filename[:1] != "<":
+                if inspect.unwrap(member).__code__.co_filename == dataclasses.__file__:
+                    continue  # `slots=True, frozen=True` adds `dataclasses`' own `__getstate__` / `__setstate__`
                 if not (member is vars(klass).get("__post_init__") and _derives_fields(member)):
                     return False  # written in a file, not generated
     for f in dataclasses.fields(cls):

@@ -2147,3 +2147,25 @@ def test_slots_settings_and_their_replaced_copies_are_made(tmp_path):
     assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
         ("make_gain.<locals>.gain_slots", "g = 3.0")
     ]
+
+
+def test_an_argparse_default_converted_by_an_inline_lambda_is_read(tmp_path):
+    """`add_argument("--gravity", type=lambda s: tuple(float(v) for v in s.split(",")), default="0,-9.8,0")` in
+    `main()`, the option given to a factory as `wp.vec3(*args.gravity)`: argparse converts a string default with
+    `type`, and a lambda was a call the harvest refused, so the option was left out ("'_Parsed' object has no
+    attribute 'gravity'"). Its body is evaluated on the default, its calls guarded as the harvest's own."""
+    records = _harvest_script(
+        tmp_path,
+        "falling.py",
+        "import argparse\n\nimport warp as wp\n\n\ndef make_gravity(g):\n    @wp.kernel\n"
+        "    def gravity_step(v: wp.array(dtype=wp.vec3)):\n        v[wp.tid()] += g\n\n    return gravity_step\n\n\n"
+        "def main():\n    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument(\n        '--gravity',\n"
+        "        type=lambda s: tuple(float(v) for v in s.split(',')),\n"
+        "        default='0,-9.8,0',\n    )\n"
+        "    args = parser.parse_args()\n    make_gravity(wp.vec3(*args.gravity))\n\n\n"
+        "if __name__ == '__main__':\n    main()\n",
+    )
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
+        ("make_gravity.<locals>.gravity_step", "g = wp.vec3(0.0, -9.800000190734863, 0.0)")
+    ]

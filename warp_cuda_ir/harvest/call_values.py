@@ -919,7 +919,14 @@ class Resolver:
                     default = self._first(keywords["default"], node, depth)
                 else:
                     default = None if optparse else {"store_true": False, "store_false": True}.get(action)
-                if isinstance(default, str) and "type" in keywords:
+                if isinstance(default, str) and _one_parameter_lambda(keywords.get("type")):
+                    # `type=lambda s: tuple(float(v) for v in s.split(","))`: its body, guarded, on the default
+                    # (the harvest does not call a function the script wrote, but it evaluates its expressions)
+                    convert = keywords["type"]
+                    groups = self._name_groups(sorted(_free_names(convert)), node, depth)
+                    bound = next(iter(_spread_groups(groups)))
+                    default = self._evaluate(convert.body, {**bound, convert.args.args[0].arg: default})  # type: ignore[attr-defined]
+                elif isinstance(default, str) and "type" in keywords:
                     convert = self._first(keywords["type"], node, depth)
                     if optparse and isinstance(convert, str):
                         convert = _OPTPARSE_TYPES.get(convert, convert)
@@ -1532,6 +1539,14 @@ def _walk_body(node: ast.AST) -> Iterator[ast.AST]:
         yield child
         if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             yield from _walk_body(child)
+
+
+def _one_parameter_lambda(expr: ast.expr | None) -> bool:
+    """`lambda s: ...`: one plain positional parameter, no default."""
+    if not isinstance(expr, ast.Lambda):
+        return False
+    a = expr.args
+    return len(a.args) == 1 and not (a.posonlyargs or a.vararg or a.kwonlyargs or a.kwarg or a.defaults)
 
 
 def _free_names(expr: ast.expr) -> set[str]:

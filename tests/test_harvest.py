@@ -2169,3 +2169,29 @@ def test_an_argparse_default_converted_by_an_inline_lambda_is_read(tmp_path):
     assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
         ("make_gravity.<locals>.gravity_step", "g = wp.vec3(0.0, -9.800000190734863, 0.0)")
     ]
+
+
+def test_kernels_made_in_setup_from_case_attributes_are_made_for_each_subclass_case(tmp_path):
+    """`self.kernel = make_damp(self.RATE)` in a `unittest` case's `setUp`, a subclass case overriding `RATE`,
+    and `cls.k = make_scale(cls.FACTOR)` in `setUpClass`: only test methods read the class's data attributes
+    ("self, a parameter of setUp, has no default and no caller"). The runner calls `setUp` / `setUpClass` on
+    every case, each subclass with the attributes it overrides."""
+    (tmp_path / "test_damping.py").write_text(
+        "import unittest\n\nimport warp as wp\n\n\ndef make_damp(rate):\n    @wp.kernel\n"
+        "    def damp(v: wp.array(dtype=float)):\n        v[wp.tid()] *= 1.0 - rate\n\n    return damp\n\n\n"
+        "def make_scale(factor):\n    @wp.kernel\n    def scale(v: wp.array(dtype=float)):\n"
+        "        v[wp.tid()] *= factor\n\n    return scale\n\n\nclass TestDamp(unittest.TestCase):\n    RATE = 0.5\n\n"
+        "    def setUp(self):\n        self.kernel = make_damp(self.RATE)\n\n    def test_decays(self):\n"
+        "        self.assertIsNotNone(self.kernel)\n\n\nclass TestDampStrong(TestDamp):\n    RATE = 0.9\n\n\n"
+        "class TestScale(unittest.TestCase):\n    FACTOR = 3.0\n\n    @classmethod\n    def setUpClass(cls):\n"
+        "        cls.k = make_scale(cls.FACTOR)\n\n    def test_scale(self):\n"
+        "        self.assertIsNotNone(self.k)\n\n\n"
+        "if __name__ == '__main__':\n    unittest.main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert result.reasons == []
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_damp.<locals>.damp", "rate = 0.5"),
+        ("make_damp.<locals>.damp", "rate = 0.9"),
+        ("make_scale.<locals>.scale", "factor = 3.0"),
+    ]

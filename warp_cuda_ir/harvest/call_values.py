@@ -778,30 +778,46 @@ class Resolver:
             returned = self._fixture_return(name)
             if returned is not None:
                 out = self.values(returned.value, returned, depth + 1)  # type: ignore[arg-type]
-        if not out and default is None and func.name.startswith("test"):
-            # `for lo, hi in self.BOUNDS:` in a test method its runner calls: the class's data attributes
-            data = self._test_instance_data(func, name)
-            if data is not None:
-                out = [data]
+        if not out and default is None and (func.name.startswith("test") or func.name in _FIXTURE_METHODS):
+            # `for lo, hi in self.BOUNDS:` in a test method its runner calls, `make_damp(self.RATE)` in `setUp`:
+            # the class's data attributes, and those of each subclass case the script defines (which the
+            # runner runs too, with the attributes it overrides)
+            out = self._test_instance_data(func, name)
         if not out and default is not None:
             out = self.values(default, func, depth)
         if not out:
             raise Unresolved(why)
         return out[:MAX_INSTANCES]
 
-    def _test_instance_data(self, method: ast.FunctionDef, name: str) -> types.SimpleNamespace | None:
-        """For `self` of a test method of a top-level class, the class's plain data attributes (`BOUNDS = [...]`)
-        as a namespace: what `self.BOUNDS` reads. Those a method sets on the instance (`self.x = ...` in
-        `setUp`) are left out, since a run reads the instance's value; methods too (the harvest runs none)."""
+    def _test_instance_data(self, method: ast.FunctionDef, name: str) -> list[types.SimpleNamespace]:
+        """For `self` of a test method (or `setUp`, or `cls` of `setUpClass`) of a top-level class, the class's
+        plain data attributes (`BOUNDS = [...]`) as a namespace: what `self.BOUNDS` reads; then one for each
+        top-level subclass of it (`class TestDampStrong(TestDamp): RATE = 0.9`). Those a method sets on the
+        instance (`self.x = ...` in `setUp`) are left out, since a run reads the instance's value; methods too
+        (the harvest runs none)."""
         owner = self.parent.get(id(method))
         params = _parameters_of(method)
         if not (isinstance(owner, ast.ClassDef) and self.parent.get(id(owner)) is self.tree and params[:1] == [name]):
-            return None
-        if method.decorator_list and not all(_is_test_decorator(d) for d in method.decorator_list):
-            return None
+            return []
+        allowed = [
+            d for d in method.decorator_list if not (method.name == "setUpClass" and called_name(d) == "classmethod")
+        ]
+        if allowed and not all(_is_test_decorator(d) for d in allowed):
+            return []
         cls = self.namespace.get(owner.name)
         if not isinstance(cls, type):
-            return None
+            return []
+        out: list[types.SimpleNamespace] = []
+        for node in self.tree.body:
+            case = self.namespace.get(node.name) if isinstance(node, ast.ClassDef) else None
+            if isinstance(case, type) and issubclass(case, cls):
+                data = self._case_data(case, owner, name)
+                if not any(_same(data, d) for d in out):
+                    out.append(data)
+        return out[:MAX_INSTANCES]
+
+    def _case_data(self, cls: type, owner: ast.ClassDef, name: str) -> types.SimpleNamespace:
+        """`cls`'s plain data attributes, but those `owner`'s methods set on `name` (`self` / `cls`)."""
         set_on_instance = {
             t.attr
             for n in ast.walk(owner)
@@ -1217,6 +1233,8 @@ class _Guard(ast.NodeTransformer):
         return node
 
 
+# The methods a test runner calls on a case before its tests, with the case's data attributes as theirs.
+_FIXTURE_METHODS = ("setUp", "setUpClass", "asyncSetUp")
 _HANDED = -1  # `_calls_of`: a call that hands the function on, with keywords for it
 _MAPPED = -2  # `_calls_of`: a call that maps the function over iterables (`pool.map(run_case, CASES)`)
 _STARMAPPED = -3  # `_calls_of`: a map over argument tuples (`itertools.starmap(run, JOBS)`)

@@ -2195,3 +2195,22 @@ def test_kernels_made_in_setup_from_case_attributes_are_made_for_each_subclass_c
         ("make_damp.<locals>.damp", "rate = 0.9"),
         ("make_scale.<locals>.scale", "factor = 3.0"),
     ]
+
+
+def test_parametrize_marks_on_a_test_class_and_the_module_give_their_values(tmp_path):
+    """`@pytest.mark.parametrize("gain", [...])` on a test class and a module-level `pytestmark =
+    pytest.mark.parametrize("order", [...])`: pytest applies them to every test they hold, but only a test's
+    own decorators were read ("gain, a parameter of test_scales, has no default and no caller")."""
+    (tmp_path / "test_marks.py").write_text(
+        "import pytest\n\nimport warp as wp\n\npytestmark = [pytest.mark.parametrize('order', [1, 2])]\n\n\n"
+        "def make_gain(g, order):\n    @wp.kernel\n    def gain(a: wp.array(dtype=float)):\n"
+        "        for _ in range(order):\n            a[wp.tid()] *= g\n\n    return gain\n\n\n"
+        "@pytest.mark.parametrize('gain', [0.5])\nclass TestGain:\n    def test_scales(self, gain, order):\n"
+        "        assert make_gain(gain, order) is not None\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert result.reasons == []
+    assert sorted(r["source"].split("\n\n\n")[1] for r in result.records) == [
+        "g = 0.5\norder = 1",
+        "g = 0.5\norder = 2",
+    ]

@@ -241,7 +241,7 @@ class Resolver:
         values on (`def dtype(request): return request.param`)."""
         rows_per_decorator: list[list[dict[str, Any]]] = []
         line = None
-        for decorator in func.decorator_list:
+        for decorator in [*func.decorator_list, *self._inherited_marks(func)]:
             params = _fixture_params(decorator)
             if params is not None and "request" in _arguments(func):
                 line = line or decorator.lineno
@@ -276,6 +276,25 @@ class Resolver:
                 line = line or fixture.lineno
                 rows_per_decorator.append([{name: v} for v in self._listed(params, fixture)])
         return rows_per_decorator, line
+
+    def _inherited_marks(self, func: ast.FunctionDef) -> list[ast.expr]:
+        """The marks pytest applies to a test besides its own decorators: those of its top-level class
+        (`@pytest.mark.parametrize("gain", [...])` on `class TestGain`, the class body's `pytestmark`), and the
+        module's `pytestmark = pytest.mark.parametrize(...)` (or a list of marks)."""
+        scopes: list[ast.Module | ast.ClassDef] = [self.tree]
+        owner = self.parent.get(id(func))
+        if isinstance(owner, ast.ClassDef) and self.parent.get(id(owner)) is self.tree:
+            scopes.append(owner)
+        out: list[ast.expr] = []
+        for scope in scopes:
+            if isinstance(scope, ast.ClassDef):
+                out += scope.decorator_list
+            for stmt in scope.body:
+                if not (isinstance(stmt, ast.Assign) and [ast.unparse(t) for t in stmt.targets] == ["pytestmark"]):
+                    continue
+                marks = stmt.value
+                out += marks.elts if isinstance(marks, (ast.List, ast.Tuple)) else [marks]
+        return out
 
     def _listed(self, params: ast.expr, at: ast.AST) -> list[Any]:
         """The values of a fixture's `params=` list."""

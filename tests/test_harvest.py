@@ -2214,3 +2214,32 @@ def test_parametrize_marks_on_a_test_class_and_the_module_give_their_values(tmp_
         "g = 0.5\norder = 1",
         "g = 0.5\norder = 2",
     ]
+
+
+def test_factories_reading_star_args_and_forwarded_keywords_are_made(tmp_path):
+    """`def make_chain(*funcs)` called as `make_chain(square, half)`, its kernel applying `wp.static(funcs[k])`,
+    and `make_core(fast=True, **kw)` inside a wrapper `def make_fast(**kw)` called as `make_fast(gain=2.0)`: a
+    factory reading `*args` was refused ("funcs is bound in make_chain after the kernel or in a block") and a
+    forwarded `**kw` had no value. They are the tuple of the call's extra positional arguments and the dict
+    of its extra keywords; a `**cfg` handed on to a `**kwargs` the kernel reads stays refused."""
+    (tmp_path / "wrappers.py").write_text(
+        "import warp as wp\n\n\n@wp.func\ndef square(x: float):\n    return x * x\n\n\n@wp.func\n"
+        "def half(x: float):\n    return 0.5 * x\n\n\ndef make_chain(*funcs):\n    @wp.kernel\n"
+        "    def chain(a: wp.array(dtype=float)):\n        i = wp.tid()\n        x = a[i]\n"
+        "        for k in range(wp.static(len(funcs))):\n            x = wp.static(funcs[k])(x)\n        a[i] = x\n\n"
+        "    return chain\n\n\ndef make_core(fast=False, gain=1.0):\n    @wp.kernel\n"
+        "    def core(a: wp.array(dtype=float)):\n        if wp.static(fast):\n            a[wp.tid()] *= gain\n\n"
+        "    return core\n\n\ndef make_fast(**kw):\n    return make_core(fast=True, **kw)\n\n\n"
+        "def make_opts(**opts):\n    g = opts['g']\n\n    @wp.kernel\n    def opt_gain(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] *= g\n\n    return opt_gain\n\n\nOPTS = {'g': 3.0}\n\n\ndef main():\n"
+        "    make_chain(square, half)\n    make_fast(gain=2.0)\n    make_opts(**OPTS)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[-2]) for r in result.records) == [
+        ("make_chain.<locals>.chain", "funcs = (square, half)"),
+        ("make_core.<locals>.core", "fast = True\ngain = 2.0"),
+    ]
+    assert [(r.kernel, "passes **OPTS on to **opts" in r.detail) for r in result.reasons] == [
+        ("make_opts.<locals>.opt_gain", True)
+    ]

@@ -447,6 +447,9 @@ class Resolver:
             if not all(isinstance(m, dict) and all(isinstance(k, str) for k in m) for m in mappings):
                 raise Unresolved(f"passes **{ast.unparse(unpacked[0])[:40]}, not a dict of names")
         exprs = self._argument_exprs(plan.factory, call, shift)
+        kwarg = plan.factory.args.kwarg
+        if unpacked and kwarg is not None and kwarg.arg in plan.params:
+            raise Unresolved(f"passes **{ast.unparse(unpacked[0])[:40]} on to **{kwarg.arg}")
         out: list[Binding] = []
         for mapping in mappings:
             missing = [p for p in plan.params if p not in mapping and p not in exprs]
@@ -519,16 +522,26 @@ class Resolver:
         if any(isinstance(a, ast.Starred) for a in args):
             args = self._unstarred(args, call)
         positional = [a.arg for a in (*func.args.posonlyargs, *func.args.args)][shift:]
-        if len(args) > len(positional):
+        if len(args) > len(positional) and func.args.vararg is None:
             raise Unresolved("more arguments than parameters")
         for name, default in _arguments(func).items():
             if default is not None:
                 out[name] = (default, func)
         for name, arg in zip(positional, args, strict=False):
             out[name] = (arg, call)
+        named = _arguments(func)
         for k in keywords:
-            if k.arg is not None:  # `**cfg`: see `_call_bindings`
+            if k.arg is not None and (k.arg in named or func.args.kwarg is None):  # `**cfg`: see `_call_bindings`
                 out[k.arg] = (k.value, call)
+        # `def make_chain(*funcs)` called as `make_chain(square, negate)`, `def make_fast(**kw)` as
+        # `make_fast(gain=2.0)`: the tuple of the extra positional arguments, the dict of the extra keywords
+        if func.args.vararg is not None:
+            extra = ast.Tuple(elts=list(args[len(positional) :]), ctx=ast.Load())
+            out[func.args.vararg.arg] = (ast.fix_missing_locations(ast.copy_location(extra, call)), call)
+        if func.args.kwarg is not None and all(k.arg is not None for k in keywords):  # not with `**cfg` too
+            given = [k for k in keywords if k.arg not in named]
+            extra = ast.Dict(keys=[ast.Constant(k.arg) for k in given], values=[k.value for k in given])
+            out[func.args.kwarg.arg] = (ast.fix_missing_locations(ast.copy_location(extra, call)), call)
         return out
 
     def _unstarred(self, args: list[ast.expr], call: ast.Call) -> list[ast.expr]:
@@ -758,6 +771,8 @@ class Resolver:
             args = _arguments(function)
             if name in args:
                 return self._parameter_values(function, name, args[name], depth)
+            if name in [s.arg for s in (function.args.vararg, function.args.kwarg) if s is not None]:
+                return self._parameter_values(function, name, None, depth)  # `*args` / `**kwargs` forwarded on
             if _binds_locally(function, name):
                 raise Unresolved(f"{name} is bound in {function.name} other than by an assignment")
         if name in self.namespace:

@@ -155,27 +155,27 @@ def _planned(
     return dataclasses.replace(
         plan,
         statements=tuple(reversed(kept)),
-        params=tuple(p for p in _parameters(func) if p in needed),
+        params=tuple(p for p in _parameters(func, stars=True) if p in needed),
         loops=tuple(loops),
         instance=instance if sets_instance else None,
     )
 
 
-def _parameters(func: ast.FunctionDef) -> list[str]:
-    return [a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)]
+def _parameters(func: ast.FunctionDef, stars: bool = False) -> list[str]:
+    """The parameters' names in signature order; with `stars`, `*args` and `**kwargs` too (the tuple and the
+    dict a call gives them: `call_values` reads them off the call's extra arguments)."""
+    a = func.args
+    star = [s.arg for s in (a.vararg, a.kwarg) if s is not None] if stars else []
+    return [p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)] + star
 
 
 def _parameters_problem(func: ast.FunctionDef, needed: set[str], instance: str | None) -> str | None:
     """Why the names a plan still needs are not all parameters of `func` it can be given, or None."""
     if instance is not None and instance in needed:
         return f"reads {instance} itself, not only its attributes"
-    missing = sorted(needed - set(_parameters(func)))
+    missing = sorted(needed - set(_parameters(func, stars=True)))
     if missing:
         return f"{missing[0]} is bound in {func.name} after the kernel or in a block"
-    if func.args.vararg is not None and func.args.vararg.arg in needed:
-        return f"reads *{func.args.vararg.arg}"
-    if func.args.kwarg is not None and func.args.kwarg.arg in needed:
-        return f"reads **{func.args.kwarg.arg}"
     return None
 
 

@@ -2243,3 +2243,24 @@ def test_factories_reading_star_args_and_forwarded_keywords_are_made(tmp_path):
     assert [(r.kernel, "passes **OPTS on to **opts" in r.detail) for r in result.reasons] == [
         ("make_opts.<locals>.opt_gain", True)
     ]
+
+
+def test_a_command_line_the_script_writes_itself_is_parsed(tmp_path):
+    """A notebook's command line written into the script: `parser.parse_args(args=[])` in `main()` of a parser
+    built at the top level, and `parse_args(shlex.split(DEFAULT_CMD))`: neither was the script's own command
+    line ("parser is a ArgumentParser object", "not the script's own command line"), and options of a top-level
+    parser were not looked for in `main()`. The parser's options are replayed on a fresh parser and the
+    written command line parsed (a `type=` converting through the guard)."""
+    records = _harvest_script(
+        tmp_path,
+        "nb-cli.py",
+        "import argparse\nimport shlex\n\nimport warp as wp\n\nDEFAULT_CMD = '--taps 5 --gain=-1.5'\n"
+        "parser = argparse.ArgumentParser()\nparser.add_argument('--taps', type=int, default=3)\n"
+        "parser.add_argument('--gain', type=float, default=1.0)\n\n\ndef make_box(taps, gain):\n    @wp.kernel\n"
+        "    def box(a: wp.array(dtype=float)):\n        for _ in range(taps):\n            a[wp.tid()] *= gain\n\n"
+        "    return box\n\n\ndef main():\n    defaults = parser.parse_args(args=[])\n"
+        "    make_box(defaults.taps, defaults.gain)\n\n\ndef tuned():\n"
+        "    args = parser.parse_args(shlex.split(DEFAULT_CMD))\n    make_box(args.taps, args.gain)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n    tuned()\n",
+    )
+    assert sorted(r["source"].split("\n\n\n")[1] for r in records) == ["gain = -1.5\ntaps = 5", "gain = 1.0\ntaps = 3"]

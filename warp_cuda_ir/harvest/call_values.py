@@ -22,6 +22,7 @@ methods would run) stop that kernel, which keeps a reason.
 from __future__ import annotations
 import __future__
 
+import argparse
 import ast
 import builtins
 import contextlib
@@ -924,15 +925,22 @@ class Resolver:
         if parser is None:
             return None
         given = command_line_given(value)
+        argv = None  # a command line the script writes itself (`parse_args(["--gain", "2.5"])` in a notebook)
         if given is not None and not self._own_command_line(given, at, depth):
-            raise Unresolved(f"{parser} parses {ast.unparse(given)[:60]}, not the script's own command line")
+            argv = self._written_command_line(given, at, depth)
+            if argv is None:
+                raise Unresolved(f"{parser} parses {ast.unparse(given)[:60]}, not the script's own command line")
         scope: ast.AST = self._enclosing(at, (ast.FunctionDef, ast.AsyncFunctionDef)) or self.tree
+        if scope is not self.tree and not _assigns(scope, parser):
+            scope = self.tree  # `parser` built at the top level, parsed in `main()`: its options are the top level's
         if parser.endswith("()"):
             built = self._built_parser(parser[:-2])
             if built is None:
                 raise Unresolved(f"{parser} returns no parser the script builds in it")
             scope, parser = built
         names = _parser_names(scope, parser)
+        if argv is not None:
+            return self._replayed_parse(scope, parser, names, argv, depth)
         options: dict[str, Any] = {}
         set_later: dict[str, Any] = {}
         for node in _walk_body(scope):
@@ -985,6 +993,64 @@ class Resolver:
                 continue
             options[dest] = default
         return _Parsed(options | set_later)
+
+    def _written_command_line(self, given: ast.expr, at: ast.AST, depth: int) -> list[str] | None:
+        """The command line `given` evaluates to where it is one list of strings the script writes
+        (`["--gain", "2.5"]`, `shlex.split(DEFAULT_CMD)`), else None."""
+        try:
+            found = self.values(given, at, depth + 1)
+        except Unresolved:
+            return None
+        if len(found) != 1 or not isinstance(found[0], (list, tuple)):
+            return None
+        return list(found[0]) if all(isinstance(a, str) for a in found[0]) else None
+
+    def _replayed_parse(self, scope: ast.AST, parser: str, names: set[str], argv: list[str], depth: int) -> _Parsed:
+        """`parser.parse_args(argv)` of a command line the script writes: its `add_argument` calls replayed on
+        a fresh `argparse.ArgumentParser` (each keyword's value read as the harvest reads values; a `type`
+        converts through the guard, an inline `lambda s: ...` as its body evaluated), then `argv` parsed."""
+        replay = argparse.ArgumentParser(prog=os.path.basename(self.path), add_help=False, exit_on_error=False)
+        for node in _walk_body(scope):
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id in names
+                and node.func.attr in ("add_argument", "set_defaults")
+            ):
+                continue
+            if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+                raise Unresolved(f"{parser}'s options are given by * or **")
+            flags = [self._first(a, node, depth) for a in node.args]
+            keywords: dict[str, Any] = {}
+            for k in node.keywords:
+                if k.arg == "type":
+                    keywords["type"] = self._converter(k.value, node, depth)
+                else:
+                    keywords[k.arg] = self._first(k.value, node, depth)  # type: ignore[index]
+            if keywords.get("action") is not None and not isinstance(keywords["action"], str):
+                raise Unresolved(f"{parser} has an option of its own action class")
+            if node.func.attr == "set_defaults":
+                replay.set_defaults(**keywords)
+            else:
+                replay.add_argument(*flags, **keywords)
+        try:
+            parsed = replay.parse_args(argv)
+        except Unresolved:
+            raise
+        except (Exception, SystemExit) as e:
+            raise Unresolved(f"{parser} cannot parse {argv}: {type(e).__name__}: {e}") from e
+        return _Parsed(vars(parsed))
+
+    def _converter(self, expr: ast.expr, at: ast.AST, depth: int) -> Callable[[str], Any]:
+        """An option's `type=`, as a function of the argument's text whose calls the guard checks."""
+        if _one_parameter_lambda(expr):
+            groups = self._name_groups(sorted(_free_names(expr)), at, depth)
+            bound = next(iter(_spread_groups(groups)))
+            param = expr.args.args[0].arg  # type: ignore[attr-defined]
+            return lambda text: self._evaluate(expr.body, {**bound, param: text})  # type: ignore[attr-defined]
+        convert = self._first(expr, at, depth)
+        return lambda text: self.guard(convert, text)
 
     def _built_parser(self, name: str) -> tuple[ast.FunctionDef, str] | None:
         """(the script's top-level function `name`, the local it returns) when it builds an argument parser
@@ -1583,6 +1649,18 @@ def _binds_locally(func: ast.FunctionDef, name: str) -> bool:
         isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in _walk_body(func)
     ) or any(isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.Import)) and getattr(n, "name", None) == name
              for n in _walk_body(func))  # fmt: skip
+
+
+def _assigns(scope: ast.AST, name: str) -> bool:
+    """Whether `scope`'s own body (not nested functions) binds `name` by an assignment."""
+    return any(
+        isinstance(n, (ast.Assign, ast.AnnAssign)) and any(name in target_names(t) for t in _targets_of(n))
+        for n in _walk_body(scope)
+    )
+
+
+def _targets_of(stmt: ast.Assign | ast.AnnAssign) -> list[ast.expr]:
+    return stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
 
 
 def _walk_body(node: ast.AST) -> Iterator[ast.AST]:

@@ -566,8 +566,8 @@ def parser_of(value: ast.expr) -> str | None:
         isinstance(value, ast.Call)
         and isinstance(value.func, ast.Attribute)
         and value.func.attr in ("parse_args", "parse_known_args")
-        and len(value.args) <= 1
-        and not value.keywords
+        and len(value.args) + len(value.keywords) <= 1
+        and all(k.arg == "args" for k in value.keywords)  # `parse_args(args=[])`
     ):
         return None
     owner = value.func.value
@@ -584,7 +584,9 @@ def command_line_given(value: ast.expr) -> ast.expr | None:
     """The command line `parser.parse_args(argv)` is given (None for `parse_args()`)."""
     if isinstance(value, ast.Subscript):
         value = value.value
-    return value.args[0] if isinstance(value, ast.Call) and value.args else None
+    if not isinstance(value, ast.Call):
+        return None
+    return value.args[0] if value.args else value.keywords[0].value if value.keywords else None
 
 
 def target_names(target: ast.AST) -> set[str]:

@@ -2264,3 +2264,26 @@ def test_a_command_line_the_script_writes_itself_is_parsed(tmp_path):
         "if __name__ == '__main__':\n    main()\n    tuned()\n",
     )
     assert sorted(r["source"].split("\n\n\n")[1] for r in records) == ["gain = -1.5\ntaps = 5", "gain = 1.0\ntaps = 3"]
+
+
+def test_singledispatchmethod_registrations_are_made_for_the_calls_that_dispatch_to_them(tmp_path):
+    """`@functools.singledispatchmethod def build(self, arg)` with `@build.register def _(self, arg: int)` and
+    one for `float`, called as `b.build(2)` and `b.build(0.5)`: only a top-level `singledispatch`'s
+    registrations were read ("_ is called nowhere in the script"). A method's registration dispatches on the
+    argument after `self`."""
+    records = _harvest_script(
+        tmp_path,
+        "builders.py",
+        "import functools\n\nimport warp as wp\n\n\nclass Builder:\n    @functools.singledispatchmethod\n"
+        "    def build(self, arg):\n        raise NotImplementedError(type(arg))\n\n    @build.register\n"
+        "    def _(self, arg: int):\n        @wp.kernel\n        def repeat_int(a: wp.array(dtype=float)):\n"
+        "            for _ in range(arg):\n                a[wp.tid()] += 1.0\n\n        return repeat_int\n\n"
+        "    @build.register(float)\n    def _scale(self, arg):\n        @wp.kernel\n"
+        "        def scale_float(a: wp.array(dtype=float)):\n            a[wp.tid()] *= arg\n\n"
+        "        return scale_float\n\n\ndef main():\n    b = Builder()\n    b.build(2)\n    b.build(0.5)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n",
+    )
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records) == [
+        ("Builder._.<locals>.repeat_int", "arg = 2"),
+        ("Builder._scale.<locals>.scale_float", "arg = 0.5"),
+    ]

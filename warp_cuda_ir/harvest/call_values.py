@@ -330,10 +330,14 @@ class Resolver:
             # A function defined in a top-level block (`if __name__ == "__main__":`, a `try`): a module-level
             # name, called as one.
             owner = self.tree
-        registered = self._registered(func) if isinstance(owner, ast.Module) else None
+        registered = self._registered(func) if isinstance(owner, (ast.Module, ast.ClassDef)) else None
         for node in self.calls:
             if registered is not None and isinstance(node.func, ast.Name) and node.func.id == registered[0]:
                 yield node, 0  # a call of the `singledispatch` function: `_parameter_bindings` keeps its type's
+                continue
+            if registered is not None and isinstance(owner, ast.ClassDef):
+                if isinstance(node.func, ast.Attribute) and node.func.attr == registered[0]:
+                    yield node, 1  # `builder.build(2)` of a `singledispatchmethod`
                 continue
             # A call that hands the function on (a map, a starmap, a thread or a pool) counts in its own scope.
             handed = (
@@ -390,18 +394,20 @@ class Resolver:
     def _registered(self, func: ast.FunctionDef) -> tuple[str, ast.expr] | None:
         """(the script's `@functools.singledispatch` function, the type expression) when `func` is registered
         on it (`@build.register(int)`, or `@build.register` and the type its first parameter's annotation)."""
+        owner = self.parent.get(id(func))
+        method = isinstance(owner, ast.ClassDef)  # `@functools.singledispatchmethod` in a class body
         for decorator in func.decorator_list:
             target = decorator.func if isinstance(decorator, ast.Call) else decorator
             if not (isinstance(target, ast.Attribute) and target.attr == "register"):
                 continue
             if not isinstance(target.value, ast.Name):
                 continue
-            base = next(
-                (n for n in self.tree.body if isinstance(n, ast.FunctionDef) and n.name == target.value.id), None
-            )
-            if base is None or not any(called_name(d) == "singledispatch" for d in base.decorator_list):
+            body = owner.body if method else self.tree.body  # type: ignore[union-attr]
+            base = next((n for n in body if isinstance(n, ast.FunctionDef) and n.name == target.value.id), None)
+            kind = "singledispatchmethod" if method else "singledispatch"
+            if base is None or not any(called_name(d) == kind for d in base.decorator_list):
                 continue
-            positional = [*func.args.posonlyargs, *func.args.args]
+            positional = [*func.args.posonlyargs, *func.args.args][int(method) :]
             if isinstance(decorator, ast.Call) and len(decorator.args) == 1:
                 return base.name, decorator.args[0]
             if not isinstance(decorator, ast.Call) and positional and positional[0].annotation is not None:
@@ -416,7 +422,8 @@ class Resolver:
         registered = self._registered(plan.factory)
         if registered is None:
             return found
-        first = [a.arg for a in (*plan.factory.args.posonlyargs, *plan.factory.args.args)][:1]
+        skip = int(isinstance(self.parent.get(id(plan.factory)), ast.ClassDef))  # a method's `self`
+        first = [a.arg for a in (*plan.factory.args.posonlyargs, *plan.factory.args.args)][skip : skip + 1]
         if not first or first[0] not in plan.params:
             raise Unresolved(f"{plan.factory.name} is dispatched on {first[:1]}, which its kernel does not read")
         kind = self._first(registered[1], plan.factory, 0)

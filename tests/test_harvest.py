@@ -2287,3 +2287,25 @@ def test_singledispatchmethod_registrations_are_made_for_the_calls_that_dispatch
         ("Builder._.<locals>.repeat_int", "arg = 2"),
         ("Builder._scale.<locals>.scale_float", "arg = 0.5"),
     ]
+
+
+def test_named_tuple_records_made_and_spread_in_main_are_read(tmp_path):
+    """`p = Params._make([0.1, 4])` and `make_step(**p._asdict())` in `main()` of a `collections.namedtuple`
+    (and `_replace` of a `typing.NamedTuple`): calls of the record's methods were refused ("calls
+    Params._make, which may act"); they are `collections`' own code over plain values."""
+    records = _harvest_script(
+        tmp_path,
+        "records.py",
+        "from collections import namedtuple\nfrom typing import NamedTuple\n\nimport warp as wp\n\n"
+        "Params = namedtuple('Params', ['dt', 'substeps'])\n\n\nclass Limits(NamedTuple):\n    lo: float = 0.0\n"
+        "    hi: float = 1.0\n\n\ndef make_step(dt, substeps):\n    @wp.kernel\n"
+        "    def step(x: wp.array(dtype=float)):\n        for _ in range(substeps):\n            x[wp.tid()] += dt\n\n"
+        "    return step\n\n\ndef make_clip(lim):\n    lo = lim.lo\n    hi = lim.hi\n\n    @wp.kernel\n"
+        "    def clip(x: wp.array(dtype=float)):\n        x[wp.tid()] = wp.clamp(x[wp.tid()], lo, hi)\n\n"
+        "    return clip\n\n\ndef main():\n    p = Params._make([0.1, 4])\n    make_step(**p._asdict())\n"
+        "    make_clip(Limits()._replace(hi=2.0))\n\n\nif __name__ == '__main__':\n    main()\n",
+    )
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records) == [
+        ("make_clip.<locals>.clip", "hi = 2.0\nlo = 0.0"),
+        ("make_step.<locals>.step", "dt = 0.1\nsubsteps = 4"),
+    ]

@@ -25,6 +25,7 @@ import __future__
 import argparse
 import ast
 import builtins
+import collections
 import contextlib
 import copy
 import dataclasses
@@ -682,6 +683,9 @@ class Resolver:
             # `json.loads(DEFAULTS_JSON)`, `shlex.split(DEFAULT_CMD)` in `main()`: settings the script keeps as
             # text, parsed; with no keywords (`object_hook=` would run the script's code)
             pure = not kwargs and all(isinstance(a, (str, bytes)) for a in args)
+        if _named_tuple_method(func) or _named_tuple_class(func):
+            # `Params._make([0.1, 4])`, `make(**p._asdict())`, `p._replace(dt=0.2)`, `Limits(hi=2.0)`
+            pure = _plain([*args, *kwargs.values()])
         if func is types.SimpleNamespace:  # `SimpleNamespace(**{"lo": -1.0, "hi": 1.0})`: a record of plain values
             pure = not args and all(_plain(v, 1) for v in kwargs.values())
         if not (pure or self.is_allowed(func, args, kwargs)):
@@ -1595,6 +1599,35 @@ def _parametrized_names(node: ast.expr) -> list[str]:
 # What a loop may also go over: a dict's views, and the finite iterators of the pure built-ins above
 # (`enumerate(SIZES)`, `zip(A, B)`, `itertools.product(...)`), made from values already in hand.
 _VIEWS = (type({}.items()), type({}.keys()), type({}.values()), enumerate, zip, *_PURE_FUNCTIONS)
+
+
+def _named_tuple_method(func: Any) -> bool:
+    """A `_make` / `_asdict` / `_replace` of a `collections.namedtuple` (or `typing.NamedTuple`) class or record:
+    `collections`' own code, building or reading plain tuples."""
+    owner = getattr(func, "__self__", None)
+    cls = owner if isinstance(owner, type) else type(owner)
+    code = getattr(getattr(func, "__func__", None), "__code__", None)
+    return (
+        isinstance(cls, type)
+        and issubclass(cls, tuple)
+        and hasattr(cls, "_fields")
+        and getattr(func, "__name__", None) in ("_make", "_asdict", "_replace")
+        and code is not None
+        and code.co_filename == collections.__file__
+    )
+
+
+def _named_tuple_class(cls: Any) -> bool:
+    """A `collections.namedtuple` / `typing.NamedTuple` class whose `__new__` is the one `collections` generated."""
+    new = getattr(getattr(cls, "__new__", None), "__code__", None)
+    return (
+        isinstance(cls, type)
+        and issubclass(cls, tuple)
+        and hasattr(cls, "_fields")
+        and new is not None
+        and new.co_filename == "<string>"
+        and str(getattr(cls.__new__, "__module__", "")).startswith("namedtuple_")
+    )
 
 
 def _parses_text(func: Any) -> bool:

@@ -2309,3 +2309,30 @@ def test_named_tuple_records_made_and_spread_in_main_are_read(tmp_path):
         ("make_clip.<locals>.clip", "hi = 2.0\nlo = 0.0"),
         ("make_step.<locals>.step", "dt = 0.1\nsubsteps = 4"),
     ]
+
+
+def test_a_factory_importing_and_defining_its_own_helpers_is_made(tmp_path):
+    """`import math` inside a factory and a nested `def g(x)` its comprehension calls before the kernel: the
+    import bound nothing the plan knew ("math is bound in make_gauss after the kernel or in a block") and the
+    nested function was a call the harvest refused. An import of a module the script's load already imported
+    is kept; a nested function that only computes runs with its body guarded. An import of a module not
+    loaded stays refused (importing it would run its code)."""
+    (tmp_path / "gauss.py").write_text(
+        "import warp as wp\n\n\ndef make_gauss(radius, sigma=1.0):\n    import math\n\n    def g(x):\n"
+        "        return math.exp(-0.5 * (x / sigma) ** 2)\n\n    raw = [g(k - radius) for k in range(2 * radius + 1)]\n"
+        "    weights = [round(w / sum(raw), 4) for w in raw]\n\n    @wp.kernel\n"
+        "    def gauss(a: wp.array(dtype=float), out: wp.array(dtype=float)):\n        i = wp.tid()\n"
+        "        s = float(0.0)\n        for k in range(wp.static(len(weights))):\n"
+        "            s += wp.static(weights[k]) * a[wp.clamp(i + k - radius, 0, a.shape[0] - 1)]\n"
+        "        out[i] = s\n\n    return gauss\n\n\ndef make_odd(n):\n"
+        "    import no_such_module_of_the_harvest_tests as nsm\n\n    m = nsm.f(n)\n\n    @wp.kernel\n"
+        "    def odd(a: wp.array(dtype=float)):\n        a[wp.tid()] *= float(m)\n\n    return odd\n\n\n"
+        "def main():\n    make_gauss(1, sigma=0.5)\n    make_odd(3)\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records] == [
+        ("make_gauss.<locals>.gauss", "radius = 1\nweights = [0.1065, 0.787, 0.1065]")
+    ]
+    assert [(r.kernel, "imports no_such_module_of_the_harvest_tests" in r.detail) for r in result.reasons] == [
+        ("make_odd.<locals>.odd", True)
+    ]

@@ -139,6 +139,7 @@ class Resolver:
         # factory this script imports and calls where its load does not run (in `main()`).
         self.imported: dict[int, str] = {}
         self.helpers: dict[int, Any] = {}  # id(a script function) -> its guarded copy, or None (`_helper`)
+        self.local_code: set[types.CodeType] = set()  # of a made factory's own guarded plain functions (`make`)
         self.helper_depth = 0
 
     # --- the calls of a factory ------------------------------------------------------------------
@@ -668,6 +669,7 @@ class Resolver:
             "_operator",
         )
         pure = pure or _generated_dataclass(func) or _reading_method(func) or _small_numpy_range(func, args, kwargs)
+        pure = pure or (isinstance(func, types.FunctionType) and func.__code__ in self.local_code)
         if func is os.getenv or (getattr(func, "__self__", None) is os.environ and func.__name__ == "get"):
             # `os.environ.get("OP", "square")` in `main()`: read as the script's load reads it at its top level
             pure = True
@@ -1239,13 +1241,25 @@ def make(
     lazy_annotations = bool(resolver.flags & __future__.annotations.compiler_flag)
     body: list[ast.stmt] = []
     parsed: dict[str, Any] = {}  # `args = parser.parse_args()` runs as `args = <its options' defaults>`
+    helpers: set[str] = set()  # the factory's own plain functions its kept statements call (`def g(x): ...`)
     for stmt in [*plan.statements, plan.kernel]:
         if isinstance(stmt, ast.Assign) and parser_of(stmt.value) is not None:
             name = f"__wci_parsed_{len(parsed)}__"
             parsed[name] = resolver._parsed_arguments(stmt.value, stmt, 0)
             body.append(ast.copy_location(ast.Assign(stmt.targets, ast.Name(name, ast.Load())), stmt))
             continue
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            # `import math` in the factory: a name bound to a module the script's load already imported (importing
+            # another would run its code)
+            modules = [stmt.module or ""] if isinstance(stmt, ast.ImportFrom) else [a.name for a in stmt.names]
+            missing = [m for m in modules if m not in sys.modules or getattr(stmt, "level", 0)]
+            if missing:
+                raise Unresolved(f"{binding.call}: imports {missing[0] or '.'}, which the script's load did not")
         node = _Guard(lazy_annotations).visit(copy.deepcopy(stmt))
+        if isinstance(stmt, ast.FunctionDef) and not stmt.decorator_list and _computes_only(stmt):
+            # its body runs guarded, as the script's own top-level helpers do (`_helper`)
+            node.body = [_Guard(lazy_annotations).visit(b) for b in node.body]
+            helpers.add(stmt.name)
         if stmt in definitions or stmt is plan.kernel:
             qualname = f"{plan.defined_in or plan.factory_qualname}.<locals>.{stmt.name}"
             node.decorator_list = _defined_as(node.decorator_list, qualname)
@@ -1273,6 +1287,9 @@ def make(
     scope: dict[str, Any] = {}
     try:
         exec(compiled(module, resolver.path, "exec", resolver.flags), resolver.namespace, scope)
+        for const in scope[plan.factory.name].__code__.co_consts:
+            if isinstance(const, types.CodeType) and const.co_name in helpers:
+                resolver.local_code.add(const)
         with script_argv(resolver.path):
             return scope[plan.factory.name](resolver.guard, define, **binding.values, **instance, **parsed)
     except Unresolved:

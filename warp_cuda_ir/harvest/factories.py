@@ -453,6 +453,8 @@ def _bound_by(stmt: ast.stmt) -> set[str] | None:
         return {n for t in targets for n in target_names(t)}
     if isinstance(stmt, (ast.Expr, ast.Pass, ast.Assert)):
         return set()
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):  # `import math` in a factory (`call_values.make` checks it)
+        return {(a.asname or a.name).split(".")[0] for a in stmt.names}
     return None
 
 

@@ -2336,3 +2336,27 @@ def test_a_factory_importing_and_defining_its_own_helpers_is_made(tmp_path):
     assert [(r.kernel, "imports no_such_module_of_the_harvest_tests" in r.detail) for r in result.reasons] == [
         ("make_odd.<locals>.odd", True)
     ]
+
+
+def test_a_method_kernel_reading_constructor_attributes_and_its_own_parameters_is_made(tmp_path):
+    """`Maker(2.0)` then `maker(1.0)` of a class whose `__call__` makes a kernel from `self.gain` (set in
+    `__init__`) and its own `offset`, and `Smoother(0.25).kernel_for(2)` under `functools.lru_cache`: a method
+    was planned through `__init__` only when it read nothing but attributes ("self.gain is not set in __call__
+    before the kernel"), and calling an instance was no call of `__call__`. The constructor's calls give the
+    attributes, the method's calls its own parameters."""
+    records = _harvest_script(
+        tmp_path,
+        "makers.py",
+        "import functools\n\nimport warp as wp\n\n\nclass Maker:\n    def __init__(self, gain):\n"
+        "        self.gain = gain\n\n    def __call__(self, offset):\n        gain = self.gain\n\n        @wp.kernel\n"
+        "        def made(a: wp.array(dtype=float)):\n            a[wp.tid()] = gain * a[wp.tid()] + offset\n\n"
+        "        return made\n\n\nclass Smoother:\n    def __init__(self, weight):\n        self.weight = weight\n\n"
+        "    @functools.lru_cache(maxsize=None)\n    def kernel_for(self, order):\n        w = self.weight\n\n"
+        "        @wp.kernel\n        def smooth(a: wp.array(dtype=float)):\n            for _ in range(order):\n"
+        "                a[wp.tid()] *= w\n\n        return smooth\n\n\ndef main():\n    maker = Maker(2.0)\n"
+        "    maker(1.0)\n    Smoother(0.25).kernel_for(2)\n\n\nif __name__ == '__main__':\n    main()\n",
+    )
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records) == [
+        ("Maker.__call__.<locals>.made", "gain = 2.0\noffset = 1.0"),
+        ("Smoother.kernel_for.<locals>.smooth", "order = 2\nw = 0.25"),
+    ]

@@ -164,6 +164,21 @@ class Resolver:
         it nowhere), each with a value of every loop variable the kernel reads, at most `MAX_INSTANCES`;
         raises `Unresolved` when no call gives them."""
         found = self._parameter_bindings(plan)
+        if plan.method is not None:
+            # the constructor's values with each of the method's own calls' (`Maker(2.0)` then `maker(1.0)`)
+            on_method = dataclasses.replace(
+                plan,
+                factory=plan.method,
+                factory_qualname=plan.defined_in or plan.factory_qualname,
+                params=plan.method_params,
+                method=None,
+                method_params=(),
+            )
+            given = self._parameter_bindings(on_method)
+            found = [
+                Binding({**a.values, **b.values}, f"{a.call}, then {b.call}")
+                for a, b in _spread([found, given], MAX_INSTANCES)
+            ]
         if not plan.loops:
             return found
         lists: list[list[Any]] = [found]
@@ -373,6 +388,20 @@ class Resolver:
                     yield node, 1
                 elif isinstance(node.func, ast.Attribute) and node.func.attr == func.name and func.name != "__init__":
                     yield node, shift
+                elif func.name == "__call__" and self._calls_instance(node, owner):
+                    yield node, 1
+
+    def _calls_instance(self, call: ast.Call, owner: ast.ClassDef) -> bool:
+        """Whether `call` calls an instance of the class `owner` (so its `__call__`): `Maker(2.0)(1.0)`, or
+        `maker(1.0)` where the last assignment of `maker` before it is `maker = Maker(...)`."""
+        callee = call.func
+        if isinstance(callee, ast.Name):
+            made = self._last_assignment(callee.id, call, self._enclosing(call, _FUNCTIONS))
+            cls = self.namespace.get(owner.name)
+            if made is None and isinstance(cls, type) and isinstance(self.namespace.get(callee.id), cls):
+                return True  # `MAKER = Maker(2.0)` at the top level, `MAKER(1.0)` in `main()`
+            callee = made.value if isinstance(made, ast.Assign) and len(made.targets) == 1 else None
+        return isinstance(callee, ast.Call) and isinstance(callee.func, ast.Name) and callee.func.id == owner.name
 
     def _looked_up(self, call: ast.Call, func: ast.FunctionDef) -> bool:
         """Whether `call`'s callee, a lookup in a table (`BUILDERS[name](p)`, `BUILDERS.get(name, make_identity)(p)`),
@@ -1265,7 +1294,8 @@ def make(
             node.decorator_list = _defined_as(node.decorator_list, qualname)
         body.append(node)
     body.append(ast.Return(ast.Name(plan.kernel.name, ast.Load())))
-    params = ["__wci_call__", "__wci_define__", *plan.params, *(f"__wci_loop_{i}__" for i in range(len(plan.loops)))]
+    params = ["__wci_call__", "__wci_define__", *plan.params, *plan.method_params]
+    params += [f"__wci_loop_{i}__" for i in range(len(plan.loops))]
     instance = {} if plan.instance is None else {plan.instance: types.SimpleNamespace()}
     params += [*instance, *parsed]
     function = ast.FunctionDef(

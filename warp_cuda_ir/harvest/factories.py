@@ -52,6 +52,10 @@ class Plan:
     # The qualified name of the function that defines the kernel and the statements' definitions, where it
     # is not the factory's: a method `__init__` calls (`self.kernel = self._make_kernel()`)
     defined_in: str | None = None
+    # A method planned through its class's `__init__` that also reads its own parameters (`Maker(2.0)(1.0)`,
+    # `smoother.kernel_for(2)`): the method, and those parameters, whose values its own calls give
+    method: ast.FunctionDef | None = None
+    method_params: tuple[str, ...] = ()
 
 
 def plans(tree: ast.Module, text: str, path: str, is_kernel_decorator: Callable[[ast.expr], bool]) -> list[Plan]:
@@ -124,13 +128,20 @@ def _plan(
         return _with_problem(base, walked)
     kept, loops, needed = walked
     unset = sorted(n for n in needed if "." in n)
-    if unset and instance is not None and not (needed - set(unset)) - {instance}:
+    own = (needed - set(unset)) - {instance}  # the method's own parameters it reads besides the attributes
+    if unset and instance is not None and own <= set(_parameters(node, stars=True)[1:]):
         # `self.kernel = self._make_kernel()` in `__init__`: the attributes come from the method that calls it
-        caller = _through_caller(base, node, instance, set(unset), methods, outer)
+        caller = None if own else _through_caller(base, node, instance, set(unset), methods, outer)
         if caller is None:
             caller = _through_constructor(base, node, instance, set(unset), methods, outer)
         if caller is not None:
-            return caller if caller.problem else _with_body(caller, kept, loops, factory_qualname)
+            if caller.problem:
+                return caller
+            planned = _with_body(caller, kept, loops, factory_qualname)
+            if own:
+                params = tuple(p for p in _parameters(node, stars=True) if p in own)
+                planned = dataclasses.replace(planned, method=node, method_params=params)
+            return planned
     return _planned(base, node, kept, loops, needed, instance, "before the kernel")
 
 

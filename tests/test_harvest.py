@@ -2360,3 +2360,35 @@ def test_a_method_kernel_reading_constructor_attributes_and_its_own_parameters_i
         ("Maker.__call__.<locals>.made", "gain = 2.0\noffset = 1.0"),
         ("Smoother.kernel_for.<locals>.smooth", "order = 2\nw = 0.25"),
     ]
+
+
+def test_attrs_and_pydantic_settings_made_in_main_are_read(tmp_path):
+    """A pydantic model made in `main()` and spread by `**solver.model_dump()`, an `attrs.frozen` instance and
+    `attrs.evolve` of it, handed to factories: calls of the script's classes were refused ("calls
+    SolverSettings, which may act"). A settings class whose methods the library generated (no validator,
+    converter, serializer, computed field, or method of the script's) runs none of the script's code; one
+    with a validator stays refused."""
+    (tmp_path / "settings-libs.py").write_text(
+        "import attrs\nimport pydantic\n\nimport warp as wp\n\n\nclass Solver(pydantic.BaseModel):\n"
+        "    iterations: int = 4\n    omega: float = 0.7\n\n\nclass Checked(pydantic.BaseModel):\n"
+        "    gain: float = 1.0\n\n    @pydantic.field_validator('gain')\n    @classmethod\n"
+        "    def positive(cls, v):\n        return abs(v)\n\n\n"
+        "@attrs.frozen\nclass Material:\n    density: float = 1000.0\n    viscosity: float = 0.001\n\n\n"
+        "def make_jacobi(iterations, omega):\n    @wp.kernel\n    def jacobi(u: wp.array(dtype=float)):\n"
+        "        for _ in range(iterations):\n            u[wp.tid()] *= omega\n\n    return jacobi\n\n\n"
+        "def make_stokes(mat):\n    nu = mat.viscosity / mat.density\n\n    @wp.kernel\n"
+        "    def stokes(v: wp.array(dtype=float)):\n        v[wp.tid()] *= nu\n\n    return stokes\n\n\n"
+        "def make_checked(c):\n    g = c.gain\n\n    @wp.kernel\n    def checked(v: wp.array(dtype=float)):\n"
+        "        v[wp.tid()] *= g\n\n    return checked\n\n\ndef main():\n"
+        "    make_jacobi(**Solver(omega=0.9).model_dump())\n"
+        "    make_stokes(attrs.evolve(Material(), viscosity=10.0, density=1250.0))\n"
+        "    make_checked(Checked(gain=-2.0))\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_jacobi.<locals>.jacobi", "iterations = 4\nomega = 0.9"),
+        ("make_stokes.<locals>.stokes", "nu = 0.008"),
+    ]
+    assert [(r.kernel, "calls Checked, which may act" in r.detail) for r in result.reasons] == [
+        ("make_checked.<locals>.checked", True)
+    ]

@@ -2392,3 +2392,25 @@ def test_attrs_and_pydantic_settings_made_in_main_are_read(tmp_path):
     assert [(r.kernel, "calls Checked, which may act" in r.detail) for r in result.reasons] == [
         ("make_checked.<locals>.checked", True)
     ]
+
+
+def test_a_factory_sizing_its_kernel_in_a_while_loop_is_made(tmp_path):
+    """`width = 1` then `while width < n: width *= 2` in a factory before the kernel: a `while` was never kept
+    ("width is bound inside a block of make_padded"). It runs with a bound on its passes; one that does not
+    end in them keeps a reason."""
+    (tmp_path / "padded.py").write_text(
+        "import warp as wp\n\n\ndef make_padded(n):\n    width = 1\n    while width < n:\n        width *= 2\n\n"
+        "    @wp.kernel\n    def pad(a: wp.array(dtype=float)):\n        if wp.tid() >= width:\n"
+        "            a[wp.tid()] = 0.0\n\n    return pad\n\n\ndef make_endless(n):\n    while n > 0:\n"
+        "        n += 1\n\n"
+        "    @wp.kernel\n    def endless(a: wp.array(dtype=float)):\n        a[wp.tid()] = float(n)\n\n"
+        "    return endless\n\n\ndef main():\n    make_padded(5)\n    make_endless(1)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records] == [
+        ("make_padded.<locals>.pad", "width = 8")
+    ]
+    assert [(r.kernel, "the loop ran MAX_WHILE_PASSES passes" in r.detail) for r in result.reasons] == [
+        ("make_endless.<locals>.endless", True)
+    ]

@@ -1290,7 +1290,7 @@ def make(
             missing = [m for m in modules if m not in sys.modules or getattr(stmt, "level", 0)]
             if missing:
                 raise Unresolved(f"{binding.call}: imports {missing[0] or '.'}, which the script's load did not")
-        node = _Guard(lazy_annotations).visit(copy.deepcopy(stmt))
+        node = _Bounded().visit(_Guard(lazy_annotations).visit(copy.deepcopy(stmt)))  # its own calls unguarded
         if isinstance(stmt, ast.FunctionDef) and not stmt.decorator_list and _computes_only(stmt):
             # its body runs guarded, as the script's own top-level helpers do (`_helper`)
             node.body = [_Guard(lazy_annotations).visit(b) for b in node.body]
@@ -1353,6 +1353,33 @@ def _defined_as(decorators: list[ast.expr], qualname: str) -> list[ast.expr]:
     inner = decorators[-1]
     call = ast.Call(ast.Name("__wci_define__", ast.Load()), [ast.Constant(qualname), inner], [])
     return [*decorators[:-1], ast.copy_location(call, inner)]
+
+
+# Passes a factory's kept `while` loop may make (`while width < n: width *= 2`); one that has not ended by then
+# stops the kernel with a reason. Loops that size a kernel end within tens of passes.
+MAX_WHILE_PASSES = 10_000
+
+
+class _Bounded(ast.NodeTransformer):
+    """`while c: body` -> `for _ in range(MAX_WHILE_PASSES): if not c: break; body` with an `else` raising:
+    a kept loop whose condition reads values the harvest chose may never end."""
+
+    def visit_While(self, node: ast.While) -> ast.AST:
+        self.generic_visit(node)
+        stop = ast.If(ast.UnaryOp(ast.Not(), node.test), [ast.Break()], [])
+        endless = ast.Raise(
+            ast.Call(ast.Name("RuntimeError", ast.Load()), [ast.Constant("the loop ran MAX_WHILE_PASSES passes")], [])
+        )
+        bounded = ast.For(
+            target=ast.Name("__wci_pass__", ast.Store()),
+            iter=ast.Call(ast.Name("range", ast.Load()), [ast.Constant(MAX_WHILE_PASSES)], []),
+            body=[stop, *node.body],
+            orelse=[endless],
+        )
+        return ast.fix_missing_locations(ast.copy_location(bounded, node))
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        return node  # a nested body is not a kept statement's: Warp compiles a kernel's, the guard refuses others'
 
 
 class _Guard(ast.NodeTransformer):

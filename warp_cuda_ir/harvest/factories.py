@@ -413,11 +413,15 @@ def _with_problem(plan: Plan, problem: str) -> Plan:
 
 
 def _assignments_block(stmt: ast.stmt) -> bool:
-    """Whether `stmt` is an `if` or a `for` over a name or a literal sequence (values the harvest holds, so
-    the loop ends) whose bodies only assign names, raise or pass, at any depth of such blocks."""
+    """Whether `stmt` is an `if`, a `for` over a name or a literal sequence (values the harvest holds, so
+    the loop ends) or a `while` (run with a bound on its passes) whose bodies only assign names, raise or pass,
+    at any depth of such blocks."""
     if isinstance(stmt, ast.If):
         parts = [*stmt.body, *stmt.orelse]
     elif isinstance(stmt, ast.For) and not stmt.orelse and isinstance(stmt.iter, (ast.Name, ast.Tuple, ast.List)):
+        parts = stmt.body
+    elif isinstance(stmt, ast.While) and not stmt.orelse:
+        # `while width < n: width *= 2`: `call_values.make` runs it for at most `MAX_WHILE_PASSES` passes
         parts = stmt.body
     else:
         return False
@@ -450,7 +454,7 @@ def _surely_bound(stmts: list[ast.stmt]) -> set[str] | None:
             if body is None and orelse is None:
                 return None
             out |= orelse if body is None else body if orelse is None else body & orelse  # type: ignore[operator]
-        elif not isinstance(s, ast.For):
+        elif not isinstance(s, (ast.For, ast.While)):
             out |= {n for t in _targets(s) for n in target_names(t)}
     return out
 

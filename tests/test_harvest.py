@@ -2414,3 +2414,27 @@ def test_a_factory_sizing_its_kernel_in_a_while_loop_is_made(tmp_path):
     assert [(r.kernel, "the loop ran MAX_WHILE_PASSES passes" in r.detail) for r in result.reasons] == [
         ("make_endless.<locals>.endless", True)
     ]
+
+
+def test_a_siblings_factories_imported_inside_a_function_are_made_for_its_calls(tmp_path):
+    """`import zz_ops as so` and `ops = importlib.import_module("zz_ops")` inside `run()`, the sibling's factories
+    called there: only top-level imports of modules already loaded were followed, so a factory without
+    defaults was "called nowhere in the script". Imports anywhere in the script count (the sibling, no
+    module yet, is imported from the folder as the run would), each spelling its calls use."""
+    (tmp_path / "a_driver.py").write_text(
+        "import importlib\n\n\ndef run():\n    import zz_ops as so\n\n    so.make_clip(-1.0)\n"
+        "    ops = importlib.import_module('zz_ops')\n    ops.make_wrap(2.0)\n\n\n"
+        "if __name__ == '__main__':\n    run()\n"
+    )
+    (tmp_path / "zz_ops.py").write_text(
+        "import warp as wp\n\n\ndef make_clip(lo):\n    @wp.kernel\n    def clip(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] = wp.max(a[wp.tid()], lo)\n\n    return clip\n\n\ndef make_wrap(period):\n    @wp.kernel\n"
+        "    def wrap(a: wp.array(dtype=float)):\n        a[wp.tid()] = wp.mod(a[wp.tid()], period)\n\n"
+        "    return wrap\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert result.reasons == []
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_clip.<locals>.clip", "lo = -1.0"),
+        ("make_wrap.<locals>.wrap", "period = 2.0"),
+    ]

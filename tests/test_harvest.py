@@ -2438,3 +2438,21 @@ def test_a_siblings_factories_imported_inside_a_function_are_made_for_its_calls(
         ("make_clip.<locals>.clip", "lo = -1.0"),
         ("make_wrap.<locals>.wrap", "period = 2.0"),
     ]
+
+
+def test_a_classmethod_factory_called_on_subclasses_is_made_for_each(tmp_path):
+    """`for force in (Spring, Drag): force.build()` in `main()`, `build` a `@classmethod` of the base reading
+    `c = cls.coeff()`, each subclass overriding the classmethod `coeff`: `cls` had no value ("does not pass
+    cls") and a call of the script's classmethod was refused. `cls` is what the method is called on, and a
+    classmethod that only computes runs guarded, as the script's top-level helpers do."""
+    records = _harvest_script(
+        tmp_path,
+        "forces.py",
+        "import warp as wp\n\n\nclass Force:\n    @classmethod\n    def coeff(cls):\n        return 1.0\n\n"
+        "    @classmethod\n    def build(cls):\n        c = cls.coeff()\n\n        @wp.kernel\n"
+        "        def apply(f: wp.array(dtype=float)):\n            f[wp.tid()] *= c\n\n        return apply\n\n\n"
+        "class Spring(Force):\n    @classmethod\n    def coeff(cls):\n        return 40.0\n\n\nclass Drag(Force):\n"
+        "    K = 0.25\n\n    @classmethod\n    def coeff(cls):\n        return cls.K * 2.0\n\n\ndef main():\n"
+        "    for force in (Spring, Drag):\n        force.build()\n\n\nif __name__ == '__main__':\n    main()\n",
+    )
+    assert sorted(r["source"].split("\n\n\n")[1] for r in records) == ["c = 0.5", "c = 40.0"]

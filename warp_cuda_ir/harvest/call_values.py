@@ -558,6 +558,9 @@ class Resolver:
         if shift == _RUN_LATER:
             args, keywords = _handed_arguments(call)
             shift = 0
+        first = [a.arg for a in (*func.args.posonlyargs, *func.args.args)][:1]
+        if shift == 1 and first and isinstance(call.func, ast.Attribute) and _is_classmethod(func):
+            out[first[0]] = (call.func.value, call)  # `force.build()`: `cls` is what it is called on
         if any(isinstance(a, ast.Starred) for a in args):
             args = self._unstarred(args, call)
         positional = [a.arg for a in (*func.args.posonlyargs, *func.args.args)][shift:]
@@ -726,7 +729,7 @@ class Resolver:
         if func is types.SimpleNamespace:  # `SimpleNamespace(**{"lo": -1.0, "hi": 1.0})`: a record of plain values
             pure = not args and all(_plain(v, 1) for v in kwargs.values())
         if not (pure or self.is_allowed(func, args, kwargs)):
-            helper = self._helper(func)
+            helper = self._helper(func) or self._class_helper(func)
             if helper is not None:
                 return self._call_helper(helper, args, kwargs)
             raise Unresolved(f"calls {getattr(func, '__qualname__', None) or type(func).__name__}, which may act")
@@ -749,7 +752,45 @@ class Resolver:
             return self.helpers[id(func)]
         self.helpers[id(func)] = None
         node = next((n for n in self.tree.body if isinstance(n, ast.FunctionDef) and n.name == func.__name__), None)
-        if node is None or node.decorator_list or not _computes_only(node):
+        if node is None or node.decorator_list:
+            return None
+        return self._guarded_copy(func, node)
+
+    def _class_helper(self, method: Any) -> Any:
+        """A `@classmethod` of the script's top-level class that only computes (`def coeff(cls): return cls.K *
+        2.0`, called on a subclass as `cls.coeff()`), bound to its class and guarded as `_helper`'s; else None."""
+        func, cls = getattr(method, "__func__", None), getattr(method, "__self__", None)
+        if not (isinstance(func, types.FunctionType) and isinstance(cls, type)) or func.__closure__:
+            return None
+        owner, _, name = func.__qualname__.partition(".")
+        defining = self.namespace.get(owner)
+        if not isinstance(defining, type) or "." in name or func.__code__.co_filename != self.path:
+            return None
+        declared = vars(defining).get(name)
+        if not (isinstance(declared, classmethod) and declared.__func__ is func):
+            return None
+        if id(func) not in self.helpers:
+            self.helpers[id(func)] = None
+            body = next((n.body for n in self.tree.body if isinstance(n, ast.ClassDef) and n.name == owner), [])
+            node = next((n for n in body if isinstance(n, ast.FunctionDef) and n.name == name), None)
+            if node is not None and [called_name(d) for d in node.decorator_list] == ["classmethod"]:
+                plain = copy.deepcopy(node)
+                plain.decorator_list = []
+                self._guarded_copy(func, plain)
+        helper = self.helpers[id(func)]
+        if helper is None:
+            return None
+
+        def bound(*args: Any, **kwargs: Any) -> Any:
+            return helper(cls, *args, **kwargs)
+
+        bound.__name__ = helper.__name__
+        return bound
+
+    def _guarded_copy(self, func: Any, node: ast.FunctionDef) -> Any:
+        """`node` (the definition of `func`) compiled with its calls guarded, when its body only computes and
+        the module-level names it reads are plain values; else None. Kept in `helpers` by `func`."""
+        if not _computes_only(node):
             return None
         for n in ast.walk(node):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in self.namespace:
@@ -1849,6 +1890,10 @@ def _walk_body(node: ast.AST) -> Iterator[ast.AST]:
         yield child
         if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             yield from _walk_body(child)
+
+
+def _is_classmethod(func: ast.FunctionDef) -> bool:
+    return any(called_name(d) == "classmethod" for d in func.decorator_list)
 
 
 def _one_parameter_lambda(expr: ast.expr | None) -> bool:

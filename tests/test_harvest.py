@@ -2456,3 +2456,24 @@ def test_a_classmethod_factory_called_on_subclasses_is_made_for_each(tmp_path):
         "    for force in (Spring, Drag):\n        force.build()\n\n\nif __name__ == '__main__':\n    main()\n",
     )
     assert sorted(r["source"].split("\n\n\n")[1] for r in records) == ["c = 0.5", "c = 40.0"]
+
+
+def test_settings_made_by_a_dataclass_from_dict_classmethod_are_read(tmp_path):
+    """`Cfg.from_dict(RAW)` in `main()`, a `@classmethod` keeping the keys named by `dataclasses.fields(cls)`
+    and returning `cls(**...)`: a dataclass with any classmethod read as one with the script's methods, and
+    `dataclasses.fields` was a call the harvest refused ("calls Cfg.from_dict, which may act"). A classmethod
+    runs only where it is called (here guarded, as the script's helpers), not when the settings are made."""
+    records = _harvest_script(
+        tmp_path,
+        "from-dict.py",
+        "import dataclasses\nfrom dataclasses import dataclass\n\nimport warp as wp\n\n"
+        "RAW = {'dt': 0.02, 'comment': 'from the lab notebook'}\n\n\n@dataclass\nclass Cfg:\n    dt: float = 0.01\n\n"
+        "    @classmethod\n    def from_dict(cls, d):\n        names = {f.name for f in dataclasses.fields(cls)}\n"
+        "        return cls(**{k: v for k, v in d.items() if k in names})\n\n\ndef make_fall(cfg):\n    dt = cfg.dt\n\n"
+        "    @wp.kernel\n    def fall(y: wp.array(dtype=float)):\n        y[wp.tid()] -= 9.8 * dt\n\n"
+        "    return fall\n\n\n"
+        "def main():\n    make_fall(Cfg.from_dict(RAW))\n\n\nif __name__ == '__main__':\n    main()\n",
+    )
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
+        ("make_fall.<locals>.fall", "dt = 0.02")
+    ]

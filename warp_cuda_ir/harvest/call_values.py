@@ -708,6 +708,12 @@ class Resolver:
         if func is dataclasses.asdict or func is dataclasses.astuple:
             # `make(**asdict(cfg))`: the fields of settings the harvest could make, copied (no `dict_factory`)
             pure = len(args) == 1 and not kwargs and _generated_dataclass(type(args[0])) and _plain(args[0])
+        if func is dataclasses.fields:  # `{f.name for f in dataclasses.fields(cls)}` of such settings
+            pure = (
+                len(args) == 1
+                and not kwargs
+                and _generated_dataclass(args[0] if isinstance(args[0], type) else type(args[0]))
+            )
         if func is dataclasses.replace:
             # `make_gain(dataclasses.replace(CFG, gain=3.0))`: a copy of such settings, made by its generated `__init__`
             pure = len(args) == 1 and _generated_dataclass(type(args[0])) and _plain([args[0], *kwargs.values()])
@@ -2059,8 +2065,11 @@ def _generated_dataclass(cls: Any, seen: frozenset[int] = frozenset()) -> bool:
         if not dataclasses.is_dataclass(klass):
             return False
         for member in vars(klass).values():
-            if isinstance(member, (staticmethod, classmethod, property)):
+            # a `@classmethod from_dict` or a `@staticmethod` runs only where it is called (each call guarded)
+            if isinstance(member, property):
                 return False
+            if isinstance(member, (staticmethod, classmethod)):
+                continue
             if isinstance(member, types.FunctionType) and inspect.unwrap(member).__code__.co_filename[:1] != "<":
                 if inspect.unwrap(member).__code__.co_filename == dataclasses.__file__:
                     continue  # `slots=True, frozen=True` adds `dataclasses`' own `__getstate__` / `__setstate__`

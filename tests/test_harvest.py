@@ -2477,3 +2477,25 @@ def test_settings_made_by_a_dataclass_from_dict_classmethod_are_read(tmp_path):
     assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
         ("make_fall.<locals>.fall", "dt = 0.02")
     ]
+
+
+def test_a_factory_taking_its_options_out_of_its_own_kwargs_is_made(tmp_path):
+    """`def make_affine(**opts)` taking `gain = opts.pop("gain", 1.0)` and `bias = opts.pop("bias", 0.0)` out of
+    its options, called as `make_affine(gain=2.0, bias=-1.0)`: `pop` changes a dict, so the harvest refused it
+    ("calls dict.pop, which may act"). A `**kwargs` dict is the call's own: the made factory gets a copy it
+    may empty; `pop` on any other dict stays refused."""
+    (tmp_path / "opts.py").write_text(
+        "import warp as wp\n\nSHARED = {'gain': 3.0}\n\n\ndef make_affine(**opts):\n    gain = opts.pop('gain', 1.0)\n"
+        "    bias = opts.pop('bias', 0.0)\n    if opts:\n        raise TypeError(sorted(opts))\n\n    @wp.kernel\n"
+        "    def affine(a: wp.array(dtype=float)):\n        a[wp.tid()] = gain * a[wp.tid()] + bias\n\n"
+        "    return affine\n\n\ndef make_shared(table):\n    g = table.pop('gain')\n\n    @wp.kernel\n"
+        "    def shared(a: wp.array(dtype=float)):\n        a[wp.tid()] *= g\n\n    return shared\n\n\ndef main():\n"
+        "    make_affine(gain=2.0, bias=-1.0)\n    make_shared(SHARED)\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records] == [
+        ("make_affine.<locals>.affine", "bias = -1.0\ngain = 2.0")
+    ]
+    assert [(r.kernel, "calls dict.pop, which may act" in r.detail) for r in result.reasons] == [
+        ("make_shared.<locals>.shared", True)
+    ]

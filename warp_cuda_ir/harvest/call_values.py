@@ -140,6 +140,8 @@ class Resolver:
         self.imported: dict[int, str] = {}
         self.helpers: dict[int, Any] = {}  # id(a script function) -> its guarded copy, or None (`_helper`)
         self.local_code: set[types.CodeType] = set()  # of a made factory's own guarded plain functions (`make`)
+        # the `**kwargs` dicts `make` hands a made factory (its own to change), by id; held so no id is reused
+        self.owned: dict[int, dict[str, Any]] = {}
         self.helper_depth = 0
 
     # --- the calls of a factory ------------------------------------------------------------------
@@ -702,6 +704,9 @@ class Resolver:
         )
         pure = pure or _generated_dataclass(func) or _reading_method(func) or _small_numpy_range(func, args, kwargs)
         pure = pure or (isinstance(func, types.FunctionType) and func.__code__ in self.local_code)
+        owner = getattr(func, "__self__", None)
+        if type(owner) is dict and id(owner) in self.owned and getattr(func, "__name__", "") in _KWARGS_METHODS:
+            pure = True  # `opts.pop("gain", 1.0)` on the made factory's own `**opts`
         if func is os.getenv or (getattr(func, "__self__", None) is os.environ and func.__name__ == "get"):
             # `os.environ.get("OP", "square")` in `main()`: read as the script's load reads it at its top level
             pure = True
@@ -1373,8 +1378,15 @@ def make(
         for const in scope[plan.factory.name].__code__.co_consts:
             if isinstance(const, types.CodeType) and const.co_name in helpers:
                 resolver.local_code.add(const)
+        values = dict(binding.values)
+        kwarg = plan.factory.args.kwarg
+        if kwarg is not None and isinstance(values.get(kwarg.arg), dict):
+            # `**opts` is a dict of the call's own, which the factory may empty (`gain = opts.pop("gain", 1.0)`):
+            # a copy the guard lets it change, so the binding's value stays as it was
+            values[kwarg.arg] = dict(values[kwarg.arg])
+            resolver.owned[id(values[kwarg.arg])] = values[kwarg.arg]
         with script_argv(resolver.path):
-            return scope[plan.factory.name](resolver.guard, define, **binding.values, **instance, **parsed)
+            return scope[plan.factory.name](resolver.guard, define, **values, **instance, **parsed)
     except Unresolved:
         raise
     except Exception as e:
@@ -2044,6 +2056,10 @@ _READING_METHODS = {
     "items", "keys", "values", "get", "count", "index", "copy", "join", "split", "rsplit", "strip", "lower",
     "upper", "replace", "startswith", "endswith", "format", "union", "intersection", "difference", "issubset",
 }  # fmt: skip
+
+
+# What a factory does with its own `**kwargs` dict besides reading it: take options out of it.
+_KWARGS_METHODS = ("pop", "setdefault", "popitem")
 
 
 def _reading_method(func: Any) -> bool:

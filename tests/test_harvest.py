@@ -2499,3 +2499,22 @@ def test_a_factory_taking_its_options_out_of_its_own_kwargs_is_made(tmp_path):
     assert [(r.kernel, "calls dict.pop, which may act" in r.detail) for r in result.reasons] == [
         ("make_shared.<locals>.shared", True)
     ]
+
+
+def test_a_sibling_imported_inside_a_function_that_exits_at_its_top_level_costs_the_importer_nothing(tmp_path):
+    """A sibling imported only inside the importer's `run()` whose top level parses its command line and ends
+    with `sys.exit(0)`: importing it for the importer's calls ran it under the worker's arguments, and its
+    `SystemExit` became the importer's reason. It is imported as its own run would be (its path alone in
+    `sys.argv`), and its exit stays its own harvest's business."""
+    (tmp_path / "a_driver.py").write_text(
+        "def run():\n    import zz_exits\n\n    zz_exits.make_scale(3.0)\n\n\nif __name__ == '__main__':\n    run()\n"
+    )
+    (tmp_path / "zz_exits.py").write_text(
+        "import argparse\nimport sys\n\nimport warp as wp\n\n\n@wp.kernel\ndef own(a: wp.array(dtype=float)):\n"
+        "    a[wp.tid()] = 1.0\n\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--n', type=int, default=2)\n"
+        "args = parser.parse_args()\nsys.exit(0)\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert [r["qualname"] for r in result.records] == ["own"]
+    assert sorted({r.file for r in result.reasons}) == ["zz_exits.py"]

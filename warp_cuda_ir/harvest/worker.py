@@ -874,15 +874,20 @@ def _import_sibling(name: str, folder: str) -> None:
     """Import the script `name` of `folder` (`folder/name.py`), as the script's own run would where it imports it
     inside a function: the harvest loads every script of the folder anyway, and one a sibling imported first
     still gets its own harvest (`_load`). Nothing for a module that is no file of the folder."""
-    if not os.path.isfile(os.path.join(folder, *name.split(".")) + ".py"):
+    file = os.path.join(folder, *name.split(".")) + ".py"
+    if not os.path.isfile(file):
         return
     added = folder not in sys.path
     if added:
         sys.path.insert(0, folder)
+    # as `python sibling.py` would see it: a top-level `parser.parse_args()` there reads no worker's arguments
+    argv, sys.argv = sys.argv, [file]
     try:
-        with contextlib.suppress(Exception):  # its own harvest meets the failure again, and reports it
+        # its own harvest meets a failure again, and reports it (a `sys.exit()` at its top level too)
+        with contextlib.suppress(Exception, SystemExit):
             importlib.import_module(name)
     finally:
+        sys.argv = argv
         if added:
             sys.path.remove(folder)
 

@@ -2097,3 +2097,424 @@ def test_a_method_kernel_whose_attributes_a_setter_changes_is_not_made_from_the_
     assert [(r.kernel, r.detail) for r in result.reasons] == [
         ("AffineBuilder.build.<locals>.affine", "self._gain is not set in build before the kernel")
     ]
+
+
+def test_settings_parsed_from_the_scripts_own_text_in_main_are_made(tmp_path):
+    """`json.loads(DEFAULTS_JSON)` and `tomllib.loads(DEFAULTS_TOML)` of text the script holds, parsed in `main()`,
+    and a `types.SimpleNamespace(**{...})` record, given to factories: each was a call the harvest refused
+    ("calls loads, which may act"). They are functions of their text (or plain values) alone; a parse with a
+    hook (`object_hook=`, which would run the script's function) stays refused."""
+    (tmp_path / "inline-settings.py").write_text(
+        "import json\nimport tomllib\nfrom types import SimpleNamespace\n\nimport warp as wp\n\n"
+        "DEFAULTS_JSON = '{\"relax\": {\"omega\": 0.8}}'\nDEFAULTS_TOML = 'coefficient = 0.25'\n\n\n"
+        "def make_relax(omega):\n    @wp.kernel\n    def relax(u: wp.array(dtype=float)):\n"
+        "        u[wp.tid()] *= omega\n\n    return relax\n\n\ndef make_drag(c):\n    @wp.kernel\n"
+        "    def drag(u: wp.array(dtype=float)):\n        u[wp.tid()] -= c\n\n    return drag\n\n\n"
+        "def make_band(ns):\n    lo = ns.lo\n\n    @wp.kernel\n    def band(u: wp.array(dtype=float)):\n"
+        "        u[wp.tid()] = wp.max(u[wp.tid()], lo)\n\n    return band\n\n\ndef make_hooked(g):\n    @wp.kernel\n"
+        "    def hooked(u: wp.array(dtype=float)):\n        u[wp.tid()] *= g\n\n    return hooked\n\n\ndef main():\n"
+        "    make_relax(**json.loads(DEFAULTS_JSON)['relax'])\n"
+        "    make_drag(tomllib.loads(DEFAULTS_TOML)['coefficient'])\n"
+        "    make_band(SimpleNamespace(**{'lo': -1.0}))\n"
+        "    make_hooked(json.loads('{\"g\": 2.0}', object_hook=dict)['g'])\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_band.<locals>.band", "lo = -1.0"),
+        ("make_drag.<locals>.drag", "c = 0.25"),
+        ("make_relax.<locals>.relax", "omega = 0.8"),
+    ]
+    assert [(r.kernel, "calls loads, which may act" in r.detail) for r in result.reasons] == [
+        ("make_hooked.<locals>.hooked", True)
+    ]
+
+
+def test_slots_settings_and_their_replaced_copies_are_made(tmp_path):
+    """A `@dataclass(frozen=True, slots=True)` settings object and `dataclasses.replace(CFG, gain=3.0)` of it
+    handed to a factory in `main()`: `slots=True` adds `dataclasses`' own `__getstate__` / `__setstate__`, which
+    read as methods the script wrote ("CFG is a Settings object, whose methods the harvest does not run"), and
+    `replace` was a call the harvest refused. Both only run code `@dataclass` generated."""
+    records = _harvest_script(
+        tmp_path,
+        "slots-cfg.py",
+        "import dataclasses\nfrom dataclasses import dataclass\n\nimport warp as wp\n\n\n"
+        "@dataclass(frozen=True, slots=True)\nclass Settings:\n    gain: float = 1.0\n\n\nCFG = Settings()\n\n\n"
+        "def make_gain(cfg):\n    g = cfg.gain\n\n    @wp.kernel\n    def gain_slots(v: wp.array(dtype=float)):\n"
+        "        v[wp.tid()] *= g\n\n    return gain_slots\n\n\ndef main():\n"
+        "    make_gain(dataclasses.replace(CFG, gain=3.0))\n\n\nif __name__ == '__main__':\n    main()\n",
+    )
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
+        ("make_gain.<locals>.gain_slots", "g = 3.0")
+    ]
+
+
+def test_an_argparse_default_converted_by_an_inline_lambda_is_read(tmp_path):
+    """`add_argument("--gravity", type=lambda s: tuple(float(v) for v in s.split(",")), default="0,-9.8,0")` in
+    `main()`, the option given to a factory as `wp.vec3(*args.gravity)`: argparse converts a string default with
+    `type`, and a lambda was a call the harvest refused, so the option was left out ("'_Parsed' object has no
+    attribute 'gravity'"). Its body is evaluated on the default, its calls guarded as the harvest's own."""
+    records = _harvest_script(
+        tmp_path,
+        "falling.py",
+        "import argparse\n\nimport warp as wp\n\n\ndef make_gravity(g):\n    @wp.kernel\n"
+        "    def gravity_step(v: wp.array(dtype=wp.vec3)):\n        v[wp.tid()] += g\n\n    return gravity_step\n\n\n"
+        "def main():\n    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument(\n        '--gravity',\n"
+        "        type=lambda s: tuple(float(v) for v in s.split(',')),\n"
+        "        default='0,-9.8,0',\n    )\n"
+        "    args = parser.parse_args()\n    make_gravity(wp.vec3(*args.gravity))\n\n\n"
+        "if __name__ == '__main__':\n    main()\n",
+    )
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
+        ("make_gravity.<locals>.gravity_step", "g = wp.vec3(0.0, -9.800000190734863, 0.0)")
+    ]
+
+
+def test_kernels_made_in_setup_from_case_attributes_are_made_for_each_subclass_case(tmp_path):
+    """`self.kernel = make_damp(self.RATE)` in a `unittest` case's `setUp`, a subclass case overriding `RATE`,
+    and `cls.k = make_scale(cls.FACTOR)` in `setUpClass`: only test methods read the class's data attributes
+    ("self, a parameter of setUp, has no default and no caller"). The runner calls `setUp` / `setUpClass` on
+    every case, each subclass with the attributes it overrides."""
+    (tmp_path / "test_damping.py").write_text(
+        "import unittest\n\nimport warp as wp\n\n\ndef make_damp(rate):\n    @wp.kernel\n"
+        "    def damp(v: wp.array(dtype=float)):\n        v[wp.tid()] *= 1.0 - rate\n\n    return damp\n\n\n"
+        "def make_scale(factor):\n    @wp.kernel\n    def scale(v: wp.array(dtype=float)):\n"
+        "        v[wp.tid()] *= factor\n\n    return scale\n\n\nclass TestDamp(unittest.TestCase):\n    RATE = 0.5\n\n"
+        "    def setUp(self):\n        self.kernel = make_damp(self.RATE)\n\n    def test_decays(self):\n"
+        "        self.assertIsNotNone(self.kernel)\n\n\nclass TestDampStrong(TestDamp):\n    RATE = 0.9\n\n\n"
+        "class TestScale(unittest.TestCase):\n    FACTOR = 3.0\n\n    @classmethod\n    def setUpClass(cls):\n"
+        "        cls.k = make_scale(cls.FACTOR)\n\n    def test_scale(self):\n"
+        "        self.assertIsNotNone(self.k)\n\n\n"
+        "if __name__ == '__main__':\n    unittest.main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert result.reasons == []
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_damp.<locals>.damp", "rate = 0.5"),
+        ("make_damp.<locals>.damp", "rate = 0.9"),
+        ("make_scale.<locals>.scale", "factor = 3.0"),
+    ]
+
+
+def test_parametrize_marks_on_a_test_class_and_the_module_give_their_values(tmp_path):
+    """`@pytest.mark.parametrize("gain", [...])` on a test class and a module-level `pytestmark =
+    pytest.mark.parametrize("order", [...])`: pytest applies them to every test they hold, but only a test's
+    own decorators were read ("gain, a parameter of test_scales, has no default and no caller")."""
+    (tmp_path / "test_marks.py").write_text(
+        "import pytest\n\nimport warp as wp\n\npytestmark = [pytest.mark.parametrize('order', [1, 2])]\n\n\n"
+        "def make_gain(g, order):\n    @wp.kernel\n    def gain(a: wp.array(dtype=float)):\n"
+        "        for _ in range(order):\n            a[wp.tid()] *= g\n\n    return gain\n\n\n"
+        "@pytest.mark.parametrize('gain', [0.5])\nclass TestGain:\n    def test_scales(self, gain, order):\n"
+        "        assert make_gain(gain, order) is not None\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert result.reasons == []
+    assert sorted(r["source"].split("\n\n\n")[1] for r in result.records) == [
+        "g = 0.5\norder = 1",
+        "g = 0.5\norder = 2",
+    ]
+
+
+def test_factories_reading_star_args_and_forwarded_keywords_are_made(tmp_path):
+    """`def make_chain(*funcs)` called as `make_chain(square, half)`, its kernel applying `wp.static(funcs[k])`,
+    and `make_core(fast=True, **kw)` inside a wrapper `def make_fast(**kw)` called as `make_fast(gain=2.0)`: a
+    factory reading `*args` was refused ("funcs is bound in make_chain after the kernel or in a block") and a
+    forwarded `**kw` had no value. They are the tuple of the call's extra positional arguments and the dict
+    of its extra keywords; a `**cfg` handed on to a `**kwargs` the kernel reads stays refused."""
+    (tmp_path / "wrappers.py").write_text(
+        "import warp as wp\n\n\n@wp.func\ndef square(x: float):\n    return x * x\n\n\n@wp.func\n"
+        "def half(x: float):\n    return 0.5 * x\n\n\ndef make_chain(*funcs):\n    @wp.kernel\n"
+        "    def chain(a: wp.array(dtype=float)):\n        i = wp.tid()\n        x = a[i]\n"
+        "        for k in range(wp.static(len(funcs))):\n            x = wp.static(funcs[k])(x)\n        a[i] = x\n\n"
+        "    return chain\n\n\ndef make_core(fast=False, gain=1.0):\n    @wp.kernel\n"
+        "    def core(a: wp.array(dtype=float)):\n        if wp.static(fast):\n            a[wp.tid()] *= gain\n\n"
+        "    return core\n\n\ndef make_fast(**kw):\n    return make_core(fast=True, **kw)\n\n\n"
+        "def make_opts(**opts):\n    g = opts['g']\n\n    @wp.kernel\n    def opt_gain(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] *= g\n\n    return opt_gain\n\n\nOPTS = {'g': 3.0}\n\n\ndef main():\n"
+        "    make_chain(square, half)\n    make_fast(gain=2.0)\n    make_opts(**OPTS)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[-2]) for r in result.records) == [
+        ("make_chain.<locals>.chain", "funcs = (square, half)"),
+        ("make_core.<locals>.core", "fast = True\ngain = 2.0"),
+    ]
+    assert [(r.kernel, "passes **OPTS on to **opts" in r.detail) for r in result.reasons] == [
+        ("make_opts.<locals>.opt_gain", True)
+    ]
+
+
+def test_a_command_line_the_script_writes_itself_is_parsed(tmp_path):
+    """A notebook's command line written into the script: `parser.parse_args(args=[])` in `main()` of a parser
+    built at the top level, and `parse_args(shlex.split(DEFAULT_CMD))`: neither was the script's own command
+    line ("parser is a ArgumentParser object", "not the script's own command line"), and options of a top-level
+    parser were not looked for in `main()`. The parser's options are replayed on a fresh parser and the
+    written command line parsed (a `type=` converting through the guard)."""
+    records = _harvest_script(
+        tmp_path,
+        "nb-cli.py",
+        "import argparse\nimport shlex\n\nimport warp as wp\n\nDEFAULT_CMD = '--taps 5 --gain=-1.5'\n"
+        "parser = argparse.ArgumentParser()\nparser.add_argument('--taps', type=int, default=3)\n"
+        "parser.add_argument('--gain', type=float, default=1.0)\n\n\ndef make_box(taps, gain):\n    @wp.kernel\n"
+        "    def box(a: wp.array(dtype=float)):\n        for _ in range(taps):\n            a[wp.tid()] *= gain\n\n"
+        "    return box\n\n\ndef main():\n    defaults = parser.parse_args(args=[])\n"
+        "    make_box(defaults.taps, defaults.gain)\n\n\ndef tuned():\n"
+        "    args = parser.parse_args(shlex.split(DEFAULT_CMD))\n    make_box(args.taps, args.gain)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n    tuned()\n",
+    )
+    assert sorted(r["source"].split("\n\n\n")[1] for r in records) == ["gain = -1.5\ntaps = 5", "gain = 1.0\ntaps = 3"]
+
+
+def test_singledispatchmethod_registrations_are_made_for_the_calls_that_dispatch_to_them(tmp_path):
+    """`@functools.singledispatchmethod def build(self, arg)` with `@build.register def _(self, arg: int)` and
+    one for `float`, called as `b.build(2)` and `b.build(0.5)`: only a top-level `singledispatch`'s
+    registrations were read ("_ is called nowhere in the script"). A method's registration dispatches on the
+    argument after `self`."""
+    records = _harvest_script(
+        tmp_path,
+        "builders.py",
+        "import functools\n\nimport warp as wp\n\n\nclass Builder:\n    @functools.singledispatchmethod\n"
+        "    def build(self, arg):\n        raise NotImplementedError(type(arg))\n\n    @build.register\n"
+        "    def _(self, arg: int):\n        @wp.kernel\n        def repeat_int(a: wp.array(dtype=float)):\n"
+        "            for _ in range(arg):\n                a[wp.tid()] += 1.0\n\n        return repeat_int\n\n"
+        "    @build.register(float)\n    def _scale(self, arg):\n        @wp.kernel\n"
+        "        def scale_float(a: wp.array(dtype=float)):\n            a[wp.tid()] *= arg\n\n"
+        "        return scale_float\n\n\ndef main():\n    b = Builder()\n    b.build(2)\n    b.build(0.5)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n",
+    )
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records) == [
+        ("Builder._.<locals>.repeat_int", "arg = 2"),
+        ("Builder._scale.<locals>.scale_float", "arg = 0.5"),
+    ]
+
+
+def test_named_tuple_records_made_and_spread_in_main_are_read(tmp_path):
+    """`p = Params._make([0.1, 4])` and `make_step(**p._asdict())` in `main()` of a `collections.namedtuple`
+    (and `_replace` of a `typing.NamedTuple`): calls of the record's methods were refused ("calls
+    Params._make, which may act"); they are `collections`' own code over plain values."""
+    records = _harvest_script(
+        tmp_path,
+        "records.py",
+        "from collections import namedtuple\nfrom typing import NamedTuple\n\nimport warp as wp\n\n"
+        "Params = namedtuple('Params', ['dt', 'substeps'])\n\n\nclass Limits(NamedTuple):\n    lo: float = 0.0\n"
+        "    hi: float = 1.0\n\n\ndef make_step(dt, substeps):\n    @wp.kernel\n"
+        "    def step(x: wp.array(dtype=float)):\n        for _ in range(substeps):\n            x[wp.tid()] += dt\n\n"
+        "    return step\n\n\ndef make_clip(lim):\n    lo = lim.lo\n    hi = lim.hi\n\n    @wp.kernel\n"
+        "    def clip(x: wp.array(dtype=float)):\n        x[wp.tid()] = wp.clamp(x[wp.tid()], lo, hi)\n\n"
+        "    return clip\n\n\ndef main():\n    p = Params._make([0.1, 4])\n    make_step(**p._asdict())\n"
+        "    make_clip(Limits()._replace(hi=2.0))\n\n\nif __name__ == '__main__':\n    main()\n",
+    )
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records) == [
+        ("make_clip.<locals>.clip", "hi = 2.0\nlo = 0.0"),
+        ("make_step.<locals>.step", "dt = 0.1\nsubsteps = 4"),
+    ]
+
+
+def test_a_factory_importing_and_defining_its_own_helpers_is_made(tmp_path):
+    """`import math` inside a factory and a nested `def g(x)` its comprehension calls before the kernel: the
+    import bound nothing the plan knew ("math is bound in make_gauss after the kernel or in a block") and the
+    nested function was a call the harvest refused. An import of a module the script's load already imported
+    is kept; a nested function that only computes runs with its body guarded. An import of a module not
+    loaded stays refused (importing it would run its code)."""
+    (tmp_path / "gauss.py").write_text(
+        "import warp as wp\n\n\ndef make_gauss(radius, sigma=1.0):\n    import math\n\n    def g(x):\n"
+        "        return math.exp(-0.5 * (x / sigma) ** 2)\n\n    raw = [g(k - radius) for k in range(2 * radius + 1)]\n"
+        "    weights = [round(w / sum(raw), 4) for w in raw]\n\n    @wp.kernel\n"
+        "    def gauss(a: wp.array(dtype=float), out: wp.array(dtype=float)):\n        i = wp.tid()\n"
+        "        s = float(0.0)\n        for k in range(wp.static(len(weights))):\n"
+        "            s += wp.static(weights[k]) * a[wp.clamp(i + k - radius, 0, a.shape[0] - 1)]\n"
+        "        out[i] = s\n\n    return gauss\n\n\ndef make_odd(n):\n"
+        "    import no_such_module_of_the_harvest_tests as nsm\n\n    m = nsm.f(n)\n\n    @wp.kernel\n"
+        "    def odd(a: wp.array(dtype=float)):\n        a[wp.tid()] *= float(m)\n\n    return odd\n\n\n"
+        "def main():\n    make_gauss(1, sigma=0.5)\n    make_odd(3)\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records] == [
+        ("make_gauss.<locals>.gauss", "radius = 1\nweights = [0.1065, 0.787, 0.1065]")
+    ]
+    assert [(r.kernel, "imports no_such_module_of_the_harvest_tests" in r.detail) for r in result.reasons] == [
+        ("make_odd.<locals>.odd", True)
+    ]
+
+
+def test_a_method_kernel_reading_constructor_attributes_and_its_own_parameters_is_made(tmp_path):
+    """`Maker(2.0)` then `maker(1.0)` of a class whose `__call__` makes a kernel from `self.gain` (set in
+    `__init__`) and its own `offset`, and `Smoother(0.25).kernel_for(2)` under `functools.lru_cache`: a method
+    was planned through `__init__` only when it read nothing but attributes ("self.gain is not set in __call__
+    before the kernel"), and calling an instance was no call of `__call__`. The constructor's calls give the
+    attributes, the method's calls its own parameters."""
+    records = _harvest_script(
+        tmp_path,
+        "makers.py",
+        "import functools\n\nimport warp as wp\n\n\nclass Maker:\n    def __init__(self, gain):\n"
+        "        self.gain = gain\n\n    def __call__(self, offset):\n        gain = self.gain\n\n        @wp.kernel\n"
+        "        def made(a: wp.array(dtype=float)):\n            a[wp.tid()] = gain * a[wp.tid()] + offset\n\n"
+        "        return made\n\n\nclass Smoother:\n    def __init__(self, weight):\n        self.weight = weight\n\n"
+        "    @functools.lru_cache(maxsize=None)\n    def kernel_for(self, order):\n        w = self.weight\n\n"
+        "        @wp.kernel\n        def smooth(a: wp.array(dtype=float)):\n            for _ in range(order):\n"
+        "                a[wp.tid()] *= w\n\n        return smooth\n\n\ndef main():\n    maker = Maker(2.0)\n"
+        "    maker(1.0)\n    Smoother(0.25).kernel_for(2)\n\n\nif __name__ == '__main__':\n    main()\n",
+    )
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records) == [
+        ("Maker.__call__.<locals>.made", "gain = 2.0\noffset = 1.0"),
+        ("Smoother.kernel_for.<locals>.smooth", "order = 2\nw = 0.25"),
+    ]
+
+
+def test_attrs_and_pydantic_settings_made_in_main_are_read(tmp_path):
+    """A pydantic model made in `main()` and spread by `**solver.model_dump()`, an `attrs.frozen` instance and
+    `attrs.evolve` of it, handed to factories: calls of the script's classes were refused ("calls
+    SolverSettings, which may act"). A settings class whose methods the library generated (no validator,
+    converter, serializer, computed field, or method of the script's) runs none of the script's code; one
+    with a validator stays refused."""
+    (tmp_path / "settings-libs.py").write_text(
+        "import attrs\nimport pydantic\n\nimport warp as wp\n\n\nclass Solver(pydantic.BaseModel):\n"
+        "    iterations: int = 4\n    omega: float = 0.7\n\n\nclass Checked(pydantic.BaseModel):\n"
+        "    gain: float = 1.0\n\n    @pydantic.field_validator('gain')\n    @classmethod\n"
+        "    def positive(cls, v):\n        return abs(v)\n\n\n"
+        "@attrs.frozen\nclass Material:\n    density: float = 1000.0\n    viscosity: float = 0.001\n\n\n"
+        "def make_jacobi(iterations, omega):\n    @wp.kernel\n    def jacobi(u: wp.array(dtype=float)):\n"
+        "        for _ in range(iterations):\n            u[wp.tid()] *= omega\n\n    return jacobi\n\n\n"
+        "def make_stokes(mat):\n    nu = mat.viscosity / mat.density\n\n    @wp.kernel\n"
+        "    def stokes(v: wp.array(dtype=float)):\n        v[wp.tid()] *= nu\n\n    return stokes\n\n\n"
+        "def make_checked(c):\n    g = c.gain\n\n    @wp.kernel\n    def checked(v: wp.array(dtype=float)):\n"
+        "        v[wp.tid()] *= g\n\n    return checked\n\n\ndef main():\n"
+        "    make_jacobi(**Solver(omega=0.9).model_dump())\n"
+        "    make_stokes(attrs.evolve(Material(), viscosity=10.0, density=1250.0))\n"
+        "    make_checked(Checked(gain=-2.0))\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_jacobi.<locals>.jacobi", "iterations = 4\nomega = 0.9"),
+        ("make_stokes.<locals>.stokes", "nu = 0.008"),
+    ]
+    assert [(r.kernel, "calls Checked, which may act" in r.detail) for r in result.reasons] == [
+        ("make_checked.<locals>.checked", True)
+    ]
+
+
+def test_a_factory_sizing_its_kernel_in_a_while_loop_is_made(tmp_path):
+    """`width = 1` then `while width < n: width *= 2` in a factory before the kernel: a `while` was never kept
+    ("width is bound inside a block of make_padded"). It runs with a bound on its passes; one that does not
+    end in them keeps a reason."""
+    (tmp_path / "padded.py").write_text(
+        "import warp as wp\n\n\ndef make_padded(n):\n    width = 1\n    while width < n:\n        width *= 2\n\n"
+        "    @wp.kernel\n    def pad(a: wp.array(dtype=float)):\n        if wp.tid() >= width:\n"
+        "            a[wp.tid()] = 0.0\n\n    return pad\n\n\ndef make_endless(n):\n    while n > 0:\n"
+        "        n += 1\n\n"
+        "    @wp.kernel\n    def endless(a: wp.array(dtype=float)):\n        a[wp.tid()] = float(n)\n\n"
+        "    return endless\n\n\ndef main():\n    make_padded(5)\n    make_endless(1)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records] == [
+        ("make_padded.<locals>.pad", "width = 8")
+    ]
+    assert [(r.kernel, "the loop ran MAX_WHILE_PASSES passes" in r.detail) for r in result.reasons] == [
+        ("make_endless.<locals>.endless", True)
+    ]
+
+
+def test_a_siblings_factories_imported_inside_a_function_are_made_for_its_calls(tmp_path):
+    """`import zz_ops as so` and `ops = importlib.import_module("zz_ops")` inside `run()`, the sibling's factories
+    called there: only top-level imports of modules already loaded were followed, so a factory without
+    defaults was "called nowhere in the script". Imports anywhere in the script count (the sibling, no
+    module yet, is imported from the folder as the run would), each spelling its calls use."""
+    (tmp_path / "a_driver.py").write_text(
+        "import importlib\n\n\ndef run():\n    import zz_ops as so\n\n    so.make_clip(-1.0)\n"
+        "    ops = importlib.import_module('zz_ops')\n    ops.make_wrap(2.0)\n\n\n"
+        "if __name__ == '__main__':\n    run()\n"
+    )
+    (tmp_path / "zz_ops.py").write_text(
+        "import warp as wp\n\n\ndef make_clip(lo):\n    @wp.kernel\n    def clip(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] = wp.max(a[wp.tid()], lo)\n\n    return clip\n\n\ndef make_wrap(period):\n    @wp.kernel\n"
+        "    def wrap(a: wp.array(dtype=float)):\n        a[wp.tid()] = wp.mod(a[wp.tid()], period)\n\n"
+        "    return wrap\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert result.reasons == []
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_clip.<locals>.clip", "lo = -1.0"),
+        ("make_wrap.<locals>.wrap", "period = 2.0"),
+    ]
+
+
+def test_a_classmethod_factory_called_on_subclasses_is_made_for_each(tmp_path):
+    """`for force in (Spring, Drag): force.build()` in `main()`, `build` a `@classmethod` of the base reading
+    `c = cls.coeff()`, each subclass overriding the classmethod `coeff`: `cls` had no value ("does not pass
+    cls") and a call of the script's classmethod was refused. `cls` is what the method is called on, and a
+    classmethod that only computes runs guarded, as the script's top-level helpers do."""
+    records = _harvest_script(
+        tmp_path,
+        "forces.py",
+        "import warp as wp\n\n\nclass Force:\n    @classmethod\n    def coeff(cls):\n        return 1.0\n\n"
+        "    @classmethod\n    def build(cls):\n        c = cls.coeff()\n\n        @wp.kernel\n"
+        "        def apply(f: wp.array(dtype=float)):\n            f[wp.tid()] *= c\n\n        return apply\n\n\n"
+        "class Spring(Force):\n    @classmethod\n    def coeff(cls):\n        return 40.0\n\n\nclass Drag(Force):\n"
+        "    K = 0.25\n\n    @classmethod\n    def coeff(cls):\n        return cls.K * 2.0\n\n\ndef main():\n"
+        "    for force in (Spring, Drag):\n        force.build()\n\n\nif __name__ == '__main__':\n    main()\n",
+    )
+    assert sorted(r["source"].split("\n\n\n")[1] for r in records) == ["c = 0.5", "c = 40.0"]
+
+
+def test_settings_made_by_a_dataclass_from_dict_classmethod_are_read(tmp_path):
+    """`Cfg.from_dict(RAW)` in `main()`, a `@classmethod` keeping the keys named by `dataclasses.fields(cls)`
+    and returning `cls(**...)`: a dataclass with any classmethod read as one with the script's methods, and
+    `dataclasses.fields` was a call the harvest refused ("calls Cfg.from_dict, which may act"). A classmethod
+    runs only where it is called (here guarded, as the script's helpers), not when the settings are made."""
+    records = _harvest_script(
+        tmp_path,
+        "from-dict.py",
+        "import dataclasses\nfrom dataclasses import dataclass\n\nimport warp as wp\n\n"
+        "RAW = {'dt': 0.02, 'comment': 'from the lab notebook'}\n\n\n@dataclass\nclass Cfg:\n    dt: float = 0.01\n\n"
+        "    @classmethod\n    def from_dict(cls, d):\n        names = {f.name for f in dataclasses.fields(cls)}\n"
+        "        return cls(**{k: v for k, v in d.items() if k in names})\n\n\ndef make_fall(cfg):\n    dt = cfg.dt\n\n"
+        "    @wp.kernel\n    def fall(y: wp.array(dtype=float)):\n        y[wp.tid()] -= 9.8 * dt\n\n"
+        "    return fall\n\n\n"
+        "def main():\n    make_fall(Cfg.from_dict(RAW))\n\n\nif __name__ == '__main__':\n    main()\n",
+    )
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
+        ("make_fall.<locals>.fall", "dt = 0.02")
+    ]
+
+
+def test_a_factory_taking_its_options_out_of_its_own_kwargs_is_made(tmp_path):
+    """`def make_affine(**opts)` taking `gain = opts.pop("gain", 1.0)` and `bias = opts.pop("bias", 0.0)` out of
+    its options, called as `make_affine(gain=2.0, bias=-1.0)`: `pop` changes a dict, so the harvest refused it
+    ("calls dict.pop, which may act"). A `**kwargs` dict is the call's own: the made factory gets a copy it
+    may empty; `pop` on any other dict stays refused."""
+    (tmp_path / "opts.py").write_text(
+        "import warp as wp\n\nSHARED = {'gain': 3.0}\n\n\ndef make_affine(**opts):\n    gain = opts.pop('gain', 1.0)\n"
+        "    bias = opts.pop('bias', 0.0)\n    if opts:\n        raise TypeError(sorted(opts))\n\n    @wp.kernel\n"
+        "    def affine(a: wp.array(dtype=float)):\n        a[wp.tid()] = gain * a[wp.tid()] + bias\n\n"
+        "    return affine\n\n\ndef make_shared(table):\n    g = table.pop('gain')\n\n    @wp.kernel\n"
+        "    def shared(a: wp.array(dtype=float)):\n        a[wp.tid()] *= g\n\n    return shared\n\n\ndef main():\n"
+        "    make_affine(gain=2.0, bias=-1.0)\n    make_shared(SHARED)\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records] == [
+        ("make_affine.<locals>.affine", "bias = -1.0\ngain = 2.0")
+    ]
+    assert [(r.kernel, "calls dict.pop, which may act" in r.detail) for r in result.reasons] == [
+        ("make_shared.<locals>.shared", True)
+    ]
+
+
+def test_a_sibling_imported_inside_a_function_that_exits_at_its_top_level_costs_the_importer_nothing(tmp_path):
+    """A sibling imported only inside the importer's `run()` whose top level parses its command line and ends
+    with `sys.exit(0)`: importing it for the importer's calls ran it under the worker's arguments, and its
+    `SystemExit` became the importer's reason. It is imported as its own run would be (its path alone in
+    `sys.argv`), and its exit stays its own harvest's business."""
+    (tmp_path / "a_driver.py").write_text(
+        "def run():\n    import zz_exits\n\n    zz_exits.make_scale(3.0)\n\n\nif __name__ == '__main__':\n    run()\n"
+    )
+    (tmp_path / "zz_exits.py").write_text(
+        "import argparse\nimport sys\n\nimport warp as wp\n\n\n@wp.kernel\ndef own(a: wp.array(dtype=float)):\n"
+        "    a[wp.tid()] = 1.0\n\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--n', type=int, default=2)\n"
+        "args = parser.parse_args()\nsys.exit(0)\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert [r["qualname"] for r in result.records] == ["own"]
+    assert sorted({r.file for r in result.reasons}) == ["zz_exits.py"]

@@ -22,15 +22,19 @@ methods would run) stop that kernel, which keeps a reason.
 from __future__ import annotations
 import __future__
 
+import argparse
 import ast
 import builtins
+import collections
 import contextlib
 import copy
 import dataclasses
 import inspect
 import itertools
+import json
 import math
 import os
+import shlex
 import sys
 import textwrap
 import types
@@ -135,6 +139,9 @@ class Resolver:
         # factory this script imports and calls where its load does not run (in `main()`).
         self.imported: dict[int, str] = {}
         self.helpers: dict[int, Any] = {}  # id(a script function) -> its guarded copy, or None (`_helper`)
+        self.local_code: set[types.CodeType] = set()  # of a made factory's own guarded plain functions (`make`)
+        # the `**kwargs` dicts `make` hands a made factory (its own to change), by id; held so no id is reused
+        self.owned: dict[int, dict[str, Any]] = {}
         self.helper_depth = 0
 
     # --- the calls of a factory ------------------------------------------------------------------
@@ -159,6 +166,21 @@ class Resolver:
         it nowhere), each with a value of every loop variable the kernel reads, at most `MAX_INSTANCES`;
         raises `Unresolved` when no call gives them."""
         found = self._parameter_bindings(plan)
+        if plan.method is not None:
+            # the constructor's values with each of the method's own calls' (`Maker(2.0)` then `maker(1.0)`)
+            on_method = dataclasses.replace(
+                plan,
+                factory=plan.method,
+                factory_qualname=plan.defined_in or plan.factory_qualname,
+                params=plan.method_params,
+                method=None,
+                method_params=(),
+            )
+            given = self._parameter_bindings(on_method)
+            found = [
+                Binding({**a.values, **b.values}, f"{a.call}, then {b.call}")
+                for a, b in _spread([found, given], MAX_INSTANCES)
+            ]
         if not plan.loops:
             return found
         lists: list[list[Any]] = [found]
@@ -239,7 +261,7 @@ class Resolver:
         values on (`def dtype(request): return request.param`)."""
         rows_per_decorator: list[list[dict[str, Any]]] = []
         line = None
-        for decorator in func.decorator_list:
+        for decorator in [*func.decorator_list, *self._inherited_marks(func)]:
             params = _fixture_params(decorator)
             if params is not None and "request" in _arguments(func):
                 line = line or decorator.lineno
@@ -275,6 +297,25 @@ class Resolver:
                 rows_per_decorator.append([{name: v} for v in self._listed(params, fixture)])
         return rows_per_decorator, line
 
+    def _inherited_marks(self, func: ast.FunctionDef) -> list[ast.expr]:
+        """The marks pytest applies to a test besides its own decorators: those of its top-level class
+        (`@pytest.mark.parametrize("gain", [...])` on `class TestGain`, the class body's `pytestmark`), and the
+        module's `pytestmark = pytest.mark.parametrize(...)` (or a list of marks)."""
+        scopes: list[ast.Module | ast.ClassDef] = [self.tree]
+        owner = self.parent.get(id(func))
+        if isinstance(owner, ast.ClassDef) and self.parent.get(id(owner)) is self.tree:
+            scopes.append(owner)
+        out: list[ast.expr] = []
+        for scope in scopes:
+            if isinstance(scope, ast.ClassDef):
+                out += scope.decorator_list
+            for stmt in scope.body:
+                if not (isinstance(stmt, ast.Assign) and [ast.unparse(t) for t in stmt.targets] == ["pytestmark"]):
+                    continue
+                marks = stmt.value
+                out += marks.elts if isinstance(marks, (ast.List, ast.Tuple)) else [marks]
+        return out
+
     def _listed(self, params: ast.expr, at: ast.AST) -> list[Any]:
         """The values of a fixture's `params=` list."""
         return [item for listed in self.values(_param_values(params), at, 0) for item in _items(listed)]
@@ -308,10 +349,14 @@ class Resolver:
             # A function defined in a top-level block (`if __name__ == "__main__":`, a `try`): a module-level
             # name, called as one.
             owner = self.tree
-        registered = self._registered(func) if isinstance(owner, ast.Module) else None
+        registered = self._registered(func) if isinstance(owner, (ast.Module, ast.ClassDef)) else None
         for node in self.calls:
             if registered is not None and isinstance(node.func, ast.Name) and node.func.id == registered[0]:
                 yield node, 0  # a call of the `singledispatch` function: `_parameter_bindings` keeps its type's
+                continue
+            if registered is not None and isinstance(owner, ast.ClassDef):
+                if isinstance(node.func, ast.Attribute) and node.func.attr == registered[0]:
+                    yield node, 1  # `builder.build(2)` of a `singledispatchmethod`
                 continue
             # A call that hands the function on (a map, a starmap, a thread or a pool) counts in its own scope.
             handed = (
@@ -345,6 +390,20 @@ class Resolver:
                     yield node, 1
                 elif isinstance(node.func, ast.Attribute) and node.func.attr == func.name and func.name != "__init__":
                     yield node, shift
+                elif func.name == "__call__" and self._calls_instance(node, owner):
+                    yield node, 1
+
+    def _calls_instance(self, call: ast.Call, owner: ast.ClassDef) -> bool:
+        """Whether `call` calls an instance of the class `owner` (so its `__call__`): `Maker(2.0)(1.0)`, or
+        `maker(1.0)` where the last assignment of `maker` before it is `maker = Maker(...)`."""
+        callee = call.func
+        if isinstance(callee, ast.Name):
+            made = self._last_assignment(callee.id, call, self._enclosing(call, _FUNCTIONS))
+            cls = self.namespace.get(owner.name)
+            if made is None and isinstance(cls, type) and isinstance(self.namespace.get(callee.id), cls):
+                return True  # `MAKER = Maker(2.0)` at the top level, `MAKER(1.0)` in `main()`
+            callee = made.value if isinstance(made, ast.Assign) and len(made.targets) == 1 else None
+        return isinstance(callee, ast.Call) and isinstance(callee.func, ast.Name) and callee.func.id == owner.name
 
     def _looked_up(self, call: ast.Call, func: ast.FunctionDef) -> bool:
         """Whether `call`'s callee, a lookup in a table (`BUILDERS[name](p)`, `BUILDERS.get(name, make_identity)(p)`),
@@ -368,18 +427,20 @@ class Resolver:
     def _registered(self, func: ast.FunctionDef) -> tuple[str, ast.expr] | None:
         """(the script's `@functools.singledispatch` function, the type expression) when `func` is registered
         on it (`@build.register(int)`, or `@build.register` and the type its first parameter's annotation)."""
+        owner = self.parent.get(id(func))
+        method = isinstance(owner, ast.ClassDef)  # `@functools.singledispatchmethod` in a class body
         for decorator in func.decorator_list:
             target = decorator.func if isinstance(decorator, ast.Call) else decorator
             if not (isinstance(target, ast.Attribute) and target.attr == "register"):
                 continue
             if not isinstance(target.value, ast.Name):
                 continue
-            base = next(
-                (n for n in self.tree.body if isinstance(n, ast.FunctionDef) and n.name == target.value.id), None
-            )
-            if base is None or not any(called_name(d) == "singledispatch" for d in base.decorator_list):
+            body = owner.body if method else self.tree.body  # type: ignore[union-attr]
+            base = next((n for n in body if isinstance(n, ast.FunctionDef) and n.name == target.value.id), None)
+            kind = "singledispatchmethod" if method else "singledispatch"
+            if base is None or not any(called_name(d) == kind for d in base.decorator_list):
                 continue
-            positional = [*func.args.posonlyargs, *func.args.args]
+            positional = [*func.args.posonlyargs, *func.args.args][int(method) :]
             if isinstance(decorator, ast.Call) and len(decorator.args) == 1:
                 return base.name, decorator.args[0]
             if not isinstance(decorator, ast.Call) and positional and positional[0].annotation is not None:
@@ -394,7 +455,8 @@ class Resolver:
         registered = self._registered(plan.factory)
         if registered is None:
             return found
-        first = [a.arg for a in (*plan.factory.args.posonlyargs, *plan.factory.args.args)][:1]
+        skip = int(isinstance(self.parent.get(id(plan.factory)), ast.ClassDef))  # a method's `self`
+        first = [a.arg for a in (*plan.factory.args.posonlyargs, *plan.factory.args.args)][skip : skip + 1]
         if not first or first[0] not in plan.params:
             raise Unresolved(f"{plan.factory.name} is dispatched on {first[:1]}, which its kernel does not read")
         kind = self._first(registered[1], plan.factory, 0)
@@ -426,6 +488,9 @@ class Resolver:
             if not all(isinstance(m, dict) and all(isinstance(k, str) for k in m) for m in mappings):
                 raise Unresolved(f"passes **{ast.unparse(unpacked[0])[:40]}, not a dict of names")
         exprs = self._argument_exprs(plan.factory, call, shift)
+        kwarg = plan.factory.args.kwarg
+        if unpacked and kwarg is not None and kwarg.arg in plan.params:
+            raise Unresolved(f"passes **{ast.unparse(unpacked[0])[:40]} on to **{kwarg.arg}")
         out: list[Binding] = []
         for mapping in mappings:
             missing = [p for p in plan.params if p not in mapping and p not in exprs]
@@ -495,19 +560,32 @@ class Resolver:
         if shift == _RUN_LATER:
             args, keywords = _handed_arguments(call)
             shift = 0
+        first = [a.arg for a in (*func.args.posonlyargs, *func.args.args)][:1]
+        if shift == 1 and first and isinstance(call.func, ast.Attribute) and _is_classmethod(func):
+            out[first[0]] = (call.func.value, call)  # `force.build()`: `cls` is what it is called on
         if any(isinstance(a, ast.Starred) for a in args):
             args = self._unstarred(args, call)
         positional = [a.arg for a in (*func.args.posonlyargs, *func.args.args)][shift:]
-        if len(args) > len(positional):
+        if len(args) > len(positional) and func.args.vararg is None:
             raise Unresolved("more arguments than parameters")
         for name, default in _arguments(func).items():
             if default is not None:
                 out[name] = (default, func)
         for name, arg in zip(positional, args, strict=False):
             out[name] = (arg, call)
+        named = _arguments(func)
         for k in keywords:
-            if k.arg is not None:  # `**cfg`: see `_call_bindings`
+            if k.arg is not None and (k.arg in named or func.args.kwarg is None):  # `**cfg`: see `_call_bindings`
                 out[k.arg] = (k.value, call)
+        # `def make_chain(*funcs)` called as `make_chain(square, negate)`, `def make_fast(**kw)` as
+        # `make_fast(gain=2.0)`: the tuple of the extra positional arguments, the dict of the extra keywords
+        if func.args.vararg is not None:
+            extra = ast.Tuple(elts=list(args[len(positional) :]), ctx=ast.Load())
+            out[func.args.vararg.arg] = (ast.fix_missing_locations(ast.copy_location(extra, call)), call)
+        if func.args.kwarg is not None and all(k.arg is not None for k in keywords):  # not with `**cfg` too
+            given = [k for k in keywords if k.arg not in named]
+            extra = ast.Dict(keys=[ast.Constant(k.arg) for k in given], values=[k.value for k in given])
+            out[func.args.kwarg.arg] = (ast.fix_missing_locations(ast.copy_location(extra, call)), call)
         return out
 
     def _unstarred(self, args: list[ast.expr], call: ast.Call) -> list[ast.expr]:
@@ -625,16 +703,44 @@ class Resolver:
             "_operator",
         )
         pure = pure or _generated_dataclass(func) or _reading_method(func) or _small_numpy_range(func, args, kwargs)
+        pure = pure or (isinstance(func, types.FunctionType) and func.__code__ in self.local_code)
+        owner = getattr(func, "__self__", None)
+        if type(owner) is dict and id(owner) in self.owned and getattr(func, "__name__", "") in _KWARGS_METHODS:
+            pure = True  # `opts.pop("gain", 1.0)` on the made factory's own `**opts`
         if func is os.getenv or (getattr(func, "__self__", None) is os.environ and func.__name__ == "get"):
             # `os.environ.get("OP", "square")` in `main()`: read as the script's load reads it at its top level
             pure = True
         if func is dataclasses.asdict or func is dataclasses.astuple:
             # `make(**asdict(cfg))`: the fields of settings the harvest could make, copied (no `dict_factory`)
             pure = len(args) == 1 and not kwargs and _generated_dataclass(type(args[0])) and _plain(args[0])
+        if func is dataclasses.fields:  # `{f.name for f in dataclasses.fields(cls)}` of such settings
+            pure = (
+                len(args) == 1
+                and not kwargs
+                and _generated_dataclass(args[0] if isinstance(args[0], type) else type(args[0]))
+            )
+        if func is dataclasses.replace:
+            # `make_gain(dataclasses.replace(CFG, gain=3.0))`: a copy of such settings, made by its generated `__init__`
+            pure = len(args) == 1 and _generated_dataclass(type(args[0])) and _plain([args[0], *kwargs.values()])
         if func is getattr or func is hasattr:  # `getattr(dtype, "_wp_scalar_type_", dtype)`: data and types only
             pure = bool(args) and _plain(args[0]) and not str(args[1:2] and args[1]).startswith("__")
+        if _parses_text(func):
+            # `json.loads(DEFAULTS_JSON)`, `shlex.split(DEFAULT_CMD)` in `main()`: settings the script keeps as
+            # text, parsed; with no keywords (`object_hook=` would run the script's code)
+            pure = not kwargs and all(isinstance(a, (str, bytes)) for a in args)
+        if _named_tuple_method(func) or _named_tuple_class(func):
+            # `Params._make([0.1, 4])`, `make(**p._asdict())`, `p._replace(dt=0.2)`, `Limits(hi=2.0)`
+            pure = _plain([*args, *kwargs.values()])
+        if _settings_class(func) or _settings_method(func):
+            # `SolverSettings(omega=0.9)` (pydantic), `Material()` (attrs), `solver.model_dump()`: settings
+            # classes whose every method the library generated, over plain values
+            pure = _plain([*args, *kwargs.values()])
+        if any(func is f for f in _settings_functions()):  # `attrs.evolve(water, viscosity=10.0)`, `attrs.asdict`
+            pure = len(args) == 1 and _settings_class(type(args[0])) and _plain([args[0], *kwargs.values()])
+        if func is types.SimpleNamespace:  # `SimpleNamespace(**{"lo": -1.0, "hi": 1.0})`: a record of plain values
+            pure = not args and all(_plain(v, 1) for v in kwargs.values())
         if not (pure or self.is_allowed(func, args, kwargs)):
-            helper = self._helper(func)
+            helper = self._helper(func) or self._class_helper(func)
             if helper is not None:
                 return self._call_helper(helper, args, kwargs)
             raise Unresolved(f"calls {getattr(func, '__qualname__', None) or type(func).__name__}, which may act")
@@ -657,7 +763,45 @@ class Resolver:
             return self.helpers[id(func)]
         self.helpers[id(func)] = None
         node = next((n for n in self.tree.body if isinstance(n, ast.FunctionDef) and n.name == func.__name__), None)
-        if node is None or node.decorator_list or not _computes_only(node):
+        if node is None or node.decorator_list:
+            return None
+        return self._guarded_copy(func, node)
+
+    def _class_helper(self, method: Any) -> Any:
+        """A `@classmethod` of the script's top-level class that only computes (`def coeff(cls): return cls.K *
+        2.0`, called on a subclass as `cls.coeff()`), bound to its class and guarded as `_helper`'s; else None."""
+        func, cls = getattr(method, "__func__", None), getattr(method, "__self__", None)
+        if not (isinstance(func, types.FunctionType) and isinstance(cls, type)) or func.__closure__:
+            return None
+        owner, _, name = func.__qualname__.partition(".")
+        defining = self.namespace.get(owner)
+        if not isinstance(defining, type) or "." in name or func.__code__.co_filename != self.path:
+            return None
+        declared = vars(defining).get(name)
+        if not (isinstance(declared, classmethod) and declared.__func__ is func):
+            return None
+        if id(func) not in self.helpers:
+            self.helpers[id(func)] = None
+            body = next((n.body for n in self.tree.body if isinstance(n, ast.ClassDef) and n.name == owner), [])
+            node = next((n for n in body if isinstance(n, ast.FunctionDef) and n.name == name), None)
+            if node is not None and [called_name(d) for d in node.decorator_list] == ["classmethod"]:
+                plain = copy.deepcopy(node)
+                plain.decorator_list = []
+                self._guarded_copy(func, plain)
+        helper = self.helpers[id(func)]
+        if helper is None:
+            return None
+
+        def bound(*args: Any, **kwargs: Any) -> Any:
+            return helper(cls, *args, **kwargs)
+
+        bound.__name__ = helper.__name__
+        return bound
+
+    def _guarded_copy(self, func: Any, node: ast.FunctionDef) -> Any:
+        """`node` (the definition of `func`) compiled with its calls guarded, when its body only computes and
+        the module-level names it reads are plain values; else None. Kept in `helpers` by `func`."""
+        if not _computes_only(node):
             return None
         for n in ast.walk(node):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in self.namespace:
@@ -728,6 +872,8 @@ class Resolver:
             args = _arguments(function)
             if name in args:
                 return self._parameter_values(function, name, args[name], depth)
+            if name in [s.arg for s in (function.args.vararg, function.args.kwarg) if s is not None]:
+                return self._parameter_values(function, name, None, depth)  # `*args` / `**kwargs` forwarded on
             if _binds_locally(function, name):
                 raise Unresolved(f"{name} is bound in {function.name} other than by an assignment")
         if name in self.namespace:
@@ -767,30 +913,46 @@ class Resolver:
             returned = self._fixture_return(name)
             if returned is not None:
                 out = self.values(returned.value, returned, depth + 1)  # type: ignore[arg-type]
-        if not out and default is None and func.name.startswith("test"):
-            # `for lo, hi in self.BOUNDS:` in a test method its runner calls: the class's data attributes
-            data = self._test_instance_data(func, name)
-            if data is not None:
-                out = [data]
+        if not out and default is None and (func.name.startswith("test") or func.name in _FIXTURE_METHODS):
+            # `for lo, hi in self.BOUNDS:` in a test method its runner calls, `make_damp(self.RATE)` in `setUp`:
+            # the class's data attributes, and those of each subclass case the script defines (which the
+            # runner runs too, with the attributes it overrides)
+            out = self._test_instance_data(func, name)
         if not out and default is not None:
             out = self.values(default, func, depth)
         if not out:
             raise Unresolved(why)
         return out[:MAX_INSTANCES]
 
-    def _test_instance_data(self, method: ast.FunctionDef, name: str) -> types.SimpleNamespace | None:
-        """For `self` of a test method of a top-level class, the class's plain data attributes (`BOUNDS = [...]`)
-        as a namespace: what `self.BOUNDS` reads. Those a method sets on the instance (`self.x = ...` in
-        `setUp`) are left out, since a run reads the instance's value; methods too (the harvest runs none)."""
+    def _test_instance_data(self, method: ast.FunctionDef, name: str) -> list[types.SimpleNamespace]:
+        """For `self` of a test method (or `setUp`, or `cls` of `setUpClass`) of a top-level class, the class's
+        plain data attributes (`BOUNDS = [...]`) as a namespace: what `self.BOUNDS` reads; then one for each
+        top-level subclass of it (`class TestDampStrong(TestDamp): RATE = 0.9`). Those a method sets on the
+        instance (`self.x = ...` in `setUp`) are left out, since a run reads the instance's value; methods too
+        (the harvest runs none)."""
         owner = self.parent.get(id(method))
         params = _parameters_of(method)
         if not (isinstance(owner, ast.ClassDef) and self.parent.get(id(owner)) is self.tree and params[:1] == [name]):
-            return None
-        if method.decorator_list and not all(_is_test_decorator(d) for d in method.decorator_list):
-            return None
+            return []
+        allowed = [
+            d for d in method.decorator_list if not (method.name == "setUpClass" and called_name(d) == "classmethod")
+        ]
+        if allowed and not all(_is_test_decorator(d) for d in allowed):
+            return []
         cls = self.namespace.get(owner.name)
         if not isinstance(cls, type):
-            return None
+            return []
+        out: list[types.SimpleNamespace] = []
+        for node in self.tree.body:
+            case = self.namespace.get(node.name) if isinstance(node, ast.ClassDef) else None
+            if isinstance(case, type) and issubclass(case, cls):
+                data = self._case_data(case, owner, name)
+                if not any(_same(data, d) for d in out):
+                    out.append(data)
+        return out[:MAX_INSTANCES]
+
+    def _case_data(self, cls: type, owner: ast.ClassDef, name: str) -> types.SimpleNamespace:
+        """`cls`'s plain data attributes, but those `owner`'s methods set on `name` (`self` / `cls`)."""
         set_on_instance = {
             t.attr
             for n in ast.walk(owner)
@@ -863,15 +1025,22 @@ class Resolver:
         if parser is None:
             return None
         given = command_line_given(value)
+        argv = None  # a command line the script writes itself (`parse_args(["--gain", "2.5"])` in a notebook)
         if given is not None and not self._own_command_line(given, at, depth):
-            raise Unresolved(f"{parser} parses {ast.unparse(given)[:60]}, not the script's own command line")
+            argv = self._written_command_line(given, at, depth)
+            if argv is None:
+                raise Unresolved(f"{parser} parses {ast.unparse(given)[:60]}, not the script's own command line")
         scope: ast.AST = self._enclosing(at, (ast.FunctionDef, ast.AsyncFunctionDef)) or self.tree
+        if scope is not self.tree and not _assigns(scope, parser):
+            scope = self.tree  # `parser` built at the top level, parsed in `main()`: its options are the top level's
         if parser.endswith("()"):
             built = self._built_parser(parser[:-2])
             if built is None:
                 raise Unresolved(f"{parser} returns no parser the script builds in it")
             scope, parser = built
         names = _parser_names(scope, parser)
+        if argv is not None:
+            return self._replayed_parse(scope, parser, names, argv, depth)
         options: dict[str, Any] = {}
         set_later: dict[str, Any] = {}
         for node in _walk_body(scope):
@@ -908,7 +1077,14 @@ class Resolver:
                     default = self._first(keywords["default"], node, depth)
                 else:
                     default = None if optparse else {"store_true": False, "store_false": True}.get(action)
-                if isinstance(default, str) and "type" in keywords:
+                if isinstance(default, str) and _one_parameter_lambda(keywords.get("type")):
+                    # `type=lambda s: tuple(float(v) for v in s.split(","))`: its body, guarded, on the default
+                    # (the harvest does not call a function the script wrote, but it evaluates its expressions)
+                    convert = keywords["type"]
+                    groups = self._name_groups(sorted(_free_names(convert)), node, depth)
+                    bound = next(iter(_spread_groups(groups)))
+                    default = self._evaluate(convert.body, {**bound, convert.args.args[0].arg: default})  # type: ignore[attr-defined]
+                elif isinstance(default, str) and "type" in keywords:
                     convert = self._first(keywords["type"], node, depth)
                     if optparse and isinstance(convert, str):
                         convert = _OPTPARSE_TYPES.get(convert, convert)
@@ -917,6 +1093,64 @@ class Resolver:
                 continue
             options[dest] = default
         return _Parsed(options | set_later)
+
+    def _written_command_line(self, given: ast.expr, at: ast.AST, depth: int) -> list[str] | None:
+        """The command line `given` evaluates to where it is one list of strings the script writes
+        (`["--gain", "2.5"]`, `shlex.split(DEFAULT_CMD)`), else None."""
+        try:
+            found = self.values(given, at, depth + 1)
+        except Unresolved:
+            return None
+        if len(found) != 1 or not isinstance(found[0], (list, tuple)):
+            return None
+        return list(found[0]) if all(isinstance(a, str) for a in found[0]) else None
+
+    def _replayed_parse(self, scope: ast.AST, parser: str, names: set[str], argv: list[str], depth: int) -> _Parsed:
+        """`parser.parse_args(argv)` of a command line the script writes: its `add_argument` calls replayed on
+        a fresh `argparse.ArgumentParser` (each keyword's value read as the harvest reads values; a `type`
+        converts through the guard, an inline `lambda s: ...` as its body evaluated), then `argv` parsed."""
+        replay = argparse.ArgumentParser(prog=os.path.basename(self.path), add_help=False, exit_on_error=False)
+        for node in _walk_body(scope):
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id in names
+                and node.func.attr in ("add_argument", "set_defaults")
+            ):
+                continue
+            if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+                raise Unresolved(f"{parser}'s options are given by * or **")
+            flags = [self._first(a, node, depth) for a in node.args]
+            keywords: dict[str, Any] = {}
+            for k in node.keywords:
+                if k.arg == "type":
+                    keywords["type"] = self._converter(k.value, node, depth)
+                else:
+                    keywords[k.arg] = self._first(k.value, node, depth)  # type: ignore[index]
+            if keywords.get("action") is not None and not isinstance(keywords["action"], str):
+                raise Unresolved(f"{parser} has an option of its own action class")
+            if node.func.attr == "set_defaults":
+                replay.set_defaults(**keywords)
+            else:
+                replay.add_argument(*flags, **keywords)
+        try:
+            parsed = replay.parse_args(argv)
+        except Unresolved:
+            raise
+        except (Exception, SystemExit) as e:
+            raise Unresolved(f"{parser} cannot parse {argv}: {type(e).__name__}: {e}") from e
+        return _Parsed(vars(parsed))
+
+    def _converter(self, expr: ast.expr, at: ast.AST, depth: int) -> Callable[[str], Any]:
+        """An option's `type=`, as a function of the argument's text whose calls the guard checks."""
+        if _one_parameter_lambda(expr):
+            groups = self._name_groups(sorted(_free_names(expr)), at, depth)
+            bound = next(iter(_spread_groups(groups)))
+            param = expr.args.args[0].arg  # type: ignore[attr-defined]
+            return lambda text: self._evaluate(expr.body, {**bound, param: text})  # type: ignore[attr-defined]
+        convert = self._first(expr, at, depth)
+        return lambda text: self.guard(convert, text)
 
     def _built_parser(self, name: str) -> tuple[ast.FunctionDef, str] | None:
         """(the script's top-level function `name`, the local it returns) when it builds an argument parser
@@ -1094,19 +1328,32 @@ def make(
     lazy_annotations = bool(resolver.flags & __future__.annotations.compiler_flag)
     body: list[ast.stmt] = []
     parsed: dict[str, Any] = {}  # `args = parser.parse_args()` runs as `args = <its options' defaults>`
+    helpers: set[str] = set()  # the factory's own plain functions its kept statements call (`def g(x): ...`)
     for stmt in [*plan.statements, plan.kernel]:
         if isinstance(stmt, ast.Assign) and parser_of(stmt.value) is not None:
             name = f"__wci_parsed_{len(parsed)}__"
             parsed[name] = resolver._parsed_arguments(stmt.value, stmt, 0)
             body.append(ast.copy_location(ast.Assign(stmt.targets, ast.Name(name, ast.Load())), stmt))
             continue
-        node = _Guard(lazy_annotations).visit(copy.deepcopy(stmt))
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            # `import math` in the factory: a name bound to a module the script's load already imported (importing
+            # another would run its code)
+            modules = [stmt.module or ""] if isinstance(stmt, ast.ImportFrom) else [a.name for a in stmt.names]
+            missing = [m for m in modules if m not in sys.modules or getattr(stmt, "level", 0)]
+            if missing:
+                raise Unresolved(f"{binding.call}: imports {missing[0] or '.'}, which the script's load did not")
+        node = _Bounded().visit(_Guard(lazy_annotations).visit(copy.deepcopy(stmt)))  # its own calls unguarded
+        if isinstance(stmt, ast.FunctionDef) and not stmt.decorator_list and _computes_only(stmt):
+            # its body runs guarded, as the script's own top-level helpers do (`_helper`)
+            node.body = [_Guard(lazy_annotations).visit(b) for b in node.body]
+            helpers.add(stmt.name)
         if stmt in definitions or stmt is plan.kernel:
             qualname = f"{plan.defined_in or plan.factory_qualname}.<locals>.{stmt.name}"
             node.decorator_list = _defined_as(node.decorator_list, qualname)
         body.append(node)
     body.append(ast.Return(ast.Name(plan.kernel.name, ast.Load())))
-    params = ["__wci_call__", "__wci_define__", *plan.params, *(f"__wci_loop_{i}__" for i in range(len(plan.loops)))]
+    params = ["__wci_call__", "__wci_define__", *plan.params, *plan.method_params]
+    params += [f"__wci_loop_{i}__" for i in range(len(plan.loops))]
     instance = {} if plan.instance is None else {plan.instance: types.SimpleNamespace()}
     params += [*instance, *parsed]
     function = ast.FunctionDef(
@@ -1128,8 +1375,18 @@ def make(
     scope: dict[str, Any] = {}
     try:
         exec(compiled(module, resolver.path, "exec", resolver.flags), resolver.namespace, scope)
+        for const in scope[plan.factory.name].__code__.co_consts:
+            if isinstance(const, types.CodeType) and const.co_name in helpers:
+                resolver.local_code.add(const)
+        values = dict(binding.values)
+        kwarg = plan.factory.args.kwarg
+        if kwarg is not None and isinstance(values.get(kwarg.arg), dict):
+            # `**opts` is a dict of the call's own, which the factory may empty (`gain = opts.pop("gain", 1.0)`):
+            # a copy the guard lets it change, so the binding's value stays as it was
+            values[kwarg.arg] = dict(values[kwarg.arg])
+            resolver.owned[id(values[kwarg.arg])] = values[kwarg.arg]
         with script_argv(resolver.path):
-            return scope[plan.factory.name](resolver.guard, define, **binding.values, **instance, **parsed)
+            return scope[plan.factory.name](resolver.guard, define, **values, **instance, **parsed)
     except Unresolved:
         raise
     except Exception as e:
@@ -1155,6 +1412,33 @@ def _defined_as(decorators: list[ast.expr], qualname: str) -> list[ast.expr]:
     inner = decorators[-1]
     call = ast.Call(ast.Name("__wci_define__", ast.Load()), [ast.Constant(qualname), inner], [])
     return [*decorators[:-1], ast.copy_location(call, inner)]
+
+
+# Passes a factory's kept `while` loop may make (`while width < n: width *= 2`); one that has not ended by then
+# stops the kernel with a reason. Loops that size a kernel end within tens of passes.
+MAX_WHILE_PASSES = 10_000
+
+
+class _Bounded(ast.NodeTransformer):
+    """`while c: body` -> `for _ in range(MAX_WHILE_PASSES): if not c: break; body` with an `else` raising:
+    a kept loop whose condition reads values the harvest chose may never end."""
+
+    def visit_While(self, node: ast.While) -> ast.AST:
+        self.generic_visit(node)
+        stop = ast.If(ast.UnaryOp(ast.Not(), node.test), [ast.Break()], [])
+        endless = ast.Raise(
+            ast.Call(ast.Name("RuntimeError", ast.Load()), [ast.Constant("the loop ran MAX_WHILE_PASSES passes")], [])
+        )
+        bounded = ast.For(
+            target=ast.Name("__wci_pass__", ast.Store()),
+            iter=ast.Call(ast.Name("range", ast.Load()), [ast.Constant(MAX_WHILE_PASSES)], []),
+            body=[stop, *node.body],
+            orelse=[endless],
+        )
+        return ast.fix_missing_locations(ast.copy_location(bounded, node))
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        return node  # a nested body is not a kept statement's: Warp compiles a kernel's, the guard refuses others'
 
 
 class _Guard(ast.NodeTransformer):
@@ -1199,6 +1483,8 @@ class _Guard(ast.NodeTransformer):
         return node
 
 
+# The methods a test runner calls on a case before its tests, with the case's data attributes as theirs.
+_FIXTURE_METHODS = ("setUp", "setUpClass", "asyncSetUp")
 _HANDED = -1  # `_calls_of`: a call that hands the function on, with keywords for it
 _MAPPED = -2  # `_calls_of`: a call that maps the function over iterables (`pool.map(run_case, CASES)`)
 _STARMAPPED = -3  # `_calls_of`: a map over argument tuples (`itertools.starmap(run, JOBS)`)
@@ -1454,6 +1740,104 @@ def _parametrized_names(node: ast.expr) -> list[str]:
 _VIEWS = (type({}.items()), type({}.keys()), type({}.values()), enumerate, zip, *_PURE_FUNCTIONS)
 
 
+def _named_tuple_method(func: Any) -> bool:
+    """A `_make` / `_asdict` / `_replace` of a `collections.namedtuple` (or `typing.NamedTuple`) class or record:
+    `collections`' own code, building or reading plain tuples."""
+    owner = getattr(func, "__self__", None)
+    cls = owner if isinstance(owner, type) else type(owner)
+    code = getattr(getattr(func, "__func__", None), "__code__", None)
+    return (
+        isinstance(cls, type)
+        and issubclass(cls, tuple)
+        and hasattr(cls, "_fields")
+        and getattr(func, "__name__", None) in ("_make", "_asdict", "_replace")
+        and code is not None
+        and code.co_filename == collections.__file__
+    )
+
+
+def _library_code(func: Any) -> bool:
+    """Whether a function's code was generated (`<attrs generated methods ...>`) or is `attrs`' or pydantic's own."""
+    code = getattr(inspect.unwrap(func), "__code__", None)
+    if code is None:
+        return False
+    roots = [os.path.dirname(m.__file__) + os.sep for m in map(sys.modules.get, ("attr", "pydantic")) if m]
+    return code.co_filename.startswith("<") or any(code.co_filename.startswith(r) for r in roots)
+
+
+def _settings_class(cls: Any) -> bool:
+    """An `attrs` class or a pydantic model whose methods are all generated by the library, without validators,
+    converters, serializers or computed fields, and with plain defaults: making one, or reading its fields, runs
+    none of the script's code."""
+    if not isinstance(cls, type):
+        return False
+    attr, pydantic = sys.modules.get("attr"), sys.modules.get("pydantic")
+    if attr is not None and attr.has(cls):
+        base: type = object
+        fields = list(attr.fields(cls))
+        if any(f.validator is not None or f.converter is not None for f in fields):
+            return False
+        defaults = [f.default.factory if isinstance(f.default, attr.Factory) else f.default for f in fields]
+        missing: Any = attr.NOTHING
+    elif pydantic is not None and issubclass(cls, pydantic.BaseModel) and cls is not pydantic.BaseModel:
+        base = pydantic.BaseModel
+        kinds = ("validators", "field_validators", "root_validators", "model_validators")
+        if any(getattr(cls.__pydantic_decorators__, k, None) for k in (*kinds, "field_serializers", "computed_fields")):
+            return False
+        defaults = [f.default_factory or f.default for f in cls.model_fields.values()]
+        missing = _pydantic_undefined()
+    else:
+        return False
+    for klass in cls.__mro__:
+        if klass is base:
+            break
+        for member in vars(klass).values():
+            if isinstance(member, (staticmethod, classmethod, property)) or (
+                isinstance(member, types.FunctionType) and not _library_code(member)
+            ):
+                return False
+    return all(d is missing or (isinstance(d, type) and d in _DEFAULT_FACTORIES) or _plain(d, 3) for d in defaults)
+
+
+def _pydantic_undefined() -> Any:
+    """pydantic's marker of a field without a default."""
+    core = sys.modules.get("pydantic_core")
+    return getattr(core, "PydanticUndefined", None)
+
+
+def _settings_method(func: Any) -> bool:
+    """`model_dump()` / `model_copy()` of such a pydantic model."""
+    owner = getattr(func, "__self__", None)
+    return _settings_class(type(owner)) and getattr(func, "__name__", None) in ("model_dump", "model_copy", "dict")
+
+
+def _settings_functions() -> list[Any]:
+    attr = sys.modules.get("attr")
+    return [attr.evolve, attr.asdict, attr.astuple] if attr is not None else []
+
+
+def _named_tuple_class(cls: Any) -> bool:
+    """A `collections.namedtuple` / `typing.NamedTuple` class whose `__new__` is the one `collections` generated."""
+    new = getattr(getattr(cls, "__new__", None), "__code__", None)
+    return (
+        isinstance(cls, type)
+        and issubclass(cls, tuple)
+        and hasattr(cls, "_fields")
+        and new is not None
+        and new.co_filename == "<string>"
+        and str(getattr(cls.__new__, "__module__", "")).startswith("namedtuple_")
+    )
+
+
+def _parses_text(func: Any) -> bool:
+    """`json.loads`, `tomllib.loads`, `ast.literal_eval`, `shlex.split`: functions of their text alone."""
+    parsers = [json.loads, ast.literal_eval, shlex.split]
+    toml = sys.modules.get("tomllib")  # Python 3.11 on; a script that parses TOML text has imported it
+    if toml is not None:
+        parsers.append(toml.loads)
+    return any(func is f for f in parsers)
+
+
 def _small_numpy_range(func: Any, args: tuple, kwargs: dict[str, Any]) -> bool:
     """`np.arange(2, 4)`, `np.linspace(0.0, 1.0, 3)` (`logspace`, `geomspace`) of plain numbers making at most
     `MAX_ITEMS` values: a sweep's values, computed (a larger one is an allocation the harvest does not make)."""
@@ -1506,12 +1890,36 @@ def _binds_locally(func: ast.FunctionDef, name: str) -> bool:
              for n in _walk_body(func))  # fmt: skip
 
 
+def _assigns(scope: ast.AST, name: str) -> bool:
+    """Whether `scope`'s own body (not nested functions) binds `name` by an assignment."""
+    return any(
+        isinstance(n, (ast.Assign, ast.AnnAssign)) and any(name in target_names(t) for t in _targets_of(n))
+        for n in _walk_body(scope)
+    )
+
+
+def _targets_of(stmt: ast.Assign | ast.AnnAssign) -> list[ast.expr]:
+    return stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+
+
 def _walk_body(node: ast.AST) -> Iterator[ast.AST]:
     """Every node under `node` but those of nested function and class bodies."""
     for child in ast.iter_child_nodes(node):
         yield child
         if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             yield from _walk_body(child)
+
+
+def _is_classmethod(func: ast.FunctionDef) -> bool:
+    return any(called_name(d) == "classmethod" for d in func.decorator_list)
+
+
+def _one_parameter_lambda(expr: ast.expr | None) -> bool:
+    """`lambda s: ...`: one plain positional parameter, no default."""
+    if not isinstance(expr, ast.Lambda):
+        return False
+    a = expr.args
+    return len(a.args) == 1 and not (a.posonlyargs or a.vararg or a.kwonlyargs or a.kwarg or a.defaults)
 
 
 def _free_names(expr: ast.expr) -> set[str]:
@@ -1622,6 +2030,8 @@ def _plain(value: Any, depth: int = 0) -> bool:
         return True
     if isinstance(value, (types.BuiltinFunctionType, _Parsed)):
         return True
+    if type(value) is types.SimpleNamespace:
+        return depth < 4 and all(_plain(v, depth + 1) for v in itertools.islice(vars(value).values(), 256))
     if isinstance(value, (tuple, list, set, frozenset)):
         return depth < 4 and all(_plain(v, depth + 1) for v in itertools.islice(value, 256))
     if isinstance(value, dict):
@@ -1630,6 +2040,12 @@ def _plain(value: Any, depth: int = 0) -> bool:
         )
     if _generated_dataclass(type(value)):
         return depth < 4 and all(_plain(getattr(value, f.name, None), depth + 1) for f in dataclasses.fields(value))
+    if not isinstance(value, type) and _settings_class(type(value)):
+        attr = sys.modules.get("attr")
+        names = (
+            [f.name for f in attr.fields(type(value))] if attr and attr.has(type(value)) else type(value).model_fields
+        )
+        return depth < 4 and all(_plain(getattr(value, n, None), depth + 1) for n in names)
     module = type(value).__module__ or ""
     return module.split(".")[0] in ("warp", "numpy", "math", "builtins")
 
@@ -1640,6 +2056,10 @@ _READING_METHODS = {
     "items", "keys", "values", "get", "count", "index", "copy", "join", "split", "rsplit", "strip", "lower",
     "upper", "replace", "startswith", "endswith", "format", "union", "intersection", "difference", "issubset",
 }  # fmt: skip
+
+
+# What a factory does with its own `**kwargs` dict besides reading it: take options out of it.
+_KWARGS_METHODS = ("pop", "setdefault", "popitem")
 
 
 def _reading_method(func: Any) -> bool:
@@ -1661,9 +2081,14 @@ def _generated_dataclass(cls: Any, seen: frozenset[int] = frozenset()) -> bool:
         if not dataclasses.is_dataclass(klass):
             return False
         for member in vars(klass).values():
-            if isinstance(member, (staticmethod, classmethod, property)):
+            # a `@classmethod from_dict` or a `@staticmethod` runs only where it is called (each call guarded)
+            if isinstance(member, property):
                 return False
+            if isinstance(member, (staticmethod, classmethod)):
+                continue
             if isinstance(member, types.FunctionType) and inspect.unwrap(member).__code__.co_filename[:1] != "<":
+                if inspect.unwrap(member).__code__.co_filename == dataclasses.__file__:
+                    continue  # `slots=True, frozen=True` adds `dataclasses`' own `__getstate__` / `__setstate__`
                 if not (member is vars(klass).get("__post_init__") and _derives_fields(member)):
                     return False  # written in a file, not generated
     for f in dataclasses.fields(cls):

@@ -52,6 +52,10 @@ class Plan:
     # The qualified name of the function that defines the kernel and the statements' definitions, where it
     # is not the factory's: a method `__init__` calls (`self.kernel = self._make_kernel()`)
     defined_in: str | None = None
+    # A method planned through its class's `__init__` that also reads its own parameters (`Maker(2.0)(1.0)`,
+    # `smoother.kernel_for(2)`): the method, and those parameters, whose values its own calls give
+    method: ast.FunctionDef | None = None
+    method_params: tuple[str, ...] = ()
 
 
 def plans(tree: ast.Module, text: str, path: str, is_kernel_decorator: Callable[[ast.expr], bool]) -> list[Plan]:
@@ -124,13 +128,20 @@ def _plan(
         return _with_problem(base, walked)
     kept, loops, needed = walked
     unset = sorted(n for n in needed if "." in n)
-    if unset and instance is not None and not (needed - set(unset)) - {instance}:
+    own = (needed - set(unset)) - {instance}  # the method's own parameters it reads besides the attributes
+    if unset and instance is not None and own <= set(_parameters(node, stars=True)[1:]):
         # `self.kernel = self._make_kernel()` in `__init__`: the attributes come from the method that calls it
-        caller = _through_caller(base, node, instance, set(unset), methods, outer)
+        caller = None if own else _through_caller(base, node, instance, set(unset), methods, outer)
         if caller is None:
             caller = _through_constructor(base, node, instance, set(unset), methods, outer)
         if caller is not None:
-            return caller if caller.problem else _with_body(caller, kept, loops, factory_qualname)
+            if caller.problem:
+                return caller
+            planned = _with_body(caller, kept, loops, factory_qualname)
+            if own:
+                params = tuple(p for p in _parameters(node, stars=True) if p in own)
+                planned = dataclasses.replace(planned, method=node, method_params=params)
+            return planned
     return _planned(base, node, kept, loops, needed, instance, "before the kernel")
 
 
@@ -155,27 +166,27 @@ def _planned(
     return dataclasses.replace(
         plan,
         statements=tuple(reversed(kept)),
-        params=tuple(p for p in _parameters(func) if p in needed),
+        params=tuple(p for p in _parameters(func, stars=True) if p in needed),
         loops=tuple(loops),
         instance=instance if sets_instance else None,
     )
 
 
-def _parameters(func: ast.FunctionDef) -> list[str]:
-    return [a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)]
+def _parameters(func: ast.FunctionDef, stars: bool = False) -> list[str]:
+    """The parameters' names in signature order; with `stars`, `*args` and `**kwargs` too (the tuple and the
+    dict a call gives them: `call_values` reads them off the call's extra arguments)."""
+    a = func.args
+    star = [s.arg for s in (a.vararg, a.kwarg) if s is not None] if stars else []
+    return [p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)] + star
 
 
 def _parameters_problem(func: ast.FunctionDef, needed: set[str], instance: str | None) -> str | None:
     """Why the names a plan still needs are not all parameters of `func` it can be given, or None."""
     if instance is not None and instance in needed:
         return f"reads {instance} itself, not only its attributes"
-    missing = sorted(needed - set(_parameters(func)))
+    missing = sorted(needed - set(_parameters(func, stars=True)))
     if missing:
         return f"{missing[0]} is bound in {func.name} after the kernel or in a block"
-    if func.args.vararg is not None and func.args.vararg.arg in needed:
-        return f"reads *{func.args.vararg.arg}"
-    if func.args.kwarg is not None and func.args.kwarg.arg in needed:
-        return f"reads **{func.args.kwarg.arg}"
     return None
 
 
@@ -402,11 +413,15 @@ def _with_problem(plan: Plan, problem: str) -> Plan:
 
 
 def _assignments_block(stmt: ast.stmt) -> bool:
-    """Whether `stmt` is an `if` or a `for` over a name or a literal sequence (values the harvest holds, so
-    the loop ends) whose bodies only assign names, raise or pass, at any depth of such blocks."""
+    """Whether `stmt` is an `if`, a `for` over a name or a literal sequence (values the harvest holds, so
+    the loop ends) or a `while` (run with a bound on its passes) whose bodies only assign names, raise or pass,
+    at any depth of such blocks."""
     if isinstance(stmt, ast.If):
         parts = [*stmt.body, *stmt.orelse]
     elif isinstance(stmt, ast.For) and not stmt.orelse and isinstance(stmt.iter, (ast.Name, ast.Tuple, ast.List)):
+        parts = stmt.body
+    elif isinstance(stmt, ast.While) and not stmt.orelse:
+        # `while width < n: width *= 2`: `call_values.make` runs it for at most `MAX_WHILE_PASSES` passes
         parts = stmt.body
     else:
         return False
@@ -439,7 +454,7 @@ def _surely_bound(stmts: list[ast.stmt]) -> set[str] | None:
             if body is None and orelse is None:
                 return None
             out |= orelse if body is None else body if orelse is None else body & orelse  # type: ignore[operator]
-        elif not isinstance(s, ast.For):
+        elif not isinstance(s, (ast.For, ast.While)):
             out |= {n for t in _targets(s) for n in target_names(t)}
     return out
 
@@ -453,6 +468,8 @@ def _bound_by(stmt: ast.stmt) -> set[str] | None:
         return {n for t in targets for n in target_names(t)}
     if isinstance(stmt, (ast.Expr, ast.Pass, ast.Assert)):
         return set()
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):  # `import math` in a factory (`call_values.make` checks it)
+        return {(a.asname or a.name).split(".")[0] for a in stmt.names}
     return None
 
 
@@ -566,8 +583,8 @@ def parser_of(value: ast.expr) -> str | None:
         isinstance(value, ast.Call)
         and isinstance(value.func, ast.Attribute)
         and value.func.attr in ("parse_args", "parse_known_args")
-        and len(value.args) <= 1
-        and not value.keywords
+        and len(value.args) + len(value.keywords) <= 1
+        and all(k.arg == "args" for k in value.keywords)  # `parse_args(args=[])`
     ):
         return None
     owner = value.func.value
@@ -584,7 +601,9 @@ def command_line_given(value: ast.expr) -> ast.expr | None:
     """The command line `parser.parse_args(argv)` is given (None for `parse_args()`)."""
     if isinstance(value, ast.Subscript):
         value = value.value
-    return value.args[0] if isinstance(value, ast.Call) and value.args else None
+    if not isinstance(value, ast.Call):
+        return None
+    return value.args[0] if value.args else value.keywords[0].value if value.keywords else None
 
 
 def target_names(target: ast.AST) -> set[str]:

@@ -832,9 +832,21 @@ def _imported_functions(tree: ast.Module, path: str) -> Iterator[tuple[Any, str,
     name from a module loaded from its own folder or below (`from common.kernel_utils import make_scaler`,
     `import helpers as h` then `h.make_x`); a module elsewhere (Warp, numpy) is no script of the folder."""
     folder = os.path.realpath(os.path.dirname(path))
-    for stmt in tree.body:
+    top = {id(stmt) for stmt in tree.body}
+    for stmt in ast.walk(tree):
         pairs: list[tuple[str, str | None, str]] = []  # (module, name or None for every name, spelled prefix)
-        if isinstance(stmt, ast.ImportFrom) and stmt.level == 0 and stmt.module:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            # `ops = importlib.import_module("sibling_ops")` in `run()`
+            call = stmt.value
+            if (
+                isinstance(call, ast.Call)
+                and scripts.called_name(call.func) == "import_module"
+                and len(call.args) == 1
+                and isinstance(call.args[0], ast.Constant)
+                and isinstance(call.args[0].value, str)
+            ):
+                pairs = [(call.args[0].value, None, stmt.targets[0].id)]
+        elif isinstance(stmt, ast.ImportFrom) and stmt.level == 0 and stmt.module:
             pairs = [(stmt.module, a.name, a.asname or a.name) for a in stmt.names if a.name != "*"]
             module = sys.modules.get(stmt.module)
             if any(a.name == "*" for a in stmt.names) and module is not None:
@@ -844,6 +856,8 @@ def _imported_functions(tree: ast.Module, path: str) -> Iterator[tuple[Any, str,
         elif isinstance(stmt, ast.Import):
             pairs = [(a.name, None, a.asname or a.name) for a in stmt.names if a.asname or "." not in a.name]
         for module_name, name, spelled in pairs:
+            if id(stmt) not in top and module_name not in sys.modules:
+                _import_sibling(module_name, folder)  # imported where the script's load does not run (`run()`)
             module = sys.modules.get(module_name)
             file = getattr(module, "__file__", None)
             if module is None or not file or not os.path.realpath(file).startswith(folder + os.sep):
@@ -854,6 +868,28 @@ def _imported_functions(tree: ast.Module, path: str) -> Iterator[tuple[Any, str,
                 for attr, value in vars(module).items():
                     if inspect.isfunction(value) and value.__module__ == module.__name__:
                         yield module, attr, f"{spelled}.{attr}"
+
+
+def _import_sibling(name: str, folder: str) -> None:
+    """Import the script `name` of `folder` (`folder/name.py`), as the script's own run would where it imports it
+    inside a function: the harvest loads every script of the folder anyway, and one a sibling imported first
+    still gets its own harvest (`_load`). Nothing for a module that is no file of the folder."""
+    file = os.path.join(folder, *name.split(".")) + ".py"
+    if not os.path.isfile(file):
+        return
+    added = folder not in sys.path
+    if added:
+        sys.path.insert(0, folder)
+    # as `python sibling.py` would see it: a top-level `parser.parse_args()` there reads no worker's arguments
+    argv, sys.argv = sys.argv, [file]
+    try:
+        # its own harvest meets a failure again, and reports it (a `sys.exit()` at its top level too)
+        with contextlib.suppress(Exception, SystemExit):
+            importlib.import_module(name)
+    finally:
+        sys.argv = argv
+        if added:
+            sys.path.remove(folder)
 
 
 def _define_imported_factory_kernels(
@@ -886,13 +922,15 @@ def _define_imported_factory_kernels(
             spellings = [s for n, s in names if top.get(n) is plan.factory]
             if not spellings or plan.loops or plan.problem is not None:
                 continue
-            resolver.imported[id(plan.factory)] = spellings[0]
-            try:
-                bindings = resolver.bindings(plan)
-            except call_values.Unresolved:
-                continue  # the sibling's own harvest gives its reason
-            finally:
-                del resolver.imported[id(plan.factory)]
+            bindings = []
+            for spelled in dict.fromkeys(spellings):  # `so.make_wrap` in one function, `ops.make_wrap` in another
+                resolver.imported[id(plan.factory)] = spelled
+                try:
+                    bindings += resolver.bindings(plan)
+                except call_values.Unresolved:
+                    continue  # the sibling's own harvest gives its reason
+                finally:
+                    del resolver.imported[id(plan.factory)]
             for binding in bindings:
                 try:
                     kernel = call_values.make(plan, binding, maker, _applied)

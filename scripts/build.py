@@ -171,11 +171,18 @@ def _build(args: argparse.Namespace, bars: list[Any]) -> int:
     spec = BuildSpec(seed=args.seed, categories=categories, seeds_per_shard=args.seeds_per_shard, arch=args.arch)
 
     def on_shard(stats: ShardStats) -> None:
-        if not bars:
+        # Its own bar, made at the first shard: the harvest's and capture's bars come before it in `bars`.
+        bar = generating_bar.get("bar")
+        if bar is None:
             fmt = "{l_bar}{bar}| {n:.1f}/{total} MB [{elapsed}<{remaining}]"
-            bars.append(tqdm(total=round(args.target_mb, 1), unit="MB", desc="generating", bar_format=fmt))
-        bars[0].update(min(stats.nbytes / 1e6, bars[0].total - bars[0].n))
-        bars[0].set_postfix(rows=stats.rows, refresh=False)
+            bar = generating_bar["bar"] = tqdm(
+                total=round(args.target_mb, 1), unit="MB", desc="generating", bar_format=fmt
+            )
+            bars.append(bar)
+        bar.update(min(stats.nbytes / 1e6, bar.total - bar.n))
+        bar.set_postfix(rows=stats.rows, refresh=False)
+
+    generating_bar: dict[str, Any] = {}
 
     def on_harvest(target: str, done: int, total: int) -> None:
         bar = harvest_bars.get(target)

@@ -201,6 +201,8 @@ def test_a_build_signalled_during_its_capture_stops_everything_and_resumes(tmp_p
     again = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0, again.stderr[-2000:]
     assert _environ_marked(marker) == []
+    # Each stage reports on a bar of its own: the shards' MB on "generating", not on a bar made before it.
+    assert "making real rows" in again.stderr and "generating" in again.stderr
 
 
 def test_what_workers_leave_in_their_temporary_folder_goes_with_the_pool(

@@ -1043,15 +1043,8 @@ class Resolver:
             return self._replayed_parse(scope, parser, names, argv, depth)
         options: dict[str, Any] = {}
         set_later: dict[str, Any] = {}
-        for node in _walk_body(scope):
-            if not (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and isinstance(node.func.value, ast.Name)
-                and node.func.value.id in names
-            ):
-                continue
-            if node.func.attr == "set_defaults" and node.func.value.id == parser:
+        for node, method in _method_calls(scope, names):
+            if method == "set_defaults" and node.func.value.id == parser:
                 # `parser.set_defaults(gain=2.0)`: argparse gives these over any option's own default
                 for k in node.keywords:
                     if k.arg is not None:
@@ -1060,11 +1053,11 @@ class Resolver:
                         except Unresolved:
                             set_later.pop(k.arg, None)
                 continue
-            if node.func.attr not in ("add_argument", "add_option"):
+            if method not in ("add_argument", "add_option"):
                 continue
             # `add_option` is optparse's (`opts, rest = parser.parse_args()`): an option without a default is
             # None whatever its action, and its `type` is a name ("float"), not a callable.
-            optparse = node.func.attr == "add_option"
+            optparse = method == "add_option"
             flags = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
             keywords = {k.arg: k.value for k in node.keywords if k.arg}
             dest = _option_dest(flags, keywords)
@@ -1110,14 +1103,8 @@ class Resolver:
         a fresh `argparse.ArgumentParser` (each keyword's value read as the harvest reads values; a `type`
         converts through the guard, an inline `lambda s: ...` as its body evaluated), then `argv` parsed."""
         replay = argparse.ArgumentParser(prog=os.path.basename(self.path), add_help=False, exit_on_error=False)
-        for node in _walk_body(scope):
-            if not (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and isinstance(node.func.value, ast.Name)
-                and node.func.value.id in names
-                and node.func.attr in ("add_argument", "set_defaults")
-            ):
+        for node, method in _method_calls(scope, names):
+            if method not in ("add_argument", "set_defaults"):
                 continue
             if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
                 raise Unresolved(f"{parser}'s options are given by * or **")
@@ -1130,7 +1117,7 @@ class Resolver:
                     keywords[k.arg] = self._first(k.value, node, depth)  # type: ignore[index]
             if keywords.get("action") is not None and not isinstance(keywords["action"], str):
                 raise Unresolved(f"{parser} has an option of its own action class")
-            if node.func.attr == "set_defaults":
+            if method == "set_defaults":
                 replay.set_defaults(**keywords)
             else:
                 replay.add_argument(*flags, **keywords)
@@ -1908,6 +1895,18 @@ def _walk_body(node: ast.AST) -> Iterator[ast.AST]:
         yield child
         if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             yield from _walk_body(child)
+
+
+def _method_calls(scope: ast.AST, names: set[str]) -> Iterator[tuple[ast.Call, str]]:
+    """Each call `x.method(...)` in `scope`'s own body on a name `x` in `names`, with the method's name."""
+    for node in _walk_body(scope):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id in names
+        ):
+            yield node, node.func.attr
 
 
 def _is_classmethod(func: ast.FunctionDef) -> bool:

@@ -23,6 +23,20 @@ when BUDGET_S is nearly spent, so the call ends inside its limit.
 
 `report` judges the raw outputs with this checkout's code: `standalone.stage.digests_agree` for the rows,
 `evaluation.judge.judge` for the candidates, per package (real) or tile / other (generated).
+
+Thousands of rows, GPU against CPU (a program alone costs nvcc ~4.5 CPU-s, nearly all of it Warp's headers):
+
+    python benchmarks/gpu_programs.py batches DIR FOLDER [FOLDER ...]   # here: CUDA batches, and the CPU twins run
+    python3 benchmarks/gpu_programs.py run-batches DIR BUDGET_S          # there: nvcc each batch, run every row
+    python benchmarks/gpu_programs.py compare DIR RESULTS.json           # here: GPU lines against the CPU twin's
+
+`batches` writes every row of the folders whose program launches its kernel into CUDA batches as the
+validation pass compiles them (`standalone.batch`, 32 rows, one block_dim each; DIR/batches.json.xz), with the
+copy of Warp's headers nvcc compiles against (DIR/native), and runs each row's CPU twin here (g++, in
+batches too; DIR/twins.json): the twin is Warp's CPU code for the row, with the same inputs. `run-batches`
+needs the standard library only; a batch nvcc refuses is halved until each program stands alone. `compare`
+says, per package (real) or category (generated), how many rows' GPU digest lines agree with their twin's
+(`digests_agree`, the pass's GPU tolerance), and, for a validated folder, with Warp's own CPU launch.
 """
 
 from __future__ import annotations
@@ -277,6 +291,257 @@ def report(results_path: Path) -> None:
     print("\n".join(listed))
 
 
+BATCH_GPU_SLOTS = 12  # a run took 1.1 s (median) with 6 at once beside 16 nvcc processes, mostly its start
+BATCH_RUN_LIMIT_S = 15  # a GPU run; warp-lang's spinlock tests never end there
+BATCH_ROWS = 32  # rows per nvcc call: ~90 batches of the default build's replayed rows keep 16 cores busy
+NAMESPACE = re.compile(r"^namespace wp_row_(\d+) \{$", re.M)
+
+
+def _row_meta(row: dict[str, Any]) -> dict[str, Any]:
+    from warp_cuda_ir.warp_session import uses_tiles
+
+    return {
+        "id": row["id"],
+        "source": row["source"],
+        "group": (row.get("provenance") or {}).get("package") or row["category"],
+        "kernel": row["kernel_name"],
+        "tile": uses_tiles(row["cuda_forward"]),
+        "backward": bool(row.get("cuda_backward")),
+        "reference": row.get("standalone_reference_digest"),
+    }
+
+
+def batches(dest: Path, folders: list[Path]) -> None:
+    import lzma
+
+    import pyarrow.parquet as pq
+
+    from warp_cuda_ir import extraction, writing
+    from warp_cuda_ir.standalone import batch
+    from warp_cuda_ir.standalone.device_headers import device_headers
+    from warp_cuda_ir.standalone.program import NVCCFLAGS, launches, warp_native_dir
+    from warp_cuda_ir.standalone.stage import Item, compile_items, find_tools, run_program
+
+    if dest.exists():
+        sys.exit(f"error: {dest} exists; choose a new folder")
+    dest.mkdir(parents=True)
+    shutil.copytree(device_headers(warp_native_dir()), dest / "native")
+    rows: dict[str, dict[str, Any]] = {}
+    columns = ["id", "source", "provenance", "category", "kernel_name", "cuda_forward", "cuda_backward"]
+    columns += ["cuda_program", "cpu_program", "block_dim", "standalone_reference_digest"]
+    for folder in folders:
+        for path in writing.all_data_files(folder):
+            table = pq.read_table(path)
+            for row in table.select([c for c in columns if c in table.column_names]).to_pylist():
+                if row.get("cuda_program") and launches(row["cuda_program"]) and row["id"] not in rows:
+                    rows[row["id"]] = row
+    by_block: dict[int, list[dict[str, Any]]] = {}
+    for row in rows.values():
+        by_block.setdefault(int(row.get("block_dim") or extraction.CUDA_BLOCK_DIM), []).append(row)
+    groups = [g[i : i + BATCH_ROWS] for g in by_block.values() for i in range(0, len(g), BATCH_ROWS)]
+    written = []
+    for n, group in enumerate(groups):
+        text = batch.batch_from_programs([r["cuda_program"] for r in group], "cuda")
+        written.append({"name": f"b{n:04d}", "text": text, "ids": [r["id"] for r in group]})
+    flags = [f.replace("$(ARCH)", "90") for f in NVCCFLAGS]
+    manifest = {"nvccflags": flags, "batches": written, "meta": {i: _row_meta(r) for i, r in rows.items()}}
+    with lzma.open(dest / "batches.json.xz", "wt", preset=6) as f:
+        json.dump(manifest, f)
+    print(f"{dest}: {len(rows)} rows in {len(written)} batches", flush=True)
+
+    # The CPU twins, here: the same rows, batched as the pass batches them.
+    tools = find_tools()
+    work = dest / "twin_work"
+    work.mkdir()
+    twins: dict[str, dict[str, Any]] = {}
+
+    def twin_batch(n: int, group: list[dict[str, Any]]) -> None:
+        items = [Item(r["id"], r, None) for r in group]
+        for item, (status, log, binary, index) in zip(
+            items, compile_items(tools, "cpu", items, work, f"t{n}"), strict=True
+        ):
+            if binary is None:
+                twins[item.key] = {"status": f"compile {status}", "error": (log or "")[-300:], "lines": []}
+                continue
+            run_status, error, lines = run_program(binary, index)
+            twins[item.key] = {"status": run_status, "error": error, "lines": lines}
+
+    begun = time.time()
+    cpu_groups = [list(rows.values())[i : i + BATCH_ROWS] for i in range(0, len(rows), BATCH_ROWS)]
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+        for count, _ in enumerate(pool.map(twin_batch, range(len(cpu_groups)), cpu_groups), 1):
+            print(f"twins: {count}/{len(cpu_groups)} batches at {time.time() - begun:.0f} s", flush=True)
+    shutil.rmtree(work)
+    (dest / "twins.json").write_text(json.dumps(twins))
+
+
+def _subset(text: str, keep: list[int]) -> str:
+    """A batch's source with only rows `keep` (its `wp_row_<k>` namespaces) and a `main` that runs them by k."""
+    marks = list(NAMESPACE.finditer(text))
+    head = text[: marks[0].start()]
+    dispatch = text.index("int main(int argc, char** argv) {")
+    bodies = {
+        int(m.group(1)): text[m.start() : (marks[i + 1].start() if i + 1 < len(marks) else dispatch)]
+        for i, m in enumerate(marks)
+    }
+    main = text[dispatch:]
+    cases = "".join(f"    case {k}: return wp_row_{k}::main();\n" for k in keep)
+    main = re.sub(
+        r"(switch \(k\) \{\n).*?(\n    \}\n    return 2;)",
+        lambda m: m.group(1) + cases.rstrip("\n") + m.group(2),
+        main,
+        flags=re.S,
+    )
+    return head + "".join(bodies[k] for k in keep) + main
+
+
+def run_batches(root: Path, budget: float) -> None:
+    import lzma
+
+    start = time.time()
+    out = Path(os.environ.get("OUT", root / "out"))
+    out.mkdir(parents=True, exist_ok=True)
+    root = root.resolve()
+    with lzma.open(root / "batches.json.xz", "rt") as f:
+        manifest = json.load(f)
+    work = root / "work"
+    work.mkdir(exist_ok=True)
+    results: dict[str, dict[str, Any]] = {}
+    lock = threading.Lock()
+
+    def left() -> float:
+        return budget - (time.time() - start)
+
+    def save() -> None:
+        with lock:
+            text = json.dumps(results)
+        (out / "results.json.tmp").write_text(text)
+        os.replace(out / "results.json.tmp", out / "results.json")
+
+    def compile_rows(name: str, text: str, keep: list[int]) -> dict[int, tuple[str, str, Path | None]]:
+        if left() < 45:
+            return {k: ("not run (budget)", "", None) for k in keep}
+        source = work / f"{name}.cu"
+        source.write_text(_subset(text, keep))
+        command = [
+            "nvcc",
+            *manifest["nvccflags"],
+            "-isystem",
+            str(root / "native"),
+            "-o",
+            str(work / name),
+            str(source),
+        ]
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=max(10, left() - 20))
+            status, log = ("ok" if done.returncode == 0 else "error"), done.stderr[-2000:]
+        except subprocess.TimeoutExpired:
+            status, log = "timeout", ""
+        if status == "ok" or len(keep) == 1:
+            return {k: (status, log, work / name if status == "ok" else None) for k in keep}
+        half = len(keep) // 2
+        return compile_rows(name + "a", text, keep[:half]) | compile_rows(name + "b", text, keep[half:])
+
+    def run_row(row_id: str, k: int, binary: Path, result: dict[str, Any]) -> None:
+        ran_at = time.time()
+        if left() < BATCH_RUN_LIMIT_S + 5:
+            result["run_rc"] = "not run (budget)"
+        else:
+            try:
+                ran = subprocess.run([str(binary), str(k)], capture_output=True, text=True, timeout=BATCH_RUN_LIMIT_S)
+                result |= {"run_rc": ran.returncode, "stdout": ran.stdout[-20_000:], "stderr": ran.stderr[-1000:]}
+            except subprocess.TimeoutExpired as e:
+                printed = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+                result |= {"run_rc": "timeout", "stdout": printed[-20_000:], "stderr": ""}
+        result["run_s"] = round(time.time() - ran_at, 2)
+        with lock:
+            results[row_id] = result
+
+    # Compiles on every core, runs GPU_SLOTS at a time in a pool of their own, so a batch's runs never hold a
+    # compiler's thread.
+    runs = concurrent.futures.ThreadPoolExecutor(BATCH_GPU_SLOTS)
+    pending = []
+
+    def one(entry: dict[str, Any]) -> None:
+        begun = time.time()
+        keep = entry.get("ks") or list(range(len(entry["ids"])))  # "ks": a rerun's rows of the batch
+        compiled = compile_rows(entry["name"], entry["text"], keep)
+        seconds = round(time.time() - begun, 1)
+        for k, row_id in zip(keep, entry["ids"], strict=True):
+            status, log, binary = compiled[k]
+            result: dict[str, Any] = {
+                "compile": status,
+                "compile_log": log if status != "ok" else "",
+                "batch_s": seconds,
+            }
+            if binary is None:
+                with lock:
+                    results[row_id] = result
+            else:
+                pending.append(runs.submit(run_row, row_id, k, binary, result))
+
+    subprocess.run(
+        "nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nvcc --version | tail -1", shell=True
+    )
+    entries = manifest["batches"]
+    with concurrent.futures.ThreadPoolExecutor(16) as pool:
+        for count, _ in enumerate(pool.map(one, entries), 1):
+            if count % 10 == 0:
+                save()
+                print(
+                    f"{count}/{len(entries)} batches compiled, {len(results)} rows done at {time.time() - start:.0f} s",
+                    flush=True,
+                )
+    for count, future in enumerate(concurrent.futures.as_completed(pending), 1):
+        future.result()
+        if count % 500 == 0:
+            save()
+            print(f"{len(results)} rows done at {time.time() - start:.0f} s", flush=True)
+    runs.shutdown()
+    save()
+    print(f"done at {time.time() - start:.0f} s: {len(results)} rows", flush=True)
+
+
+def compare(root: Path, results_path: Path) -> None:
+    import lzma
+
+    from warp_cuda_ir.standalone.digest import digest_lines
+    from warp_cuda_ir.standalone.stage import digests_agree
+
+    with lzma.open(root / "batches.json.xz", "rt") as f:
+        meta = json.load(f)["meta"]
+    twins = json.loads((root / "twins.json").read_text())
+    results = json.loads(results_path.read_text())
+    tally: Counter = Counter()
+    listed = []
+    for row_id, m in meta.items():
+        r, twin = results.get(row_id), twins.get(row_id, {})
+        reference = m["reference"].splitlines() if m["reference"] else None
+        gpu = digest_lines(r.get("stdout") or "") if r else []
+        if r is None or "not run (budget)" in (r["compile"], r.get("run_rc")):
+            verdict = "not run (budget)"
+        elif r["compile"] != "ok":
+            verdict = f"nvcc {r['compile']}"
+        elif r.get("run_rc") == "timeout":
+            verdict = "GPU run timeout"
+        elif r.get("run_rc") != 0:
+            verdict = "GPU run crashed"
+        elif twin.get("status") != "ok":
+            verdict = f"twin {twin.get('status')}"
+        else:
+            verdict = "agrees with twin" if digests_agree(twin["lines"], gpu) else "differs from twin"
+        kind = "tile" if m["tile"] else "no tile"
+        tally[(m["source"], m["group"] if m["source"] == "real" else "generated", kind, verdict)] += 1
+        if reference is not None and r is not None and r.get("run_rc") == 0:
+            tally[(m["source"], "vs Warp's CPU launch", kind, str(digests_agree(reference, gpu)))] += 1
+        if verdict not in ("agrees with twin", "not run (budget)"):
+            why = (r or {}).get("stderr") or twin.get("error") or (r or {}).get("compile_log") or ""
+            listed.append(f"  {m['group']} {m['kernel']} ({kind}): {verdict} {why[-160:]!r}")
+    for key, count in sorted(tally.items()):
+        print(" / ".join(key), count)
+    print("\n".join(sorted(listed)))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -292,6 +557,15 @@ def main() -> None:
     z.add_argument("budget", type=float)
     p = sub.add_parser("report")
     p.add_argument("results", type=Path)
+    b = sub.add_parser("batches")
+    b.add_argument("dest", type=Path)
+    b.add_argument("folders", type=Path, nargs="+")
+    rb = sub.add_parser("run-batches")
+    rb.add_argument("root", type=Path)
+    rb.add_argument("budget", type=float)
+    c = sub.add_parser("compare")
+    c.add_argument("root", type=Path)
+    c.add_argument("results", type=Path)
     args = parser.parse_args()
     if args.command == "export":
         export(args.dest, args.folders, args.candidates)
@@ -299,6 +573,12 @@ def main() -> None:
         run(args.root, args.budget)
     elif args.command == "sanitize":
         sanitize(args.root, args.budget)
+    elif args.command == "batches":
+        batches(args.dest, args.folders)
+    elif args.command == "run-batches":
+        run_batches(args.root, args.budget)
+    elif args.command == "compare":
+        compare(args.root, args.results)
     else:
         report(args.results)
 

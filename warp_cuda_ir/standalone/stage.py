@@ -165,7 +165,7 @@ def compile_items(
     )
 
 
-def _run(binary: Path, index: int) -> tuple[str, str | None, list[str]]:
+def run_program(binary: Path, index: int) -> tuple[str, str | None, list[str]]:
     """(status, error, digest lines); a run cut at its limit keeps the lines it printed (stdout line buffered
     under `stdbuf` where there is one: a pipe's buffer would lose them with the process)."""
     command = [str(binary)] + ([str(index)] if index >= 0 else [])
@@ -277,7 +277,7 @@ def run_stage(
             elif item.reference is None:  # nothing to compare its lines with (a twin like that hung 20 s)
                 _stage(c, "standalone_cpu_run", "skipped", skip=schema.NO_REFERENCE)
             else:
-                run_status, error, lines = _run(binary, index)
+                run_status, error, lines = run_program(binary, index)
                 stopped = _where_it_stopped(lines, item.reference, item.row, run_status) if run_status != "ok" else None
                 if stopped is not None:
                     error = f"{error}: {stopped}"
@@ -300,7 +300,7 @@ def run_stage(
             elif not launches(item.row["cuda_program"]):
                 _stage(c, "standalone_gpu_run", "skipped", skip=_why_not_launched(item.row["cuda_program"]))
             else:
-                run_status, error, lines = _run(binary, index)
+                run_status, error, lines = run_program(binary, index)
                 _stage(c, "standalone_gpu_run", run_status, error)
                 if run_status == "ok" and item.reference is not None:
                     c["standalone_gpu_matches_reference"] = digests_agree(item.reference, lines)

@@ -122,24 +122,40 @@ def export(dest: Path, folders: list[Path], candidates: int) -> None:
     print(f"{dest}: {dict(made)}")
 
 
+class _Results:
+    """Raw results of a run on the GPU machine, saved to $OUT/results.json as they come (what a call cut at its
+    limit leaves there still comes back), and the time left of the run's budget."""
+
+    def __init__(self, root: Path, budget: float) -> None:
+        self.start, self.budget = time.time(), budget
+        self.out = Path(os.environ.get("OUT", root / "out"))
+        self.out.mkdir(parents=True, exist_ok=True)
+        self.rows: dict[str, dict[str, Any]] = {}
+        self.lock = threading.Lock()
+
+    def left(self) -> float:
+        return self.budget - (time.time() - self.start)
+
+    def save(self) -> None:
+        with self.lock:
+            text = json.dumps(self.rows)
+        (self.out / "results.json.tmp").write_text(text)
+        os.replace(self.out / "results.json.tmp", self.out / "results.json")
+
+
 def run(root: Path, budget: float) -> None:
-    start = time.time()
-    out = Path(os.environ.get("OUT", root / "out"))
-    out.mkdir(parents=True, exist_ok=True)
+    progress = _Results(root, budget)
+    start, out, results, lock, left, save = (
+        progress.start,
+        progress.out,
+        progress.rows,
+        progress.lock,
+        progress.left,
+        progress.save,
+    )
     root = root.resolve()  # make runs in each program's folder: a relative WARP_PATH would name another folder
     warp_path = root / "warp"
     slots = threading.Semaphore(GPU_SLOTS)
-    results: dict[str, dict[str, Any]] = {}
-    lock = threading.Lock()
-
-    def left() -> float:
-        return budget - (time.time() - start)
-
-    def save() -> None:
-        with lock:
-            text = json.dumps(results)
-        (out / "results.json.tmp").write_text(text)
-        os.replace(out / "results.json.tmp", out / "results.json")
 
     def one(folder: Path) -> dict[str, Any]:
         result: dict[str, Any] = {"meta": json.loads((folder / "meta.json").read_text())}
@@ -398,25 +414,13 @@ def _subset(text: str, keep: list[int]) -> str:
 def run_batches(root: Path, budget: float) -> None:
     import lzma
 
-    start = time.time()
-    out = Path(os.environ.get("OUT", root / "out"))
-    out.mkdir(parents=True, exist_ok=True)
+    progress = _Results(root, budget)
+    start, results, lock, left, save = progress.start, progress.rows, progress.lock, progress.left, progress.save
     root = root.resolve()
     with lzma.open(root / "batches.json.xz", "rt") as f:
         manifest = json.load(f)
     work = root / "work"
     work.mkdir(exist_ok=True)
-    results: dict[str, dict[str, Any]] = {}
-    lock = threading.Lock()
-
-    def left() -> float:
-        return budget - (time.time() - start)
-
-    def save() -> None:
-        with lock:
-            text = json.dumps(results)
-        (out / "results.json.tmp").write_text(text)
-        os.replace(out / "results.json.tmp", out / "results.json")
 
     def compile_rows(name: str, text: str, keep: list[int]) -> dict[int, tuple[str, str, Path | None]]:
         if left() < 45:
@@ -545,27 +549,22 @@ def compare(root: Path, results_path: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
-    e = sub.add_parser("export")
-    e.add_argument("dest", type=Path)
-    e.add_argument("folders", type=Path, nargs="+")
-    e.add_argument("--candidates", type=int, default=0)
-    r = sub.add_parser("run")
-    r.add_argument("root", type=Path)
-    r.add_argument("budget", type=float)
-    z = sub.add_parser("sanitize")
-    z.add_argument("root", type=Path)
-    z.add_argument("budget", type=float)
-    p = sub.add_parser("report")
-    p.add_argument("results", type=Path)
-    b = sub.add_parser("batches")
-    b.add_argument("dest", type=Path)
-    b.add_argument("folders", type=Path, nargs="+")
-    rb = sub.add_parser("run-batches")
-    rb.add_argument("root", type=Path)
-    rb.add_argument("budget", type=float)
-    c = sub.add_parser("compare")
-    c.add_argument("root", type=Path)
-    c.add_argument("results", type=Path)
+    # Each command's positional arguments: (name, type, nargs).
+    commands: dict[str, list[tuple[str, type, str | None]]] = {
+        "export": [("dest", Path, None), ("folders", Path, "+")],
+        "run": [("root", Path, None), ("budget", float, None)],
+        "sanitize": [("root", Path, None), ("budget", float, None)],
+        "report": [("results", Path, None)],
+        "batches": [("dest", Path, None), ("folders", Path, "+")],
+        "run-batches": [("root", Path, None), ("budget", float, None)],
+        "compare": [("root", Path, None), ("results", Path, None)],
+    }
+    for command, arguments in commands.items():
+        parser_of = sub.add_parser(command)
+        for name, kind, nargs in arguments:
+            parser_of.add_argument(name, type=kind, nargs=nargs)
+        if command == "export":
+            parser_of.add_argument("--candidates", type=int, default=0)
     args = parser.parse_args()
     if args.command == "export":
         export(args.dest, args.folders, args.candidates)

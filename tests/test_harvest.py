@@ -2518,3 +2518,52 @@ def test_a_sibling_imported_inside_a_function_that_exits_at_its_top_level_costs_
     result = harvest([str(tmp_path)], workers=1)
     assert [r["qualname"] for r in result.records] == ["own"]
     assert sorted({r.file for r in result.reasons}) == ["zz_exits.py"]
+
+
+def test_hand_made_namespaces_typed_dicts_and_the_first_item_of_a_list_are_read(tmp_path):
+    """Settings written by hand in `main()` as `argparse.Namespace(gain=2.0)` and as a `TypedDict` call
+    (`Cfg(k=4.0)`), and `next(iter(cfg["omegas"]))`, given to factories: each was a call the harvest refused
+    ("calls Namespace, which may act", "calls Cfg ...", "calls iter ..."). They make or read plain records and
+    containers; `next` of a generator (which would run its body) stays refused."""
+    (tmp_path / "records.py").write_text(
+        "import argparse\nfrom typing import TypedDict\n\nimport warp as wp\n\nCONFIG = {'omegas': [0.8, 1.2]}\n\n\n"
+        "class Cfg(TypedDict):\n    k: float\n\n\ndef make_gain(g):\n    @wp.kernel\n"
+        "    def gain(a: wp.array(dtype=float)):\n        a[wp.tid()] *= g\n\n    return gain\n\n\n"
+        "def make_spring(k):\n    @wp.kernel\n    def spring(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] *= -k\n\n    return spring\n\n\ndef make_omega(omega):\n    @wp.kernel\n"
+        "    def relax(a: wp.array(dtype=float)):\n        a[wp.tid()] *= omega\n\n    return relax\n\n\n"
+        "def make_gen(x):\n    @wp.kernel\n    def gen(a: wp.array(dtype=float)):\n        a[wp.tid()] = x\n\n"
+        "    return gen\n\n\ndef values():\n    yield 1.0\n\n\ndef main():\n"
+        "    args = argparse.Namespace(gain=2.0)\n    make_gain(args.gain)\n    make_spring(**Cfg(k=4.0))\n"
+        "    make_omega(next(iter(CONFIG['omegas'])))\n    make_gen(next(values()))\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_gain.<locals>.gain", "g = 2.0"),
+        ("make_omega.<locals>.relax", "omega = 0.8"),
+        ("make_spring.<locals>.spring", "k = 4.0"),
+    ]
+    assert [r.kernel for r in result.reasons] == ["make_gen.<locals>.gen"]
+
+
+def test_a_factory_tabulating_a_lambda_it_is_given_is_made(tmp_path):
+    """`make_lut(lambda t: t * t, 5)` in `main()`, the factory computing `[fn(k / 4) for k in range(n)]`: the
+    lambda was a function the guard did not know ("calls <lambda>, which may act"). A lambda the harvest
+    compiles has its own calls guarded, so calling it is allowed; one whose body acts (`print`) still stops
+    the kernel."""
+    (tmp_path / "lut.py").write_text(
+        "import warp as wp\n\n\ndef make_lut(fn, n):\n    table = [fn(k / (n - 1)) for k in range(n)]\n\n"
+        "    @wp.kernel\n    def lut(a: wp.array(dtype=float)):\n        a[wp.tid()] = wp.static(table[1])\n\n"
+        "    return lut\n\n\ndef make_loud(fn):\n    v = fn(2.0)\n\n    @wp.kernel\n"
+        "    def loud(a: wp.array(dtype=float)):\n        a[wp.tid()] = v\n\n    return loud\n\n\ndef main():\n"
+        "    make_lut(lambda t: t * t, 5)\n    make_loud(lambda t: print(t) or t)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records] == [
+        ("make_lut.<locals>.lut", "table = [0.0, 0.0625, 0.25, 0.5625, 1.0]")
+    ]
+    assert [(r.kernel, "calls print, which may act" in r.detail) for r in result.reasons] == [
+        ("make_loud.<locals>.loud", True)
+    ]

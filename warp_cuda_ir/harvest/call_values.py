@@ -38,6 +38,7 @@ import shlex
 import sys
 import textwrap
 import types
+import typing
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -682,8 +683,10 @@ class Resolver:
         ast.fix_missing_locations(guarded)
         scope = {**self.namespace, **bound, "__wci_call__": self.guard}
         try:
+            code = compiled(guarded, self.path, "eval", self.flags)
+            self.local_code.update(_lambda_codes(code))
             with script_argv(self.path):
-                return eval(compiled(guarded, self.path, "eval", self.flags), scope)
+                return eval(code, scope)
         except Unresolved:
             raise
         except Exception as e:
@@ -737,8 +740,16 @@ class Resolver:
             pure = _plain([*args, *kwargs.values()])
         if any(func is f for f in _settings_functions()):  # `attrs.evolve(water, viscosity=10.0)`, `attrs.asdict`
             pure = len(args) == 1 and _settings_class(type(args[0])) and _plain([args[0], *kwargs.values()])
-        if func is types.SimpleNamespace:  # `SimpleNamespace(**{"lo": -1.0, "hi": 1.0})`: a record of plain values
+        if func is types.SimpleNamespace or func is argparse.Namespace:
+            # `SimpleNamespace(**{"lo": -1.0, "hi": 1.0})`, `argparse.Namespace(gain=2.0)` written by hand in
+            # `main()`: a record of plain values
             pure = not args and all(_plain(v, 1) for v in kwargs.values())
+        if typing.is_typeddict(func):  # `SpringCfg(k=4.0, rest=1.0)`: a `TypedDict` call makes a plain dict
+            pure = _plain([*args, *kwargs.values()])
+        if func is iter:  # `next(iter(cfg["omegas"]))`: one argument (`iter(f, sentinel)` would call `f`)
+            pure = len(args) == 1 and not kwargs and _plain(args[0])
+        if func is next:  # of an iterator over a container's items (a generator would run its body)
+            pure = bool(args) and type(args[0]) in _CONTAINER_ITERATORS and _plain(list(args[1:]))
         if not (pure or self.is_allowed(func, args, kwargs)):
             helper = self._helper(func) or self._class_helper(func)
             if helper is not None:
@@ -833,6 +844,7 @@ class Resolver:
                     scope,
                 )
                 self.helpers[id(func)] = scope["__wci_helper__"](self.guard)
+                self.local_code.update(_lambda_codes(self.helpers[id(func)].__code__))
         except Exception:
             return None
         return self.helpers[id(func)]
@@ -1365,6 +1377,7 @@ def make(
         for const in scope[plan.factory.name].__code__.co_consts:
             if isinstance(const, types.CodeType) and const.co_name in helpers:
                 resolver.local_code.add(const)
+        resolver.local_code.update(_lambda_codes(scope[plan.factory.name].__code__))
         values = dict(binding.values)
         kwarg = plan.factory.args.kwarg
         if kwarg is not None and isinstance(values.get(kwarg.arg), dict):
@@ -1467,6 +1480,9 @@ class _Guard(ast.NodeTransformer):
         return node
 
     def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
+        # Its body's calls guarded too: a lambda an evaluation makes (`make_lut(lambda t: t * t, 5)`) may be
+        # called where the guard allows the harvest's own lambdas (`Resolver.local_code`, `_lambda_codes`).
+        self.generic_visit(node)
         return node
 
 
@@ -1921,6 +1937,15 @@ def _one_parameter_lambda(expr: ast.expr | None) -> bool:
     return len(a.args) == 1 and not (a.posonlyargs or a.vararg or a.kwonlyargs or a.kwarg or a.defaults)
 
 
+def _lambda_codes(code: types.CodeType) -> Iterator[types.CodeType]:
+    """The code of the lambdas in `code` (compiled from a `_Guard`ed tree, so their calls are guarded)."""
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            if const.co_name == "<lambda>":
+                yield const
+            yield from _lambda_codes(const)
+
+
 def _free_names(expr: ast.expr) -> set[str]:
     """Names `expr` reads from around it (comprehension and lambda variables left out)."""
     bound = {
@@ -2029,7 +2054,7 @@ def _plain(value: Any, depth: int = 0) -> bool:
         return True
     if isinstance(value, (types.BuiltinFunctionType, _Parsed)):
         return True
-    if type(value) is types.SimpleNamespace:
+    if type(value) in (types.SimpleNamespace, argparse.Namespace):
         return depth < 4 and all(_plain(v, depth + 1) for v in itertools.islice(vars(value).values(), 256))
     if isinstance(value, (tuple, list, set, frozenset)):
         return depth < 4 and all(_plain(v, depth + 1) for v in itertools.islice(value, 256))
@@ -2050,6 +2075,11 @@ def _plain(value: Any, depth: int = 0) -> bool:
 
 
 _DEFAULT_FACTORIES = (list, dict, set, tuple, frozenset)
+# The iterators `iter` makes over the built-in containers: `next` of one only reads the container.
+_CONTAINER_ITERATORS = tuple(
+    {type(iter(c)) for c in ((), [], {}, set(), frozenset(), "", b"", range(0))}
+    | {type(iter({}.keys())), type(iter({}.values())), type(iter({}.items()))}
+)
 # Methods of the built-in containers and strings that only read (`CONFIGS.items()`, `"a,b".split(",")`).
 _READING_METHODS = {
     "items", "keys", "values", "get", "count", "index", "copy", "join", "split", "rsplit", "strip", "lower",

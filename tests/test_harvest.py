@@ -2567,3 +2567,33 @@ def test_a_factory_tabulating_a_lambda_it_is_given_is_made(tmp_path):
     assert [(r.kernel, "calls print, which may act" in r.detail) for r in result.reasons] == [
         ("make_loud.<locals>.loud", True)
     ]
+
+
+def test_a_factory_argument_read_from_attributes_init_set_before_it_is_made(tmp_path):
+    """Warp's example layout: `__init__` computes `self.sim_dt = self.frame_dt / self.sim_substeps` from its
+    parameters and hands it to a factory (`make_drag(drag, self.sim_dt)`), or loops over `self.orders`; `self`
+    had no value ("self, a parameter of __init__, has no default and no caller"). It is the attributes the
+    plain assignments before the call set (an allocation among them left out); where a method call on `self`
+    comes first, which may set them, the kernel keeps its reason."""
+    (tmp_path / "example.py").write_text(
+        "import warp as wp\n\n\ndef make_drag(coeff, dt):\n    @wp.kernel\n    def drag(v: wp.array(dtype=float)):\n"
+        "        v[wp.tid()] *= 1.0 - coeff * dt\n\n    return drag\n\n\ndef make_power(p):\n    @wp.kernel\n"
+        "    def power(v: wp.array(dtype=float)):\n        v[wp.tid()] = wp.pow(v[wp.tid()], float(p))\n\n"
+        "    return power\n\n\ndef make_late(g):\n    @wp.kernel\n    def late(v: wp.array(dtype=float)):\n"
+        "        v[wp.tid()] *= g\n\n    return late\n\n\nclass Example:\n"
+        "    def __init__(self, fps=50, substeps=4, drag=0.5, orders=(2,)):\n        self.frame_dt = 1.0 / fps\n"
+        "        self.sim_substeps = substeps\n        self.sim_dt = self.frame_dt / self.sim_substeps\n"
+        "        self.v = wp.zeros(4, dtype=float)\n        self.orders = tuple(orders)\n"
+        "        self.drag = make_drag(drag, self.sim_dt)\n"
+        "        self.stages = {p: make_power(p) for p in self.orders}\n        self._setup()\n"
+        "        self.late = make_late(self.sim_dt)\n\n    def _setup(self):\n        self.sim_dt = 2.0\n\n\n"
+        "if __name__ == '__main__':\n    Example(drag=0.25, orders=(2, 3))\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_drag.<locals>.drag", "coeff = 0.25\ndt = 0.005"),
+        ("make_power.<locals>.power", "p = 2"),
+        ("make_power.<locals>.power", "p = 3"),
+    ]
+    why = "self is set in __init__ other than by plain assignments"
+    assert [(r.kernel, why in r.detail) for r in result.reasons] == [("make_late.<locals>.late", True)]

@@ -882,6 +882,8 @@ class Resolver:
             return self._assigned_values(name, assignment, depth)
         if isinstance(function, ast.FunctionDef):
             args = _arguments(function)
+            if name in args and _is_constructor_self(function, name, self.parent.get(id(function))):
+                return self._constructed_so_far(function, name, at, depth)
             if name in args:
                 return self._parameter_values(function, name, args[name], depth)
             if name in [s.arg for s in (function.args.vararg, function.args.kwarg) if s is not None]:
@@ -893,6 +895,73 @@ class Resolver:
         if hasattr(builtins, name):
             return [getattr(builtins, name)]
         raise Unresolved(f"{name} has no value the harvest can read")
+
+    def _constructed_so_far(self, init: ast.FunctionDef, name: str, at: ast.AST, depth: int) -> list[Any]:
+        """`self` in `__init__` where `at` is, as the attributes the statements before it set
+        (`self.sim_dt = self.frame_dt / self.sim_substeps`, then `make_drag(drag, self.sim_dt)`), one namespace
+        per combination of their values: Warp's examples size their kernels so. Only plain top-level assignments
+        `self.x = ...` may come before: a method call on `self`, `super()`, or an attribute set inside a block
+        may set what the harvest would not see."""
+        placed: Any = at
+        while placed is not None and not hasattr(placed, "lineno"):  # a comprehension's clause has no line
+            placed = self.parent.get(id(placed))
+        line = getattr(placed, "lineno", 0)
+        before = [stmt for stmt in init.body if stmt.end_lineno is not None and stmt.end_lineno < line]
+        assigned: dict[str, ast.Assign | ast.AnnAssign] = {}
+        for stmt in before:
+            targets = (
+                stmt.targets
+                if isinstance(stmt, ast.Assign)
+                else [stmt.target]
+                if isinstance(stmt, ast.AnnAssign)
+                else []
+            )
+            own = [
+                t
+                for t in targets
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == name
+            ]
+            if own and len(own) == len(targets) and stmt.value is not None:
+                assigned.update({t.attr: stmt for t in own})
+                continue
+            for node in ast.walk(stmt):
+                acts = isinstance(node, ast.Call) and (
+                    (isinstance(node.func, ast.Attribute) and ast.unparse(node.func.value) in (name, "super()"))
+                    or ast.unparse(node.func) in ("setattr", "vars")
+                )
+                stores = (
+                    isinstance(node, ast.Attribute)
+                    and isinstance(node.ctx, ast.Store)
+                    and ast.unparse(node.value) == name
+                )
+                if acts or stores:
+                    raise Unresolved(
+                        f"{name} is set in __init__ other than by plain assignments: {ast.unparse(stmt)[:80]}"
+                    )
+        # Only the attributes the statement at `at` reads (evaluating another, `self.v = wp.zeros(n)`, would be
+        # refused or, `self.k = make_k(...)`, make a kernel nobody asked for).
+        statement = placed
+        while statement is not None and self.parent.get(id(statement)) is not init:
+            statement = self.parent.get(id(statement))
+        read = {
+            n.attr
+            for n in ast.walk(statement if statement is not None else at)
+            if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) and ast.unparse(n.value) == name
+        }
+        attributes = [a for a in assigned if a in read]
+        lists = [self._assigned_attribute(assigned[a], a, depth) for a in attributes]
+        return [
+            types.SimpleNamespace(**dict(zip(attributes, combo, strict=True)))
+            for combo in _spread(lists, MAX_INSTANCES)
+        ]
+
+    def _assigned_attribute(self, stmt: ast.Assign | ast.AnnAssign, attribute: str, depth: int) -> list[Any]:
+        target = stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) > 1:
+            target = next(t for t in stmt.targets if isinstance(t, ast.Attribute) and t.attr == attribute)
+        if not isinstance(target, ast.Attribute):
+            raise Unresolved(f"self.{attribute} is bound other than by an assignment")
+        return self.values(stmt.value, stmt, depth)  # type: ignore[arg-type]
 
     def _parameter_values(self, func: ast.FunctionDef, name: str, default: ast.expr | None, depth: int) -> list[Any]:
         out: list[Any] = []
@@ -1935,6 +2004,18 @@ def _one_parameter_lambda(expr: ast.expr | None) -> bool:
         return False
     a = expr.args
     return len(a.args) == 1 and not (a.posonlyargs or a.vararg or a.kwonlyargs or a.kwarg or a.defaults)
+
+
+def _is_constructor_self(func: ast.FunctionDef, name: str, owner: Any) -> bool:
+    """Whether `name` is `self` of the `__init__` of a class (not a static or class method)."""
+    positional = [*func.args.posonlyargs, *func.args.args]
+    return (
+        func.name == "__init__"
+        and isinstance(owner, ast.ClassDef)
+        and bool(positional)
+        and positional[0].arg == name
+        and not any(called_name(d) in ("staticmethod", "classmethod") for d in func.decorator_list)
+    )
 
 
 def _lambda_codes(code: types.CodeType) -> Iterator[types.CodeType]:

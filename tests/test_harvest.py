@@ -2597,3 +2597,63 @@ def test_a_factory_argument_read_from_attributes_init_set_before_it_is_made(tmp_
     ]
     why = "self is set in __init__ other than by plain assignments"
     assert [(r.kernel, why in r.detail) for r in result.reasons] == [("make_late.<locals>.late", True)]
+
+
+def test_plain_settings_classes_made_in_main_are_read(tmp_path):
+    """`cfg = SolverCfg(dt=0.02)` and `sim = Sim()` (whose `__init__` holds a `SolverCfg()`) in `main()`, their
+    attributes given to factories: a class the script wrote was a call the harvest refused ("calls Sim, which may
+    act"). A top-level class whose `__init__` only computes and sets attributes of `self` is made as a namespace
+    of its plain class attributes and what `__init__` sets; one whose `__init__` calls a method keeps its
+    reason."""
+    (tmp_path / "plain-cfg.py").write_text(
+        "import warp as wp\n\n\nclass SolverCfg:\n    iters = 3\n\n    def __init__(self, dt=0.01):\n"
+        "        self.dt = dt\n        self.half = 0.5 * dt\n\n\nclass Sim:\n    def __init__(self):\n"
+        "        self.cfg = SolverCfg()\n\n\nclass Busy:\n    def __init__(self):\n        self.dt = 0.5\n"
+        "        self.reset()\n\n    def reset(self):\n        self.dt = 0.0\n\n\ndef make_step(dt, iters):\n"
+        "    @wp.kernel\n    def step(a: wp.array(dtype=float)):\n        for _ in range(iters):\n"
+        "            a[wp.tid()] += dt\n\n    return step\n\n\ndef make_half(h):\n    @wp.kernel\n"
+        "    def half(a: wp.array(dtype=float)):\n        a[wp.tid()] *= h\n\n    return half\n\n\n"
+        "def make_busy(dt):\n    @wp.kernel\n    def busy(a: wp.array(dtype=float)):\n        a[wp.tid()] += dt\n\n"
+        "    return busy\n\n\ndef main():\n    cfg = SolverCfg(dt=0.02)\n    make_step(cfg.dt, cfg.iters)\n"
+        "    sim = Sim()\n    make_half(sim.cfg.half)\n    make_busy(Busy().dt)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_half.<locals>.half", "h = 0.005"),
+        ("make_step.<locals>.step", "dt = 0.02\niters = 3"),
+    ]
+    assert [(r.kernel, "calls Busy, which may act" in r.detail) for r in result.reasons] == [
+        ("make_busy.<locals>.busy", True)
+    ]
+
+
+def test_settings_edited_in_place_in_main_before_the_factory_call_are_read_edited(tmp_path):
+    """`opts = DEFAULTS.copy()` then `opts.setdefault("iters", 2)`, `opts["w"] = 0.25`, and `sim.cfg.dt = 0.02`
+    on a settings object, in `main()` before the factory call: the harvest read the value as assigned
+    ("does not pass iters", or the defaults where the run uses the edited values). The edits in the same block
+    run on a copy (the module's `DEFAULTS` stays as it was for a later call); an edit calling the script's own
+    function is not run."""
+    (tmp_path / "edits.py").write_text(
+        "import warp as wp\n\nDEFAULTS = {'w': 0.5}\n\n\nclass Cfg:\n    def __init__(self):\n"
+        "        self.dt = 0.01\n\n\n"
+        "class Sim:\n    def __init__(self):\n        self.cfg = Cfg()\n\n\ndef make_smooth(w, iters):\n"
+        "    @wp.kernel\n    def smooth(a: wp.array(dtype=float)):\n        for _ in range(iters):\n"
+        "            a[wp.tid()] *= w\n\n    return smooth\n\n\ndef make_scale(w):\n    @wp.kernel\n"
+        "    def scale(a: wp.array(dtype=float)):\n        a[wp.tid()] *= w\n\n    return scale\n\n\n"
+        "def make_step(dt):\n    @wp.kernel\n    def step(a: wp.array(dtype=float)):\n        a[wp.tid()] += dt\n\n"
+        "    return step\n\n\ndef pick():\n    print('picking')\n    return 9.0\n\n\ndef make_picked(w):\n"
+        "    @wp.kernel\n    def picked(a: wp.array(dtype=float)):\n        a[wp.tid()] *= w\n\n    return picked\n\n\n"
+        "def main():\n    opts = DEFAULTS.copy()\n    opts.setdefault('iters', 2)\n    opts['w'] = 0.25\n"
+        "    make_smooth(**opts)\n    make_scale(DEFAULTS['w'])\n    sim = Sim()\n    sim.cfg.dt = 0.02\n"
+        "    make_step(sim.cfg.dt)\n    other = dict(DEFAULTS)\n    other['w'] = pick()\n"
+        "    make_picked(other['w'])\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_picked.<locals>.picked", "w = 0.5"),
+        ("make_scale.<locals>.scale", "w = 0.5"),
+        ("make_smooth.<locals>.smooth", "iters = 2\nw = 0.25"),
+        ("make_step.<locals>.step", "dt = 0.02"),
+    ]

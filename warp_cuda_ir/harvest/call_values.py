@@ -751,7 +751,7 @@ class Resolver:
         if func is next:  # of an iterator over a container's items (a generator would run its body)
             pure = bool(args) and type(args[0]) in _CONTAINER_ITERATORS and _plain(list(args[1:]))
         if not (pure or self.is_allowed(func, args, kwargs)):
-            helper = self._helper(func) or self._class_helper(func)
+            helper = self._helper(func) or self._class_helper(func) or self._record_maker(func)
             if helper is not None:
                 return self._call_helper(helper, args, kwargs)
             raise Unresolved(f"calls {getattr(func, '__qualname__', None) or type(func).__name__}, which may act")
@@ -809,10 +809,47 @@ class Resolver:
         bound.__name__ = helper.__name__
         return bound
 
-    def _guarded_copy(self, func: Any, node: ast.FunctionDef) -> Any:
-        """`node` (the definition of `func`) compiled with its calls guarded, when its body only computes and
-        the module-level names it reads are plain values; else None. Kept in `helpers` by `func`."""
-        if not _computes_only(node):
+    def _record_maker(self, cls: Any) -> Any:
+        """For a plain settings class of the script (a top-level class of no base but `object`, whose `__init__`
+        only computes and sets attributes of `self`: `SolverCfg()`, `Sim()` holding one), a function making
+        what it makes as a namespace: its plain class attributes, then what the guarded `__init__` sets. The
+        script's methods are not on it (calling or reading one stops the kernel), so comparing or reading it
+        runs none of the script's code. Else None."""
+        if not isinstance(cls, type) or cls.__bases__ != (object,) or self.namespace.get(cls.__name__) is not cls:
+            return None
+        node = next((n for n in self.tree.body if isinstance(n, ast.ClassDef) and n.name == cls.__name__), None)
+        if node is None or node.decorator_list or node.keywords:
+            return None
+        init = vars(cls).get("__init__")
+        defined = next((n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
+        if defined is not None and not (isinstance(init, types.FunctionType) and _sets_attributes_only(defined)):
+            return None
+        if defined is not None and id(init) not in self.helpers:
+            self.helpers[id(init)] = None
+            self._guarded_copy(init, defined, _sets_attributes_only)
+        guarded = self.helpers.get(id(init)) if defined is not None else None
+        if defined is not None and guarded is None:
+            return None
+        data = {k: v for k, v in vars(cls).items() if not k.startswith("__") and not callable(v) and _plain(v, 1)}
+
+        def made(*args: Any, **kwargs: Any) -> types.SimpleNamespace:
+            record = types.SimpleNamespace(**data)
+            if guarded is not None:
+                guarded(record, *args, **kwargs)
+            elif args or kwargs:
+                raise TypeError(f"{cls.__name__}() takes no arguments")
+            return record
+
+        made.__name__ = cls.__name__
+        return made
+
+    def _guarded_copy(
+        self, func: Any, node: ast.FunctionDef, computes: Callable[[ast.FunctionDef], bool] | None = None
+    ) -> Any:
+        """`node` (the definition of `func`) compiled with its calls guarded, when its body only computes
+        (`computes`, `_computes_only` by default) and the module-level names it reads are plain values; else
+        None. Kept in `helpers` by `func`."""
+        if not (computes or _computes_only)(node):
             return None
         for n in ast.walk(node):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in self.namespace:
@@ -879,7 +916,9 @@ class Resolver:
                 return [_unpack(loop.target, item, name) for it in iterables for item in _items(it)]
         assignment = self._last_assignment(name, at, function)
         if assignment is not None:
-            return self._assigned_values(name, assignment, depth)
+            values = self._assigned_values(name, assignment, depth)
+            edits = self._edits_between(name, assignment, at) if function is not None else []
+            return [self._edited(name, v, edits, depth) for v in values] if edits else values
         if isinstance(function, ast.FunctionDef):
             args = _arguments(function)
             if name in args and _is_constructor_self(function, name, self.parent.get(id(function))):
@@ -1088,6 +1127,54 @@ class Resolver:
             if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
                 return body[0]
         return None
+
+    def _edits_between(self, name: str, assignment: ast.stmt, at: ast.AST) -> list[ast.stmt]:
+        """The statements after `assignment`, in its own block and before the one `at` is in, that edit `name`'s
+        value in place: `cfg["gain"] = 3.0`, `sim.cfg.dt = 0.02`, `cfg.update(bias=0.5)`,
+        `opts.setdefault("iters", 2)` (an edit inside a nested block is not followed)."""
+        block = next(
+            (b for b in _blocks(self.parent.get(id(assignment))) if any(s is assignment for s in b)),
+            [],
+        )
+        placed: Any = at
+        while placed is not None and not any(s is placed for s in block):
+            placed = self.parent.get(id(placed))
+        if placed is None:
+            return []
+        start = next(i for i, s in enumerate(block) if s is assignment) + 1
+        stop = next(i for i, s in enumerate(block) if s is placed)
+        functions = {n.name for n in self.tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        # An edit calling the script's own function (`cfg["kernel"] = make_kernel(...)`) is not run: the call may
+        # make a kernel, or act; the value is read as before it.
+        return [
+            s
+            for s in block[start:stop]
+            if _edits(s, name)
+            and not any(called_name(c.func) in functions for c in ast.walk(s) if isinstance(c, ast.Call))
+        ]
+
+    def _edited(self, name: str, value: Any, edits: list[ast.stmt], depth: int) -> Any:
+        """A copy of `value` with `edits` run on it (their calls guarded; a dict's or a list's own editing
+        methods allowed on the copy), other names at their values where each edit is."""
+        try:
+            value = copy.deepcopy(value)
+        except Exception as e:
+            raise Unresolved(f"{name} is edited in place and cannot be copied: {type(e).__name__}") from e
+        for stmt in edits:
+            names = sorted(_free_names_of_statement(stmt) - {name})
+            bound = next(iter(_spread_groups(self._name_groups(names, stmt, depth))), {})
+            for owned in _containers(value):
+                self.owned[id(owned)] = owned
+            guarded = _Guard().visit(copy.deepcopy(ast.Module([stmt], type_ignores=[])))
+            scope = {**self.namespace, **bound, name: value, "__wci_call__": self.guard}
+            try:
+                with script_argv(self.path):
+                    exec(compiled(ast.fix_missing_locations(guarded), self.path, "exec", self.flags), scope)
+            except Unresolved:
+                raise
+            except Exception as e:
+                raise Unresolved(f"{ast.unparse(stmt)[:80]}: {type(e).__name__}: {e}") from e
+        return value
 
     def _assigned_values(self, name: str, stmt: ast.stmt, depth: int) -> list[Any]:
         value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
@@ -1748,6 +1835,84 @@ def _computes_only(func: ast.FunctionDef) -> bool:
     return not any(reads_special_attribute(d) for d in _walk_body(func) if isinstance(d, ast.expr))
 
 
+def _sets_attributes_only(init: ast.FunctionDef) -> bool:
+    """Whether an `__init__` only computes (`_computes_only`, but for stores) and sets attributes of `self`
+    (`self.dt = dt`), reading `self` only by its attributes."""
+    positional = [*init.args.posonlyargs, *init.args.args]
+    if not positional or init.decorator_list:
+        return False
+    me = positional[0].arg
+    for node in _walk_body(init):
+        if isinstance(node, _NOT_COMPUTING) or (isinstance(node, ast.expr) and reads_special_attribute(node)):
+            return False
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            return False
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            if not (isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name) and node.value.id == me):
+                return False
+        if isinstance(node, ast.Name) and node.id == me:
+            if not isinstance(node.ctx, ast.Load) or not isinstance(_parent_in(init, node), ast.Attribute):
+                return False
+        if isinstance(node, ast.Call) and _root_name(node.func) == me:  # `self.reset()`: the script's method
+            return False
+    return True
+
+
+def _parent_in(scope: ast.AST, child: ast.AST) -> ast.AST | None:
+    return next((n for n in ast.walk(scope) if any(c is child for c in ast.iter_child_nodes(n))), None)
+
+
+def _blocks(node: ast.AST | None) -> list[list[ast.stmt]]:
+    """The statement lists a node holds (`body`, `orelse`, `finalbody`, a handler's or a case's body)."""
+    if node is None:
+        return []
+    out = [getattr(node, f) for f in ("body", "orelse", "finalbody") if isinstance(getattr(node, f, None), list)]
+    return [b for b in out if b and isinstance(b[0], ast.stmt)]
+
+
+def _root_name(target: ast.expr) -> str | None:
+    """`cfg` of `cfg["a"]["b"]`, `sim.cfg.dt`; None for a bare name or anything else."""
+    if not isinstance(target, (ast.Attribute, ast.Subscript)):
+        return None
+    while isinstance(target, (ast.Attribute, ast.Subscript)):
+        target = target.value
+    return target.id if isinstance(target, ast.Name) else None
+
+
+def _edits(stmt: ast.stmt, name: str) -> bool:
+    """Whether `stmt` is an in-place edit of `name` the harvest follows: an item or attribute store under it,
+    or one of a dict's or a list's own editing methods called on it."""
+    if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        return bool(targets) and all(_root_name(t) == name for t in targets) and stmt.value is not None
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        func = stmt.value.func
+        return (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id == name
+            and func.attr in _EDITING_METHODS
+        )
+    return False
+
+
+def _free_names_of_statement(stmt: ast.stmt) -> set[str]:
+    return {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _containers(value: Any, depth: int = 0) -> Iterator[Any]:
+    """`value` and the dicts in it (a copy `_edited` may change with their own methods)."""
+    if depth > 4:
+        return
+    if type(value) is dict:
+        yield value
+    items = value.values() if type(value) is dict else value if type(value) is list else ()
+    if type(value) is types.SimpleNamespace:
+        items = vars(value).values()
+    for item in items:
+        yield from _containers(item, depth + 1)
+
+
 def _parameters_of(func: ast.FunctionDef) -> list[str]:
     return [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
 
@@ -2169,7 +2334,10 @@ _READING_METHODS = {
 
 
 # What a factory does with its own `**kwargs` dict besides reading it: take options out of it.
-_KWARGS_METHODS = ("pop", "setdefault", "popitem")
+# The same for a copy of a local value `main()` edits in place (`Resolver._edited`): `cfg.update(bias=0.5)`.
+_KWARGS_METHODS = ("pop", "setdefault", "popitem", "update")
+# The editing calls `_edits` follows (a list's `append` may hold a factory's call, which is not run to edit)
+_EDITING_METHODS = ("update", "setdefault")
 
 
 def _reading_method(func: Any) -> bool:

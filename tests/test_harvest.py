@@ -2657,3 +2657,20 @@ def test_settings_edited_in_place_in_main_before_the_factory_call_are_read_edite
         ("make_smooth.<locals>.smooth", "iters = 2\nw = 0.25"),
         ("make_step.<locals>.step", "dt = 0.02"),
     ]
+
+
+def test_a_fixture_method_of_a_test_class_reading_its_class_attribute_is_made(tmp_path):
+    """`@pytest.fixture def gain_kernel(self): return make_gain(self.GAIN)` in a test class (and a subclass
+    overriding `GAIN`): `self` of a fixture method had no value ("self, a parameter of gain_kernel, has no
+    default and no caller"). pytest calls it on an instance of each collected class, as it calls test methods,
+    so it reads the class's data attributes as a test method does."""
+    records = _harvest_script(
+        tmp_path,
+        "test_fixture_method.py",
+        "import pytest\nimport warp as wp\n\n\ndef make_gain(g):\n    @wp.kernel\n"
+        "    def gain(a: wp.array(dtype=float)):\n        a[wp.tid()] *= g\n\n    return gain\n\n\nclass TestOps:\n"
+        "    GAIN = 3.0\n\n    @pytest.fixture\n    def gain_kernel(self):\n        return make_gain(self.GAIN)\n\n"
+        "    def test_gain(self, gain_kernel):\n        assert gain_kernel is not None\n\n\n"
+        "class TestStrong(TestOps):\n    GAIN = 5.0\n",
+    )
+    assert sorted(r["source"].split("\n\n\n")[1] for r in records) == ["g = 3.0", "g = 5.0"]

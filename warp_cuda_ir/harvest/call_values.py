@@ -1033,10 +1033,14 @@ class Resolver:
             returned = self._fixture_return(name)
             if returned is not None:
                 out = self.values(returned.value, returned, depth + 1)  # type: ignore[arg-type]
-        if not out and default is None and (func.name.startswith("test") or func.name in _FIXTURE_METHODS):
-            # `for lo, hi in self.BOUNDS:` in a test method its runner calls, `make_damp(self.RATE)` in `setUp`:
-            # the class's data attributes, and those of each subclass case the script defines (which the
-            # runner runs too, with the attributes it overrides)
+        if (
+            not out
+            and default is None
+            and (func.name.startswith("test") or func.name in _FIXTURE_METHODS or _is_fixture(func))
+        ):
+            # `for lo, hi in self.BOUNDS:` in a test method its runner calls, `make_damp(self.RATE)` in `setUp`
+            # or in a fixture method of a test class: the class's data attributes, and those of each subclass
+            # case the script defines (which the runner runs too, with the attributes it overrides)
             out = self._test_instance_data(func, name)
         if not out and default is not None:
             out = self.values(default, func, depth)

@@ -2674,3 +2674,29 @@ def test_a_fixture_method_of_a_test_class_reading_its_class_attribute_is_made(tm
         "class TestStrong(TestOps):\n    GAIN = 5.0\n",
     )
     assert sorted(r["source"].split("\n\n\n")[1] for r in records) == ["g = 3.0", "g = 5.0"]
+
+
+def test_factories_a_package_re_exports_or_a_script_imports_as_a_submodule_are_made_for_its_calls(tmp_path):
+    """`import common` then `common.make_damp(0.9)` in `main()`, where `common/__init__.py` re-exports
+    `from .builders import make_damp`, and `from common import builders as B` then `B.make_clamp(-1.0, 1.0)`:
+    the factories' module is `common.builders`, which the script never names, so the harvest saw no call of
+    them ("make_damp is called nowhere in the script with values the harvest can read"). A re-exported function
+    is its own module's, and a submodule imported by name is read as `import common.builders as B`."""
+    (tmp_path / "common").mkdir()
+    (tmp_path / "common" / "__init__.py").write_text("from .builders import make_damp\n\n__all__ = ['make_damp']\n")
+    (tmp_path / "common" / "builders.py").write_text(
+        "import warp as wp\n\n\ndef make_damp(c):\n    @wp.kernel\n    def damp(v: wp.array(dtype=float)):\n"
+        "        v[wp.tid()] *= c\n\n    return damp\n\n\ndef make_clamp(lo, hi):\n    @wp.kernel\n"
+        "    def clamp(v: wp.array(dtype=float)):\n        v[wp.tid()] = wp.clamp(v[wp.tid()], lo, hi)\n\n"
+        "    return clamp\n"
+    )
+    (tmp_path / "use_pkg.py").write_text(
+        "import os\nimport sys\n\nsys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))\n\n"
+        "import common  # noqa: E402\nfrom common import builders as B  # noqa: E402\n\n\ndef main():\n"
+        "    common.make_damp(0.9)\n    B.make_clamp(-1.0, 1.0)\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_clamp.<locals>.clamp", "hi = 1.0\nlo = -1.0"),
+        ("make_damp.<locals>.damp", "c = 0.9"),
+    ]

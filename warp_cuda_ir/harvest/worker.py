@@ -859,15 +859,39 @@ def _imported_functions(tree: ast.Module, path: str) -> Iterator[tuple[Any, str,
             if id(stmt) not in top and module_name not in sys.modules:
                 _import_sibling(module_name, folder)  # imported where the script's load does not run (`run()`)
             module = sys.modules.get(module_name)
-            file = getattr(module, "__file__", None)
-            if module is None or not file or not os.path.realpath(file).startswith(folder + os.sep):
+            if not _in_folder(module, folder):
                 continue
-            if name is not None:
-                yield module, name, spelled
-            else:
-                for attr, value in vars(module).items():
-                    if inspect.isfunction(value) and value.__module__ == module.__name__:
-                        yield module, attr, f"{spelled}.{attr}"
+            member = getattr(module, name, None) if name is not None else None
+            if name is not None and not inspect.ismodule(member):
+                yield from _defined_where(module, name, spelled, folder)
+                continue
+            if inspect.ismodule(member):  # `from common import builders as B`, then `B.make_clamp(...)`
+                module = member
+                if not _in_folder(module, folder):
+                    continue
+            for attr, value in vars(module).items():
+                if inspect.isfunction(value):
+                    # a package's re-export (`from .builders import make_damp` in `common/__init__.py`) is the
+                    # function of its own module, called as `common.make_damp(...)`
+                    yield from _defined_where(module, attr, f"{spelled}.{attr}", folder)
+
+
+def _in_folder(module: Any, folder: str) -> bool:
+    file = getattr(module, "__file__", None)
+    return module is not None and bool(file) and os.path.realpath(file).startswith(folder + os.sep)
+
+
+def _defined_where(module: Any, name: str, spelled: str, folder: str) -> Iterator[tuple[Any, str, str]]:
+    """(the module defining `module.name`, its name there, `spelled`): `module` itself for its own function (or
+    a name that is no function), else the module of the folder the function comes from (a package's
+    `__init__.py` re-exporting `from .builders import make_damp`); nothing for a function from elsewhere."""
+    value = getattr(module, name, None)
+    if not inspect.isfunction(value) or value.__module__ == module.__name__:
+        yield module, name, spelled
+        return
+    home = sys.modules.get(value.__module__)
+    if _in_folder(home, folder) and getattr(home, value.__name__, None) is value:
+        yield home, value.__name__, spelled
 
 
 def _import_sibling(name: str, folder: str) -> None:

@@ -2700,3 +2700,24 @@ def test_factories_a_package_re_exports_or_a_script_imports_as_a_submodule_are_m
         ("make_clamp.<locals>.clamp", "hi = 1.0\nlo = -1.0"),
         ("make_damp.<locals>.damp", "c = 0.9"),
     ]
+
+
+def test_a_partial_of_a_factory_called_later_in_main_gets_both_calls_arguments(tmp_path):
+    """`builders = {"shift": functools.partial(make_shift, offset=2.0)}` then `builders["shift"](1.0)`, and
+    `half = partial(make_scale, 0.5)` then `half(bias=1.0)`, in `main()`: the partial alone does not pass `x`
+    ("make_shift(...) at line ...: does not pass x"). Each later call of the partial is the factory's call with
+    the partial's arguments first."""
+    records = _harvest_script(
+        tmp_path,
+        "partials.py",
+        "import functools\nfrom functools import partial\n\nimport warp as wp\n\n\ndef make_shift(x, offset=0.0):\n"
+        "    @wp.kernel\n    def shift(a: wp.array(dtype=float)):\n        a[wp.tid()] += x + offset\n\n"
+        "    return shift\n\n\ndef make_scale(s, bias):\n    @wp.kernel\n    def scale(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] = s * a[wp.tid()] + bias\n\n    return scale\n\n\ndef main():\n"
+        "    builders = {'shift': functools.partial(make_shift, offset=2.0)}\n    builders['shift'](1.0)\n"
+        "    half = partial(make_scale, 0.5)\n    half(bias=1.0)\n\n\nif __name__ == '__main__':\n    main()\n",
+    )
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records) == [
+        ("make_scale.<locals>.scale", "bias = 1.0\ns = 0.5"),
+        ("make_shift.<locals>.shift", "offset = 2.0\nx = 1.0"),
+    ]

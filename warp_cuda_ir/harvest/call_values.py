@@ -144,6 +144,8 @@ class Resolver:
         # the `**kwargs` dicts `make` hands a made factory (its own to change), by id; held so no id is reused
         self.owned: dict[int, dict[str, Any]] = {}
         self.helper_depth = 0
+        # (id(a partial's call), id(the function)) -> its later calls (`_partial_calls`)
+        self.completed: dict[tuple[int, int], list[ast.Call]] = {}
 
     # --- the calls of a factory ------------------------------------------------------------------
 
@@ -371,6 +373,8 @@ class Resolver:
             )
             if handed is not None and (isinstance(owner, ast.Module) or self._enclosing(node, _FUNCTIONS) is owner):
                 yield node, handed
+            elif isinstance(owner, ast.Module) and self._partial_calls(node, func):
+                yield from ((c, 0) for c in self._partial_calls(node, func))
             elif isinstance(owner, ast.Module) and _hands_on(node, func):
                 yield node, _HANDED
             elif isinstance(owner, ast.Module) and isinstance(node.func, ast.Name):
@@ -393,6 +397,50 @@ class Resolver:
                     yield node, shift
                 elif func.name == "__call__" and self._calls_instance(node, owner):
                     yield node, 1
+
+    def _partial_calls(self, call: ast.Call, func: ast.FunctionDef) -> list[ast.Call]:
+        """For `p = functools.partial(make, offset=2.0)` (or a partial kept in a dict, `{"shift": partial(...)}`)
+        and its calls in the same function (`p(1.0)`, `builders["shift"](1.0)`), each as the direct call of
+        `make` it is (`make(1.0, offset=2.0)`, placed at the later call); empty for any other hand-on."""
+        memo = (id(call), id(func))
+        if memo in self.completed:
+            return self.completed[memo]
+        self.completed[memo] = []
+        first = call.args[0] if call.args else None
+        if called_name(call.func) != "partial" or not (isinstance(first, ast.Name) and first.id == func.name):
+            return []
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return []
+        holder, key = self.parent.get(id(call)), None
+        if isinstance(holder, ast.Dict):
+            keys = [k for k, v in zip(holder.keys, holder.values, strict=True) if v is call]
+            if not (keys and isinstance(keys[0], ast.Constant)):
+                return []
+            key, holder = keys[0].value, self.parent.get(id(holder))
+        if not (
+            isinstance(holder, ast.Assign) and len(holder.targets) == 1 and isinstance(holder.targets[0], ast.Name)
+        ):
+            return []
+        name, scope = holder.targets[0].id, self._enclosing(call, _FUNCTIONS)
+        out = []
+        for later in self.calls:
+            callee = later.func
+            if key is not None and isinstance(callee, ast.Subscript) and isinstance(callee.slice, ast.Constant):
+                callee = callee.value if callee.slice.value == key else None
+            elif key is not None:
+                callee = None
+            if not (isinstance(callee, ast.Name) and callee.id == name) or later.lineno <= holder.lineno:
+                continue
+            if self._enclosing(later, _FUNCTIONS) is not scope or any(isinstance(a, ast.Starred) for a in later.args):
+                continue
+            direct = ast.Call(
+                ast.Name(func.name, ast.Load()), [*call.args[1:], *later.args], [*call.keywords, *later.keywords]
+            )
+            direct = ast.fix_missing_locations(ast.copy_location(direct, later))
+            self.parent[id(direct)] = self.parent[id(later)]
+            out.append(direct)
+        self.completed[memo] = out
+        return out
 
     def _calls_instance(self, call: ast.Call, owner: ast.ClassDef) -> bool:
         """Whether `call` calls an instance of the class `owner` (so its `__call__`): `Maker(2.0)(1.0)`, or

@@ -2721,3 +2721,28 @@ def test_a_partial_of_a_factory_called_later_in_main_gets_both_calls_arguments(t
         ("make_scale.<locals>.scale", "bias = 1.0\ns = 0.5"),
         ("make_shift.<locals>.shift", "offset = 2.0\nx = 1.0"),
     ]
+
+
+def test_methods_reached_through_partialmethod_attributes_are_made_for_their_calls(tmp_path):
+    """`relu = functools.partialmethod(_make, 0.0)` in a class body and `Activations().relu()` in `main()`, and
+    `double = partialmethod(_scaled, 2.0)` of a method also reading `self.base` (`Scalers(1.5).double()`):
+    nothing called `_make` or `_scaled` by name ("_make is called nowhere in the script with values the
+    harvest can read"). A call of the attribute is the method's call with the partialmethod's arguments first."""
+    records = _harvest_script(
+        tmp_path,
+        "partialmethods.py",
+        "import functools\nfrom functools import partialmethod\n\nimport warp as wp\n\n\nclass Activations:\n"
+        "    def _make(self, slope):\n        @wp.kernel\n        def act(a: wp.array(dtype=float)):\n"
+        "            a[wp.tid()] = wp.where(a[wp.tid()] > 0.0, a[wp.tid()], slope * a[wp.tid()])\n\n"
+        "        return act\n\n    relu = functools.partialmethod(_make, 0.0)\n"
+        "    leaky = functools.partialmethod(_make, slope=0.1)\n\n\nclass Scalers:\n    def __init__(self, base):\n"
+        "        self.base = base\n\n    def _scaled(self, factor):\n        s = self.base * factor\n\n"
+        "        @wp.kernel\n        def scaled(a: wp.array(dtype=float)):\n            a[wp.tid()] *= s\n\n"
+        "        return scaled\n\n    double = partialmethod(_scaled, 2.0)\n\n\ndef main():\n    acts = Activations()\n"
+        "    acts.relu()\n    acts.leaky()\n    Scalers(1.5).double()\n\n\nif __name__ == '__main__':\n    main()\n",
+    )
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records) == [
+        ("Activations._make.<locals>.act", "slope = 0.0"),
+        ("Activations._make.<locals>.act", "slope = 0.1"),
+        ("Scalers._scaled.<locals>.scaled", "s = 3.0"),
+    ]

@@ -389,7 +389,10 @@ class Resolver:
             elif isinstance(owner, ast.ClassDef) and self.parent.get(id(owner)) is self.tree:
                 static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in func.decorator_list)
                 shift = 0 if static else 1
-                if func.name == "__init__" and isinstance(node.func, ast.Name) and node.func.id == owner.name:
+                aliased = self._partialmethod_call(node, func, owner)
+                if aliased is not None:
+                    yield aliased, 1
+                elif func.name == "__init__" and isinstance(node.func, ast.Name) and node.func.id == owner.name:
                     yield node, 1
                 elif func.name == "__init__" and self._calls_own_class(node, owner):
                     yield node, 1
@@ -397,6 +400,39 @@ class Resolver:
                     yield node, shift
                 elif func.name == "__call__" and self._calls_instance(node, owner):
                     yield node, 1
+
+    def _partialmethod_call(self, call: ast.Call, func: ast.FunctionDef, owner: ast.ClassDef) -> ast.Call | None:
+        """`acts.leaky()` where the class body holds `leaky = functools.partialmethod(_make, 0.1)`: the method's
+        call `acts._make(0.1)` it is (placed at `call`), else None."""
+        if not isinstance(call.func, ast.Attribute) or any(isinstance(a, ast.Starred) for a in call.args):
+            return None
+        memo = (id(call), id(func))
+        if memo not in self.completed:
+            self.completed[memo] = []
+            for stmt in owner.body:
+                value = stmt.value if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None
+                if not (
+                    isinstance(value, ast.Call)
+                    and called_name(value.func) == "partialmethod"
+                    and value.args
+                    and isinstance(value.args[0], ast.Name)
+                    and value.args[0].id == func.name
+                    and isinstance(stmt.targets[0], ast.Name)  # type: ignore[union-attr]
+                    and stmt.targets[0].id == call.func.attr  # type: ignore[union-attr]
+                    and not any(isinstance(a, ast.Starred) for a in value.args)
+                    and all(k.arg is not None for k in value.keywords)
+                ):
+                    continue
+                direct = ast.Call(
+                    ast.Attribute(call.func.value, func.name, ast.Load()),
+                    [*value.args[1:], *call.args],
+                    [*value.keywords, *call.keywords],
+                )
+                direct = ast.fix_missing_locations(ast.copy_location(direct, call))
+                self.parent[id(direct)] = self.parent[id(call)]
+                self.completed[memo] = [direct]
+        found = self.completed[memo]
+        return found[0] if found else None
 
     def _partial_calls(self, call: ast.Call, func: ast.FunctionDef) -> list[ast.Call]:
         """For `p = functools.partial(make, offset=2.0)` (or a partial kept in a dict, `{"shift": partial(...)}`)

@@ -2746,3 +2746,25 @@ def test_methods_reached_through_partialmethod_attributes_are_made_for_their_cal
         ("Activations._make.<locals>.act", "slope = 0.1"),
         ("Scalers._scaled.<locals>.scaled", "s = 3.0"),
     ]
+
+
+def test_a_struct_made_in_main_and_filled_field_by_field_is_read(tmp_path):
+    """`p = SimParams()` then `p.dt = 0.01`, `p.damping = 0.25` in `main()`, `p` given to a factory reading
+    `wp.static(p.dt)`: making a struct instance was a call the harvest refused ("calls SimParams, which may
+    act"). A struct of value fields allocates nothing, so it is made and the field stores run on it; one holding
+    an array (whose instance may hold an allocation) stays refused."""
+    (tmp_path / "struct-main.py").write_text(
+        "import warp as wp\n\n\n@wp.struct\nclass SimParams:\n    dt: float\n    damping: float\n\n\n@wp.struct\n"
+        "class Holder:\n    scale: float\n    data: wp.array(dtype=float)\n\n\ndef make_advance(p):\n    @wp.kernel\n"
+        "    def advance(x: wp.array(dtype=float)):\n        x[wp.tid()] *= wp.static(p.dt * (1.0 - p.damping))\n\n"
+        "    return advance\n\n\ndef make_held(h):\n    @wp.kernel\n    def held(x: wp.array(dtype=float)):\n"
+        "        x[wp.tid()] *= wp.static(h.scale)\n\n    return held\n\n\ndef main():\n    p = SimParams()\n"
+        "    p.dt = 0.01\n    p.damping = 0.25\n    make_advance(p)\n    h = Holder()\n    h.scale = 2.0\n"
+        "    make_held(h)\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert [r["qualname"] for r in result.records] == ["make_advance.<locals>.advance"]
+    assert result.records[0]["source"].split("\n\n\n")[1] == "damping = 0.25\ndt = 0.01"  # the filled fields
+    assert [(r.kernel, "calls Holder, which may act" in r.detail) for r in result.reasons] == [
+        ("make_held.<locals>.held", True)
+    ]

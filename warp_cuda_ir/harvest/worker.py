@@ -755,9 +755,21 @@ def _allowed_call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> b
         return not args and set(kwargs) <= {"dtype", "ndim"}
     if isinstance(func, type) and issubclass(func, np.generic):
         return True
+    if _value_struct(func):  # `p = SimParams()` in `main()`, filled field by field before a factory reads it
+        return not args and not kwargs
     if getattr(func, "key", None) in _WARP_MATH and func is getattr(wp, func.key, None):
         return all(warp_session.is_warp_type(type(a)) or isinstance(a, (int, float)) for a in (*args, *kwargs.values()))
     return _is_warp_decorator(func)
+
+
+def _value_struct(value: Any, depth: int = 0) -> bool:
+    """A `wp.struct` type whose fields are all values (scalars, vectors, matrices, such structs): making an
+    instance allocates no array; its fields start zeroed."""
+    kind = type(value)
+    if depth > 4 or kind.__name__ != "Struct" or not kind.__module__.startswith("warp."):
+        return False
+    fields = [getattr(v, "type", None) for v in getattr(value, "vars", {}).values()]
+    return all((isinstance(t, type) and warp_session.is_warp_type(t)) or _value_struct(t, depth + 1) for t in fields)
 
 
 def _is_warp_decorator(value: Any) -> bool:

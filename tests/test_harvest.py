@@ -2768,3 +2768,33 @@ def test_a_struct_made_in_main_and_filled_field_by_field_is_read(tmp_path):
     assert [(r.kernel, "calls Holder, which may act" in r.detail) for r in result.reasons] == [
         ("make_held.<locals>.held", True)
     ]
+
+
+def test_a_config_parser_filled_from_the_scripts_text_in_main_is_read(tmp_path):
+    """`ini = configparser.ConfigParser()`, `ini.read_string(DEFAULTS_INI)` and `ini.getfloat("clamp", "lo")` in
+    `main()` (and `read_dict` then `ini["gain"].getfloat("g")`): the parser was a call the harvest refused
+    ("calls ConfigParser, which may act"), and filling it an in-place change it did not follow. A standard
+    parser is made, filled on the harvest's copy and read; a parser class of the script's stays refused."""
+    (tmp_path / "ini-settings.py").write_text(
+        "import configparser\n\nimport warp as wp\n\nDEFAULTS_INI = '[clamp]\\nlo = -0.5\\nhi = 0.5\\n'\n\n\n"
+        "class MyParser(configparser.ConfigParser):\n    def optionxform(self, name):\n"
+        "        return name.upper()\n\n\n"
+        "def make_clamp(lo, hi):\n    @wp.kernel\n    def clamp(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] = wp.clamp(a[wp.tid()], lo, hi)\n\n    return clamp\n\n\ndef make_gain(g):\n"
+        "    @wp.kernel\n"
+        "    def gain(a: wp.array(dtype=float)):\n        a[wp.tid()] *= g\n\n    return gain\n\n\ndef make_mine(m):\n"
+        "    @wp.kernel\n    def mine(a: wp.array(dtype=float)):\n        a[wp.tid()] *= m\n\n    return mine\n\n\n"
+        "def main():\n    ini = configparser.ConfigParser()\n    ini.read_string(DEFAULTS_INI)\n"
+        "    make_clamp(ini.getfloat('clamp', 'lo'), ini.getfloat('clamp', 'hi'))\n"
+        "    other = configparser.ConfigParser()\n    other.read_dict({'gain': {'g': '2.5'}})\n"
+        "    make_gain(other['gain'].getfloat('g'))\n    mine = MyParser()\n    mine.read_string(DEFAULTS_INI)\n"
+        "    make_mine(mine.getfloat('clamp', 'LO'))\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_clamp.<locals>.clamp", "hi = 0.5\nlo = -0.5"),
+        ("make_gain.<locals>.gain", "g = 2.5"),
+    ]
+    assert [(r.kernel, "calls MyParser, which may act" in r.detail) for r in result.reasons] == [
+        ("make_mine.<locals>.mine", True)
+    ]

@@ -26,9 +26,11 @@ import argparse
 import ast
 import builtins
 import collections
+import configparser
 import contextlib
 import copy
 import dataclasses
+import functools
 import inspect
 import itertools
 import json
@@ -830,6 +832,12 @@ class Resolver:
             pure = not args and all(_plain(v, 1) for v in kwargs.values())
         if typing.is_typeddict(func):  # `SpringCfg(k=4.0, rest=1.0)`: a `TypedDict` call makes a plain dict
             pure = _plain([*args, *kwargs.values()])
+        if _config_parser(func) or _reads_config(func):
+            # `ini = ConfigParser()` then `ini.read_string(DEFAULTS_INI)` and `ini.getfloat("clamp", "lo")` in `main()`:
+            # a plain parser made, filled from text (on the harvest's own copy, `_edited`) and read
+            pure = _plain([*args, *kwargs.values()])
+        if getattr(func, "__name__", "") in _CONFIG_FILLING and type(getattr(func, "__self__", None)) in _CONFIG_TYPES:
+            pure = id(func.__self__) in self.owned and _plain([*args, *kwargs.values()])
         if func is iter:  # `next(iter(cfg["omegas"]))`: one argument (`iter(f, sentinel)` would call `f`)
             pure = len(args) == 1 and not kwargs and _plain(args[0])
         if func is next:  # of an iterator over a container's items (a generator would run its body)
@@ -1992,7 +2000,7 @@ def _containers(value: Any, depth: int = 0) -> Iterator[Any]:
     """`value` and the dicts in it (a copy `_edited` may change with their own methods)."""
     if depth > 4:
         return
-    if type(value) is dict:
+    if type(value) is dict or type(value) in _CONFIG_TYPES:
         yield value
     items = value.values() if type(value) is dict else value if type(value) is list else ()
     if type(value) is types.SimpleNamespace:
@@ -2409,6 +2417,37 @@ def _plain(value: Any, depth: int = 0) -> bool:
 
 
 _DEFAULT_FACTORIES = (list, dict, set, tuple, frozenset)
+# A `configparser` parser of the standard interpolations, made, filled from text or a dict, and read.
+_CONFIG_TYPES = (configparser.ConfigParser, configparser.RawConfigParser)
+_CONFIG_FILLING = ("read_string", "read_dict")
+_CONFIG_READING = (
+    "get", "getint", "getfloat", "getboolean", "sections", "has_section", "has_option", "options", "items", "keys",
+    "values", "defaults",
+)  # fmt: skip
+
+
+def _config_parser(func: Any) -> bool:
+    """`configparser.ConfigParser` (or `RawConfigParser`) itself: making one runs none of the script's code
+    (its `interpolation=` and `converters=` are checked plain by the guard)."""
+    return any(func is t for t in _CONFIG_TYPES)
+
+
+def _reads_config(func: Any) -> bool:
+    """A reading method of such a parser, or of one of its sections, with a standard interpolation."""
+    if type(func) is functools.partial and set(func.keywords) == {"_impl"}:
+        # a section's `getfloat`: `partial(section.get, _impl=parser.getfloat)`
+        impl = func.keywords["_impl"]
+        return _reads_config(func.func) and _reads_config(impl) and getattr(func.func, "__self__", None) is not None
+    owner = getattr(func, "__self__", None)
+    parser = owner.parser if type(owner) is configparser.SectionProxy else owner
+    return (
+        type(parser) in _CONFIG_TYPES
+        and getattr(func, "__name__", "") in _CONFIG_READING
+        and type(getattr(parser, "_interpolation", None))
+        in (configparser.Interpolation, configparser.BasicInterpolation, configparser.ExtendedInterpolation)
+    )
+
+
 # The iterators `iter` makes over the built-in containers: `next` of one only reads the container.
 _CONTAINER_ITERATORS = tuple(
     {type(iter(c)) for c in ((), [], {}, set(), frozenset(), "", b"", range(0))}
@@ -2425,7 +2464,7 @@ _READING_METHODS = {
 # The same for a copy of a local value `main()` edits in place (`Resolver._edited`): `cfg.update(bias=0.5)`.
 _KWARGS_METHODS = ("pop", "setdefault", "popitem", "update")
 # The editing calls `_edits` follows (a list's `append` may hold a factory's call, which is not run to edit)
-_EDITING_METHODS = ("update", "setdefault")
+_EDITING_METHODS = ("update", "setdefault", "read_string", "read_dict")
 
 
 def _reading_method(func: Any) -> bool:

@@ -2798,3 +2798,29 @@ def test_a_config_parser_filled_from_the_scripts_text_in_main_is_read(tmp_path):
     assert [(r.kernel, "calls MyParser, which may act" in r.detail) for r in result.reasons] == [
         ("make_mine.<locals>.mine", True)
     ]
+
+
+def test_a_dataclass_method_kernel_reading_its_fields_is_made_per_construction(tmp_path):
+    """`@dataclass class Band: lo: float; hi: float = 1.0` whose method makes a kernel from `self.lo, self.hi`,
+    called as `band.kernel()` over `BANDS = [Band(0.0, 0.5), Band(0.5)]`: the class writes no `__init__`, so the
+    harvest had none to plan through ("self.hi is not set in kernel before the kernel"). The one `@dataclass`
+    generates is planned like a written one, with the constructor calls' values; a field with a
+    `default_factory` (which a generated `__init__` would call) leaves the kernel refused."""
+    (tmp_path / "bands.py").write_text(
+        "from dataclasses import dataclass, field\n\nimport warp as wp\n\n\n@dataclass\nclass Band:\n    lo: float\n"
+        "    hi: float = 1.0\n\n    def kernel(self):\n        lo, hi = self.lo, self.hi\n\n        @wp.kernel\n"
+        "        def band(a: wp.array(dtype=float), m: wp.array(dtype=int)):\n"
+        "            if a[wp.tid()] >= lo and a[wp.tid()] < hi:\n                m[wp.tid()] = 1\n\n"
+        "        return band\n\n\n"
+        "@dataclass\nclass Taps:\n    w: list = field(default_factory=lambda: [0.5, 0.5])\n\n    def kernel(self):\n"
+        "        w0 = self.w[0]\n\n        @wp.kernel\n        def taps(a: wp.array(dtype=float)):\n"
+        "            a[wp.tid()] *= w0\n\n        return taps\n\n\nBANDS = [Band(0.0, 0.5), Band(0.5)]\n\n\n"
+        "def main():\n    for band in BANDS:\n        band.kernel()\n    Taps().kernel()\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("Band.kernel.<locals>.band", "hi = 0.5\nlo = 0.0"),
+        ("Band.kernel.<locals>.band", "hi = 1.0\nlo = 0.5"),
+    ]
+    assert [r.kernel for r in result.reasons] == ["Taps.kernel.<locals>.taps"]

@@ -347,7 +347,8 @@ class Resolver:
         if spelled is not None:
             yield from ((node, 0) for node in self.calls if ast.unparse(node.func) == spelled)
             return
-        owner = self.parent.get(id(func))
+        # a dataclass's generated `__init__` (`factories.dataclass_init`) is in no tree: its class is its owner
+        owner = self.parent.get(id(func)) or getattr(func, "synthesized_for", None)
         if not isinstance(owner, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and (
             self._enclosing(func, (*_FUNCTIONS, ast.ClassDef)) is None
         ):

@@ -2824,3 +2824,25 @@ def test_a_dataclass_method_kernel_reading_its_fields_is_made_per_construction(t
         ("Band.kernel.<locals>.band", "hi = 1.0\nlo = 0.5"),
     ]
     assert [r.kernel for r in result.reasons] == ["Taps.kernel.<locals>.taps"]
+
+
+def test_a_class_whose_init_defines_a_kernel_is_not_made_as_plain_settings(tmp_path):
+    """`h = Holder(2.0)` in `main()` where `Holder.__init__` sets `self.k = k` and also defines a kernel, then
+    `make_scale(h.k)`: making `Holder` as plain settings ran its `__init__` as the harvest's own function, and
+    the kernel it defines came out under that function's name (`__wci_helper__.<locals>.__init__.<locals>...`).
+    Such a class is no settings class; its kernel keeps its own name, planned through `__init__`."""
+    (tmp_path / "holder.py").write_text(
+        "import warp as wp\n\n\nclass Holder:\n    def __init__(self, k):\n        self.k = k\n\n        @wp.kernel\n"
+        "        def inner(a: wp.array(dtype=float)):\n            a[wp.tid()] *= k\n\n"
+        "        self.kernel = inner\n\n\n"
+        "def make_scale(s):\n    @wp.kernel\n    def scale(a: wp.array(dtype=float)):\n        a[wp.tid()] *= s\n\n"
+        "    return scale\n\n\ndef main():\n    h = Holder(2.0)\n    make_scale(h.k)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records] == [
+        ("Holder.__init__.<locals>.inner", "k = 2.0")
+    ]
+    assert [(r.kernel, "calls Holder, which may act" in r.detail) for r in result.reasons] == [
+        ("make_scale.<locals>.scale", True)
+    ]

@@ -1942,6 +1942,8 @@ def _sets_attributes_only(init: ast.FunctionDef) -> bool:
     for node in _walk_body(init):
         if isinstance(node, _NOT_COMPUTING) or (isinstance(node, ast.expr) and reads_special_attribute(node)):
             return False
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False  # a kernel `__init__` defines is made by the plans through it, under its own name
         if isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)):
             return False
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):

@@ -2846,3 +2846,23 @@ def test_a_class_whose_init_defines_a_kernel_is_not_made_as_plain_settings(tmp_p
     assert [(r.kernel, "calls Holder, which may act" in r.detail) for r in result.reasons] == [
         ("make_scale.<locals>.scale", True)
     ]
+
+
+def test_a_factory_read_for_a_launchs_types_keeps_its_kernels_own_name(tmp_path):
+    """`k, dt = make_axpy("f64")` in `main()`, then `wp.launch(k, ..., inputs=[dt(2.0), x, y])`: reading the
+    launch's values ran `make_axpy` as the harvest's own guarded function, so its kernel came out as
+    `__wci_helper__.<locals>.make_axpy.<locals>.axpy` and, having the same text, took the place of the one
+    the factory's plan makes. A function defining a kernel is not run so; the record has the factory's name."""
+    records = _harvest_script(
+        tmp_path,
+        "pair.py",
+        "import warp as wp\n\n\ndef make_axpy(precision='f32'):\n"
+        "    dtype = {'f32': wp.float32, 'f64': wp.float64}[precision]\n\n    @wp.kernel\n"
+        "    def axpy(a: dtype, x: wp.array(dtype=dtype), y: wp.array(dtype=dtype)):\n"
+        "        y[wp.tid()] = a * x[wp.tid()] + y[wp.tid()]\n\n    return axpy, dtype\n\n\ndef main():\n"
+        "    k, dt = make_axpy('f64')\n    x = wp.full(4, 1.0, dtype=dt)\n    y = wp.zeros(4, dtype=dt)\n"
+        "    wp.launch(k, dim=4, inputs=[dt(2.0), x, y])\n\n\nif __name__ == '__main__':\n    main()\n",
+    )
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
+        ("make_axpy.<locals>.axpy", "dtype = wp.float64")
+    ]

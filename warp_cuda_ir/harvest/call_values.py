@@ -944,6 +944,16 @@ class Resolver:
         None. Kept in `helpers` by `func`."""
         if not (computes or _computes_only)(node):
             return None
+        if any(
+            isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and any(called_name(d) == "kernel" for d in n.decorator_list)
+            for n in ast.walk(node)
+            if n is not node
+        ):
+            # a factory (`k, dtype = make_axpy("f64")` read for a launch's types): run as the harvest's function,
+            # the kernel it defines came out under that function's name (`__wci_helper__.<locals>.make_axpy...`)
+            # and took the place of the one its plan makes
+            return None
         for n in ast.walk(node):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in self.namespace:
                 if not _plain(self.namespace[n.id]):

@@ -2518,3 +2518,351 @@ def test_a_sibling_imported_inside_a_function_that_exits_at_its_top_level_costs_
     result = harvest([str(tmp_path)], workers=1)
     assert [r["qualname"] for r in result.records] == ["own"]
     assert sorted({r.file for r in result.reasons}) == ["zz_exits.py"]
+
+
+def test_hand_made_namespaces_typed_dicts_and_the_first_item_of_a_list_are_read(tmp_path):
+    """Settings written by hand in `main()` as `argparse.Namespace(gain=2.0)` and as a `TypedDict` call
+    (`Cfg(k=4.0)`), and `next(iter(cfg["omegas"]))`, given to factories: each was a call the harvest refused
+    ("calls Namespace, which may act", "calls Cfg ...", "calls iter ..."). They make or read plain records and
+    containers; `next` of a generator (which would run its body) stays refused."""
+    (tmp_path / "records.py").write_text(
+        "import argparse\nfrom typing import TypedDict\n\nimport warp as wp\n\nCONFIG = {'omegas': [0.8, 1.2]}\n\n\n"
+        "class Cfg(TypedDict):\n    k: float\n\n\ndef make_gain(g):\n    @wp.kernel\n"
+        "    def gain(a: wp.array(dtype=float)):\n        a[wp.tid()] *= g\n\n    return gain\n\n\n"
+        "def make_spring(k):\n    @wp.kernel\n    def spring(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] *= -k\n\n    return spring\n\n\ndef make_omega(omega):\n    @wp.kernel\n"
+        "    def relax(a: wp.array(dtype=float)):\n        a[wp.tid()] *= omega\n\n    return relax\n\n\n"
+        "def make_gen(x):\n    @wp.kernel\n    def gen(a: wp.array(dtype=float)):\n        a[wp.tid()] = x\n\n"
+        "    return gen\n\n\ndef values():\n    yield 1.0\n\n\ndef main():\n"
+        "    args = argparse.Namespace(gain=2.0)\n    make_gain(args.gain)\n    make_spring(**Cfg(k=4.0))\n"
+        "    make_omega(next(iter(CONFIG['omegas'])))\n    make_gen(next(values()))\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_gain.<locals>.gain", "g = 2.0"),
+        ("make_omega.<locals>.relax", "omega = 0.8"),
+        ("make_spring.<locals>.spring", "k = 4.0"),
+    ]
+    assert [r.kernel for r in result.reasons] == ["make_gen.<locals>.gen"]
+
+
+def test_a_factory_tabulating_a_lambda_it_is_given_is_made(tmp_path):
+    """`make_lut(lambda t: t * t, 5)` in `main()`, the factory computing `[fn(k / 4) for k in range(n)]`: the
+    lambda was a function the guard did not know ("calls <lambda>, which may act"). A lambda the harvest
+    compiles has its own calls guarded, so calling it is allowed; one whose body acts (`print`) still stops
+    the kernel."""
+    (tmp_path / "lut.py").write_text(
+        "import warp as wp\n\n\ndef make_lut(fn, n):\n    table = [fn(k / (n - 1)) for k in range(n)]\n\n"
+        "    @wp.kernel\n    def lut(a: wp.array(dtype=float)):\n        a[wp.tid()] = wp.static(table[1])\n\n"
+        "    return lut\n\n\ndef make_loud(fn):\n    v = fn(2.0)\n\n    @wp.kernel\n"
+        "    def loud(a: wp.array(dtype=float)):\n        a[wp.tid()] = v\n\n    return loud\n\n\ndef main():\n"
+        "    make_lut(lambda t: t * t, 5)\n    make_loud(lambda t: print(t) or t)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records] == [
+        ("make_lut.<locals>.lut", "table = [0.0, 0.0625, 0.25, 0.5625, 1.0]")
+    ]
+    assert [(r.kernel, "calls print, which may act" in r.detail) for r in result.reasons] == [
+        ("make_loud.<locals>.loud", True)
+    ]
+
+
+def test_a_factory_argument_read_from_attributes_init_set_before_it_is_made(tmp_path):
+    """Warp's example layout: `__init__` computes `self.sim_dt = self.frame_dt / self.sim_substeps` from its
+    parameters and hands it to a factory (`make_drag(drag, self.sim_dt)`), or loops over `self.orders`; `self`
+    had no value ("self, a parameter of __init__, has no default and no caller"). It is the attributes the
+    plain assignments before the call set (an allocation among them left out); where a method call on `self`
+    comes first, which may set them, the kernel keeps its reason."""
+    (tmp_path / "example.py").write_text(
+        "import warp as wp\n\n\ndef make_drag(coeff, dt):\n    @wp.kernel\n    def drag(v: wp.array(dtype=float)):\n"
+        "        v[wp.tid()] *= 1.0 - coeff * dt\n\n    return drag\n\n\ndef make_power(p):\n    @wp.kernel\n"
+        "    def power(v: wp.array(dtype=float)):\n        v[wp.tid()] = wp.pow(v[wp.tid()], float(p))\n\n"
+        "    return power\n\n\ndef make_late(g):\n    @wp.kernel\n    def late(v: wp.array(dtype=float)):\n"
+        "        v[wp.tid()] *= g\n\n    return late\n\n\nclass Example:\n"
+        "    def __init__(self, fps=50, substeps=4, drag=0.5, orders=(2,)):\n        self.frame_dt = 1.0 / fps\n"
+        "        self.sim_substeps = substeps\n        self.sim_dt = self.frame_dt / self.sim_substeps\n"
+        "        self.v = wp.zeros(4, dtype=float)\n        self.orders = tuple(orders)\n"
+        "        self.drag = make_drag(drag, self.sim_dt)\n"
+        "        self.stages = {p: make_power(p) for p in self.orders}\n        self._setup()\n"
+        "        self.late = make_late(self.sim_dt)\n\n    def _setup(self):\n        self.sim_dt = 2.0\n\n\n"
+        "if __name__ == '__main__':\n    Example(drag=0.25, orders=(2, 3))\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_drag.<locals>.drag", "coeff = 0.25\ndt = 0.005"),
+        ("make_power.<locals>.power", "p = 2"),
+        ("make_power.<locals>.power", "p = 3"),
+    ]
+    why = "self is set in __init__ other than by plain assignments"
+    assert [(r.kernel, why in r.detail) for r in result.reasons] == [("make_late.<locals>.late", True)]
+
+
+def test_plain_settings_classes_made_in_main_are_read(tmp_path):
+    """`cfg = SolverCfg(dt=0.02)` and `sim = Sim()` (whose `__init__` holds a `SolverCfg()`) in `main()`, their
+    attributes given to factories: a class the script wrote was a call the harvest refused ("calls Sim, which may
+    act"). A top-level class whose `__init__` only computes and sets attributes of `self` is made as a namespace
+    of its plain class attributes and what `__init__` sets; one whose `__init__` calls a method keeps its
+    reason."""
+    (tmp_path / "plain-cfg.py").write_text(
+        "import warp as wp\n\n\nclass SolverCfg:\n    iters = 3\n\n    def __init__(self, dt=0.01):\n"
+        "        self.dt = dt\n        self.half = 0.5 * dt\n\n\nclass Sim:\n    def __init__(self):\n"
+        "        self.cfg = SolverCfg()\n\n\nclass Busy:\n    def __init__(self):\n        self.dt = 0.5\n"
+        "        self.reset()\n\n    def reset(self):\n        self.dt = 0.0\n\n\ndef make_step(dt, iters):\n"
+        "    @wp.kernel\n    def step(a: wp.array(dtype=float)):\n        for _ in range(iters):\n"
+        "            a[wp.tid()] += dt\n\n    return step\n\n\ndef make_half(h):\n    @wp.kernel\n"
+        "    def half(a: wp.array(dtype=float)):\n        a[wp.tid()] *= h\n\n    return half\n\n\n"
+        "def make_busy(dt):\n    @wp.kernel\n    def busy(a: wp.array(dtype=float)):\n        a[wp.tid()] += dt\n\n"
+        "    return busy\n\n\ndef main():\n    cfg = SolverCfg(dt=0.02)\n    make_step(cfg.dt, cfg.iters)\n"
+        "    sim = Sim()\n    make_half(sim.cfg.half)\n    make_busy(Busy().dt)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_half.<locals>.half", "h = 0.005"),
+        ("make_step.<locals>.step", "dt = 0.02\niters = 3"),
+    ]
+    assert [(r.kernel, "calls Busy, which may act" in r.detail) for r in result.reasons] == [
+        ("make_busy.<locals>.busy", True)
+    ]
+
+
+def test_settings_edited_in_place_in_main_before_the_factory_call_are_read_edited(tmp_path):
+    """`opts = DEFAULTS.copy()` then `opts.setdefault("iters", 2)`, `opts["w"] = 0.25`, and `sim.cfg.dt = 0.02`
+    on a settings object, in `main()` before the factory call: the harvest read the value as assigned
+    ("does not pass iters", or the defaults where the run uses the edited values). The edits in the same block
+    run on a copy (the module's `DEFAULTS` stays as it was for a later call); an edit calling the script's own
+    function is not run."""
+    (tmp_path / "edits.py").write_text(
+        "import warp as wp\n\nDEFAULTS = {'w': 0.5}\n\n\nclass Cfg:\n    def __init__(self):\n"
+        "        self.dt = 0.01\n\n\n"
+        "class Sim:\n    def __init__(self):\n        self.cfg = Cfg()\n\n\ndef make_smooth(w, iters):\n"
+        "    @wp.kernel\n    def smooth(a: wp.array(dtype=float)):\n        for _ in range(iters):\n"
+        "            a[wp.tid()] *= w\n\n    return smooth\n\n\ndef make_scale(w):\n    @wp.kernel\n"
+        "    def scale(a: wp.array(dtype=float)):\n        a[wp.tid()] *= w\n\n    return scale\n\n\n"
+        "def make_step(dt):\n    @wp.kernel\n    def step(a: wp.array(dtype=float)):\n        a[wp.tid()] += dt\n\n"
+        "    return step\n\n\ndef pick():\n    print('picking')\n    return 9.0\n\n\ndef make_picked(w):\n"
+        "    @wp.kernel\n    def picked(a: wp.array(dtype=float)):\n        a[wp.tid()] *= w\n\n    return picked\n\n\n"
+        "def main():\n    opts = DEFAULTS.copy()\n    opts.setdefault('iters', 2)\n    opts['w'] = 0.25\n"
+        "    make_smooth(**opts)\n    make_scale(DEFAULTS['w'])\n    sim = Sim()\n    sim.cfg.dt = 0.02\n"
+        "    make_step(sim.cfg.dt)\n    other = dict(DEFAULTS)\n    other['w'] = pick()\n"
+        "    make_picked(other['w'])\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_picked.<locals>.picked", "w = 0.5"),
+        ("make_scale.<locals>.scale", "w = 0.5"),
+        ("make_smooth.<locals>.smooth", "iters = 2\nw = 0.25"),
+        ("make_step.<locals>.step", "dt = 0.02"),
+    ]
+
+
+def test_a_fixture_method_of_a_test_class_reading_its_class_attribute_is_made(tmp_path):
+    """`@pytest.fixture def gain_kernel(self): return make_gain(self.GAIN)` in a test class (and a subclass
+    overriding `GAIN`): `self` of a fixture method had no value ("self, a parameter of gain_kernel, has no
+    default and no caller"). pytest calls it on an instance of each collected class, as it calls test methods,
+    so it reads the class's data attributes as a test method does."""
+    records = _harvest_script(
+        tmp_path,
+        "test_fixture_method.py",
+        "import pytest\nimport warp as wp\n\n\ndef make_gain(g):\n    @wp.kernel\n"
+        "    def gain(a: wp.array(dtype=float)):\n        a[wp.tid()] *= g\n\n    return gain\n\n\nclass TestOps:\n"
+        "    GAIN = 3.0\n\n    @pytest.fixture\n    def gain_kernel(self):\n        return make_gain(self.GAIN)\n\n"
+        "    def test_gain(self, gain_kernel):\n        assert gain_kernel is not None\n\n\n"
+        "class TestStrong(TestOps):\n    GAIN = 5.0\n",
+    )
+    assert sorted(r["source"].split("\n\n\n")[1] for r in records) == ["g = 3.0", "g = 5.0"]
+
+
+def test_factories_a_package_re_exports_or_a_script_imports_as_a_submodule_are_made_for_its_calls(tmp_path):
+    """`import common` then `common.make_damp(0.9)` in `main()`, where `common/__init__.py` re-exports
+    `from .builders import make_damp`, and `from common import builders as B` then `B.make_clamp(-1.0, 1.0)`:
+    the factories' module is `common.builders`, which the script never names, so the harvest saw no call of
+    them ("make_damp is called nowhere in the script with values the harvest can read"). A re-exported function
+    is its own module's, and a submodule imported by name is read as `import common.builders as B`."""
+    (tmp_path / "common").mkdir()
+    (tmp_path / "common" / "__init__.py").write_text("from .builders import make_damp\n\n__all__ = ['make_damp']\n")
+    (tmp_path / "common" / "builders.py").write_text(
+        "import warp as wp\n\n\ndef make_damp(c):\n    @wp.kernel\n    def damp(v: wp.array(dtype=float)):\n"
+        "        v[wp.tid()] *= c\n\n    return damp\n\n\ndef make_clamp(lo, hi):\n    @wp.kernel\n"
+        "    def clamp(v: wp.array(dtype=float)):\n        v[wp.tid()] = wp.clamp(v[wp.tid()], lo, hi)\n\n"
+        "    return clamp\n"
+    )
+    (tmp_path / "use_pkg.py").write_text(
+        "import os\nimport sys\n\nsys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))\n\n"
+        "import common  # noqa: E402\nfrom common import builders as B  # noqa: E402\n\n\ndef main():\n"
+        "    common.make_damp(0.9)\n    B.make_clamp(-1.0, 1.0)\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_clamp.<locals>.clamp", "hi = 1.0\nlo = -1.0"),
+        ("make_damp.<locals>.damp", "c = 0.9"),
+    ]
+
+
+def test_a_partial_of_a_factory_called_later_in_main_gets_both_calls_arguments(tmp_path):
+    """`builders = {"shift": functools.partial(make_shift, offset=2.0)}` then `builders["shift"](1.0)`, and
+    `half = partial(make_scale, 0.5)` then `half(bias=1.0)`, in `main()`: the partial alone does not pass `x`
+    ("make_shift(...) at line ...: does not pass x"). Each later call of the partial is the factory's call with
+    the partial's arguments first."""
+    records = _harvest_script(
+        tmp_path,
+        "partials.py",
+        "import functools\nfrom functools import partial\n\nimport warp as wp\n\n\ndef make_shift(x, offset=0.0):\n"
+        "    @wp.kernel\n    def shift(a: wp.array(dtype=float)):\n        a[wp.tid()] += x + offset\n\n"
+        "    return shift\n\n\ndef make_scale(s, bias):\n    @wp.kernel\n    def scale(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] = s * a[wp.tid()] + bias\n\n    return scale\n\n\ndef main():\n"
+        "    builders = {'shift': functools.partial(make_shift, offset=2.0)}\n    builders['shift'](1.0)\n"
+        "    half = partial(make_scale, 0.5)\n    half(bias=1.0)\n\n\nif __name__ == '__main__':\n    main()\n",
+    )
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records) == [
+        ("make_scale.<locals>.scale", "bias = 1.0\ns = 0.5"),
+        ("make_shift.<locals>.shift", "offset = 2.0\nx = 1.0"),
+    ]
+
+
+def test_methods_reached_through_partialmethod_attributes_are_made_for_their_calls(tmp_path):
+    """`relu = functools.partialmethod(_make, 0.0)` in a class body and `Activations().relu()` in `main()`, and
+    `double = partialmethod(_scaled, 2.0)` of a method also reading `self.base` (`Scalers(1.5).double()`):
+    nothing called `_make` or `_scaled` by name ("_make is called nowhere in the script with values the
+    harvest can read"). A call of the attribute is the method's call with the partialmethod's arguments first."""
+    records = _harvest_script(
+        tmp_path,
+        "partialmethods.py",
+        "import functools\nfrom functools import partialmethod\n\nimport warp as wp\n\n\nclass Activations:\n"
+        "    def _make(self, slope):\n        @wp.kernel\n        def act(a: wp.array(dtype=float)):\n"
+        "            a[wp.tid()] = wp.where(a[wp.tid()] > 0.0, a[wp.tid()], slope * a[wp.tid()])\n\n"
+        "        return act\n\n    relu = functools.partialmethod(_make, 0.0)\n"
+        "    leaky = functools.partialmethod(_make, slope=0.1)\n\n\nclass Scalers:\n    def __init__(self, base):\n"
+        "        self.base = base\n\n    def _scaled(self, factor):\n        s = self.base * factor\n\n"
+        "        @wp.kernel\n        def scaled(a: wp.array(dtype=float)):\n            a[wp.tid()] *= s\n\n"
+        "        return scaled\n\n    double = partialmethod(_scaled, 2.0)\n\n\ndef main():\n    acts = Activations()\n"
+        "    acts.relu()\n    acts.leaky()\n    Scalers(1.5).double()\n\n\nif __name__ == '__main__':\n    main()\n",
+    )
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records) == [
+        ("Activations._make.<locals>.act", "slope = 0.0"),
+        ("Activations._make.<locals>.act", "slope = 0.1"),
+        ("Scalers._scaled.<locals>.scaled", "s = 3.0"),
+    ]
+
+
+def test_a_struct_made_in_main_and_filled_field_by_field_is_read(tmp_path):
+    """`p = SimParams()` then `p.dt = 0.01`, `p.damping = 0.25` in `main()`, `p` given to a factory reading
+    `wp.static(p.dt)`: making a struct instance was a call the harvest refused ("calls SimParams, which may
+    act"). A struct of value fields allocates nothing, so it is made and the field stores run on it; one holding
+    an array (whose instance may hold an allocation) stays refused."""
+    (tmp_path / "struct-main.py").write_text(
+        "import warp as wp\n\n\n@wp.struct\nclass SimParams:\n    dt: float\n    damping: float\n\n\n@wp.struct\n"
+        "class Holder:\n    scale: float\n    data: wp.array(dtype=float)\n\n\ndef make_advance(p):\n    @wp.kernel\n"
+        "    def advance(x: wp.array(dtype=float)):\n        x[wp.tid()] *= wp.static(p.dt * (1.0 - p.damping))\n\n"
+        "    return advance\n\n\ndef make_held(h):\n    @wp.kernel\n    def held(x: wp.array(dtype=float)):\n"
+        "        x[wp.tid()] *= wp.static(h.scale)\n\n    return held\n\n\ndef main():\n    p = SimParams()\n"
+        "    p.dt = 0.01\n    p.damping = 0.25\n    make_advance(p)\n    h = Holder()\n    h.scale = 2.0\n"
+        "    make_held(h)\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert [r["qualname"] for r in result.records] == ["make_advance.<locals>.advance"]
+    assert result.records[0]["source"].split("\n\n\n")[1] == "damping = 0.25\ndt = 0.01"  # the filled fields
+    assert [(r.kernel, "calls Holder, which may act" in r.detail) for r in result.reasons] == [
+        ("make_held.<locals>.held", True)
+    ]
+
+
+def test_a_config_parser_filled_from_the_scripts_text_in_main_is_read(tmp_path):
+    """`ini = configparser.ConfigParser()`, `ini.read_string(DEFAULTS_INI)` and `ini.getfloat("clamp", "lo")` in
+    `main()` (and `read_dict` then `ini["gain"].getfloat("g")`): the parser was a call the harvest refused
+    ("calls ConfigParser, which may act"), and filling it an in-place change it did not follow. A standard
+    parser is made, filled on the harvest's copy and read; a parser class of the script's stays refused."""
+    (tmp_path / "ini-settings.py").write_text(
+        "import configparser\n\nimport warp as wp\n\nDEFAULTS_INI = '[clamp]\\nlo = -0.5\\nhi = 0.5\\n'\n\n\n"
+        "class MyParser(configparser.ConfigParser):\n    def optionxform(self, name):\n"
+        "        return name.upper()\n\n\n"
+        "def make_clamp(lo, hi):\n    @wp.kernel\n    def clamp(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] = wp.clamp(a[wp.tid()], lo, hi)\n\n    return clamp\n\n\ndef make_gain(g):\n"
+        "    @wp.kernel\n"
+        "    def gain(a: wp.array(dtype=float)):\n        a[wp.tid()] *= g\n\n    return gain\n\n\ndef make_mine(m):\n"
+        "    @wp.kernel\n    def mine(a: wp.array(dtype=float)):\n        a[wp.tid()] *= m\n\n    return mine\n\n\n"
+        "def main():\n    ini = configparser.ConfigParser()\n    ini.read_string(DEFAULTS_INI)\n"
+        "    make_clamp(ini.getfloat('clamp', 'lo'), ini.getfloat('clamp', 'hi'))\n"
+        "    other = configparser.ConfigParser()\n    other.read_dict({'gain': {'g': '2.5'}})\n"
+        "    make_gain(other['gain'].getfloat('g'))\n    mine = MyParser()\n    mine.read_string(DEFAULTS_INI)\n"
+        "    make_mine(mine.getfloat('clamp', 'LO'))\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_clamp.<locals>.clamp", "hi = 0.5\nlo = -0.5"),
+        ("make_gain.<locals>.gain", "g = 2.5"),
+    ]
+    assert [(r.kernel, "calls MyParser, which may act" in r.detail) for r in result.reasons] == [
+        ("make_mine.<locals>.mine", True)
+    ]
+
+
+def test_a_dataclass_method_kernel_reading_its_fields_is_made_per_construction(tmp_path):
+    """`@dataclass class Band: lo: float; hi: float = 1.0` whose method makes a kernel from `self.lo, self.hi`,
+    called as `band.kernel()` over `BANDS = [Band(0.0, 0.5), Band(0.5)]`: the class writes no `__init__`, so the
+    harvest had none to plan through ("self.hi is not set in kernel before the kernel"). The one `@dataclass`
+    generates is planned like a written one, with the constructor calls' values; a field with a
+    `default_factory` (which a generated `__init__` would call) leaves the kernel refused."""
+    (tmp_path / "bands.py").write_text(
+        "from dataclasses import dataclass, field\n\nimport warp as wp\n\n\n@dataclass\nclass Band:\n    lo: float\n"
+        "    hi: float = 1.0\n\n    def kernel(self):\n        lo, hi = self.lo, self.hi\n\n        @wp.kernel\n"
+        "        def band(a: wp.array(dtype=float), m: wp.array(dtype=int)):\n"
+        "            if a[wp.tid()] >= lo and a[wp.tid()] < hi:\n                m[wp.tid()] = 1\n\n"
+        "        return band\n\n\n"
+        "@dataclass\nclass Taps:\n    w: list = field(default_factory=lambda: [0.5, 0.5])\n\n    def kernel(self):\n"
+        "        w0 = self.w[0]\n\n        @wp.kernel\n        def taps(a: wp.array(dtype=float)):\n"
+        "            a[wp.tid()] *= w0\n\n        return taps\n\n\nBANDS = [Band(0.0, 0.5), Band(0.5)]\n\n\n"
+        "def main():\n    for band in BANDS:\n        band.kernel()\n    Taps().kernel()\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("Band.kernel.<locals>.band", "hi = 0.5\nlo = 0.0"),
+        ("Band.kernel.<locals>.band", "hi = 1.0\nlo = 0.5"),
+    ]
+    assert [r.kernel for r in result.reasons] == ["Taps.kernel.<locals>.taps"]
+
+
+def test_a_class_whose_init_defines_a_kernel_is_not_made_as_plain_settings(tmp_path):
+    """`h = Holder(2.0)` in `main()` where `Holder.__init__` sets `self.k = k` and also defines a kernel, then
+    `make_scale(h.k)`: making `Holder` as plain settings ran its `__init__` as the harvest's own function, and
+    the kernel it defines came out under that function's name (`__wci_helper__.<locals>.__init__.<locals>...`).
+    Such a class is no settings class; its kernel keeps its own name, planned through `__init__`."""
+    (tmp_path / "holder.py").write_text(
+        "import warp as wp\n\n\nclass Holder:\n    def __init__(self, k):\n        self.k = k\n\n        @wp.kernel\n"
+        "        def inner(a: wp.array(dtype=float)):\n            a[wp.tid()] *= k\n\n"
+        "        self.kernel = inner\n\n\n"
+        "def make_scale(s):\n    @wp.kernel\n    def scale(a: wp.array(dtype=float)):\n        a[wp.tid()] *= s\n\n"
+        "    return scale\n\n\ndef main():\n    h = Holder(2.0)\n    make_scale(h.k)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records] == [
+        ("Holder.__init__.<locals>.inner", "k = 2.0")
+    ]
+    assert [(r.kernel, "calls Holder, which may act" in r.detail) for r in result.reasons] == [
+        ("make_scale.<locals>.scale", True)
+    ]
+
+
+def test_a_factory_read_for_a_launchs_types_keeps_its_kernels_own_name(tmp_path):
+    """`k, dt = make_axpy("f64")` in `main()`, then `wp.launch(k, ..., inputs=[dt(2.0), x, y])`: reading the
+    launch's values ran `make_axpy` as the harvest's own guarded function, so its kernel came out as
+    `__wci_helper__.<locals>.make_axpy.<locals>.axpy` and, having the same text, took the place of the one
+    the factory's plan makes. A function defining a kernel is not run so; the record has the factory's name."""
+    records = _harvest_script(
+        tmp_path,
+        "pair.py",
+        "import warp as wp\n\n\ndef make_axpy(precision='f32'):\n"
+        "    dtype = {'f32': wp.float32, 'f64': wp.float64}[precision]\n\n    @wp.kernel\n"
+        "    def axpy(a: dtype, x: wp.array(dtype=dtype), y: wp.array(dtype=dtype)):\n"
+        "        y[wp.tid()] = a * x[wp.tid()] + y[wp.tid()]\n\n    return axpy, dtype\n\n\ndef main():\n"
+        "    k, dt = make_axpy('f64')\n    x = wp.full(4, 1.0, dtype=dt)\n    y = wp.zeros(4, dtype=dt)\n"
+        "    wp.launch(k, dim=4, inputs=[dt(2.0), x, y])\n\n\nif __name__ == '__main__':\n    main()\n",
+    )
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
+        ("make_axpy.<locals>.axpy", "dtype = wp.float64")
+    ]

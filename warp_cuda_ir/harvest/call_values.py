@@ -26,9 +26,11 @@ import argparse
 import ast
 import builtins
 import collections
+import configparser
 import contextlib
 import copy
 import dataclasses
+import functools
 import inspect
 import itertools
 import json
@@ -38,6 +40,7 @@ import shlex
 import sys
 import textwrap
 import types
+import typing
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -143,6 +146,8 @@ class Resolver:
         # the `**kwargs` dicts `make` hands a made factory (its own to change), by id; held so no id is reused
         self.owned: dict[int, dict[str, Any]] = {}
         self.helper_depth = 0
+        # (id(a partial's call), id(the function)) -> its later calls (`_partial_calls`)
+        self.completed: dict[tuple[int, int], list[ast.Call]] = {}
 
     # --- the calls of a factory ------------------------------------------------------------------
 
@@ -342,7 +347,8 @@ class Resolver:
         if spelled is not None:
             yield from ((node, 0) for node in self.calls if ast.unparse(node.func) == spelled)
             return
-        owner = self.parent.get(id(func))
+        # a dataclass's generated `__init__` (`factories.dataclass_init`) is in no tree: its class is its owner
+        owner = self.parent.get(id(func)) or getattr(func, "synthesized_for", None)
         if not isinstance(owner, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and (
             self._enclosing(func, (*_FUNCTIONS, ast.ClassDef)) is None
         ):
@@ -370,6 +376,8 @@ class Resolver:
             )
             if handed is not None and (isinstance(owner, ast.Module) or self._enclosing(node, _FUNCTIONS) is owner):
                 yield node, handed
+            elif isinstance(owner, ast.Module) and self._partial_calls(node, func):
+                yield from ((c, 0) for c in self._partial_calls(node, func))
             elif isinstance(owner, ast.Module) and _hands_on(node, func):
                 yield node, _HANDED
             elif isinstance(owner, ast.Module) and isinstance(node.func, ast.Name):
@@ -384,7 +392,10 @@ class Resolver:
             elif isinstance(owner, ast.ClassDef) and self.parent.get(id(owner)) is self.tree:
                 static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in func.decorator_list)
                 shift = 0 if static else 1
-                if func.name == "__init__" and isinstance(node.func, ast.Name) and node.func.id == owner.name:
+                aliased = self._partialmethod_call(node, func, owner)
+                if aliased is not None:
+                    yield aliased, 1
+                elif func.name == "__init__" and isinstance(node.func, ast.Name) and node.func.id == owner.name:
                     yield node, 1
                 elif func.name == "__init__" and self._calls_own_class(node, owner):
                     yield node, 1
@@ -392,6 +403,83 @@ class Resolver:
                     yield node, shift
                 elif func.name == "__call__" and self._calls_instance(node, owner):
                     yield node, 1
+
+    def _partialmethod_call(self, call: ast.Call, func: ast.FunctionDef, owner: ast.ClassDef) -> ast.Call | None:
+        """`acts.leaky()` where the class body holds `leaky = functools.partialmethod(_make, 0.1)`: the method's
+        call `acts._make(0.1)` it is (placed at `call`), else None."""
+        if not isinstance(call.func, ast.Attribute) or any(isinstance(a, ast.Starred) for a in call.args):
+            return None
+        memo = (id(call), id(func))
+        if memo not in self.completed:
+            self.completed[memo] = []
+            for stmt in owner.body:
+                value = stmt.value if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None
+                if not (
+                    isinstance(value, ast.Call)
+                    and called_name(value.func) == "partialmethod"
+                    and value.args
+                    and isinstance(value.args[0], ast.Name)
+                    and value.args[0].id == func.name
+                    and isinstance(stmt.targets[0], ast.Name)  # type: ignore[union-attr]
+                    and stmt.targets[0].id == call.func.attr  # type: ignore[union-attr]
+                    and not any(isinstance(a, ast.Starred) for a in value.args)
+                    and all(k.arg is not None for k in value.keywords)
+                ):
+                    continue
+                direct = ast.Call(
+                    ast.Attribute(call.func.value, func.name, ast.Load()),
+                    [*value.args[1:], *call.args],
+                    [*value.keywords, *call.keywords],
+                )
+                direct = ast.fix_missing_locations(ast.copy_location(direct, call))
+                self.parent[id(direct)] = self.parent[id(call)]
+                self.completed[memo] = [direct]
+        found = self.completed[memo]
+        return found[0] if found else None
+
+    def _partial_calls(self, call: ast.Call, func: ast.FunctionDef) -> list[ast.Call]:
+        """For `p = functools.partial(make, offset=2.0)` (or a partial kept in a dict, `{"shift": partial(...)}`)
+        and its calls in the same function (`p(1.0)`, `builders["shift"](1.0)`), each as the direct call of
+        `make` it is (`make(1.0, offset=2.0)`, placed at the later call); empty for any other hand-on."""
+        memo = (id(call), id(func))
+        if memo in self.completed:
+            return self.completed[memo]
+        self.completed[memo] = []
+        first = call.args[0] if call.args else None
+        if called_name(call.func) != "partial" or not (isinstance(first, ast.Name) and first.id == func.name):
+            return []
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return []
+        holder, key = self.parent.get(id(call)), None
+        if isinstance(holder, ast.Dict):
+            keys = [k for k, v in zip(holder.keys, holder.values, strict=True) if v is call]
+            if not (keys and isinstance(keys[0], ast.Constant)):
+                return []
+            key, holder = keys[0].value, self.parent.get(id(holder))
+        if not (
+            isinstance(holder, ast.Assign) and len(holder.targets) == 1 and isinstance(holder.targets[0], ast.Name)
+        ):
+            return []
+        name, scope = holder.targets[0].id, self._enclosing(call, _FUNCTIONS)
+        out = []
+        for later in self.calls:
+            callee = later.func
+            if key is not None and isinstance(callee, ast.Subscript) and isinstance(callee.slice, ast.Constant):
+                callee = callee.value if callee.slice.value == key else None
+            elif key is not None:
+                callee = None
+            if not (isinstance(callee, ast.Name) and callee.id == name) or later.lineno <= holder.lineno:
+                continue
+            if self._enclosing(later, _FUNCTIONS) is not scope or any(isinstance(a, ast.Starred) for a in later.args):
+                continue
+            direct = ast.Call(
+                ast.Name(func.name, ast.Load()), [*call.args[1:], *later.args], [*call.keywords, *later.keywords]
+            )
+            direct = ast.fix_missing_locations(ast.copy_location(direct, later))
+            self.parent[id(direct)] = self.parent[id(later)]
+            out.append(direct)
+        self.completed[memo] = out
+        return out
 
     def _calls_instance(self, call: ast.Call, owner: ast.ClassDef) -> bool:
         """Whether `call` calls an instance of the class `owner` (so its `__call__`): `Maker(2.0)(1.0)`, or
@@ -682,8 +770,10 @@ class Resolver:
         ast.fix_missing_locations(guarded)
         scope = {**self.namespace, **bound, "__wci_call__": self.guard}
         try:
+            code = compiled(guarded, self.path, "eval", self.flags)
+            self.local_code.update(_lambda_codes(code))
             with script_argv(self.path):
-                return eval(compiled(guarded, self.path, "eval", self.flags), scope)
+                return eval(code, scope)
         except Unresolved:
             raise
         except Exception as e:
@@ -737,10 +827,24 @@ class Resolver:
             pure = _plain([*args, *kwargs.values()])
         if any(func is f for f in _settings_functions()):  # `attrs.evolve(water, viscosity=10.0)`, `attrs.asdict`
             pure = len(args) == 1 and _settings_class(type(args[0])) and _plain([args[0], *kwargs.values()])
-        if func is types.SimpleNamespace:  # `SimpleNamespace(**{"lo": -1.0, "hi": 1.0})`: a record of plain values
+        if func is types.SimpleNamespace or func is argparse.Namespace:
+            # `SimpleNamespace(**{"lo": -1.0, "hi": 1.0})`, `argparse.Namespace(gain=2.0)` written by hand in
+            # `main()`: a record of plain values
             pure = not args and all(_plain(v, 1) for v in kwargs.values())
+        if typing.is_typeddict(func):  # `SpringCfg(k=4.0, rest=1.0)`: a `TypedDict` call makes a plain dict
+            pure = _plain([*args, *kwargs.values()])
+        if _config_parser(func) or _reads_config(func):
+            # `ini = ConfigParser()` then `ini.read_string(DEFAULTS_INI)` and `ini.getfloat("clamp", "lo")` in `main()`:
+            # a plain parser made, filled from text (on the harvest's own copy, `_edited`) and read
+            pure = _plain([*args, *kwargs.values()])
+        if getattr(func, "__name__", "") in _CONFIG_FILLING and type(getattr(func, "__self__", None)) in _CONFIG_TYPES:
+            pure = id(func.__self__) in self.owned and _plain([*args, *kwargs.values()])
+        if func is iter:  # `next(iter(cfg["omegas"]))`: one argument (`iter(f, sentinel)` would call `f`)
+            pure = len(args) == 1 and not kwargs and _plain(args[0])
+        if func is next:  # of an iterator over a container's items (a generator would run its body)
+            pure = bool(args) and type(args[0]) in _CONTAINER_ITERATORS and _plain(list(args[1:]))
         if not (pure or self.is_allowed(func, args, kwargs)):
-            helper = self._helper(func) or self._class_helper(func)
+            helper = self._helper(func) or self._class_helper(func) or self._record_maker(func)
             if helper is not None:
                 return self._call_helper(helper, args, kwargs)
             raise Unresolved(f"calls {getattr(func, '__qualname__', None) or type(func).__name__}, which may act")
@@ -798,10 +902,57 @@ class Resolver:
         bound.__name__ = helper.__name__
         return bound
 
-    def _guarded_copy(self, func: Any, node: ast.FunctionDef) -> Any:
-        """`node` (the definition of `func`) compiled with its calls guarded, when its body only computes and
-        the module-level names it reads are plain values; else None. Kept in `helpers` by `func`."""
-        if not _computes_only(node):
+    def _record_maker(self, cls: Any) -> Any:
+        """For a plain settings class of the script (a top-level class of no base but `object`, whose `__init__`
+        only computes and sets attributes of `self`: `SolverCfg()`, `Sim()` holding one), a function making
+        what it makes as a namespace: its plain class attributes, then what the guarded `__init__` sets. The
+        script's methods are not on it (calling or reading one stops the kernel), so comparing or reading it
+        runs none of the script's code. Else None."""
+        if not isinstance(cls, type) or cls.__bases__ != (object,) or self.namespace.get(cls.__name__) is not cls:
+            return None
+        node = next((n for n in self.tree.body if isinstance(n, ast.ClassDef) and n.name == cls.__name__), None)
+        if node is None or node.decorator_list or node.keywords:
+            return None
+        init = vars(cls).get("__init__")
+        defined = next((n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
+        if defined is not None and not (isinstance(init, types.FunctionType) and _sets_attributes_only(defined)):
+            return None
+        if defined is not None and id(init) not in self.helpers:
+            self.helpers[id(init)] = None
+            self._guarded_copy(init, defined, _sets_attributes_only)
+        guarded = self.helpers.get(id(init)) if defined is not None else None
+        if defined is not None and guarded is None:
+            return None
+        data = {k: v for k, v in vars(cls).items() if not k.startswith("__") and not callable(v) and _plain(v, 1)}
+
+        def made(*args: Any, **kwargs: Any) -> types.SimpleNamespace:
+            record = types.SimpleNamespace(**data)
+            if guarded is not None:
+                guarded(record, *args, **kwargs)
+            elif args or kwargs:
+                raise TypeError(f"{cls.__name__}() takes no arguments")
+            return record
+
+        made.__name__ = cls.__name__
+        return made
+
+    def _guarded_copy(
+        self, func: Any, node: ast.FunctionDef, computes: Callable[[ast.FunctionDef], bool] | None = None
+    ) -> Any:
+        """`node` (the definition of `func`) compiled with its calls guarded, when its body only computes
+        (`computes`, `_computes_only` by default) and the module-level names it reads are plain values; else
+        None. Kept in `helpers` by `func`."""
+        if not (computes or _computes_only)(node):
+            return None
+        if any(
+            isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and any(called_name(d) == "kernel" for d in n.decorator_list)
+            for n in ast.walk(node)
+            if n is not node
+        ):
+            # a factory (`k, dtype = make_axpy("f64")` read for a launch's types): run as the harvest's function,
+            # the kernel it defines came out under that function's name (`__wci_helper__.<locals>.make_axpy...`)
+            # and took the place of the one its plan makes
             return None
         for n in ast.walk(node):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in self.namespace:
@@ -833,6 +984,7 @@ class Resolver:
                     scope,
                 )
                 self.helpers[id(func)] = scope["__wci_helper__"](self.guard)
+                self.local_code.update(_lambda_codes(self.helpers[id(func)].__code__))
         except Exception:
             return None
         return self.helpers[id(func)]
@@ -867,9 +1019,13 @@ class Resolver:
                 return [_unpack(loop.target, item, name) for it in iterables for item in _items(it)]
         assignment = self._last_assignment(name, at, function)
         if assignment is not None:
-            return self._assigned_values(name, assignment, depth)
+            values = self._assigned_values(name, assignment, depth)
+            edits = self._edits_between(name, assignment, at) if function is not None else []
+            return [self._edited(name, v, edits, depth) for v in values] if edits else values
         if isinstance(function, ast.FunctionDef):
             args = _arguments(function)
+            if name in args and _is_constructor_self(function, name, self.parent.get(id(function))):
+                return self._constructed_so_far(function, name, at, depth)
             if name in args:
                 return self._parameter_values(function, name, args[name], depth)
             if name in [s.arg for s in (function.args.vararg, function.args.kwarg) if s is not None]:
@@ -881,6 +1037,73 @@ class Resolver:
         if hasattr(builtins, name):
             return [getattr(builtins, name)]
         raise Unresolved(f"{name} has no value the harvest can read")
+
+    def _constructed_so_far(self, init: ast.FunctionDef, name: str, at: ast.AST, depth: int) -> list[Any]:
+        """`self` in `__init__` where `at` is, as the attributes the statements before it set
+        (`self.sim_dt = self.frame_dt / self.sim_substeps`, then `make_drag(drag, self.sim_dt)`), one namespace
+        per combination of their values: Warp's examples size their kernels so. Only plain top-level assignments
+        `self.x = ...` may come before: a method call on `self`, `super()`, or an attribute set inside a block
+        may set what the harvest would not see."""
+        placed: Any = at
+        while placed is not None and not hasattr(placed, "lineno"):  # a comprehension's clause has no line
+            placed = self.parent.get(id(placed))
+        line = getattr(placed, "lineno", 0)
+        before = [stmt for stmt in init.body if stmt.end_lineno is not None and stmt.end_lineno < line]
+        assigned: dict[str, ast.Assign | ast.AnnAssign] = {}
+        for stmt in before:
+            targets = (
+                stmt.targets
+                if isinstance(stmt, ast.Assign)
+                else [stmt.target]
+                if isinstance(stmt, ast.AnnAssign)
+                else []
+            )
+            own = [
+                t
+                for t in targets
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == name
+            ]
+            if own and len(own) == len(targets) and stmt.value is not None:
+                assigned.update({t.attr: stmt for t in own})
+                continue
+            for node in ast.walk(stmt):
+                acts = isinstance(node, ast.Call) and (
+                    (isinstance(node.func, ast.Attribute) and ast.unparse(node.func.value) in (name, "super()"))
+                    or ast.unparse(node.func) in ("setattr", "vars")
+                )
+                stores = (
+                    isinstance(node, ast.Attribute)
+                    and isinstance(node.ctx, ast.Store)
+                    and ast.unparse(node.value) == name
+                )
+                if acts or stores:
+                    raise Unresolved(
+                        f"{name} is set in __init__ other than by plain assignments: {ast.unparse(stmt)[:80]}"
+                    )
+        # Only the attributes the statement at `at` reads (evaluating another, `self.v = wp.zeros(n)`, would be
+        # refused or, `self.k = make_k(...)`, make a kernel nobody asked for).
+        statement = placed
+        while statement is not None and self.parent.get(id(statement)) is not init:
+            statement = self.parent.get(id(statement))
+        read = {
+            n.attr
+            for n in ast.walk(statement if statement is not None else at)
+            if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) and ast.unparse(n.value) == name
+        }
+        attributes = [a for a in assigned if a in read]
+        lists = [self._assigned_attribute(assigned[a], a, depth) for a in attributes]
+        return [
+            types.SimpleNamespace(**dict(zip(attributes, combo, strict=True)))
+            for combo in _spread(lists, MAX_INSTANCES)
+        ]
+
+    def _assigned_attribute(self, stmt: ast.Assign | ast.AnnAssign, attribute: str, depth: int) -> list[Any]:
+        target = stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) > 1:
+            target = next(t for t in stmt.targets if isinstance(t, ast.Attribute) and t.attr == attribute)
+        if not isinstance(target, ast.Attribute):
+            raise Unresolved(f"self.{attribute} is bound other than by an assignment")
+        return self.values(stmt.value, stmt, depth)  # type: ignore[arg-type]
 
     def _parameter_values(self, func: ast.FunctionDef, name: str, default: ast.expr | None, depth: int) -> list[Any]:
         out: list[Any] = []
@@ -913,10 +1136,14 @@ class Resolver:
             returned = self._fixture_return(name)
             if returned is not None:
                 out = self.values(returned.value, returned, depth + 1)  # type: ignore[arg-type]
-        if not out and default is None and (func.name.startswith("test") or func.name in _FIXTURE_METHODS):
-            # `for lo, hi in self.BOUNDS:` in a test method its runner calls, `make_damp(self.RATE)` in `setUp`:
-            # the class's data attributes, and those of each subclass case the script defines (which the
-            # runner runs too, with the attributes it overrides)
+        if (
+            not out
+            and default is None
+            and (func.name.startswith("test") or func.name in _FIXTURE_METHODS or _is_fixture(func))
+        ):
+            # `for lo, hi in self.BOUNDS:` in a test method its runner calls, `make_damp(self.RATE)` in `setUp`
+            # or in a fixture method of a test class: the class's data attributes, and those of each subclass
+            # case the script defines (which the runner runs too, with the attributes it overrides)
             out = self._test_instance_data(func, name)
         if not out and default is not None:
             out = self.values(default, func, depth)
@@ -1007,6 +1234,54 @@ class Resolver:
             if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
                 return body[0]
         return None
+
+    def _edits_between(self, name: str, assignment: ast.stmt, at: ast.AST) -> list[ast.stmt]:
+        """The statements after `assignment`, in its own block and before the one `at` is in, that edit `name`'s
+        value in place: `cfg["gain"] = 3.0`, `sim.cfg.dt = 0.02`, `cfg.update(bias=0.5)`,
+        `opts.setdefault("iters", 2)` (an edit inside a nested block is not followed)."""
+        block = next(
+            (b for b in _blocks(self.parent.get(id(assignment))) if any(s is assignment for s in b)),
+            [],
+        )
+        placed: Any = at
+        while placed is not None and not any(s is placed for s in block):
+            placed = self.parent.get(id(placed))
+        if placed is None:
+            return []
+        start = next(i for i, s in enumerate(block) if s is assignment) + 1
+        stop = next(i for i, s in enumerate(block) if s is placed)
+        functions = {n.name for n in self.tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        # An edit calling the script's own function (`cfg["kernel"] = make_kernel(...)`) is not run: the call may
+        # make a kernel, or act; the value is read as before it.
+        return [
+            s
+            for s in block[start:stop]
+            if _edits(s, name)
+            and not any(called_name(c.func) in functions for c in ast.walk(s) if isinstance(c, ast.Call))
+        ]
+
+    def _edited(self, name: str, value: Any, edits: list[ast.stmt], depth: int) -> Any:
+        """A copy of `value` with `edits` run on it (their calls guarded; a dict's or a list's own editing
+        methods allowed on the copy), other names at their values where each edit is."""
+        try:
+            value = copy.deepcopy(value)
+        except Exception as e:
+            raise Unresolved(f"{name} is edited in place and cannot be copied: {type(e).__name__}") from e
+        for stmt in edits:
+            names = sorted(_free_names_of_statement(stmt) - {name})
+            bound = next(iter(_spread_groups(self._name_groups(names, stmt, depth))), {})
+            for owned in _containers(value):
+                self.owned[id(owned)] = owned
+            guarded = _Guard().visit(copy.deepcopy(ast.Module([stmt], type_ignores=[])))
+            scope = {**self.namespace, **bound, name: value, "__wci_call__": self.guard}
+            try:
+                with script_argv(self.path):
+                    exec(compiled(ast.fix_missing_locations(guarded), self.path, "exec", self.flags), scope)
+            except Unresolved:
+                raise
+            except Exception as e:
+                raise Unresolved(f"{ast.unparse(stmt)[:80]}: {type(e).__name__}: {e}") from e
+        return value
 
     def _assigned_values(self, name: str, stmt: ast.stmt, depth: int) -> list[Any]:
         value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
@@ -1365,6 +1640,7 @@ def make(
         for const in scope[plan.factory.name].__code__.co_consts:
             if isinstance(const, types.CodeType) and const.co_name in helpers:
                 resolver.local_code.add(const)
+        resolver.local_code.update(_lambda_codes(scope[plan.factory.name].__code__))
         values = dict(binding.values)
         kwarg = plan.factory.args.kwarg
         if kwarg is not None and isinstance(values.get(kwarg.arg), dict):
@@ -1467,6 +1743,9 @@ class _Guard(ast.NodeTransformer):
         return node
 
     def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
+        # Its body's calls guarded too: a lambda an evaluation makes (`make_lut(lambda t: t * t, 5)`) may be
+        # called where the guard allows the harvest's own lambdas (`Resolver.local_code`, `_lambda_codes`).
+        self.generic_visit(node)
         return node
 
 
@@ -1661,6 +1940,86 @@ def _computes_only(func: ast.FunctionDef) -> bool:
         if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, (ast.Store, ast.Del)):
             return False
     return not any(reads_special_attribute(d) for d in _walk_body(func) if isinstance(d, ast.expr))
+
+
+def _sets_attributes_only(init: ast.FunctionDef) -> bool:
+    """Whether an `__init__` only computes (`_computes_only`, but for stores) and sets attributes of `self`
+    (`self.dt = dt`), reading `self` only by its attributes."""
+    positional = [*init.args.posonlyargs, *init.args.args]
+    if not positional or init.decorator_list:
+        return False
+    me = positional[0].arg
+    for node in _walk_body(init):
+        if isinstance(node, _NOT_COMPUTING) or (isinstance(node, ast.expr) and reads_special_attribute(node)):
+            return False
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False  # a kernel `__init__` defines is made by the plans through it, under its own name
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            return False
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            if not (isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name) and node.value.id == me):
+                return False
+        if isinstance(node, ast.Name) and node.id == me:
+            if not isinstance(node.ctx, ast.Load) or not isinstance(_parent_in(init, node), ast.Attribute):
+                return False
+        if isinstance(node, ast.Call) and _root_name(node.func) == me:  # `self.reset()`: the script's method
+            return False
+    return True
+
+
+def _parent_in(scope: ast.AST, child: ast.AST) -> ast.AST | None:
+    return next((n for n in ast.walk(scope) if any(c is child for c in ast.iter_child_nodes(n))), None)
+
+
+def _blocks(node: ast.AST | None) -> list[list[ast.stmt]]:
+    """The statement lists a node holds (`body`, `orelse`, `finalbody`, a handler's or a case's body)."""
+    if node is None:
+        return []
+    out = [getattr(node, f) for f in ("body", "orelse", "finalbody") if isinstance(getattr(node, f, None), list)]
+    return [b for b in out if b and isinstance(b[0], ast.stmt)]
+
+
+def _root_name(target: ast.expr) -> str | None:
+    """`cfg` of `cfg["a"]["b"]`, `sim.cfg.dt`; None for a bare name or anything else."""
+    if not isinstance(target, (ast.Attribute, ast.Subscript)):
+        return None
+    while isinstance(target, (ast.Attribute, ast.Subscript)):
+        target = target.value
+    return target.id if isinstance(target, ast.Name) else None
+
+
+def _edits(stmt: ast.stmt, name: str) -> bool:
+    """Whether `stmt` is an in-place edit of `name` the harvest follows: an item or attribute store under it,
+    or one of a dict's or a list's own editing methods called on it."""
+    if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        return bool(targets) and all(_root_name(t) == name for t in targets) and stmt.value is not None
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        func = stmt.value.func
+        return (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id == name
+            and func.attr in _EDITING_METHODS
+        )
+    return False
+
+
+def _free_names_of_statement(stmt: ast.stmt) -> set[str]:
+    return {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _containers(value: Any, depth: int = 0) -> Iterator[Any]:
+    """`value` and the dicts in it (a copy `_edited` may change with their own methods)."""
+    if depth > 4:
+        return
+    if type(value) is dict or type(value) in _CONFIG_TYPES:
+        yield value
+    items = value.values() if type(value) is dict else value if type(value) is list else ()
+    if type(value) is types.SimpleNamespace:
+        items = vars(value).values()
+    for item in items:
+        yield from _containers(item, depth + 1)
 
 
 def _parameters_of(func: ast.FunctionDef) -> list[str]:
@@ -1921,6 +2280,27 @@ def _one_parameter_lambda(expr: ast.expr | None) -> bool:
     return len(a.args) == 1 and not (a.posonlyargs or a.vararg or a.kwonlyargs or a.kwarg or a.defaults)
 
 
+def _is_constructor_self(func: ast.FunctionDef, name: str, owner: Any) -> bool:
+    """Whether `name` is `self` of the `__init__` of a class (not a static or class method)."""
+    positional = [*func.args.posonlyargs, *func.args.args]
+    return (
+        func.name == "__init__"
+        and isinstance(owner, ast.ClassDef)
+        and bool(positional)
+        and positional[0].arg == name
+        and not any(called_name(d) in ("staticmethod", "classmethod") for d in func.decorator_list)
+    )
+
+
+def _lambda_codes(code: types.CodeType) -> Iterator[types.CodeType]:
+    """The code of the lambdas in `code` (compiled from a `_Guard`ed tree, so their calls are guarded)."""
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            if const.co_name == "<lambda>":
+                yield const
+            yield from _lambda_codes(const)
+
+
 def _free_names(expr: ast.expr) -> set[str]:
     """Names `expr` reads from around it (comprehension and lambda variables left out)."""
     bound = {
@@ -2029,7 +2409,7 @@ def _plain(value: Any, depth: int = 0) -> bool:
         return True
     if isinstance(value, (types.BuiltinFunctionType, _Parsed)):
         return True
-    if type(value) is types.SimpleNamespace:
+    if type(value) in (types.SimpleNamespace, argparse.Namespace):
         return depth < 4 and all(_plain(v, depth + 1) for v in itertools.islice(vars(value).values(), 256))
     if isinstance(value, (tuple, list, set, frozenset)):
         return depth < 4 and all(_plain(v, depth + 1) for v in itertools.islice(value, 256))
@@ -2050,6 +2430,42 @@ def _plain(value: Any, depth: int = 0) -> bool:
 
 
 _DEFAULT_FACTORIES = (list, dict, set, tuple, frozenset)
+# A `configparser` parser of the standard interpolations, made, filled from text or a dict, and read.
+_CONFIG_TYPES = (configparser.ConfigParser, configparser.RawConfigParser)
+_CONFIG_FILLING = ("read_string", "read_dict")
+_CONFIG_READING = (
+    "get", "getint", "getfloat", "getboolean", "sections", "has_section", "has_option", "options", "items", "keys",
+    "values", "defaults",
+)  # fmt: skip
+
+
+def _config_parser(func: Any) -> bool:
+    """`configparser.ConfigParser` (or `RawConfigParser`) itself: making one runs none of the script's code
+    (its `interpolation=` and `converters=` are checked plain by the guard)."""
+    return any(func is t for t in _CONFIG_TYPES)
+
+
+def _reads_config(func: Any) -> bool:
+    """A reading method of such a parser, or of one of its sections, with a standard interpolation."""
+    if type(func) is functools.partial and set(func.keywords) == {"_impl"}:
+        # a section's `getfloat`: `partial(section.get, _impl=parser.getfloat)`
+        impl = func.keywords["_impl"]
+        return _reads_config(func.func) and _reads_config(impl) and getattr(func.func, "__self__", None) is not None
+    owner = getattr(func, "__self__", None)
+    parser = owner.parser if type(owner) is configparser.SectionProxy else owner
+    return (
+        type(parser) in _CONFIG_TYPES
+        and getattr(func, "__name__", "") in _CONFIG_READING
+        and type(getattr(parser, "_interpolation", None))
+        in (configparser.Interpolation, configparser.BasicInterpolation, configparser.ExtendedInterpolation)
+    )
+
+
+# The iterators `iter` makes over the built-in containers: `next` of one only reads the container.
+_CONTAINER_ITERATORS = tuple(
+    {type(iter(c)) for c in ((), [], {}, set(), frozenset(), "", b"", range(0))}
+    | {type(iter({}.keys())), type(iter({}.values())), type(iter({}.items()))}
+)
 # Methods of the built-in containers and strings that only read (`CONFIGS.items()`, `"a,b".split(",")`).
 _READING_METHODS = {
     "items", "keys", "values", "get", "count", "index", "copy", "join", "split", "rsplit", "strip", "lower",
@@ -2058,7 +2474,10 @@ _READING_METHODS = {
 
 
 # What a factory does with its own `**kwargs` dict besides reading it: take options out of it.
-_KWARGS_METHODS = ("pop", "setdefault", "popitem")
+# The same for a copy of a local value `main()` edits in place (`Resolver._edited`): `cfg.update(bias=0.5)`.
+_KWARGS_METHODS = ("pop", "setdefault", "popitem", "update")
+# The editing calls `_edits` follows (a list's `append` may hold a factory's call, which is not run to edit)
+_EDITING_METHODS = ("update", "setdefault", "read_string", "read_dict")
 
 
 def _reading_method(func: Any) -> bool:

@@ -68,6 +68,9 @@ def plans(tree: ast.Module, text: str, path: str, is_kernel_decorator: Callable[
     for cls in ast.walk(tree):
         if isinstance(cls, ast.ClassDef):
             found = [(f, tables[id(f)]) for f in cls.body if isinstance(f, ast.FunctionDef) and id(f) in tables]
+            generated = None if any(f.name == "__init__" for f, _ in found) else dataclass_init(cls)
+            if generated is not None:
+                found.append(generated)
             for f, _ in found:
                 methods[id(f)] = found
     for d in definitions:
@@ -85,6 +88,68 @@ def plans(tree: ast.Module, text: str, path: str, is_kernel_decorator: Callable[
             if captured:
                 out.append(_plan(d.node, d.scope, factory, captured, methods.get(id(factory[0]), [])))
     return out
+
+
+def dataclass_init(cls: ast.ClassDef) -> tuple[ast.FunctionDef, symtable.SymbolTable] | None:
+    """The `__init__` `@dataclass` generates for a class of no base written `@dataclass` (or
+    `@dataclasses.dataclass(...)`, not `init=False`), as the script would write it (`def __init__(self, lo,
+    hi=1.0): self.lo = lo; self.hi = hi`, at the fields' lines), with its symbol table; None for any other
+    class, or fields it cannot write (`field(init=False)`, `InitVar`, a `default_factory`). A method's kernel
+    reading the fields (`Band(0.0, 0.5).kernel()`) is then planned through it as through a written one; the
+    definition is marked with the class (`synthesized_for`), which holds no such function."""
+    decorators = [d for d in cls.decorator_list if _decorator_name(d) == "dataclass"]
+    if len(decorators) != 1 or cls.bases or cls.keywords:
+        return None
+    options = decorators[0].keywords if isinstance(decorators[0], ast.Call) else []
+    if any(k.arg == "init" and not (isinstance(k.value, ast.Constant) and k.value.value) for k in options):
+        return None
+    args: list[ast.arg] = [ast.arg("self")]
+    defaults: list[ast.expr] = []
+    body: list[ast.stmt] = []
+    for stmt in cls.body:
+        if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)):
+            continue
+        annotation = ast.unparse(stmt.annotation)
+        kind = annotation.split("[")[0].split(".")[-1]
+        if kind == "InitVar":
+            return None
+        if kind == "ClassVar":
+            continue
+        default = stmt.value
+        if isinstance(default, ast.Call) and _decorator_name(default) == "field":
+            given = {k.arg: k.value for k in default.keywords}
+            if set(given) - {"default", "repr", "compare", "hash", "metadata", "kw_only"}:
+                return None  # `init=False`, `default_factory=`
+            default = given.get("default")
+        if default is None and defaults:
+            return None  # a field without a default after one with: `@dataclass` itself refuses the class
+        name = stmt.target.id
+        args.append(ast.arg(name))
+        if default is not None:
+            defaults.append(default)
+        store = ast.Attribute(ast.Name("self", ast.Load()), name, ast.Store())
+        body.append(ast.copy_location(ast.Assign([store], ast.Name(name, ast.Load())), stmt))
+    if len(args) == 1:
+        return None
+    init = ast.FunctionDef(
+        name="__init__",
+        args=ast.arguments(posonlyargs=[], args=args, kwonlyargs=[], kw_defaults=[], defaults=defaults),
+        body=body,
+        decorator_list=[],
+        returns=None,
+        type_params=[],
+    )
+    init = ast.fix_missing_locations(ast.copy_location(init, cls))
+    table = symtable.symtable(ast.unparse(init), "<dataclass>", "exec")
+    init.synthesized_for = cls  # type: ignore[attr-defined]
+    return init, table.get_children()[0]
+
+
+def _decorator_name(node: ast.expr) -> str | None:
+    callee = node.func if isinstance(node, ast.Call) else node
+    if isinstance(callee, ast.Attribute):
+        return callee.attr
+    return callee.id if isinstance(callee, ast.Name) else None
 
 
 def _captured(kernel: ast.FunctionDef, table: symtable.SymbolTable, factory: symtable.SymbolTable) -> set[str]:

@@ -755,9 +755,21 @@ def _allowed_call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> b
         return not args and set(kwargs) <= {"dtype", "ndim"}
     if isinstance(func, type) and issubclass(func, np.generic):
         return True
+    if _value_struct(func):  # `p = SimParams()` in `main()`, filled field by field before a factory reads it
+        return not args and not kwargs
     if getattr(func, "key", None) in _WARP_MATH and func is getattr(wp, func.key, None):
         return all(warp_session.is_warp_type(type(a)) or isinstance(a, (int, float)) for a in (*args, *kwargs.values()))
     return _is_warp_decorator(func)
+
+
+def _value_struct(value: Any, depth: int = 0) -> bool:
+    """A `wp.struct` type whose fields are all values (scalars, vectors, matrices, such structs): making an
+    instance allocates no array; its fields start zeroed."""
+    kind = type(value)
+    if depth > 4 or kind.__name__ != "Struct" or not kind.__module__.startswith("warp."):
+        return False
+    fields = [getattr(v, "type", None) for v in getattr(value, "vars", {}).values()]
+    return all((isinstance(t, type) and warp_session.is_warp_type(t)) or _value_struct(t, depth + 1) for t in fields)
 
 
 def _is_warp_decorator(value: Any) -> bool:
@@ -859,15 +871,39 @@ def _imported_functions(tree: ast.Module, path: str) -> Iterator[tuple[Any, str,
             if id(stmt) not in top and module_name not in sys.modules:
                 _import_sibling(module_name, folder)  # imported where the script's load does not run (`run()`)
             module = sys.modules.get(module_name)
-            file = getattr(module, "__file__", None)
-            if module is None or not file or not os.path.realpath(file).startswith(folder + os.sep):
+            if not _in_folder(module, folder):
                 continue
-            if name is not None:
-                yield module, name, spelled
-            else:
-                for attr, value in vars(module).items():
-                    if inspect.isfunction(value) and value.__module__ == module.__name__:
-                        yield module, attr, f"{spelled}.{attr}"
+            member = getattr(module, name, None) if name is not None else None
+            if name is not None and not inspect.ismodule(member):
+                yield from _defined_where(module, name, spelled, folder)
+                continue
+            if inspect.ismodule(member):  # `from common import builders as B`, then `B.make_clamp(...)`
+                module = member
+                if not _in_folder(module, folder):
+                    continue
+            for attr, value in vars(module).items():
+                if inspect.isfunction(value):
+                    # a package's re-export (`from .builders import make_damp` in `common/__init__.py`) is the
+                    # function of its own module, called as `common.make_damp(...)`
+                    yield from _defined_where(module, attr, f"{spelled}.{attr}", folder)
+
+
+def _in_folder(module: Any, folder: str) -> bool:
+    file = getattr(module, "__file__", None)
+    return module is not None and bool(file) and os.path.realpath(file).startswith(folder + os.sep)
+
+
+def _defined_where(module: Any, name: str, spelled: str, folder: str) -> Iterator[tuple[Any, str, str]]:
+    """(the module defining `module.name`, its name there, `spelled`): `module` itself for its own function (or
+    a name that is no function), else the module of the folder the function comes from (a package's
+    `__init__.py` re-exporting `from .builders import make_damp`); nothing for a function from elsewhere."""
+    value = getattr(module, name, None)
+    if not inspect.isfunction(value) or value.__module__ == module.__name__:
+        yield module, name, spelled
+        return
+    home = sys.modules.get(value.__module__)
+    if _in_folder(home, folder) and getattr(home, value.__name__, None) is value:
+        yield home, value.__name__, spelled
 
 
 def _import_sibling(name: str, folder: str) -> None:

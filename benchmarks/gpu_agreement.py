@@ -83,8 +83,16 @@ def sample(
     for path, i, _ in picked:
         chosen[path].append(i)
     shutil.copytree(build, dest, ignore=shutil.ignore_patterns(writing.WORK_DIR, "*.parquet"))
+    # datasets cannot read a Parquet file of no rows ("BatchSize must be greater than 0"): such files are left
+    # out, and out of the file list of the copy's build.json, which the pass checks.
+    left_out = {path.relative_to(build).as_posix() for path in files if not chosen.get(path)}
+    manifest = json.loads((dest / writing.MANIFEST).read_text())
+    manifest["files"] = [f for f in manifest["files"] if f not in left_out]
+    (dest / writing.MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     for path in files:
-        table = pq.read_table(path).take(pa.array(chosen.get(path, []), type=pa.int64()))
+        if not chosen.get(path):
+            continue
+        table = pq.read_table(path).take(pa.array(chosen[path], type=pa.int64()))
         target = dest / path.relative_to(build)
         target.parent.mkdir(parents=True, exist_ok=True)
         writing.write_parquet(table, target)

@@ -89,3 +89,10 @@ def unchanging() -> Iterator[None]:
     finally:
         _made.reset(made)
         _walks.reset(walks)
+
+
+def root_name(target: ast.AST) -> str | None:
+    """`a` for `a`, `a[i]`, `a.x`, `a[i].x`: the name a store or read through items and attributes starts at."""
+    while isinstance(target, (ast.Subscript, ast.Attribute)):
+        target = target.value
+    return target.id if isinstance(target, ast.Name) else None

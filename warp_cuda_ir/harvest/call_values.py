@@ -45,6 +45,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from warp_cuda_ir import syntax
 from warp_cuda_ir.harvest.factories import (
     Plan,
     command_line_given,
@@ -1949,6 +1950,7 @@ def _sets_attributes_only(init: ast.FunctionDef) -> bool:
     if not positional or init.decorator_list:
         return False
     me = positional[0].arg
+    parents = {id(child): node for node in ast.walk(init) for child in ast.iter_child_nodes(node)}
     for node in _walk_body(init):
         if isinstance(node, _NOT_COMPUTING) or (isinstance(node, ast.expr) and reads_special_attribute(node)):
             return False
@@ -1960,15 +1962,11 @@ def _sets_attributes_only(init: ast.FunctionDef) -> bool:
             if not (isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name) and node.value.id == me):
                 return False
         if isinstance(node, ast.Name) and node.id == me:
-            if not isinstance(node.ctx, ast.Load) or not isinstance(_parent_in(init, node), ast.Attribute):
+            if not isinstance(node.ctx, ast.Load) or not isinstance(parents.get(id(node)), ast.Attribute):
                 return False
-        if isinstance(node, ast.Call) and _root_name(node.func) == me:  # `self.reset()`: the script's method
+        if isinstance(node, ast.Call) and syntax.root_name(node.func) == me:  # `self.reset()`: the script's method
             return False
     return True
-
-
-def _parent_in(scope: ast.AST, child: ast.AST) -> ast.AST | None:
-    return next((n for n in ast.walk(scope) if any(c is child for c in ast.iter_child_nodes(n))), None)
 
 
 def _blocks(node: ast.AST | None) -> list[list[ast.stmt]]:
@@ -1979,21 +1977,14 @@ def _blocks(node: ast.AST | None) -> list[list[ast.stmt]]:
     return [b for b in out if b and isinstance(b[0], ast.stmt)]
 
 
-def _root_name(target: ast.expr) -> str | None:
-    """`cfg` of `cfg["a"]["b"]`, `sim.cfg.dt`; None for a bare name or anything else."""
-    if not isinstance(target, (ast.Attribute, ast.Subscript)):
-        return None
-    while isinstance(target, (ast.Attribute, ast.Subscript)):
-        target = target.value
-    return target.id if isinstance(target, ast.Name) else None
-
-
 def _edits(stmt: ast.stmt, name: str) -> bool:
     """Whether `stmt` is an in-place edit of `name` the harvest follows: an item or attribute store under it,
     or one of a dict's or a list's own editing methods called on it."""
     if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-        return bool(targets) and all(_root_name(t) == name for t in targets) and stmt.value is not None
+        # `cfg["gain"] = ...`, `sim.cfg.dt = ...` (a store under the name; `cfg = ...` rebinds it)
+        under = [isinstance(t, (ast.Attribute, ast.Subscript)) and syntax.root_name(t) == name for t in targets]
+        return bool(targets) and all(under) and stmt.value is not None
     if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
         func = stmt.value.func
         return (

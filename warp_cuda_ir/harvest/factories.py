@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from warp_cuda_ir.harvest.scripts import child_table, definition_time_names, function_definitions
+from warp_cuda_ir.harvest.scripts import called_name, child_table, definition_time_names, function_definitions
 
 
 @dataclass(frozen=True)
@@ -146,10 +146,8 @@ def dataclass_init(cls: ast.ClassDef) -> tuple[ast.FunctionDef, symtable.SymbolT
 
 
 def _decorator_name(node: ast.expr) -> str | None:
-    callee = node.func if isinstance(node, ast.Call) else node
-    if isinstance(callee, ast.Attribute):
-        return callee.attr
-    return callee.id if isinstance(callee, ast.Name) else None
+    """`dataclass` of `@dataclass`, `@dataclasses.dataclass(frozen=True)`; `field` of `field(default=1.0)`."""
+    return called_name(node.func if isinstance(node, ast.Call) else node)
 
 
 def _captured(kernel: ast.FunctionDef, table: symtable.SymbolTable, factory: symtable.SymbolTable) -> set[str]:

@@ -78,13 +78,6 @@ def has_effect_call(node: ast.AST) -> bool:
     return False
 
 
-def root_name(target: ast.AST) -> str | None:
-    """`a` for `a`, `a[i]`, `a.x`, `a[i].x`."""
-    while isinstance(target, (ast.Subscript, ast.Attribute)):
-        target = target.value
-    return target.id if isinstance(target, ast.Name) else None
-
-
 def _target_names(target: ast.AST) -> list[ast.AST]:
     return list(target.elts) if isinstance(target, (ast.Tuple, ast.List)) else [target]
 
@@ -136,7 +129,7 @@ class Liveness:
                                     if isinstance(inner, ast.Subscript):
                                         used.update(reads(inner.slice))
                                     inner = inner.value
-                                name = root_name(e)
+                                name = syntax.root_name(e)
                                 if name is not None and name not in self.arrays:
                                     used.add(name)  # a partial update of a local reads its other parts
                 else:
@@ -243,16 +236,16 @@ class _Analyser:
         targets = s.targets if isinstance(s, ast.Assign) else [s.target]
         elements = [e for t in targets for e in _target_names(t)]
         stores_array = any(
-            isinstance(e, (ast.Subscript, ast.Attribute)) and root_name(e) in self.r.arrays for e in elements
+            isinstance(e, (ast.Subscript, ast.Attribute)) and syntax.root_name(e) in self.r.arrays for e in elements
         )
         if stores_array:
             self.mark(s, True)
             needed = set(self.reads(value))
             for e in elements:
-                needed |= self.reads(e) - {root_name(e) or ""}
+                needed |= self.reads(e) - {syntax.root_name(e) or ""}
             return live | needed, True
         self.r.seen[id(s)] = s
-        names = {root_name(e) for e in elements} - {None}
+        names = {syntax.root_name(e) for e in elements} - {None}
         partial = any(isinstance(e, (ast.Subscript, ast.Attribute)) for e in elements)
         is_live = bool(names & live)
         effect = value is not None and self.index.has_effect(value)
@@ -260,7 +253,7 @@ class _Analyser:
             self.mark(s, False)
             return live, False
         self.mark(s, is_live)  # an atomic whose result is unused: the call lives, the assignment does not
-        whole = {root_name(e) for e in elements if isinstance(e, ast.Name)}
+        whole = {syntax.root_name(e) for e in elements if isinstance(e, ast.Name)}
         out = set(live) - whole if not isinstance(s, ast.AugAssign) else set(live)
         out |= self.reads(value)
         if partial or isinstance(s, ast.AugAssign):
@@ -270,7 +263,7 @@ class _Analyser:
         return out, True
 
     def loop(self, s: ast.For | ast.While, live: set[str]) -> tuple[set[str], bool]:
-        counter = {root_name(e) for e in _target_names(s.target)} - {None} if isinstance(s, ast.For) else set()
+        counter = {syntax.root_name(e) for e in _target_names(s.target)} - {None} if isinstance(s, ast.For) else set()
         bounds = self.reads(s.iter) if isinstance(s, ast.For) else self.reads(s.test)
         loop_live = False
         for phase in (0, 1):
@@ -331,8 +324,8 @@ def stored_arguments(function: ast.FunctionDef, arrays: set[str]) -> set[str]:
             targets = n.targets if isinstance(n, ast.Assign) else [n.target]
             for t in targets:
                 for e in _target_names(t):
-                    if isinstance(e, (ast.Subscript, ast.Attribute)) and root_name(e) in arrays:
-                        out.add(root_name(e))
+                    if isinstance(e, (ast.Subscript, ast.Attribute)) and syntax.root_name(e) in arrays:
+                        out.add(syntax.root_name(e))
         name = call_name(n)
         if name is not None and name.startswith(("atomic_", "tile_store", "tile_atomic")):
             first = n.args[0] if n.args else None  # type: ignore[attr-defined]
@@ -468,14 +461,14 @@ def varying_names(tree: ast.AST, kernel: ast.FunctionDef) -> set[str]:
                 targets = s.targets if isinstance(s, ast.Assign) else [s.target]
                 for t in targets:
                     for e in _target_names(t):
-                        name = root_name(e)
+                        name = syntax.root_name(e)
                         if name is None:
                             continue
                         definitions.setdefault(name, []).append(s.value)
                         if looping or isinstance(s, ast.AugAssign) or not isinstance(e, ast.Name):
                             in_loop.add(name)
             elif isinstance(s, ast.For):
-                varying.update(r for e in _target_names(s.target) if (r := root_name(e)))
+                varying.update(r for e in _target_names(s.target) if (r := syntax.root_name(e)))
                 collect(s.body, True)
             elif isinstance(s, ast.While):
                 collect(s.body, True)

@@ -173,7 +173,7 @@ def test_programs_run_the_backward_enabled_here_and_never_a_missing_one(tmp_path
     columns = program_columns(missing)
     assert "_cpu_backward(" not in columns["cpu_program"].split("int main()")[-1]
     assert "_cuda_kernel_backward" not in columns["cuda_program"].split("int main()")[-1]
-    assert program.has_backward(missing, "cpu") is False
+    assert program.runs_backward(missing, "cpu") is False
     with warp_session.loaded_kernel(row["python_source"], row["kernel_name"]) as (kernel, namespace):
         _, forward_lines = reference_run(missing, kernel, namespace)
     assert forward_lines == [line for line in expected if line.startswith("output ")]

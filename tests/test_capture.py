@@ -1295,6 +1295,7 @@ def test_a_twin_whose_backward_does_not_end_says_its_forward_matched(
     """A bare timeout said nothing of where the twin stopped; its forward's lines are read back (stdout line
     buffered) and the reason says they equal Warp's and the backward launch did not end (an integer counter:
     Warp's digest has no adjoint line, and the twin printed all of it)."""
+    from warp_cuda_ir import real
     from warp_cuda_ir.standalone import reference, stage
 
     source = SPINLOCK.replace("import warp as wp\n", f"import warp as wp\n\nCOUNTER = {counter}\n", 1)
@@ -1303,7 +1304,11 @@ def test_a_twin_whose_backward_does_not_end_says_its_forward_matched(
     def args(ns):
         return [wp.zeros(1, dtype=dtype, device="cpu"), wp.zeros(1, dtype=wp.int32, device="cpu")]
 
+    # A spin wait the `spin_wait` flag would not see: the programs then launch the backward, as they did before
+    # the flag left it out.
+    monkeypatch.setattr(real.adjoint_hazards, "adjoint_hazards", lambda source, max_unroll=None, tree=None: [])
     row = _captured_row(source, "count", args, 4)
+    assert "_cpu_backward(" in row["cpu_program"].split("int main")[1]
     with warp_session.loaded_kernel(source, "count", backward=True) as (kernel, namespace):
         _, expected = reference.reference_run(row, kernel, namespace)
     assert any(line.startswith("adjoint ") for line in expected) == (counter == "wp.float32")
@@ -1311,6 +1316,44 @@ def test_a_twin_whose_backward_does_not_end_says_its_forward_matched(
     columns = stage.run_stage([("k", row, expected)], tmp_path, stage.find_tools(), "no GPU")["k"]
     assert columns["standalone_cpu_run_status"] == "timeout"
     assert columns["standalone_cpu_run_error"].endswith(getattr(stage, why)), columns["standalone_cpu_run_error"]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ on this machine")
+@pytest.mark.parametrize("acquire", ["direct", "through_a_name"])
+def test_programs_of_a_spin_wait_row_run_its_forward_only_and_the_twin_ends(acquire: str, tmp_path: Path) -> None:
+    """A backward that replays a lock's acquire without its release never ends where threads run at once (24
+    spinlock programs ran to their limit on an H200): the row says `spin_wait`, its programs launch the forward
+    kernel only, and the twin ends printing Warp's digest, which leaves the backward out too."""
+    from warp_cuda_ir.standalone import reference, stage
+
+    source = SPINLOCK.replace("import warp as wp\n", "import warp as wp\n\nCOUNTER = wp.float32\n", 1)
+    if acquire == "through_a_name":
+        source = source.replace(
+            "    while wp.atomic_cas(lock, 0, 0, 1) == 1:\n        pass\n",
+            "    taken = wp.atomic_cas(lock, 0, 0, 1)\n"
+            "    while taken == 1:\n"
+            "        taken = wp.atomic_cas(lock, 0, 0, 1)\n",
+        )
+    assert "taken" in source or acquire == "direct"
+
+    def args(ns):
+        return [wp.zeros(1, dtype=wp.float32, device="cpu"), wp.zeros(1, dtype=wp.int32, device="cpu")]
+
+    row = _captured_row(source, "count", args, 4)
+    assert "spin_wait:acquire" in row["adjoint_hazards"]
+    assert row["cuda_backward"] and row["cpu_backward"]  # the backward code stays in the row
+    for target in ("cpu", "cuda"):
+        main = row[f"{target}_program"].split("int main")[1]
+        kernel = "_cuda_kernel_" if target == "cuda" else "_cpu_"
+        assert f"{kernel}forward" in main and f"{kernel}backward" not in main
+        assert "takes a lock it never releases" in row[f"{target}_program"]
+    with warp_session.loaded_kernel(source, "count", backward=False) as (kernel, namespace):
+        _, expected = reference.reference_run(row, kernel, namespace)
+    assert expected and not any(line.startswith("adjoint ") for line in expected)
+    columns = stage.run_stage([("k", row, expected)], tmp_path, stage.find_tools(), "no GPU")["k"]
+    assert columns["standalone_cpu_run_status"] == "ok", columns["standalone_cpu_run_error"]
+    assert columns["standalone_cpu_matches_warp"] is True
 
 
 STRUCT_GAIN = """

@@ -50,6 +50,14 @@ written at build time for every row. Each flag names the construct:
 - `pointer_array:<var>`: an array the kernel makes from a raw pointer (`wp.array(ptr=a.ptr, ...)`): it has no
   adjoint array, so nothing written or read through it reaches the adjoint of the array the pointer came
   from (warp-lang's `kernel_array_from_ptr`: wrong_adjoint, no flag).
+- `spin_wait:<func>`: a `while` loop in the `wp.func` `<func>` whose condition uses an `atomic_cas`/`atomic_exch`
+  result, directly or through a local name, and whose body cannot leave it (a lock's acquire, `while
+  wp.atomic_cas(lock, 0, 0, 1) == 1: pass`). The function's adjoint replays its forward, so the backward kernel
+  takes the lock again after its forward replay released it, and never releases it: the next thread spins for ever.
+  On an H200 the CUDA programs of warp-lang's 24 spinlock tests ran to their time limit in the backward, where
+  Warp's own forward launch of the same rows ended and agreed with the CPU; Warp's CPU backward ends only because
+  its Clang drops the side-effect-free spin (undefined behaviour). The row's standalone programs run its forward
+  kernel only (`standalone.program.runs_backward`).
 
 A `wp.func` is analysed like the kernel (its body runs in the kernel's backward pass too). A real row's captured
 launch can add `aliased_overwrite:<param>` (`real.aliased_overwrites`: one array passed as two parameters and
@@ -453,6 +461,38 @@ def _component_index(index: ast.expr, unrolled: set[str]) -> bool:
     )
 
 
+_LOCKING_ATOMICS = frozenset({"atomic_cas", "atomic_exch"})
+
+
+def _spin_wait_hazards(function: _Function) -> set[str]:
+    """A `wp.func` that spins on a lock: a `while` whose condition reads an `atomic_cas`/`atomic_exch` result,
+    called there or held in a local name (`taken = wp.atomic_cas(...)`, `while taken == 1:`), and whose body
+    cannot leave the loop (no `break` or `return`: a retry loop that can give up, as newton's contact reducer's
+    `atomic_add` reservation, ends when replayed). Its adjoint replays the wait."""
+    named = (d.func if isinstance(d, ast.Call) else d for d in function.node.decorator_list)
+    if not any(isinstance(d, ast.Attribute) and d.attr == "func" for d in named):
+        return set()  # in the kernel itself, the backward's forward replay reaches the release too
+
+    def locking(node: ast.AST) -> bool:
+        return isinstance(node, ast.Call) and _called_builtin(node) in _LOCKING_ATOMICS
+
+    results = {
+        t.id
+        for n in function.nodes
+        if isinstance(n, ast.Assign) and any(locking(v) for v in ast.walk(n.value))
+        for t in n.targets
+        if isinstance(t, ast.Name)
+    }
+    for loop in function.nodes:
+        if not isinstance(loop, ast.While) or any(
+            isinstance(n, ast.Break | ast.Return) for stmt in loop.body for n in ast.walk(stmt)
+        ):
+            continue
+        if any(locking(n) or (isinstance(n, ast.Name) and n.id in results) for n in ast.walk(loop.test)):
+            return {f"spin_wait:{function.node.name}"}
+    return set()
+
+
 _HAND_WRITTEN = frozenset({"func_grad", "func_replay"})
 
 
@@ -488,4 +528,5 @@ def adjoint_hazards(source: str, max_unroll: int | None = None, tree: ast.Module
             flags |= _loop_hazards(function, limit) | _rng_hazards(function) | _inplace_hazards(function)
             flags |= _decomposition_hazards(function) | _component_hazards(function)
             flags |= _atomic_result_hazards(function) | _underived_adjoint_hazards(function)
+            flags |= _spin_wait_hazards(function)
     return sorted(flags)

@@ -10,7 +10,7 @@ from warp_cuda_ir import launch, schema, warp_session
 from warp_cuda_ir.errors import one_line
 from warp_cuda_ir.launch import has_launch_record
 from warp_cuda_ir.standalone import program as programs
-from warp_cuda_ir.standalone.program import data, has_backward, literal_count, with_fields
+from warp_cuda_ir.standalone.program import data, literal_count, runs_backward, with_fields
 from warp_cuda_ir.standalone.values import ArgumentValue, argument_values, with_runs
 
 NO_LAUNCH_RECORD = "no launch record"
@@ -85,7 +85,7 @@ def reference_columns(row: Mapping[str, Any]) -> dict[str, Any]:
     if not has_launch_record(row):
         return {"standalone_reference_digest": None}
     try:
-        backward = has_backward(row, "cpu")
+        backward = runs_backward(row, "cpu")
         source = row["python_source"]
         with warp_session.loaded_kernel(source, row.get("kernel_name"), backward=backward) as (kernel, namespace):
             _, lines = reference_run(row, kernel, namespace)

@@ -54,13 +54,14 @@ NVCCFLAGS: tuple[str, ...] = (
 # bounds asserts are off; without it, 11 of 420 replayed real rows' twins stopped at an assert (SIGILL) that
 # Warp's own CPU launch of the same kernel never evaluates (newton `_fill_adjacent_tris` then printed the
 # reference digest exactly).
-# No g++ option makes the twins of warp-lang's 20 spinlock tests end as Warp's CPU backward does: that backward
-# replays the acquire loop without its release, so in one thread the loop spins for ever, and Warp's Clang drops
-# the spin (a loop without side effects may be assumed to end: its object code holds one compare and store per
-# task). g++ 12 keeps it: at -O1 all 20 twins spin, -ffinite-loops or not (it lets GCC delete a loop that has
-# an exit and no side effects; after jump threading the spin is `jmp .`, with neither); -O2 happens to drop it
-# in the 12 integer-typed tests only, -O3 in the 8 floating-point ones only, so no level ends them all; and a
-# batch of 32 real rows' twins costs 2.5 CPU-s to compile at -O0, 8.5 at -O1, 11.6 at -O2.
+# No g++ option made the twins of warp-lang's 20 spinlock tests end as Warp's CPU backward does (their programs now
+# leave that backward out: `runs_backward`, the `spin_wait` hazard): that backward replays the acquire loop without
+# its release, so in one thread the loop spins for ever, and Warp's Clang drops the spin (a loop without side effects
+# may be assumed to end: its object code holds one compare and store per task). g++ 12 keeps it: at -O1 all 20 twins
+# spin, -ffinite-loops or not (it lets GCC delete a loop that has an exit and no side effects; after jump threading
+# the spin is `jmp .`, with neither); -O2 happens to drop it in the 12 integer-typed tests only, -O3 in the 8
+# floating-point ones only, so no level ends them all; and a batch of 32 real rows' twins costs 2.5 CPU-s to compile
+# at -O0, 8.5 at -O1, 11.6 at -O2.
 CXXFLAGS: tuple[str, ...] = ("-std=c++17", "-O0", "-DNDEBUG")
 
 
@@ -421,8 +422,14 @@ def _header(row: Mapping[str, Any], target: str) -> str:
         "// Warp's generated code for the kernel, then a main() that fills its arguments with the row's inputs,\n"
         "// runs the forward kernel, prints a digest of each output, runs the backward kernel with seeded output\n"
         "// adjoints and prints a digest of each input adjoint. Build: see the row's `makefile`.\n"
-        + ("" if has_backward(row, target) else "// The row has no backward code: only the forward kernel runs.\n")
+        + ("" if runs_backward(row, target) else f"// {_no_backward(row, target)}: only the forward kernel runs.\n")
     )
+
+
+def _no_backward(row: Mapping[str, Any], target: str) -> str:
+    if not row.get(f"{target}_backward"):
+        return "The row has no backward code"
+    return "The row's backward takes a lock it never releases (adjoint_hazards: spin_wait)"
 
 
 def _c_string(text: str) -> str:
@@ -531,16 +538,19 @@ def _cpu_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
                 body.append(f"    args.{f.name} = {_array_ctor(f'T_{f.var}', f'p_{f.var}', f.shape)};")
     body.append(f"    {symbol}_cpu_forward(&dim, &args);")
     body += _print_lines(values, "output", "p")
-    if has_backward(row, "cpu"):
+    if runs_backward(row, "cpu"):
         body.append(f"    {symbol}_cpu_backward(&dim, &args, &adj);")
         body += _print_lines(values, "adjoint", "g")
     body += ["    return 0;", "}", ""]
     return "\n".join(body)
 
 
-def has_backward(row: Mapping[str, Any], target: str) -> bool:
-    """Whether the row holds `target`'s backward code: a program launches no kernel its row does not contain."""
-    return bool(row.get(f"{target}_backward"))
+def runs_backward(row: Mapping[str, Any], target: str) -> bool:
+    """Whether the row's `target` program launches its backward kernel after the forward one: when the row holds
+    that code (a program launches no kernel its row does not contain) and the backward ends (not a `spin_wait`
+    hazard: a backward that takes a lock it never releases spins for ever on a GPU)."""
+    hazards = row.get("adjoint_hazards") or ()
+    return bool(row.get(f"{target}_backward")) and not any(h.startswith("spin_wait:") for h in hazards)
 
 
 def _print_lines(values: Sequence[ArgumentValue], kind: str, prefix: str) -> list[str]:
@@ -651,7 +661,7 @@ def _cuda_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
     forward_args = ", ".join(["dim", *args, *deterministic_args(row, "forward")])
     backward_args = ", ".join(["dim", *args, *adjs, *deterministic_args(row, "backward")])
     smem = "0"
-    directions = ("forward", "backward") if has_backward(row, "cuda") else ("forward",)
+    directions = ("forward", "backward") if runs_backward(row, "cuda") else ("forward",)
     if row.get("launch_tiled") or calls_tiles(row):
         # Tiles live in dynamic shared memory, sized by Warp at launch from its adjoint analysis, which the
         # row does not record: offer each kernel all the device allows beside its static shared memory.

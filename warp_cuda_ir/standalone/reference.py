@@ -10,7 +10,7 @@ import warp as wp
 
 from warp_cuda_ir import launch
 from warp_cuda_ir.standalone.digest import digest_line
-from warp_cuda_ir.standalone.program import has_backward, printed
+from warp_cuda_ir.standalone.program import printed, runs_backward
 from warp_cuda_ir.standalone.values import ArgumentValue, argument_values, live_arrays
 
 
@@ -28,7 +28,8 @@ def reference_run(
 
     The forward launch is `launch.start` (what the validation pass runs); the backward launch gets the
     same arrays, as they are after the forward one, with adjoint arrays holding the seeds for outputs
-    and zeros elsewhere: exactly what a program does. A row without backward code: the forward lines only.
+    and zeros elsewhere: exactly what a program does. A row whose programs run no backward (`runs_backward`):
+    the forward lines only.
     `kernel` must be loaded with its backward (`loaded_kernel(..., backward=True)`) when the row has one.
     """
     prepared = launch.prepare(row, kernel, namespace, "cpu")
@@ -37,7 +38,7 @@ def reference_run(
     wp.synchronize_device("cpu")
     arrays = live_arrays(prepared)
     lines = [digest_line("output", v.name, arrays[v.name].numpy()) for v in printed(values, "output")]
-    if not has_backward(row, "cpu"):  # the programs launch no backward kernel either
+    if not runs_backward(row, "cpu"):  # the programs launch no backward kernel either
         return values, lines
     adjoints: list[Any] = []
     for v, value in zip(values, prepared.inputs, strict=True):

@@ -29,7 +29,7 @@ from warp_cuda_ir.errors import one_line
 from warp_cuda_ir.standalone import batch
 from warp_cuda_ir.standalone.device_headers import device_headers
 from warp_cuda_ir.standalone.digest import digest_lines, parse_line
-from warp_cuda_ir.standalone.program import CXXFLAGS, NVCCFLAGS, has_backward, launches, warp_native_dir
+from warp_cuda_ir.standalone.program import CXXFLAGS, NVCCFLAGS, launches, runs_backward, warp_native_dir
 
 NVCC_ENV = "WARP_CUDA_IR_NVCC"
 CXX_ENV = "WARP_CUDA_IR_CXX"
@@ -40,10 +40,11 @@ RUN_TIMEOUT_S = 20.0  # one program run
 LOG_LIMIT = 4000  # characters of a compiler log kept in a column
 GPU_TOLERANCE = (1e-3, 1e-3)  # (rtol, atol per component) for the sums of a GPU run's digest
 # A twin cut at its time limit after printing exactly Warp's forward lines: what stopped is the backward launch.
-# Warp's own backward of such a kernel (warp-lang's spinlock tests: the replayed acquire without its release) ends
-# only because Clang, building Warp's CPU code, may assume a loop without side effects ends and drop it.
+# Warp's own backward of such a kernel (a spin wait the `spin_wait` hazard does not see: the replayed acquire
+# without its release) ends only because Clang, building Warp's CPU code, may assume a loop without side effects
+# ends and drop it.
 BACKWARD_DID_NOT_END = "its forward's digest lines equal Warp's; the backward launch did not end"
-# The same stop in a row whose backward prints nothing (no float array: warp-lang's integer spinlock tests): the
+# The same stop in a row whose backward prints nothing (no float array, as in warp-lang's integer spinlock tests): the
 # twin printed every line of Warp's digest before it.
 SILENT_BACKWARD_DID_NOT_END = (
     "its digest lines equal Warp's, every one; the backward launch, which prints none, did not end"
@@ -187,7 +188,7 @@ def _where_it_stopped(lines: list[str], reference: list[str] | None, row: Mappin
     """Why a twin cut at its time limit (`status` "timeout") or crashed ("error") stopped in its backward launch:
     it printed Warp's forward lines, all of them, and no adjoint line; None when its lines say otherwise. A crash
     in a row whose backward reads an atomic's result says that too."""
-    if not reference or not lines or not has_backward(row, "cpu"):
+    if not reference or not lines or not runs_backward(row, "cpu"):
         return None
     forward = [line for line in reference if line.startswith("output ")]
     if lines != forward:

@@ -19,7 +19,7 @@ from typing import Any
 from warp_cuda_ir import cpu_units, extraction, warp_session
 from warp_cuda_ir.errors import ExtractionError
 from warp_cuda_ir.launch import has_launch_record
-from warp_cuda_ir.standalone.program import has_backward
+from warp_cuda_ir.standalone.program import runs_backward
 from warp_cuda_ir.validation import gradients
 
 
@@ -29,7 +29,7 @@ def _variants(row: Mapping[str, Any], standalone: bool) -> Iterator[tuple[str, b
     yield row["python_source"], False, False
     if not has_launch_record(row):
         return  # nothing runs: the CPU compile alone
-    if standalone and has_backward(row, "cpu"):
+    if standalone and runs_backward(row, "cpu"):
         yield row["python_source"], True, False
     if row.get("cuda_backward") and row.get("cpu_backward"):
         try:

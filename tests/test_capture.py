@@ -15,9 +15,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -1318,36 +1320,62 @@ def test_a_twin_whose_backward_does_not_end_says_its_forward_matched(
     assert columns["standalone_cpu_run_error"].endswith(getattr(stage, why)), columns["standalone_cpu_run_error"]
 
 
+SLOT = """
+import warp as wp
+
+@wp.kernel
+def count(counter: wp.array(dtype=wp.int32), a: wp.array(dtype=float), b: wp.array(dtype=float)):
+    i = wp.tid()
+    slot = wp.atomic_add(counter, 0, 1)
+    b[slot] = 2.0 * a[i]
+"""
+
+
+def _spin_args(ns):
+    return [wp.zeros(1, dtype=wp.float32, device="cpu"), wp.zeros(1, dtype=wp.int32, device="cpu")]
+
+
+def _slot_args(ns):
+    a = wp.array(np.arange(4, dtype=np.float32), device="cpu")
+    return [wp.zeros(1, dtype=wp.int32, device="cpu"), a, wp.zeros(4, dtype=float, device="cpu")]
+
+
+SPIN_FLOAT = SPINLOCK.replace("import warp as wp\n", "import warp as wp\n\nCOUNTER = wp.float32\n", 1)
+SPIN_NAMED = SPIN_FLOAT.replace(
+    "    while wp.atomic_cas(lock, 0, 0, 1) == 1:\n        pass\n",
+    "    taken = wp.atomic_cas(lock, 0, 0, 1)\n    while taken == 1:\n        taken = wp.atomic_cas(lock, 0, 0, 1)\n",
+)
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ on this machine")
-@pytest.mark.parametrize("acquire", ["direct", "through_a_name"])
-def test_programs_of_a_spin_wait_row_run_its_forward_only_and_the_twin_ends(acquire: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("source", "args", "flag"),
+    [
+        (SPIN_FLOAT, _spin_args, "spin_wait:acquire"),
+        (SPIN_NAMED, _spin_args, "spin_wait:acquire"),
+        (SLOT, _slot_args, "atomic_result:counter"),
+    ],
+    ids=["spin_wait", "spin_wait_through_a_name", "atomic_result"],
+)
+def test_programs_of_a_row_whose_backward_means_nothing_run_its_forward_and_the_twin_ends(
+    source: str, args: Callable[[Any], list[Any]], flag: str, tmp_path: Path
+) -> None:
     """A backward that replays a lock's acquire without its release never ends where threads run at once (24
-    spinlock programs ran to their limit on an H200): the row says `spin_wait`, its programs launch the forward
-    kernel only, and the twin ends printing Warp's digest, which leaves the backward out too."""
+    spinlock programs ran to their limit on an H200); one that reads an atomic's result it does not replay prints
+    whatever memory held. The row keeps its backward code and the flag; its programs launch the forward kernel
+    only, and the twin ends printing Warp's digest, which leaves the backward out too."""
     from warp_cuda_ir.standalone import reference, stage
 
-    source = SPINLOCK.replace("import warp as wp\n", "import warp as wp\n\nCOUNTER = wp.float32\n", 1)
-    if acquire == "through_a_name":
-        source = source.replace(
-            "    while wp.atomic_cas(lock, 0, 0, 1) == 1:\n        pass\n",
-            "    taken = wp.atomic_cas(lock, 0, 0, 1)\n"
-            "    while taken == 1:\n"
-            "        taken = wp.atomic_cas(lock, 0, 0, 1)\n",
-        )
-    assert "taken" in source or acquire == "direct"
-
-    def args(ns):
-        return [wp.zeros(1, dtype=wp.float32, device="cpu"), wp.zeros(1, dtype=wp.int32, device="cpu")]
-
     row = _captured_row(source, "count", args, 4)
-    assert "spin_wait:acquire" in row["adjoint_hazards"]
-    assert row["cuda_backward"] and row["cpu_backward"]  # the backward code stays in the row
+    assert flag in row["adjoint_hazards"]
+    assert row["cuda_backward"] and row["cpu_backward"]
     for target in ("cpu", "cuda"):
         main = row[f"{target}_program"].split("int main")[1]
         kernel = "_cuda_kernel_" if target == "cuda" else "_cpu_"
         assert f"{kernel}forward" in main and f"{kernel}backward" not in main
-        assert "takes a lock it never releases" in row[f"{target}_program"]
+        header = next(line for line in row[f"{target}_program"].splitlines() if "adjoint_hazards:" in line)
+        assert "only the forward kernel runs" in header and flag in header, header
     with warp_session.loaded_kernel(source, "count", backward=False) as (kernel, namespace):
         _, expected = reference.reference_run(row, kernel, namespace)
     assert expected and not any(line.startswith("adjoint ") for line in expected)

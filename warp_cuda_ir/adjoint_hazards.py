@@ -40,7 +40,8 @@ written at build time for every row. Each flag names the construct:
 - `atomic_result:<array>`: the value an atomic returns is used (`slot = wp.atomic_add(counter, 0, 1)`): Warp 1.19's
   backward code leaves the replayed atomic out (`// var_3 = wp::atomic_add(...)`) and reads its result, an
   uninitialised local, so the adjoint lands at an undefined index (warp-lang's `counter_kernel`: wrong_adjoint, no
-  flag; newton's `_update_col_major_contact_jacobians`: its twin read other garbage than Warp's build).
+  flag; newton's `_update_col_major_contact_jacobians`: its twin read other garbage than Warp's build). The row's
+  standalone programs run its forward kernel only (`standalone.program.runs_backward`).
 - `zero_adjoint:randf_bounds`: `randf(state, low, high)`: Warp registers `randf` as not differentiable
   (read from its built-in registry), so the bounds, which the value depends on linearly, get no adjoint.
 - `custom_adjoint:<func>`: the source writes `<func>`'s adjoint by hand (`@wp.func_grad(func)`) or its

@@ -163,7 +163,8 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         "divides by zero), `component_assignment:<var>` (a store into one component of a local vector "
         "or matrix, `v.y = ...`, `v[1] = ...`: Warp's backward code for it is wrong), "
         "`atomic_result:<array>` (an atomic's returned value is used: the backward leaves the atomic out and reads "
-        "its result uninitialised), `zero_adjoint:randf_bounds` (randf bounds get no adjoint), "
+        "its result uninitialised; the row's programs run the forward only), "
+        "`zero_adjoint:randf_bounds` (randf bounds get no adjoint), "
         "`custom_adjoint:<func>` (the source writes `<func>`'s adjoint or replay by hand, `@wp.func_grad`: the "
         "backward is the author's, not Warp's), `pointer_array:<var>` (an array made from a raw pointer in the "
         "kernel: it has no adjoint array), `spin_wait:<func>` (a `wp.func` whose `while` waits on an atomic's "
@@ -247,9 +248,9 @@ STANDALONE_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         "forward, backward) and a host `main()` that fills every argument with the row's inputs (embedded), "
         "launches the forward then the backward kernel (seeded output adjoints) and prints a digest line per "
         "output and per input adjoint; a row without backward code launches the forward kernel only (a program "
-        "never calls code its row does not hold), as does a row whose backward never ends (`spin_wait` in "
-        "`adjoint_hazards`). Rows without a launch record: compiles, prints why it does not "
-        "run.",
+        "never calls code its row does not hold), as does a row whose backward never ends or reads memory it never "
+        "wrote (`spin_wait`, `atomic_result` in `adjoint_hazards`). Rows without a launch record: compiles, prints "
+        "why it does not run.",
     ),
     (
         "cpu_program",

@@ -2866,3 +2866,86 @@ def test_a_factory_read_for_a_launchs_types_keeps_its_kernels_own_name(tmp_path)
     assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
         ("make_axpy.<locals>.axpy", "dtype = wp.float64")
     ]
+
+
+def test_statistics_pairwise_string_partition_yaml_text_and_vars_of_settings_in_main_are_read(tmp_path):
+    """Factory arguments computed in `main()` with `statistics.mean(SAMPLES)`, `itertools.pairwise(EDGES)`,
+    `"3x4".partition("x")`, `yaml.safe_load(TEXT)` and `**vars(cfg)` of a dataclass made there: each was a call
+    the guard refused ("calls mean, which may act", "calls pairwise ...", "calls str.partition ...", "calls
+    safe_load ...", "calls vars ..."). They compute on values in hand; `yaml.load` with a loader that may build
+    the script's objects stays refused."""
+    (tmp_path / "computed.py").write_text(
+        "import dataclasses\nimport itertools\nimport statistics\n\nimport warp as wp\nimport yaml\n\n"
+        "SAMPLES = [1.0, 2.0, 6.0]\nEDGES = [0.0, 0.5, 1.0]\nTEXT = 'relax: {omega: 0.7}'\n\n\n"
+        "@dataclasses.dataclass\nclass Damp:\n    c: float = 0.1\n\n\n"
+        "def make_scale(s):\n    @wp.kernel\n    def scale(a: wp.array(dtype=float)):\n        a[wp.tid()] *= s\n\n"
+        "    return scale\n\n\ndef make_band(lo, hi):\n    @wp.kernel\n    def band(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] = wp.clamp(a[wp.tid()], lo, hi)\n\n    return band\n\n\ndef make_rows(n):\n"
+        "    @wp.kernel\n    def rows(a: wp.array(dtype=int)):\n        a[wp.tid()] = n\n\n    return rows\n\n\n"
+        "def make_relax(omega):\n    @wp.kernel\n    def relax(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] *= omega\n\n    return relax\n\n\ndef make_damp(c):\n    @wp.kernel\n"
+        "    def damp(a: wp.array(dtype=float)):\n        a[wp.tid()] *= 1.0 - c\n\n    return damp\n\n\n"
+        "def make_unsafe(x):\n    @wp.kernel\n    def unsafe(a: wp.array(dtype=float)):\n        a[wp.tid()] = x\n\n"
+        "    return unsafe\n\n\ndef main():\n    make_scale(statistics.mean(SAMPLES))\n"
+        "    for lo, hi in itertools.pairwise(EDGES):\n        make_band(lo, hi)\n"
+        "    rows, _, cols = '3x4'.partition('x')\n    make_rows(int(rows))\n"
+        "    cfg = yaml.safe_load(TEXT)\n    make_relax(cfg['relax']['omega'])\n"
+        "    make_damp(**vars(Damp(c=0.25)))\n    loaded = yaml.load(TEXT, Loader=yaml.Loader)\n"
+        "    make_unsafe(loaded['relax']['omega'])\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_band.<locals>.band", "hi = 0.5\nlo = 0.0"),
+        ("make_band.<locals>.band", "hi = 1.0\nlo = 0.5"),
+        ("make_damp.<locals>.damp", "c = 0.25"),
+        ("make_relax.<locals>.relax", "omega = 0.7"),
+        ("make_rows.<locals>.rows", "n = 3"),
+        ("make_scale.<locals>.scale", "s = 3.0"),
+    ]
+    assert [r.kernel for r in result.reasons] == ["make_unsafe.<locals>.unsafe"]
+
+
+def test_enum_members_unpacked_zips_and_lambda_defaults_give_factory_arguments(tmp_path):
+    """`for mode in Blend: make_blend(mode.value)` over an `Enum` class ("loops over a EnumType"),
+    `los, his = zip(*BOUNDS)` ("cannot unpack zip into (los, his)") and a builder table's
+    `lambda p=2: make_pow(p)` ("p has no value the harvest can read"), in `main()`: an Enum class's members
+    are what `EnumMeta` iterates, a zip unpacked is its items, and a lambda's default is what a call without
+    the argument gets. A lambda parameter without a default stays unresolved."""
+    (tmp_path / "members.py").write_text(
+        "import enum\n\nimport warp as wp\n\nBOUNDS = [(-1.0, 1.0), (-2.0, 0.5)]\n\n\nclass Blend(enum.Enum):\n"
+        "    SOFT = 0.25\n    HARD = 0.75\n\n\ndef make_blend(w):\n    @wp.kernel\n"
+        "    def blend(a: wp.array(dtype=float)):\n        a[wp.tid()] *= w\n\n    return blend\n\n\n"
+        "def make_clip(lo, hi):\n    @wp.kernel\n    def clip(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] = wp.clamp(a[wp.tid()], lo, hi)\n\n    return clip\n\n\ndef make_pow(p):\n"
+        "    @wp.kernel\n    def power(a: wp.array(dtype=float)):\n        for _ in range(p):\n"
+        "            a[wp.tid()] *= 2.0\n\n    return power\n\n\ndef make_bare(x):\n    @wp.kernel\n"
+        "    def bare(a: wp.array(dtype=float)):\n        a[wp.tid()] = x\n\n    return bare\n\n\n"
+        "BUILDERS = {'square': lambda p=2: make_pow(p), 'bare': lambda x: make_bare(x)}\n\n\n"
+        "def main():\n    for mode in Blend:\n        make_blend(mode.value)\n    los, his = zip(*BOUNDS)\n"
+        "    make_clip(min(los), max(his))\n    for name in BUILDERS:\n        BUILDERS[name]()\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_blend.<locals>.blend", "w = 0.25"),
+        ("make_blend.<locals>.blend", "w = 0.75"),
+        ("make_clip.<locals>.clip", "hi = 1.0\nlo = -2.0"),
+        ("make_pow.<locals>.power", "p = 2"),
+    ]
+    assert [r.kernel for r in result.reasons] == ["make_bare.<locals>.bare"]
+
+
+def test_a_kernel_made_in_async_setup_from_a_class_attribute_is_made(tmp_path):
+    """`unittest.IsolatedAsyncioTestCase` with `async def asyncSetUp(self): self.kernel = make_gain(self.GAIN)`:
+    the parameters of an `async def` had no value ("self has no value the harvest can read"); they are read as a
+    `def`'s are, so `self` of `asyncSetUp` is the case's data attributes as for `setUp`."""
+    records = _harvest_script(
+        tmp_path,
+        "test_async_setup.py",
+        "import unittest\n\nimport warp as wp\n\n\ndef make_gain(g):\n    @wp.kernel\n"
+        "    def gain(a: wp.array(dtype=float)):\n        a[wp.tid()] *= g\n\n    return gain\n\n\n"
+        "class TestGain(unittest.IsolatedAsyncioTestCase):\n    GAIN = 3.0\n\n    async def asyncSetUp(self):\n"
+        "        self.kernel = make_gain(self.GAIN)\n\n    async def test_gain(self):\n"
+        "        self.assertIsNotNone(self.kernel)\n",
+    )
+    assert [r["source"].split("\n\n\n")[1] for r in records] == ["g = 3.0"]

@@ -30,6 +30,7 @@ import configparser
 import contextlib
 import copy
 import dataclasses
+import enum
 import functools
 import inspect
 import itertools
@@ -72,7 +73,7 @@ _PURE_BUILTINS = {
 # Finite combinatorics over values already in hand (`itertools.count`, `repeat` and `cycle` never end).
 _PURE_FUNCTIONS = (
     itertools.product, itertools.permutations, itertools.combinations, itertools.combinations_with_replacement,
-    itertools.chain, itertools.zip_longest, itertools.islice,
+    itertools.chain, itertools.zip_longest, itertools.islice, itertools.pairwise,
 )  # fmt: skip
 
 
@@ -840,6 +841,21 @@ class Resolver:
             pure = _plain([*args, *kwargs.values()])
         if getattr(func, "__name__", "") in _CONFIG_FILLING and type(getattr(func, "__self__", None)) in _CONFIG_TYPES:
             pure = id(func.__self__) in self.owned and _plain([*args, *kwargs.values()])
+        if getattr(func, "__module__", None) == "statistics":
+            # `statistics.mean(SAMPLES)` in `main()`: arithmetic of plain numbers (a script's own number type
+            # would run its methods)
+            pure = _plain([*args, *kwargs.values()])
+        if func is vars:
+            # `make_damp(**vars(cfg))` of settings made in `main()`: the fields of a record the harvest made
+            pure = (
+                len(args) == 1
+                and not kwargs
+                and (
+                    type(args[0]) in (types.SimpleNamespace, argparse.Namespace) or _generated_dataclass(type(args[0]))
+                )
+                and hasattr(args[0], "__dict__")
+                and _plain(args[0])
+            )
         if func is iter:  # `next(iter(cfg["omegas"]))`: one argument (`iter(f, sentinel)` would call `f`)
             pure = len(args) == 1 and not kwargs and _plain(args[0])
         if func is next:  # of an iterator over a container's items (a generator would run its body)
@@ -1023,7 +1039,11 @@ class Resolver:
             values = self._assigned_values(name, assignment, depth)
             edits = self._edits_between(name, assignment, at) if function is not None else []
             return [self._edited(name, v, edits, depth) for v in values] if edits else values
-        if isinstance(function, ast.FunctionDef):
+        if isinstance(function, ast.Lambda) and _arguments(function).get(name) is not None:
+            # `"square": lambda p=2: make_pow(p)` in a table of builders: its default, evaluated where the lambda
+            # is written (who calls the lambda, `BUILDERS[name]()`, the harvest does not follow)
+            return self.values(_arguments(function)[name], self.parent.get(id(function), self.tree), depth)  # type: ignore[arg-type]
+        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):  # `async def asyncSetUp(self)` too
             args = _arguments(function)
             if name in args and _is_constructor_self(function, name, self.parent.get(id(function))):
                 return self._constructed_so_far(function, name, at, depth)
@@ -2167,11 +2187,15 @@ def _named_tuple_class(cls: Any) -> bool:
 
 
 def _parses_text(func: Any) -> bool:
-    """`json.loads`, `tomllib.loads`, `ast.literal_eval`, `shlex.split`: functions of their text alone."""
+    """`json.loads`, `tomllib.loads`, `yaml.safe_load`, `ast.literal_eval`, `shlex.split`: functions of their
+    text alone (`yaml.load` with a loader may build the script's objects; only the safe loader here)."""
     parsers = [json.loads, ast.literal_eval, shlex.split]
     toml = sys.modules.get("tomllib")  # Python 3.11 on; a script that parses TOML text has imported it
     if toml is not None:
         parsers.append(toml.loads)
+    yaml = sys.modules.get("yaml")  # likewise PyYAML, where the script imported it
+    if yaml is not None and hasattr(yaml, "safe_load"):
+        parsers.append(yaml.safe_load)
     return any(func is f for f in parsers)
 
 
@@ -2200,6 +2224,10 @@ def _items(iterable: Any) -> list[Any]:
     np = sys.modules.get("numpy")
     if np is not None and isinstance(iterable, np.ndarray) and iterable.ndim >= 1:
         return list(iterable[:MAX_INSTANCES])
+    if type(iterable) is enum.EnumMeta:
+        # `for mode in Blend:` over an `Enum` class: its members, as `EnumMeta.__iter__` lists them (a class of a
+        # metaclass the script wrote may run its own `__iter__`, left out)
+        return list(itertools.islice(iterable, MAX_INSTANCES))
     if not isinstance(iterable, (list, tuple, range, dict, set, frozenset, *_VIEWS)):
         raise Unresolved(f"loops over a {type(iterable).__name__}")
     items = sorted(iterable, key=repr) if isinstance(iterable, (set, frozenset)) else iterable
@@ -2316,6 +2344,9 @@ def _unpack(target: ast.AST, value: Any, name: str) -> Any:
     if isinstance(target, ast.Name):
         return value
     if isinstance(target, (ast.Tuple, ast.List)):
+        if isinstance(value, (zip, enumerate, reversed, *_CONTAINER_ITERATORS)):
+            # `los, his = zip(*BOUNDS)`: the unpacking takes the iterator's items (of values already in hand)
+            value = tuple(itertools.islice(value, len(target.elts) + 1))
         if not isinstance(value, (tuple, list)) or len(value) != len(target.elts):
             raise Unresolved(f"cannot unpack {type(value).__name__} into {ast.unparse(target)}")
         for element, item in zip(target.elts, value, strict=True):
@@ -2461,6 +2492,7 @@ _CONTAINER_ITERATORS = tuple(
 _READING_METHODS = {
     "items", "keys", "values", "get", "count", "index", "copy", "join", "split", "rsplit", "strip", "lower",
     "upper", "replace", "startswith", "endswith", "format", "union", "intersection", "difference", "issubset",
+    "partition", "rpartition", "lstrip", "rstrip", "splitlines", "removeprefix", "removesuffix", "isdigit",
 }  # fmt: skip
 
 

@@ -2949,3 +2949,56 @@ def test_a_kernel_made_in_async_setup_from_a_class_attribute_is_made(tmp_path):
         "        self.assertIsNotNone(self.kernel)\n",
     )
     assert [r["source"].split("\n\n\n")[1] for r in records] == ["g = 3.0"]
+
+
+def test_properties_of_plain_settings_made_in_main_give_factory_arguments(tmp_path):
+    """`grid = Grid(n=9, length=2.0)` in `main()`, a plain class whose `@property dx` and
+    `functools.cached_property inv_dx2` compute from its attributes, then `make_coords(grid.dx)`: the harvest
+    made the class as a namespace of its class attributes, the `property` object among them, so `grid.dx` was
+    the property itself (Warp's codegen: "Invalid external reference type") and `grid.inv_dx2` was missing.
+    Each is now computed by its guarded copy; one with a setter is left out and stops its kernel."""
+    (tmp_path / "props.py").write_text(
+        "import functools\n\nimport warp as wp\n\n\nclass Grid:\n    def __init__(self, n, length):\n"
+        "        self.n = n\n        self.length = length\n\n    @property\n    def dx(self):\n"
+        "        return self.length / (self.n - 1)\n\n    @functools.cached_property\n    def inv_dx2(self):\n"
+        "        return 1.0 / (self.dx * self.dx)\n\n    @property\n    def cells(self):\n        return self.n - 1\n\n"
+        "    @cells.setter\n    def cells(self, value):\n        self.n = value + 1\n\n\n"
+        "def make_coords(h):\n    @wp.kernel\n    def coords(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] = float(wp.tid()) * h\n\n    return coords\n\n\ndef make_laplace(inv_h2):\n"
+        "    @wp.kernel\n    def laplace(a: wp.array(dtype=float)):\n        a[wp.tid()] *= inv_h2\n\n"
+        "    return laplace\n\n\ndef make_cells(m):\n    @wp.kernel\n    def cells(a: wp.array(dtype=int)):\n"
+        "        a[wp.tid()] = m\n\n    return cells\n\n\ndef main():\n    grid = Grid(n=9, length=2.0)\n"
+        "    make_coords(grid.dx)\n    make_laplace(grid.inv_dx2)\n    make_cells(grid.cells)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_coords.<locals>.coords", "h = 0.25"),
+        ("make_laplace.<locals>.laplace", "inv_h2 = 16.0"),
+    ]
+    assert [r.kernel for r in result.reasons] == ["make_cells.<locals>.cells"]
+
+
+def test_a_kernel_made_in_a_dataclass_post_init_from_its_fields_is_made(tmp_path):
+    """`@dataclass class Amplifier: gain: float = 2.0; kernel: wp.Kernel = field(init=False)` whose
+    `__post_init__` sets `self.kernel = make_gain(self.gain)`, and one computing `self.inv_mass = 1.0 / self.mass`
+    before its factory call: `self` of `__post_init__` had no value ("self, a parameter of __post_init__, has no
+    default and no caller"). It is what the generated `__init__` sets from each construction's arguments, then
+    what `__post_init__` set before the call; a field of `init=False` is no parameter of that `__init__`."""
+    records = _harvest_script(
+        tmp_path,
+        "post_init.py",
+        "from dataclasses import dataclass, field\n\nimport warp as wp\n\n\ndef make_gain(g):\n    @wp.kernel\n"
+        "    def gain(a: wp.array(dtype=float)):\n        a[wp.tid()] *= g\n\n    return gain\n\n\n"
+        "def make_accel(inv_m):\n    @wp.kernel\n    def accel(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] *= inv_m\n\n    return accel\n\n\n@dataclass\nclass Amplifier:\n    gain: float = 2.0\n"
+        "    kernel: wp.Kernel = field(init=False)\n\n    def __post_init__(self):\n"
+        "        self.kernel = make_gain(self.gain)\n\n\n@dataclass\nclass Body:\n    mass: float\n"
+        "    inv_mass: float = field(init=False, default=0.0)\n\n    def __post_init__(self):\n"
+        "        self.inv_mass = 1.0 / self.mass\n        self.accel = make_accel(self.inv_mass)\n\n\n"
+        "if __name__ == '__main__':\n    amp = Amplifier(3.0)\n    body = Body(mass=4.0)\n",
+    )
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records) == [
+        ("make_accel.<locals>.accel", "inv_m = 0.25"),
+        ("make_gain.<locals>.gain", "g = 3.0"),
+    ]

@@ -50,6 +50,7 @@ from warp_cuda_ir import syntax
 from warp_cuda_ir.harvest.factories import (
     Plan,
     command_line_given,
+    dataclass_init,
     parser_of,
     reads_special_attribute,
     target_names,
@@ -150,6 +151,8 @@ class Resolver:
         self.helper_depth = 0
         # (id(a partial's call), id(the function)) -> its later calls (`_partial_calls`)
         self.completed: dict[tuple[int, int], list[ast.Call]] = {}
+        # id(a dataclass's `__post_init__`) -> the constructor that runs it (`_post_init_constructor`), or None
+        self.post_inits: dict[int, ast.FunctionDef | None] = {}
 
     # --- the calls of a factory ------------------------------------------------------------------
 
@@ -940,10 +943,33 @@ class Resolver:
         guarded = self.helpers.get(id(init)) if defined is not None else None
         if defined is not None and guarded is None:
             return None
-        data = {k: v for k, v in vars(cls).items() if not k.startswith("__") and not callable(v) and _plain(v, 1)}
+        data = {
+            k: v
+            for k, v in vars(cls).items()
+            if not k.startswith("__") and not callable(v) and not isinstance(v, _PROPERTIES) and _plain(v, 1)
+        }
+        # `@property def dx(self): return self.length / (self.n - 1)` (or a `functools.cached_property`): computed
+        # on the record by its guarded copy when read (`make_coords(grid.dx)`); the `property` object itself
+        # is no value of it. One the harvest cannot copy (it acts, has a setter) is left out: reading it stops.
+        computed: dict[str, property] = {}
+        for k, v in vars(cls).items():
+            getter = v.fget if isinstance(v, property) else v.func if isinstance(v, functools.cached_property) else None
+            if getter is None or (isinstance(v, property) and (v.fset or v.fdel)):
+                continue
+            defined_at = next((n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == k), None)
+            if defined_at is None or [called_name(d) for d in defined_at.decorator_list] not in _PROPERTY_DECORATORS:
+                continue
+            if id(getter) not in self.helpers:
+                self.helpers[id(getter)] = None
+                undecorated = copy.deepcopy(defined_at)
+                undecorated.decorator_list = []
+                self._guarded_copy(getter, undecorated)
+            if self.helpers[id(getter)] is not None:
+                computed[k] = property(self.helpers[id(getter)])
+        kind = type(cls.__name__, (types.SimpleNamespace,), computed) if computed else types.SimpleNamespace
 
         def made(*args: Any, **kwargs: Any) -> types.SimpleNamespace:
-            record = types.SimpleNamespace(**data)
+            record = kind(**data)
             if guarded is not None:
                 guarded(record, *args, **kwargs)
             elif args or kwargs:
@@ -1047,6 +1073,9 @@ class Resolver:
             args = _arguments(function)
             if name in args and _is_constructor_self(function, name, self.parent.get(id(function))):
                 return self._constructed_so_far(function, name, at, depth)
+            constructor = self._post_init_constructor(function, name)
+            if constructor is not None:
+                return self._constructed_so_far(constructor, name, at, depth)
             if name in args:
                 return self._parameter_values(function, name, args[name], depth)
             if name in [s.arg for s in (function.args.vararg, function.args.kwarg) if s is not None]:
@@ -1117,6 +1146,42 @@ class Resolver:
             types.SimpleNamespace(**dict(zip(attributes, combo, strict=True)))
             for combo in _spread(lists, MAX_INSTANCES)
         ]
+
+    def _post_init_constructor(self, func: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> Any:
+        """For `self` of the `__post_init__` of a top-level `@dataclass` that writes no `__init__` (`def
+        __post_init__(self): self.kernel = make_gain(self.gain)`), the `__init__` the dataclass runs: the generated
+        one (`factories.dataclass_init`: the fields set from the construction's arguments) with `__post_init__`'s
+        body after it, as `__init__` calls it last. The fields' statements are the class's own lines, before the
+        method's, so `_constructed_so_far` reads them and what `__post_init__` set before the statement. None for
+        any other function or parameter."""
+        owner = self.parent.get(id(func))
+        positional = [*func.args.posonlyargs, *func.args.args]
+        if not (
+            isinstance(func, ast.FunctionDef)
+            and func.name == "__post_init__"
+            and isinstance(owner, ast.ClassDef)
+            and self.parent.get(id(owner)) is self.tree
+            and [a.arg for a in positional] == [name]
+            and not func.decorator_list
+            and not any(isinstance(n, ast.FunctionDef) and n.name == "__init__" for n in owner.body)
+        ):
+            return None
+        key = id(func)
+        if key not in self.post_inits:
+            generated = dataclass_init(owner)
+            if generated is None:
+                self.post_inits[key] = None
+            else:
+                init = generated[0]
+                for stmt in init.body:  # the generated statements are in no tree: placed in the constructor
+                    for node in ast.walk(stmt):
+                        for child in ast.iter_child_nodes(node):
+                            self.parent[id(child)] = node
+                    self.parent[id(stmt)] = init
+                self.parent[id(init)] = owner
+                self.post_inits[key] = init
+                init.body = [*init.body, *func.body]
+        return self.post_inits[key]
 
     def _assigned_attribute(self, stmt: ast.Assign | ast.AnnAssign, attribute: str, depth: int) -> list[Any]:
         target = stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target
@@ -2452,6 +2517,8 @@ def _plain(value: Any, depth: int = 0) -> bool:
 
 
 _DEFAULT_FACTORIES = (list, dict, set, tuple, frozenset)
+_PROPERTIES = (property, functools.cached_property)
+_PROPERTY_DECORATORS = (["property"], ["cached_property"])
 # A `configparser` parser of the standard interpolations, made, filled from text or a dict, and read.
 _CONFIG_TYPES = (configparser.ConfigParser, configparser.RawConfigParser)
 _CONFIG_FILLING = ("read_string", "read_dict")

@@ -3002,3 +3002,21 @@ def test_a_kernel_made_in_a_dataclass_post_init_from_its_fields_is_made(tmp_path
         ("make_accel.<locals>.accel", "inv_m = 0.25"),
         ("make_gain.<locals>.gain", "g = 3.0"),
     ]
+
+
+def test_a_name_bound_by_a_walrus_in_an_if_test_of_main_is_read(tmp_path):
+    """`if (g := cfg.get("gain")) is not None: make_gain(g)` in `main()`: `g` was "bound in main other than by
+    an assignment". A walrus its statement always evaluates is an assignment there; one behind `and` / `or`
+    (which may skip it) stays unread."""
+    (tmp_path / "walrus.py").write_text(
+        "import warp as wp\n\nCFG = {'gain': 2.0, 'bias': 0.5}\n\n\ndef make_gain(g):\n    @wp.kernel\n"
+        "    def gain(a: wp.array(dtype=float)):\n        a[wp.tid()] *= g\n\n    return gain\n\n\n"
+        "def make_bias(b):\n    @wp.kernel\n    def bias(a: wp.array(dtype=float)):\n        a[wp.tid()] += b\n\n"
+        "    return bias\n\n\ndef main(cfg=CFG):\n    if (g := cfg.get('gain')) is not None:\n        make_gain(g)\n"
+        "    if cfg and (b := cfg.get('bias')):\n        make_bias(b)\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records] == [
+        ("make_gain.<locals>.gain", "g = 2.0")
+    ]
+    assert [r.kernel for r in result.reasons] == ["make_bias.<locals>.bias"]

@@ -1369,7 +1369,9 @@ class Resolver:
                 raise Unresolved(f"{ast.unparse(stmt)[:80]}: {type(e).__name__}: {e}") from e
         return value
 
-    def _assigned_values(self, name: str, stmt: ast.stmt, depth: int) -> list[Any]:
+    def _assigned_values(self, name: str, stmt: ast.stmt | ast.NamedExpr, depth: int) -> list[Any]:
+        if isinstance(stmt, ast.NamedExpr):
+            return [_unpack(stmt.target, v, name) for v in self.values(stmt.value, stmt, depth)]
         value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
         if value is None:
             raise Unresolved(f"{name} is bound other than by an assignment")
@@ -1565,7 +1567,7 @@ class Resolver:
                 yield from reversed(cur.generators[:inside])
             child, cur = cur, self.parent.get(id(cur))
 
-    def _last_assignment(self, name: str, at: ast.AST, function: Any) -> ast.stmt | None:
+    def _last_assignment(self, name: str, at: ast.AST, function: Any) -> ast.stmt | ast.NamedExpr | None:
         line = getattr(at, "lineno", 0)
         found = None
         for node in _walk_body(function or self.tree):
@@ -1573,9 +1575,29 @@ class Resolver:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 if any(name in target_names(t) for t in targets) and (found is None or node.lineno > found.lineno):
                     found = node
+            elif (
+                isinstance(node, ast.NamedExpr)
+                and function is not None
+                and node.lineno < line
+                and self._always_evaluated(node)
+            ):
+                # `if (g := cfg.get("gain")) is not None:` then `make_gain(g)` in its body (in a function: the top
+                # level's are in the namespace)
+                if name in target_names(node.target) and (found is None or node.lineno > found.lineno):
+                    found = node  # type: ignore[assignment]
         if found is not None and function is None and name in self.namespace and self._runs_at_load(found):
             return None  # the script's load ran it: its value is in the namespace
         return found
+
+    def _always_evaluated(self, node: ast.expr) -> bool:
+        """Whether `node` runs whenever its statement does: no `and` / `or`, conditional expression or
+        comprehension between them may skip it."""
+        cur = self.parent.get(id(node))
+        while isinstance(cur, ast.expr):
+            if isinstance(cur, (ast.BoolOp, ast.IfExp, ast.Lambda, *_COMPREHENSIONS)):
+                return False
+            cur = self.parent.get(id(cur))
+        return True
 
     def _runs_at_load(self, stmt: ast.stmt) -> bool:
         return any(stmt is s for s in self.tree.body)

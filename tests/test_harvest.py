@@ -3020,3 +3020,28 @@ def test_a_name_bound_by_a_walrus_in_an_if_test_of_main_is_read(tmp_path):
         ("make_gain.<locals>.gain", "g = 2.0")
     ]
     assert [r.kernel for r in result.reasons] == ["make_bias.<locals>.bias"]
+
+
+def test_factory_arguments_from_device_questions_in_main_are_read(tmp_path):
+    """`make_chunked(4 if wp.get_device().is_cpu else 64)` and `make_fill(wp.get_cuda_device_count())` in
+    `main()`: calls the guard refused ("calls get_device, which may act"). Questions about the devices Warp
+    found answer as the script's run on this machine would; `wp.set_device(...)`, which changes the device,
+    stays refused."""
+    import warp as wp
+
+    (tmp_path / "devices.py").write_text(
+        "import warp as wp\n\n\ndef make_chunked(chunk):\n    @wp.kernel\n    def chunked(a: wp.array(dtype=int)):\n"
+        "        a[wp.tid()] = chunk\n\n    return chunked\n\n\ndef make_fill(v):\n    @wp.kernel\n"
+        "    def fill(a: wp.array(dtype=int)):\n        a[wp.tid()] = v\n\n    return fill\n\n\ndef make_set(v):\n"
+        "    @wp.kernel\n    def set_on(a: wp.array(dtype=int)):\n        a[wp.tid()] = v\n\n    return set_on\n\n\n"
+        "def main():\n    device = wp.get_device()\n    make_chunked(4 if device.is_cpu else 64)\n"
+        "    make_fill(max(wp.get_cuda_device_count(), 1))\n    make_set(wp.set_device('cpu') or 1)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    chunk = 4 if wp.get_device().is_cpu else 64
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_chunked.<locals>.chunked", f"chunk = {chunk}"),
+        ("make_fill.<locals>.fill", f"v = {max(wp.get_cuda_device_count(), 1)}"),
+    ]
+    assert [r.kernel for r in result.reasons] == ["make_set.<locals>.set_on"]

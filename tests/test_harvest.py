@@ -3045,3 +3045,40 @@ def test_factory_arguments_from_device_questions_in_main_are_read(tmp_path):
         ("make_fill.<locals>.fill", f"v = {max(wp.get_cuda_device_count(), 1)}"),
     ]
     assert [r.kernel for r in result.reasons] == ["make_set.<locals>.set_on"]
+
+
+def test_settings_files_next_to_the_script_read_in_main_are_read(tmp_path):
+    """`cfg.read(Path(__file__).with_name("settings.ini"))`, `with open(os.path.join(HERE, "material.json")) as
+    fh: params = json.load(fh)` and `json.loads(Path(...).read_text())` in `main()`: the parser stayed empty
+    ("NoSectionError: No section: 'solver'"), `fh` was "bound in main other than by an assignment", `Path` was
+    a call that "may act". A file of the script's own folder is read (into memory; the harvest holds no file
+    open); opening one to write, or a file elsewhere, stays refused."""
+    (tmp_path / "settings.ini").write_text("[solver]\nomega = 0.6\n")
+    (tmp_path / "material.json").write_text('{"k": 12.5}')
+    (tmp_path / "files.py").write_text(
+        "import configparser\nimport json\nimport os\nfrom pathlib import Path\n\nimport warp as wp\n\n"
+        "HERE = os.path.dirname(os.path.abspath(__file__))\n\n\ndef make_relax(omega):\n    @wp.kernel\n"
+        "    def relax(a: wp.array(dtype=float)):\n        a[wp.tid()] *= omega\n\n    return relax\n\n\n"
+        "def make_spring(k):\n    @wp.kernel\n    def spring(a: wp.array(dtype=float)):\n        a[wp.tid()] *= -k\n\n"
+        "    return spring\n\n\ndef make_text(k):\n    @wp.kernel\n    def text(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] += k\n\n    return text\n\n\ndef make_written(x):\n    @wp.kernel\n"
+        "    def written(a: wp.array(dtype=float)):\n        a[wp.tid()] = x\n\n    return written\n\n\n"
+        "def main():\n    cfg = configparser.ConfigParser()\n    cfg.read(Path(__file__).with_name('settings.ini'))\n"
+        "    make_relax(cfg.getfloat('solver', 'omega'))\n"
+        "    with open(os.path.join(HERE, 'material.json')) as fh:\n        params = json.load(fh)\n"
+        "    make_spring(params['k'])\n    text = json.loads((Path(HERE) / 'material.json').read_text())\n"
+        "    make_text(text['k'])\n    with open(os.path.join(HERE, 'material.json'), 'a+') as out:\n"
+        "        make_written(len(out.read()))\n"
+        "    with open(os.path.join(HERE, '..', 'outside.json')) as other:\n"
+        "        make_written(json.load(other)['k'])\n"
+        "\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    (tmp_path.parent / "outside.json").write_text('{"k": 1.0}')
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_relax.<locals>.relax", "omega = 0.6"),
+        ("make_spring.<locals>.spring", "k = 12.5"),
+        ("make_text.<locals>.text", "k = 12.5"),
+    ]
+    assert [r.kernel for r in result.reasons] == ["make_written.<locals>.written"]
+    assert (tmp_path / "material.json").read_text() == '{"k": 12.5}'

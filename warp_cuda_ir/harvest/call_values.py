@@ -33,10 +33,12 @@ import dataclasses
 import enum
 import functools
 import inspect
+import io
 import itertools
 import json
 import math
 import os
+import pathlib
 import shlex
 import sys
 import textwrap
@@ -85,7 +87,7 @@ MAX_ITEMS = 100_000
 
 def _bounded(value: Any) -> Any:
     """`value`, or its first items as a tuple for an iterator; Unresolved past `MAX_ITEMS` items."""
-    if isinstance(value, (str, bytes)):
+    if isinstance(value, (str, bytes, io.IOBase)):  # a file `_opened` read is read as a file, not iterated
         return value
     if hasattr(value, "__len__"):
         try:
@@ -844,6 +846,25 @@ class Resolver:
             pure = _plain([*args, *kwargs.values()])
         if getattr(func, "__name__", "") in _CONFIG_FILLING and type(getattr(func, "__self__", None)) in _CONFIG_TYPES:
             pure = id(func.__self__) in self.owned and _plain([*args, *kwargs.values()])
+        if getattr(func, "__name__", "") == "read" and type(getattr(func, "__self__", None)) in _CONFIG_TYPES:
+            # `cfg.read(Path(__file__).with_name("settings.ini"))` in `main()`: filled from the script's own files
+            files = args[0] if args and isinstance(args[0], (list, tuple)) else args[:1]
+            pure = (
+                id(func.__self__) in self.owned
+                and len(args) == 1
+                and set(kwargs) <= {"encoding"}
+                and all(self._own_file(f) for f in files)
+            )
+        if func is open:
+            # `with open(os.path.join(HERE, "material.json")) as fh: json.load(fh)`: a file of the script's folder,
+            # read whole into memory (a mode that writes, or another folder's file, stays refused)
+            return self._opened(args, kwargs)
+        if _path_question(func, args, kwargs):
+            pure = True
+        if _reads_path(func):  # `Path(__file__).with_name("params.json").read_text()`
+            pure = self._own_file(func.__self__) and set(kwargs) <= {"encoding", "errors"} and not args
+        if _parses_file(func) and not pure:  # `json.load(fh)` of what `_opened` read
+            pure = not kwargs and len(args) == 1 and isinstance(args[0], (io.StringIO, io.BytesIO))
         if getattr(func, "__module__", None) == "statistics":
             # `statistics.mean(SAMPLES)` in `main()`: arithmetic of plain numbers (a script's own number type
             # would run its methods)
@@ -872,6 +893,30 @@ class Resolver:
         # machine's memory, so a built-in is not handed more than `MAX_ITEMS` items.
         args = tuple(_bounded(a) for a in args)
         return func(*args, **kwargs)
+
+    def _own_file(self, path: Any) -> bool:
+        """Whether `path` (a string or a path) names a file under the script's own folder."""
+        if not isinstance(path, (str, os.PathLike)):
+            return False
+        folder = os.path.dirname(os.path.realpath(self.path))
+        found = os.path.realpath(os.fspath(path))
+        return found.startswith(folder + os.sep) and os.path.isfile(found)
+
+    def _opened(self, args: tuple, kwargs: dict[str, Any]) -> io.StringIO | io.BytesIO:
+        """`open(path)` / `open(path, "rb", encoding=...)` of a file of the script's folder, as an in-memory copy
+        of its text or bytes (the harvest holds no file open); Unresolved for any other."""
+        mode = args[1] if len(args) > 1 else kwargs.get("mode", "r")
+        given = set(kwargs) - {"mode", "encoding", "errors"}
+        if not args or len(args) > 2 or given or not isinstance(mode, str) or set(mode) - {"r", "b", "t"}:
+            raise Unresolved("opens a file other than for reading")
+        if not self._own_file(args[0]):
+            raise Unresolved(f"opens {describe(args[0])}, no file of the script's folder")
+        path = os.fspath(args[0])
+        if "b" in mode:
+            with open(path, "rb") as f:
+                return io.BytesIO(f.read())
+        with open(path, encoding=kwargs.get("encoding"), errors=kwargs.get("errors")) as f:
+            return io.StringIO(f.read())
 
     def _helper(self, func: Any) -> Any:
         """The script's own top-level function `func`, guarded, when its body only computes: `cfl_dt(dx, 2.0)`,
@@ -1372,6 +1417,14 @@ class Resolver:
     def _assigned_values(self, name: str, stmt: ast.stmt | ast.NamedExpr, depth: int) -> list[Any]:
         if isinstance(stmt, ast.NamedExpr):
             return [_unpack(stmt.target, v, name) for v in self.values(stmt.value, stmt, depth)]
+        if isinstance(stmt, ast.With):
+            # `with open(path) as fh:`: the file `_opened` read, which is its own context value; the value any
+            # other context manager's `__enter__` gives is the script's run's
+            item = next(i for i in stmt.items if i.optional_vars is not None and name in target_names(i.optional_vars))
+            values = self.values(item.context_expr, stmt, depth)
+            if not all(isinstance(v, (io.StringIO, io.BytesIO)) for v in values):
+                raise Unresolved(f"{name} is bound by a with statement other than over an opened file")
+            return [_unpack(item.optional_vars, v, name) for v in values]
         value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
         if value is None:
             raise Unresolved(f"{name} is bound other than by an assignment")
@@ -1575,6 +1628,14 @@ class Resolver:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 if any(name in target_names(t) for t in targets) and (found is None or node.lineno > found.lineno):
                     found = node
+            elif (
+                isinstance(node, ast.With)
+                and function is not None
+                and node.lineno < line
+                and any(i.optional_vars is not None and name in target_names(i.optional_vars) for i in node.items)
+            ):
+                if found is None or node.lineno > found.lineno:
+                    found = node  # type: ignore[assignment]  # `with open(path) as fh:` (see `_assigned_values`)
             elif (
                 isinstance(node, ast.NamedExpr)
                 and function is not None
@@ -2273,6 +2334,38 @@ def _named_tuple_class(cls: Any) -> bool:
     )
 
 
+# Paths computed (`Path(__file__).with_name("settings.ini")`): strings, at most a look at the file system.
+_PATH_METHODS = frozenset(
+    {"with_name", "with_suffix", "with_stem", "joinpath", "absolute", "resolve", "as_posix", "exists", "is_file"}
+)
+
+
+def _path_question(func: Any, args: tuple, kwargs: dict[str, Any]) -> bool:
+    """A `pathlib` path made or combined, or a function of `os.path`, of strings and paths."""
+    given = [*args, *kwargs.values()]
+    if not all(isinstance(a, (str, bytes, os.PathLike, bool)) for a in given):
+        return False
+    if isinstance(func, type) and issubclass(func, pathlib.PurePath):
+        return not kwargs
+    if isinstance(getattr(func, "__self__", None), pathlib.PurePath):
+        return getattr(func, "__name__", "") in _PATH_METHODS
+    return getattr(func, "__module__", None) in ("posixpath", "ntpath", "genericpath")
+
+
+def _reads_path(func: Any) -> bool:
+    return isinstance(getattr(func, "__self__", None), pathlib.Path) and func.__name__ in ("read_text", "read_bytes")
+
+
+def _parses_file(func: Any) -> bool:
+    """`json.load`, `tomllib.load`, `yaml.safe_load` of an opened file."""
+    parsers = [json.load]
+    for module, name in (("tomllib", "load"), ("yaml", "safe_load")):
+        loaded = sys.modules.get(module)
+        if loaded is not None and hasattr(loaded, name):
+            parsers.append(getattr(loaded, name))
+    return any(func is f for f in parsers)
+
+
 def _parses_text(func: Any) -> bool:
     """`json.loads`, `tomllib.loads`, `yaml.safe_load`, `ast.literal_eval`, `shlex.split`: functions of their
     text alone (`yaml.load` with a loader may build the script's objects; only the safe loader here)."""
@@ -2516,7 +2609,7 @@ def _plain(value: Any, depth: int = 0) -> bool:
     the script wrote (containers checked a few levels deep)."""
     if isinstance(value, _PLAIN_TYPES) or isinstance(value, (type, types.ModuleType, types.FunctionType)):
         return True
-    if isinstance(value, (types.BuiltinFunctionType, _Parsed)):
+    if isinstance(value, (types.BuiltinFunctionType, _Parsed, pathlib.PurePath)):
         return True
     if type(value) in (types.SimpleNamespace, argparse.Namespace):
         return depth < 4 and all(_plain(v, depth + 1) for v in itertools.islice(vars(value).values(), 256))
@@ -2589,7 +2682,7 @@ _READING_METHODS = {
 # The same for a copy of a local value `main()` edits in place (`Resolver._edited`): `cfg.update(bias=0.5)`.
 _KWARGS_METHODS = ("pop", "setdefault", "popitem", "update")
 # The editing calls `_edits` follows (a list's `append` may hold a factory's call, which is not run to edit)
-_EDITING_METHODS = ("update", "setdefault", "read_string", "read_dict")
+_EDITING_METHODS = ("update", "setdefault", "read_string", "read_dict", "read")
 
 
 def _reading_method(func: Any) -> bool:

@@ -3082,3 +3082,31 @@ def test_settings_files_next_to_the_script_read_in_main_are_read(tmp_path):
     ]
     assert [r.kernel for r in result.reasons] == ["make_written.<locals>.written"]
     assert (tmp_path / "material.json").read_text() == '{"k": 12.5}'
+
+
+def test_click_option_defaults_reach_the_factories_a_command_calls(tmp_path):
+    """A `click` command (`@click.command()`, `@click.option("--gain", default=1.5, type=float)`,
+    `@click.option("--steps", "-s", default="3", type=int)`, `@click.option("--time-step", default=0.01)`) calling
+    factories with its parameters, run as `cli(standalone_mode=False, args=[])`: each parameter "has no default
+    and no caller". It is what click gives a command line without the option (the default, converted by a
+    built-in `type=`); a `default=` click would call (a lambda) stays unread."""
+    (tmp_path / "cli.py").write_text(
+        "import click\nimport warp as wp\n\n\ndef make_gain(g):\n    @wp.kernel\n"
+        "    def gain(a: wp.array(dtype=float)):\n        a[wp.tid()] *= g\n\n    return gain\n\n\n"
+        "def make_steps(n):\n    @wp.kernel\n    def steps(a: wp.array(dtype=float)):\n        for _ in range(n):\n"
+        "            a[wp.tid()] += 1.0\n\n    return steps\n\n\ndef make_dt(dt):\n    @wp.kernel\n"
+        "    def advance(a: wp.array(dtype=float)):\n        a[wp.tid()] *= dt\n\n    return advance\n\n\n"
+        "def make_late(x):\n    @wp.kernel\n    def late(a: wp.array(dtype=float)):\n        a[wp.tid()] = x\n\n"
+        "    return late\n\n\n@click.command()\n@click.option('--gain', default=1.5, type=float, show_default=True)\n"
+        "@click.option('--steps', '-s', default='3', type=int)\n@click.option('--time-step', default=0.01)\n"
+        "@click.option('--late', default=lambda: 2.0)\ndef cli(gain, steps, time_step, late):\n    make_gain(gain)\n"
+        "    make_steps(steps)\n    make_dt(time_step)\n    make_late(late)\n\n\n"
+        "if __name__ == '__main__':\n    cli(standalone_mode=False, args=[])\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_dt.<locals>.advance", "dt = 0.01"),
+        ("make_gain.<locals>.gain", "g = 1.5"),
+        ("make_steps.<locals>.steps", "n = 3"),
+    ]
+    assert [r.kernel for r in result.reasons] == ["make_late.<locals>.late"]

@@ -1276,11 +1276,47 @@ class Resolver:
             # or in a fixture method of a test class: the class's data attributes, and those of each subclass
             # case the script defines (which the runner runs too, with the attributes it overrides)
             out = self._test_instance_data(func, name)
+        if not out and default is None:
+            # `@click.option("--gain", default=1.5, type=float)` on `def cli(gain, steps)`: what the command gets
+            # run with no arguments, as `parse_args()` gives argparse's defaults
+            out = self._click_default(func, name, depth)
         if not out and default is not None:
             out = self.values(default, func, depth)
         if not out:
             raise Unresolved(why)
         return out[:MAX_INSTANCES]
+
+    def _click_default(self, func: ast.FunctionDef, name: str, depth: int) -> list[Any]:
+        """The value a `click` command's parameter `name` gets from its `@click.option(...)` (or `@option`)
+        decorator when the command line gives none: its `default=` (converted by a built-in `type=`, as click
+        converts it), `False` for a flag, None without one; `[]` when no option of the function names it (or
+        one whose default the harvest cannot read: a callable, `multiple=`, a prompt)."""
+        names = [called_name(d.func) for d in func.decorator_list if isinstance(d, ast.Call)]
+        if not any(n in ("command", "group") for n in names):
+            return []
+        for decorator in func.decorator_list:
+            if not (isinstance(decorator, ast.Call) and called_name(decorator.func) in ("option", "argument")):
+                continue
+            decls = [a.value for a in decorator.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            if _click_name(decls) != name:
+                continue
+            given = {k.arg: k.value for k in decorator.keywords}
+            if set(given) & {"multiple", "prompt", "callback", "nargs", "envvar", "default_map"}:
+                return []
+            at = self.parent.get(id(func), self.tree)
+            if "default" not in given:
+                flag = given.get("is_flag")
+                return [False] if isinstance(flag, ast.Constant) and flag.value is True else [None]
+            kind = self._first(given["type"], at, depth) if "type" in given else None
+            out = []
+            for value in self.values(given["default"], at, depth):
+                if callable(value):
+                    return []  # `default=lambda: ...`: click calls it
+                if kind in (int, float, str, bool) and value is not None:
+                    value = kind(value)
+                out.append(value)
+            return out
+        return []
 
     def _test_instance_data(self, method: ast.FunctionDef, name: str) -> list[types.SimpleNamespace]:
         """For `self` of a test method (or `setUp`, or `cls` of `setUpClass`) of a top-level class, the class's
@@ -2332,6 +2368,19 @@ def _named_tuple_class(cls: Any) -> bool:
         and new.co_filename == "<string>"
         and str(getattr(cls.__new__, "__module__", "")).startswith("namedtuple_")
     )
+
+
+def _click_name(decls: list[str]) -> str | None:
+    """The parameter name click gives an option declared with `decls` (`"--time-step", "-t"` -> `time_step`): a
+    declaration without dashes names it; else the first long name, else the first short one."""
+    plain = [d for d in decls if d.isidentifier()]
+    if plain:
+        return plain[0]
+    long = [d for d in decls if d.startswith("--")]
+    chosen = long[0] if long else decls[0] if decls else None
+    if chosen is None:
+        return None
+    return chosen.split("/")[0].lstrip("-").replace("-", "_").lower()
 
 
 # Paths computed (`Path(__file__).with_name("settings.ini")`): strings, at most a look at the file system.

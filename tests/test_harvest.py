@@ -3110,3 +3110,22 @@ def test_click_option_defaults_reach_the_factories_a_command_calls(tmp_path):
         ("make_steps.<locals>.steps", "n = 3"),
     ]
     assert [r.kernel for r in result.reasons] == ["make_late.<locals>.late"]
+
+
+def test_a_kernel_calling_funcs_a_user_decorator_filed_in_a_table_is_written(tmp_path):
+    """`@op def softplus(x: float) -> float: ...` where `op` files `wp.func(fn)` in a module dict and returns the
+    plain function, and a kernel calling `wp.static(FUNCS["softplus"])(x)`: the self-contained text kept `@op`
+    above the function's def, which ran the user's decorator on a `FUNCS` not yet written ("NameError: name
+    'FUNCS' is not defined"). Warp made the function from the undecorated def, so the text makes it so
+    (`softplus = wp.func(softplus)`) without the user's decorators, and the table of those functions after."""
+    records = _harvest_script(
+        tmp_path,
+        "registry.py",
+        "import warp as wp\n\nFUNCS = {}\n\n\ndef op(fn):\n    FUNCS[fn.__name__] = wp.func(fn)\n    return fn\n\n\n"
+        "@op\ndef softplus(x: float) -> float:\n    return wp.log(1.0 + wp.exp(x))\n\n\n"
+        "@op\ndef twice(x: float) -> float:\n"
+        "    return 2.0 * x\n\n\n@wp.kernel\ndef apply_reg(a: wp.array(dtype=float)):\n"
+        "    a[wp.tid()] = wp.static(FUNCS['twice'])(wp.static(FUNCS['softplus'])(a[wp.tid()]))\n",
+    )
+    assert [r["qualname"] for r in records] == ["apply_reg"]
+    assert "@op" not in records[0]["source"] and "softplus = wp.func(softplus)" in records[0]["source"]

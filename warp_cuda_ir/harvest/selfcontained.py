@@ -309,8 +309,11 @@ class _Writer:
             if not _decorated_by_warp(text, _scope_of(pyfunc)):
                 # `relu = wp.func(_relu)` on a plain def (at the top, or as a class attribute called `Ops.relu`):
                 # the def alone would be a Python function Warp cannot call, so the text makes it the same way.
+                # The def's own decorators go: Warp made the function from the def they were given (`@op` that
+                # files `wp.func(fn)` in a table and returns `fn`), and kept they would run the user's code
+                # (filling the table, whose text is written from these functions: NameError).
                 self._wp()
-                text += f"\n\n\n{pyfunc.__name__} = wp.func({pyfunc.__name__})"
+                text = _without_decorators(text) + f"\n\n\n{pyfunc.__name__} = wp.func({pyfunc.__name__})"
             texts.append(text)
             deps += d
             order = order or where
@@ -989,6 +992,15 @@ def _kernel_decorators_only(text: str, scope: dict[str, Any]) -> str:
     }
     if not drop:
         return text
+    return "".join(line for i, line in enumerate(text.splitlines(keepends=True), 1) if i not in drop)
+
+
+def _without_decorators(text: str) -> str:
+    """A definition's text without its decorator lines."""
+    node = ast.parse(text).body[0]
+    drop = {
+        line for d in getattr(node, "decorator_list", []) for line in range(d.lineno, (d.end_lineno or d.lineno) + 1)
+    }
     return "".join(line for i, line in enumerate(text.splitlines(keepends=True), 1) if i not in drop)
 
 

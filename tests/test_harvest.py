@@ -3130,3 +3130,24 @@ def test_a_kernel_calling_funcs_a_user_decorator_filed_in_a_table_is_written(tmp
     )
     assert [r["qualname"] for r in records] == ["apply_reg"]
     assert "@op" not in records[0]["source"] and "softplus = wp.func(softplus)" in records[0]["source"]
+
+
+def test_a_switch_inside_a_kernel_decorators_option_is_written_with_the_value_warp_kept(tmp_path):
+    """`@wp.kernel(module="unique" if unique else None)` and `@wp.kernel(enable_backward=not nograd)` inside
+    factories: the option's expression reads a factory parameter the kernel does not capture, so the
+    self-contained text "refers to 'unique', not found". The switch's value is the one (of True, False, None)
+    for which the expression gives what the kernel kept: its module's name, its option."""
+    records = _harvest_script(
+        tmp_path,
+        "switches.py",
+        "import warp as wp\n\n\ndef make_norm(p, unique=True):\n"
+        "    @wp.kernel(module='unique' if unique else None)\n    def norm_u(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] = wp.pow(wp.abs(a[wp.tid()]), p)\n\n    return norm_u\n\n\n"
+        "def make_scale(s, nograd=False):\n    @wp.kernel(enable_backward=not nograd)\n"
+        "    def scale_g(a: wp.array(dtype=float)):\n        a[wp.tid()] *= s\n\n    return scale_g\n\n\n"
+        "if __name__ == '__main__':\n    make_norm(3.0)\n    make_scale(2.0, nograd=True)\n",
+    )
+    sources = {r["qualname"]: r["source"] for r in records}
+    assert sorted(sources) == ["make_norm.<locals>.norm_u", "make_scale.<locals>.scale_g"]
+    assert "unique = True" in sources["make_norm.<locals>.norm_u"]
+    assert "nograd = True" in sources["make_scale.<locals>.scale_g"]

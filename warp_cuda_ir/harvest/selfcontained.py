@@ -901,11 +901,34 @@ def _decorator_argument(text: str, name: str, kernel: Any, function: Any) -> Any
                 return warp_session.kernel_module_name(kernel)
             if keyword in options:
                 return options[keyword]
+        # `@wp.kernel(module="unique" if unique else None)`, `enable_backward=not nograd`: a switch inside the
+        # option's expression, the value of it that gives what the kernel kept (tried in turn, none called)
+        for kw in dec.keywords:
+            if kernel is None or kw.arg is None or isinstance(kw.value, ast.Name):
+                continue
+            if not any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(kw.value)):
+                continue
+            kept = warp_session.kernel_module_name(kernel) if kw.arg == "module" else options.get(kw.arg, _MISSING)
+            if kept is _MISSING or not all(isinstance(n, _SWITCH_NODES) for n in ast.walk(kw.value)):
+                continue
+            if {n.id for n in ast.walk(kw.value) if isinstance(n, ast.Name)} != {name}:
+                continue
+            code = compile(ast.Expression(kw.value), "<decorator>", "eval")
+            for candidate in (True, False, None):
+                if eval(code, {"__builtins__": {}}, {name: candidate}) == kept:
+                    return candidate
             if function is not None and native and keyword in _SNIPPETS:
                 value = getattr(function, _SNIPPETS[keyword], None)
                 if value is not None:
                     return value
     return _MISSING
+
+
+# The parts of a decorator option's expression `_decorator_argument` evaluates with a switch's candidate values.
+_SWITCH_NODES = (
+    ast.IfExp, ast.UnaryOp, ast.Not, ast.BoolOp, ast.And, ast.Or, ast.Compare, ast.Is, ast.IsNot, ast.Eq, ast.NotEq,
+    ast.Constant, ast.Name, ast.Load,
+)  # fmt: skip
 
 
 def _function_table(value: Any) -> bool:

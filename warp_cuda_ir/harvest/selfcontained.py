@@ -901,6 +901,10 @@ def _decorator_argument(text: str, name: str, kernel: Any, function: Any) -> Any
                 return warp_session.kernel_module_name(kernel)
             if keyword in options:
                 return options[keyword]
+            if function is not None and native and keyword in _SNIPPETS:
+                value = getattr(function, _SNIPPETS[keyword], None)
+                if value is not None:
+                    return value
         # `@wp.kernel(module="unique" if unique else None)`, `enable_backward=not nograd`: a switch inside the
         # option's expression, the value of it that gives what the kernel kept (tried in turn, none called)
         for kw in dec.keywords:
@@ -917,10 +921,6 @@ def _decorator_argument(text: str, name: str, kernel: Any, function: Any) -> Any
             for candidate in (True, False, None):
                 if eval(code, {"__builtins__": {}}, {name: candidate}) == kept:
                     return candidate
-            if function is not None and native and keyword in _SNIPPETS:
-                value = getattr(function, _SNIPPETS[keyword], None)
-                if value is not None:
-                    return value
     return _MISSING
 
 

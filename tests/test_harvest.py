@@ -665,7 +665,8 @@ def test_factory_kernels_are_made_for_the_values_the_script_calls_them_with(tmp_
         "make_scaled(n=8, scale=2.0) (the call at line 54)",
     ]
     (line, qualname, why), *others = made.unmade
-    assert not others and (line, qualname) == (45, "make_unknown.<locals>.unknown") and "calls open" in why
+    assert not others and (line, qualname) == (45, "make_unknown.<locals>.unknown")
+    assert "opens 'k.txt', no file of the script's folder" in why  # read in `main()`, but no file of its folder
     kernels = {made.calls[id(k)]: k for k in made.kernels}
     scaled = kernels["make_scaled(n=8, scale=2.0) (the call at line 54)"]
     assert scaled.func.__qualname__ == "make_scaled.<locals>.scaled" and scaled.func.__code__.co_firstlineno == 25
@@ -1910,7 +1911,7 @@ def test_a_factory_argument_computed_by_the_scripts_own_pure_helpers_is_made(tmp
     assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records] == [
         ("make_blur.<locals>.blur", "dt = 0.125\nweights = (0.274069, 0.451863, 0.274069)")
     ]
-    assert [(r.kernel, "calls open, which may act" in r.detail) for r in result.reasons] == [
+    assert [(r.kernel, "opens 'gain.txt', no file of the script's folder" in r.detail) for r in result.reasons] == [
         ("make_gain.<locals>.gain", True)
     ]
 
@@ -2866,3 +2867,287 @@ def test_a_factory_read_for_a_launchs_types_keeps_its_kernels_own_name(tmp_path)
     assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in records] == [
         ("make_axpy.<locals>.axpy", "dtype = wp.float64")
     ]
+
+
+def test_statistics_pairwise_string_partition_yaml_text_and_vars_of_settings_in_main_are_read(tmp_path):
+    """Factory arguments computed in `main()` with `statistics.mean(SAMPLES)`, `itertools.pairwise(EDGES)`,
+    `"3x4".partition("x")`, `yaml.safe_load(TEXT)` and `**vars(cfg)` of a dataclass made there: each was a call
+    the guard refused ("calls mean, which may act", "calls pairwise ...", "calls str.partition ...", "calls
+    safe_load ...", "calls vars ..."). They compute on values in hand; `yaml.load` with a loader that may build
+    the script's objects stays refused."""
+    (tmp_path / "computed.py").write_text(
+        "import dataclasses\nimport itertools\nimport statistics\n\nimport warp as wp\nimport yaml\n\n"
+        "SAMPLES = [1.0, 2.0, 6.0]\nEDGES = [0.0, 0.5, 1.0]\nTEXT = 'relax: {omega: 0.7}'\n\n\n"
+        "@dataclasses.dataclass\nclass Damp:\n    c: float = 0.1\n\n\n"
+        "def make_scale(s):\n    @wp.kernel\n    def scale(a: wp.array(dtype=float)):\n        a[wp.tid()] *= s\n\n"
+        "    return scale\n\n\ndef make_band(lo, hi):\n    @wp.kernel\n    def band(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] = wp.clamp(a[wp.tid()], lo, hi)\n\n    return band\n\n\ndef make_rows(n):\n"
+        "    @wp.kernel\n    def rows(a: wp.array(dtype=int)):\n        a[wp.tid()] = n\n\n    return rows\n\n\n"
+        "def make_relax(omega):\n    @wp.kernel\n    def relax(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] *= omega\n\n    return relax\n\n\ndef make_damp(c):\n    @wp.kernel\n"
+        "    def damp(a: wp.array(dtype=float)):\n        a[wp.tid()] *= 1.0 - c\n\n    return damp\n\n\n"
+        "def make_unsafe(x):\n    @wp.kernel\n    def unsafe(a: wp.array(dtype=float)):\n        a[wp.tid()] = x\n\n"
+        "    return unsafe\n\n\ndef main():\n    make_scale(statistics.mean(SAMPLES))\n"
+        "    for lo, hi in itertools.pairwise(EDGES):\n        make_band(lo, hi)\n"
+        "    rows, _, cols = '3x4'.partition('x')\n    make_rows(int(rows))\n"
+        "    cfg = yaml.safe_load(TEXT)\n    make_relax(cfg['relax']['omega'])\n"
+        "    make_damp(**vars(Damp(c=0.25)))\n    loaded = yaml.load(TEXT, Loader=yaml.Loader)\n"
+        "    make_unsafe(loaded['relax']['omega'])\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_band.<locals>.band", "hi = 0.5\nlo = 0.0"),
+        ("make_band.<locals>.band", "hi = 1.0\nlo = 0.5"),
+        ("make_damp.<locals>.damp", "c = 0.25"),
+        ("make_relax.<locals>.relax", "omega = 0.7"),
+        ("make_rows.<locals>.rows", "n = 3"),
+        ("make_scale.<locals>.scale", "s = 3.0"),
+    ]
+    assert [r.kernel for r in result.reasons] == ["make_unsafe.<locals>.unsafe"]
+
+
+def test_enum_members_unpacked_zips_and_lambda_defaults_give_factory_arguments(tmp_path):
+    """`for mode in Blend: make_blend(mode.value)` over an `Enum` class ("loops over a EnumType"),
+    `los, his = zip(*BOUNDS)` ("cannot unpack zip into (los, his)") and a builder table's
+    `lambda p=2: make_pow(p)` ("p has no value the harvest can read"), in `main()`: an Enum class's members
+    are what `EnumMeta` iterates, a zip unpacked is its items, and a lambda's default is what a call without
+    the argument gets. A lambda parameter without a default stays unresolved."""
+    (tmp_path / "members.py").write_text(
+        "import enum\n\nimport warp as wp\n\nBOUNDS = [(-1.0, 1.0), (-2.0, 0.5)]\n\n\nclass Blend(enum.Enum):\n"
+        "    SOFT = 0.25\n    HARD = 0.75\n\n\ndef make_blend(w):\n    @wp.kernel\n"
+        "    def blend(a: wp.array(dtype=float)):\n        a[wp.tid()] *= w\n\n    return blend\n\n\n"
+        "def make_clip(lo, hi):\n    @wp.kernel\n    def clip(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] = wp.clamp(a[wp.tid()], lo, hi)\n\n    return clip\n\n\ndef make_pow(p):\n"
+        "    @wp.kernel\n    def power(a: wp.array(dtype=float)):\n        for _ in range(p):\n"
+        "            a[wp.tid()] *= 2.0\n\n    return power\n\n\ndef make_bare(x):\n    @wp.kernel\n"
+        "    def bare(a: wp.array(dtype=float)):\n        a[wp.tid()] = x\n\n    return bare\n\n\n"
+        "BUILDERS = {'square': lambda p=2: make_pow(p), 'bare': lambda x: make_bare(x)}\n\n\n"
+        "def main():\n    for mode in Blend:\n        make_blend(mode.value)\n    los, his = zip(*BOUNDS)\n"
+        "    make_clip(min(los), max(his))\n    for name in BUILDERS:\n        BUILDERS[name]()\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_blend.<locals>.blend", "w = 0.25"),
+        ("make_blend.<locals>.blend", "w = 0.75"),
+        ("make_clip.<locals>.clip", "hi = 1.0\nlo = -2.0"),
+        ("make_pow.<locals>.power", "p = 2"),
+    ]
+    assert [r.kernel for r in result.reasons] == ["make_bare.<locals>.bare"]
+
+
+def test_a_kernel_made_in_async_setup_from_a_class_attribute_is_made(tmp_path):
+    """`unittest.IsolatedAsyncioTestCase` with `async def asyncSetUp(self): self.kernel = make_gain(self.GAIN)`:
+    the parameters of an `async def` had no value ("self has no value the harvest can read"); they are read as a
+    `def`'s are, so `self` of `asyncSetUp` is the case's data attributes as for `setUp`."""
+    records = _harvest_script(
+        tmp_path,
+        "test_async_setup.py",
+        "import unittest\n\nimport warp as wp\n\n\ndef make_gain(g):\n    @wp.kernel\n"
+        "    def gain(a: wp.array(dtype=float)):\n        a[wp.tid()] *= g\n\n    return gain\n\n\n"
+        "class TestGain(unittest.IsolatedAsyncioTestCase):\n    GAIN = 3.0\n\n    async def asyncSetUp(self):\n"
+        "        self.kernel = make_gain(self.GAIN)\n\n    async def test_gain(self):\n"
+        "        self.assertIsNotNone(self.kernel)\n",
+    )
+    assert [r["source"].split("\n\n\n")[1] for r in records] == ["g = 3.0"]
+
+
+def test_properties_of_plain_settings_made_in_main_give_factory_arguments(tmp_path):
+    """`grid = Grid(n=9, length=2.0)` in `main()`, a plain class whose `@property dx` and
+    `functools.cached_property inv_dx2` compute from its attributes, then `make_coords(grid.dx)`: the harvest
+    made the class as a namespace of its class attributes, the `property` object among them, so `grid.dx` was
+    the property itself (Warp's codegen: "Invalid external reference type") and `grid.inv_dx2` was missing.
+    Each is now computed by its guarded copy; one with a setter is left out and stops its kernel."""
+    (tmp_path / "props.py").write_text(
+        "import functools\n\nimport warp as wp\n\n\nclass Grid:\n    def __init__(self, n, length):\n"
+        "        self.n = n\n        self.length = length\n\n    @property\n    def dx(self):\n"
+        "        return self.length / (self.n - 1)\n\n    @functools.cached_property\n    def inv_dx2(self):\n"
+        "        return 1.0 / (self.dx * self.dx)\n\n    @property\n    def cells(self):\n        return self.n - 1\n\n"
+        "    @cells.setter\n    def cells(self, value):\n        self.n = value + 1\n\n\n"
+        "def make_coords(h):\n    @wp.kernel\n    def coords(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] = float(wp.tid()) * h\n\n    return coords\n\n\ndef make_laplace(inv_h2):\n"
+        "    @wp.kernel\n    def laplace(a: wp.array(dtype=float)):\n        a[wp.tid()] *= inv_h2\n\n"
+        "    return laplace\n\n\ndef make_cells(m):\n    @wp.kernel\n    def cells(a: wp.array(dtype=int)):\n"
+        "        a[wp.tid()] = m\n\n    return cells\n\n\ndef main():\n    grid = Grid(n=9, length=2.0)\n"
+        "    make_coords(grid.dx)\n    make_laplace(grid.inv_dx2)\n    make_cells(grid.cells)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_coords.<locals>.coords", "h = 0.25"),
+        ("make_laplace.<locals>.laplace", "inv_h2 = 16.0"),
+    ]
+    assert [r.kernel for r in result.reasons] == ["make_cells.<locals>.cells"]
+
+
+def test_a_kernel_made_in_a_dataclass_post_init_from_its_fields_is_made(tmp_path):
+    """`@dataclass class Amplifier: gain: float = 2.0; kernel: wp.Kernel = field(init=False)` whose
+    `__post_init__` sets `self.kernel = make_gain(self.gain)`, and one computing `self.inv_mass = 1.0 / self.mass`
+    before its factory call: `self` of `__post_init__` had no value ("self, a parameter of __post_init__, has no
+    default and no caller"). It is what the generated `__init__` sets from each construction's arguments, then
+    what `__post_init__` set before the call; a field of `init=False` is no parameter of that `__init__`."""
+    records = _harvest_script(
+        tmp_path,
+        "post_init.py",
+        "from dataclasses import dataclass, field\n\nimport warp as wp\n\n\ndef make_gain(g):\n    @wp.kernel\n"
+        "    def gain(a: wp.array(dtype=float)):\n        a[wp.tid()] *= g\n\n    return gain\n\n\n"
+        "def make_accel(inv_m):\n    @wp.kernel\n    def accel(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] *= inv_m\n\n    return accel\n\n\n@dataclass\nclass Amplifier:\n    gain: float = 2.0\n"
+        "    kernel: wp.Kernel = field(init=False)\n\n    def __post_init__(self):\n"
+        "        self.kernel = make_gain(self.gain)\n\n\n@dataclass\nclass Body:\n    mass: float\n"
+        "    inv_mass: float = field(init=False, default=0.0)\n\n    def __post_init__(self):\n"
+        "        self.inv_mass = 1.0 / self.mass\n        self.accel = make_accel(self.inv_mass)\n\n\n"
+        "if __name__ == '__main__':\n    amp = Amplifier(3.0)\n    body = Body(mass=4.0)\n",
+    )
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in records) == [
+        ("make_accel.<locals>.accel", "inv_m = 0.25"),
+        ("make_gain.<locals>.gain", "g = 3.0"),
+    ]
+
+
+def test_a_name_bound_by_a_walrus_in_an_if_test_of_main_is_read(tmp_path):
+    """`if (g := cfg.get("gain")) is not None: make_gain(g)` in `main()`: `g` was "bound in main other than by
+    an assignment". A walrus its statement always evaluates is an assignment there; one behind `and` / `or`
+    (which may skip it) stays unread."""
+    (tmp_path / "walrus.py").write_text(
+        "import warp as wp\n\nCFG = {'gain': 2.0, 'bias': 0.5}\n\n\ndef make_gain(g):\n    @wp.kernel\n"
+        "    def gain(a: wp.array(dtype=float)):\n        a[wp.tid()] *= g\n\n    return gain\n\n\n"
+        "def make_bias(b):\n    @wp.kernel\n    def bias(a: wp.array(dtype=float)):\n        a[wp.tid()] += b\n\n"
+        "    return bias\n\n\ndef main(cfg=CFG):\n    if (g := cfg.get('gain')) is not None:\n        make_gain(g)\n"
+        "    if cfg and (b := cfg.get('bias')):\n        make_bias(b)\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert [(r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records] == [
+        ("make_gain.<locals>.gain", "g = 2.0")
+    ]
+    assert [r.kernel for r in result.reasons] == ["make_bias.<locals>.bias"]
+
+
+def test_factory_arguments_from_device_questions_in_main_are_read(tmp_path):
+    """`make_chunked(4 if wp.get_device().is_cpu else 64)` and `make_fill(wp.get_cuda_device_count())` in
+    `main()`: calls the guard refused ("calls get_device, which may act"). Questions about the devices Warp
+    found answer as the script's run on this machine would; `wp.set_device(...)`, which changes the device,
+    stays refused."""
+    import warp as wp
+
+    (tmp_path / "devices.py").write_text(
+        "import warp as wp\n\n\ndef make_chunked(chunk):\n    @wp.kernel\n    def chunked(a: wp.array(dtype=int)):\n"
+        "        a[wp.tid()] = chunk\n\n    return chunked\n\n\ndef make_fill(v):\n    @wp.kernel\n"
+        "    def fill(a: wp.array(dtype=int)):\n        a[wp.tid()] = v\n\n    return fill\n\n\ndef make_set(v):\n"
+        "    @wp.kernel\n    def set_on(a: wp.array(dtype=int)):\n        a[wp.tid()] = v\n\n    return set_on\n\n\n"
+        "def main():\n    device = wp.get_device()\n    make_chunked(4 if device.is_cpu else 64)\n"
+        "    make_fill(max(wp.get_cuda_device_count(), 1))\n    make_set(wp.set_device('cpu') or 1)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    chunk = 4 if wp.get_device().is_cpu else 64
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_chunked.<locals>.chunked", f"chunk = {chunk}"),
+        ("make_fill.<locals>.fill", f"v = {max(wp.get_cuda_device_count(), 1)}"),
+    ]
+    assert [r.kernel for r in result.reasons] == ["make_set.<locals>.set_on"]
+
+
+def test_settings_files_next_to_the_script_read_in_main_are_read(tmp_path):
+    """`cfg.read(Path(__file__).with_name("settings.ini"))`, `with open(os.path.join(HERE, "material.json")) as
+    fh: params = json.load(fh)` and `json.loads(Path(...).read_text())` in `main()`: the parser stayed empty
+    ("NoSectionError: No section: 'solver'"), `fh` was "bound in main other than by an assignment", `Path` was
+    a call that "may act". A file of the script's own folder is read (into memory; the harvest holds no file
+    open); opening one to write, or a file elsewhere, stays refused."""
+    (tmp_path / "settings.ini").write_text("[solver]\nomega = 0.6\n")
+    (tmp_path / "material.json").write_text('{"k": 12.5}')
+    (tmp_path / "files.py").write_text(
+        "import configparser\nimport json\nimport os\nfrom pathlib import Path\n\nimport warp as wp\n\n"
+        "HERE = os.path.dirname(os.path.abspath(__file__))\n\n\ndef make_relax(omega):\n    @wp.kernel\n"
+        "    def relax(a: wp.array(dtype=float)):\n        a[wp.tid()] *= omega\n\n    return relax\n\n\n"
+        "def make_spring(k):\n    @wp.kernel\n    def spring(a: wp.array(dtype=float)):\n        a[wp.tid()] *= -k\n\n"
+        "    return spring\n\n\ndef make_text(k):\n    @wp.kernel\n    def text(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] += k\n\n    return text\n\n\ndef make_written(x):\n    @wp.kernel\n"
+        "    def written(a: wp.array(dtype=float)):\n        a[wp.tid()] = x\n\n    return written\n\n\n"
+        "def main():\n    cfg = configparser.ConfigParser()\n    cfg.read(Path(__file__).with_name('settings.ini'))\n"
+        "    make_relax(cfg.getfloat('solver', 'omega'))\n"
+        "    with open(os.path.join(HERE, 'material.json')) as fh:\n        params = json.load(fh)\n"
+        "    make_spring(params['k'])\n    text = json.loads((Path(HERE) / 'material.json').read_text())\n"
+        "    make_text(text['k'])\n    with open(os.path.join(HERE, 'material.json'), 'a+') as out:\n"
+        "        make_written(len(out.read()))\n"
+        "    with open(os.path.join(HERE, '..', 'outside.json')) as other:\n"
+        "        make_written(json.load(other)['k'])\n"
+        "\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    (tmp_path.parent / "outside.json").write_text('{"k": 1.0}')
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_relax.<locals>.relax", "omega = 0.6"),
+        ("make_spring.<locals>.spring", "k = 12.5"),
+        ("make_text.<locals>.text", "k = 12.5"),
+    ]
+    assert [r.kernel for r in result.reasons] == ["make_written.<locals>.written"]
+    assert (tmp_path / "material.json").read_text() == '{"k": 12.5}'
+
+
+def test_click_option_defaults_reach_the_factories_a_command_calls(tmp_path):
+    """A `click` command (`@click.command()`, `@click.option("--gain", default=1.5, type=float)`,
+    `@click.option("--steps", "-s", default="3", type=int)`, `@click.option("--time-step", default=0.01)`) calling
+    factories with its parameters, run as `cli(standalone_mode=False, args=[])`: each parameter "has no default
+    and no caller". It is what click gives a command line without the option (the default, converted by a
+    built-in `type=`); a `default=` click would call (a lambda) stays unread."""
+    (tmp_path / "cli.py").write_text(
+        "import click\nimport warp as wp\n\n\ndef make_gain(g):\n    @wp.kernel\n"
+        "    def gain(a: wp.array(dtype=float)):\n        a[wp.tid()] *= g\n\n    return gain\n\n\n"
+        "def make_steps(n):\n    @wp.kernel\n    def steps(a: wp.array(dtype=float)):\n        for _ in range(n):\n"
+        "            a[wp.tid()] += 1.0\n\n    return steps\n\n\ndef make_dt(dt):\n    @wp.kernel\n"
+        "    def advance(a: wp.array(dtype=float)):\n        a[wp.tid()] *= dt\n\n    return advance\n\n\n"
+        "def make_late(x):\n    @wp.kernel\n    def late(a: wp.array(dtype=float)):\n        a[wp.tid()] = x\n\n"
+        "    return late\n\n\n@click.command()\n@click.option('--gain', default=1.5, type=float, show_default=True)\n"
+        "@click.option('--steps', '-s', default='3', type=int)\n@click.option('--time-step', default=0.01)\n"
+        "@click.option('--late', default=lambda: 2.0)\ndef cli(gain, steps, time_step, late):\n    make_gain(gain)\n"
+        "    make_steps(steps)\n    make_dt(time_step)\n    make_late(late)\n\n\n"
+        "if __name__ == '__main__':\n    cli(standalone_mode=False, args=[])\n"
+    )
+    result = harvest([str(tmp_path)], workers=1)
+    assert sorted((r["qualname"], r["source"].split("\n\n\n")[1]) for r in result.records) == [
+        ("make_dt.<locals>.advance", "dt = 0.01"),
+        ("make_gain.<locals>.gain", "g = 1.5"),
+        ("make_steps.<locals>.steps", "n = 3"),
+    ]
+    assert [r.kernel for r in result.reasons] == ["make_late.<locals>.late"]
+
+
+def test_a_kernel_calling_funcs_a_user_decorator_filed_in_a_table_is_written(tmp_path):
+    """`@op def softplus(x: float) -> float: ...` where `op` files `wp.func(fn)` in a module dict and returns the
+    plain function, and a kernel calling `wp.static(FUNCS["softplus"])(x)`: the self-contained text kept `@op`
+    above the function's def, which ran the user's decorator on a `FUNCS` not yet written ("NameError: name
+    'FUNCS' is not defined"). Warp made the function from the undecorated def, so the text makes it so
+    (`softplus = wp.func(softplus)`) without the user's decorators, and the table of those functions after."""
+    records = _harvest_script(
+        tmp_path,
+        "registry.py",
+        "import warp as wp\n\nFUNCS = {}\n\n\ndef op(fn):\n    FUNCS[fn.__name__] = wp.func(fn)\n    return fn\n\n\n"
+        "@op\ndef softplus(x: float) -> float:\n    return wp.log(1.0 + wp.exp(x))\n\n\n"
+        "@op\ndef twice(x: float) -> float:\n"
+        "    return 2.0 * x\n\n\n@wp.kernel\ndef apply_reg(a: wp.array(dtype=float)):\n"
+        "    a[wp.tid()] = wp.static(FUNCS['twice'])(wp.static(FUNCS['softplus'])(a[wp.tid()]))\n",
+    )
+    assert [r["qualname"] for r in records] == ["apply_reg"]
+    assert "@op" not in records[0]["source"] and "softplus = wp.func(softplus)" in records[0]["source"]
+
+
+def test_a_switch_inside_a_kernel_decorators_option_is_written_with_the_value_warp_kept(tmp_path):
+    """`@wp.kernel(module="unique" if unique else None)` and `@wp.kernel(enable_backward=not nograd)` inside
+    factories: the option's expression reads a factory parameter the kernel does not capture, so the
+    self-contained text "refers to 'unique', not found". The switch's value is the one (of True, False, None)
+    for which the expression gives what the kernel kept: its module's name, its option."""
+    records = _harvest_script(
+        tmp_path,
+        "switches.py",
+        "import warp as wp\n\n\ndef make_norm(p, unique=True):\n"
+        "    @wp.kernel(module='unique' if unique else None)\n    def norm_u(a: wp.array(dtype=float)):\n"
+        "        a[wp.tid()] = wp.pow(wp.abs(a[wp.tid()]), p)\n\n    return norm_u\n\n\n"
+        "def make_scale(s, nograd=False):\n    @wp.kernel(enable_backward=not nograd)\n"
+        "    def scale_g(a: wp.array(dtype=float)):\n        a[wp.tid()] *= s\n\n    return scale_g\n\n\n"
+        "if __name__ == '__main__':\n    make_norm(3.0)\n    make_scale(2.0, nograd=True)\n",
+    )
+    sources = {r["qualname"]: r["source"] for r in records}
+    assert sorted(sources) == ["make_norm.<locals>.norm_u", "make_scale.<locals>.scale_g"]
+    assert "unique = True" in sources["make_norm.<locals>.norm_u"]
+    assert "nograd = True" in sources["make_scale.<locals>.scale_g"]

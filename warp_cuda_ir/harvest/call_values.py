@@ -30,12 +30,15 @@ import configparser
 import contextlib
 import copy
 import dataclasses
+import enum
 import functools
 import inspect
+import io
 import itertools
 import json
 import math
 import os
+import pathlib
 import shlex
 import sys
 import textwrap
@@ -49,6 +52,7 @@ from warp_cuda_ir import syntax
 from warp_cuda_ir.harvest.factories import (
     Plan,
     command_line_given,
+    dataclass_init,
     parser_of,
     reads_special_attribute,
     target_names,
@@ -72,7 +76,7 @@ _PURE_BUILTINS = {
 # Finite combinatorics over values already in hand (`itertools.count`, `repeat` and `cycle` never end).
 _PURE_FUNCTIONS = (
     itertools.product, itertools.permutations, itertools.combinations, itertools.combinations_with_replacement,
-    itertools.chain, itertools.zip_longest, itertools.islice,
+    itertools.chain, itertools.zip_longest, itertools.islice, itertools.pairwise,
 )  # fmt: skip
 
 
@@ -83,7 +87,7 @@ MAX_ITEMS = 100_000
 
 def _bounded(value: Any) -> Any:
     """`value`, or its first items as a tuple for an iterator; Unresolved past `MAX_ITEMS` items."""
-    if isinstance(value, (str, bytes)):
+    if isinstance(value, (str, bytes, io.IOBase)):  # a file `_opened` read is read as a file, not iterated
         return value
     if hasattr(value, "__len__"):
         try:
@@ -149,6 +153,8 @@ class Resolver:
         self.helper_depth = 0
         # (id(a partial's call), id(the function)) -> its later calls (`_partial_calls`)
         self.completed: dict[tuple[int, int], list[ast.Call]] = {}
+        # id(a dataclass's `__post_init__`) -> the constructor that runs it (`_post_init_constructor`), or None
+        self.post_inits: dict[int, ast.FunctionDef | None] = {}
 
     # --- the calls of a factory ------------------------------------------------------------------
 
@@ -840,6 +846,40 @@ class Resolver:
             pure = _plain([*args, *kwargs.values()])
         if getattr(func, "__name__", "") in _CONFIG_FILLING and type(getattr(func, "__self__", None)) in _CONFIG_TYPES:
             pure = id(func.__self__) in self.owned and _plain([*args, *kwargs.values()])
+        if getattr(func, "__name__", "") == "read" and type(getattr(func, "__self__", None)) in _CONFIG_TYPES:
+            # `cfg.read(Path(__file__).with_name("settings.ini"))` in `main()`: filled from the script's own files
+            files = args[0] if args and isinstance(args[0], (list, tuple)) else args[:1]
+            pure = (
+                id(func.__self__) in self.owned
+                and len(args) == 1
+                and set(kwargs) <= {"encoding"}
+                and all(self._own_file(f) for f in files)
+            )
+        if func is open:
+            # `with open(os.path.join(HERE, "material.json")) as fh: json.load(fh)`: a file of the script's folder,
+            # read whole into memory (a mode that writes, or another folder's file, stays refused)
+            return self._opened(args, kwargs)
+        if _path_question(func, args, kwargs):
+            pure = True
+        if _reads_path(func):  # `Path(__file__).with_name("params.json").read_text()`
+            pure = self._own_file(func.__self__) and set(kwargs) <= {"encoding", "errors"} and not args
+        if _parses_file(func) and not pure:  # `json.load(fh)` of what `_opened` read
+            pure = not kwargs and len(args) == 1 and isinstance(args[0], (io.StringIO, io.BytesIO))
+        if getattr(func, "__module__", None) == "statistics":
+            # `statistics.mean(SAMPLES)` in `main()`: arithmetic of plain numbers (a script's own number type
+            # would run its methods)
+            pure = _plain([*args, *kwargs.values()])
+        if func is vars:
+            # `make_damp(**vars(cfg))` of settings made in `main()`: the fields of a record the harvest made
+            pure = (
+                len(args) == 1
+                and not kwargs
+                and (
+                    type(args[0]) in (types.SimpleNamespace, argparse.Namespace) or _generated_dataclass(type(args[0]))
+                )
+                and hasattr(args[0], "__dict__")
+                and _plain(args[0])
+            )
         if func is iter:  # `next(iter(cfg["omegas"]))`: one argument (`iter(f, sentinel)` would call `f`)
             pure = len(args) == 1 and not kwargs and _plain(args[0])
         if func is next:  # of an iterator over a container's items (a generator would run its body)
@@ -853,6 +893,30 @@ class Resolver:
         # machine's memory, so a built-in is not handed more than `MAX_ITEMS` items.
         args = tuple(_bounded(a) for a in args)
         return func(*args, **kwargs)
+
+    def _own_file(self, path: Any) -> bool:
+        """Whether `path` (a string or a path) names a file under the script's own folder."""
+        if not isinstance(path, (str, os.PathLike)):
+            return False
+        folder = os.path.dirname(os.path.realpath(self.path))
+        found = os.path.realpath(os.fspath(path))
+        return found.startswith(folder + os.sep) and os.path.isfile(found)
+
+    def _opened(self, args: tuple, kwargs: dict[str, Any]) -> io.StringIO | io.BytesIO:
+        """`open(path)` / `open(path, "rb", encoding=...)` of a file of the script's folder, as an in-memory copy
+        of its text or bytes (the harvest holds no file open); Unresolved for any other."""
+        mode = args[1] if len(args) > 1 else kwargs.get("mode", "r")
+        given = set(kwargs) - {"mode", "encoding", "errors"}
+        if not args or len(args) > 2 or given or not isinstance(mode, str) or set(mode) - {"r", "b", "t"}:
+            raise Unresolved("opens a file other than for reading")
+        if not self._own_file(args[0]):
+            raise Unresolved(f"opens {describe(args[0])}, no file of the script's folder")
+        path = os.fspath(args[0])
+        if "b" in mode:
+            with open(path, "rb") as f:
+                return io.BytesIO(f.read())
+        with open(path, encoding=kwargs.get("encoding"), errors=kwargs.get("errors")) as f:
+            return io.StringIO(f.read())
 
     def _helper(self, func: Any) -> Any:
         """The script's own top-level function `func`, guarded, when its body only computes: `cfl_dt(dx, 2.0)`,
@@ -924,10 +988,33 @@ class Resolver:
         guarded = self.helpers.get(id(init)) if defined is not None else None
         if defined is not None and guarded is None:
             return None
-        data = {k: v for k, v in vars(cls).items() if not k.startswith("__") and not callable(v) and _plain(v, 1)}
+        data = {
+            k: v
+            for k, v in vars(cls).items()
+            if not k.startswith("__") and not callable(v) and not isinstance(v, _PROPERTIES) and _plain(v, 1)
+        }
+        # `@property def dx(self): return self.length / (self.n - 1)` (or a `functools.cached_property`): computed
+        # on the record by its guarded copy when read (`make_coords(grid.dx)`); the `property` object itself
+        # is no value of it. One the harvest cannot copy (it acts, has a setter) is left out: reading it stops.
+        computed: dict[str, property] = {}
+        for k, v in vars(cls).items():
+            getter = v.fget if isinstance(v, property) else v.func if isinstance(v, functools.cached_property) else None
+            if getter is None or (isinstance(v, property) and (v.fset or v.fdel)):
+                continue
+            defined_at = next((n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == k), None)
+            if defined_at is None or [called_name(d) for d in defined_at.decorator_list] not in _PROPERTY_DECORATORS:
+                continue
+            if id(getter) not in self.helpers:
+                self.helpers[id(getter)] = None
+                undecorated = copy.deepcopy(defined_at)
+                undecorated.decorator_list = []
+                self._guarded_copy(getter, undecorated)
+            if self.helpers[id(getter)] is not None:
+                computed[k] = property(self.helpers[id(getter)])
+        kind = type(cls.__name__, (types.SimpleNamespace,), computed) if computed else types.SimpleNamespace
 
         def made(*args: Any, **kwargs: Any) -> types.SimpleNamespace:
-            record = types.SimpleNamespace(**data)
+            record = kind(**data)
             if guarded is not None:
                 guarded(record, *args, **kwargs)
             elif args or kwargs:
@@ -1023,10 +1110,17 @@ class Resolver:
             values = self._assigned_values(name, assignment, depth)
             edits = self._edits_between(name, assignment, at) if function is not None else []
             return [self._edited(name, v, edits, depth) for v in values] if edits else values
-        if isinstance(function, ast.FunctionDef):
+        if isinstance(function, ast.Lambda) and _arguments(function).get(name) is not None:
+            # `"square": lambda p=2: make_pow(p)` in a table of builders: its default, evaluated where the lambda
+            # is written (who calls the lambda, `BUILDERS[name]()`, the harvest does not follow)
+            return self.values(_arguments(function)[name], self.parent.get(id(function), self.tree), depth)  # type: ignore[arg-type]
+        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):  # `async def asyncSetUp(self)` too
             args = _arguments(function)
             if name in args and _is_constructor_self(function, name, self.parent.get(id(function))):
                 return self._constructed_so_far(function, name, at, depth)
+            constructor = self._post_init_constructor(function, name)
+            if constructor is not None:
+                return self._constructed_so_far(constructor, name, at, depth)
             if name in args:
                 return self._parameter_values(function, name, args[name], depth)
             if name in [s.arg for s in (function.args.vararg, function.args.kwarg) if s is not None]:
@@ -1098,6 +1192,42 @@ class Resolver:
             for combo in _spread(lists, MAX_INSTANCES)
         ]
 
+    def _post_init_constructor(self, func: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> Any:
+        """For `self` of the `__post_init__` of a top-level `@dataclass` that writes no `__init__` (`def
+        __post_init__(self): self.kernel = make_gain(self.gain)`), the `__init__` the dataclass runs: the generated
+        one (`factories.dataclass_init`: the fields set from the construction's arguments) with `__post_init__`'s
+        body after it, as `__init__` calls it last. The fields' statements are the class's own lines, before the
+        method's, so `_constructed_so_far` reads them and what `__post_init__` set before the statement. None for
+        any other function or parameter."""
+        owner = self.parent.get(id(func))
+        positional = [*func.args.posonlyargs, *func.args.args]
+        if not (
+            isinstance(func, ast.FunctionDef)
+            and func.name == "__post_init__"
+            and isinstance(owner, ast.ClassDef)
+            and self.parent.get(id(owner)) is self.tree
+            and [a.arg for a in positional] == [name]
+            and not func.decorator_list
+            and not any(isinstance(n, ast.FunctionDef) and n.name == "__init__" for n in owner.body)
+        ):
+            return None
+        key = id(func)
+        if key not in self.post_inits:
+            generated = dataclass_init(owner)
+            if generated is None:
+                self.post_inits[key] = None
+            else:
+                init = generated[0]
+                for stmt in init.body:  # the generated statements are in no tree: placed in the constructor
+                    for node in ast.walk(stmt):
+                        for child in ast.iter_child_nodes(node):
+                            self.parent[id(child)] = node
+                    self.parent[id(stmt)] = init
+                self.parent[id(init)] = owner
+                self.post_inits[key] = init
+                init.body = [*init.body, *func.body]
+        return self.post_inits[key]
+
     def _assigned_attribute(self, stmt: ast.Assign | ast.AnnAssign, attribute: str, depth: int) -> list[Any]:
         target = stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target
         if isinstance(stmt, ast.Assign) and len(stmt.targets) > 1:
@@ -1146,11 +1276,47 @@ class Resolver:
             # or in a fixture method of a test class: the class's data attributes, and those of each subclass
             # case the script defines (which the runner runs too, with the attributes it overrides)
             out = self._test_instance_data(func, name)
+        if not out and default is None:
+            # `@click.option("--gain", default=1.5, type=float)` on `def cli(gain, steps)`: what the command gets
+            # run with no arguments, as `parse_args()` gives argparse's defaults
+            out = self._click_default(func, name, depth)
         if not out and default is not None:
             out = self.values(default, func, depth)
         if not out:
             raise Unresolved(why)
         return out[:MAX_INSTANCES]
+
+    def _click_default(self, func: ast.FunctionDef, name: str, depth: int) -> list[Any]:
+        """The value a `click` command's parameter `name` gets from its `@click.option(...)` (or `@option`)
+        decorator when the command line gives none: its `default=` (converted by a built-in `type=`, as click
+        converts it), `False` for a flag, None without one; `[]` when no option of the function names it (or
+        one whose default the harvest cannot read: a callable, `multiple=`, a prompt)."""
+        names = [called_name(d.func) for d in func.decorator_list if isinstance(d, ast.Call)]
+        if not any(n in ("command", "group") for n in names):
+            return []
+        for decorator in func.decorator_list:
+            if not (isinstance(decorator, ast.Call) and called_name(decorator.func) in ("option", "argument")):
+                continue
+            decls = [a.value for a in decorator.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            if _click_name(decls) != name:
+                continue
+            given = {k.arg: k.value for k in decorator.keywords}
+            if set(given) & {"multiple", "prompt", "callback", "nargs", "envvar", "default_map"}:
+                return []
+            at = self.parent.get(id(func), self.tree)
+            if "default" not in given:
+                flag = given.get("is_flag")
+                return [False] if isinstance(flag, ast.Constant) and flag.value is True else [None]
+            kind = self._first(given["type"], at, depth) if "type" in given else None
+            out = []
+            for value in self.values(given["default"], at, depth):
+                if callable(value):
+                    return []  # `default=lambda: ...`: click calls it
+                if kind in (int, float, str, bool) and value is not None:
+                    value = kind(value)
+                out.append(value)
+            return out
+        return []
 
     def _test_instance_data(self, method: ast.FunctionDef, name: str) -> list[types.SimpleNamespace]:
         """For `self` of a test method (or `setUp`, or `cls` of `setUpClass`) of a top-level class, the class's
@@ -1284,7 +1450,17 @@ class Resolver:
                 raise Unresolved(f"{ast.unparse(stmt)[:80]}: {type(e).__name__}: {e}") from e
         return value
 
-    def _assigned_values(self, name: str, stmt: ast.stmt, depth: int) -> list[Any]:
+    def _assigned_values(self, name: str, stmt: ast.stmt | ast.NamedExpr, depth: int) -> list[Any]:
+        if isinstance(stmt, ast.NamedExpr):
+            return [_unpack(stmt.target, v, name) for v in self.values(stmt.value, stmt, depth)]
+        if isinstance(stmt, ast.With):
+            # `with open(path) as fh:`: the file `_opened` read, which is its own context value; the value any
+            # other context manager's `__enter__` gives is the script's run's
+            item = next(i for i in stmt.items if i.optional_vars is not None and name in target_names(i.optional_vars))
+            values = self.values(item.context_expr, stmt, depth)
+            if not all(isinstance(v, (io.StringIO, io.BytesIO)) for v in values):
+                raise Unresolved(f"{name} is bound by a with statement other than over an opened file")
+            return [_unpack(item.optional_vars, v, name) for v in values]
         value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
         if value is None:
             raise Unresolved(f"{name} is bound other than by an assignment")
@@ -1480,7 +1656,7 @@ class Resolver:
                 yield from reversed(cur.generators[:inside])
             child, cur = cur, self.parent.get(id(cur))
 
-    def _last_assignment(self, name: str, at: ast.AST, function: Any) -> ast.stmt | None:
+    def _last_assignment(self, name: str, at: ast.AST, function: Any) -> ast.stmt | ast.NamedExpr | None:
         line = getattr(at, "lineno", 0)
         found = None
         for node in _walk_body(function or self.tree):
@@ -1488,9 +1664,37 @@ class Resolver:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 if any(name in target_names(t) for t in targets) and (found is None or node.lineno > found.lineno):
                     found = node
+            elif (
+                isinstance(node, ast.With)
+                and function is not None
+                and node.lineno < line
+                and any(i.optional_vars is not None and name in target_names(i.optional_vars) for i in node.items)
+            ):
+                if found is None or node.lineno > found.lineno:
+                    found = node  # type: ignore[assignment]  # `with open(path) as fh:` (see `_assigned_values`)
+            elif (
+                isinstance(node, ast.NamedExpr)
+                and function is not None
+                and node.lineno < line
+                and self._always_evaluated(node)
+            ):
+                # `if (g := cfg.get("gain")) is not None:` then `make_gain(g)` in its body (in a function: the top
+                # level's are in the namespace)
+                if name in target_names(node.target) and (found is None or node.lineno > found.lineno):
+                    found = node  # type: ignore[assignment]
         if found is not None and function is None and name in self.namespace and self._runs_at_load(found):
             return None  # the script's load ran it: its value is in the namespace
         return found
+
+    def _always_evaluated(self, node: ast.expr) -> bool:
+        """Whether `node` runs whenever its statement does: no `and` / `or`, conditional expression or
+        comprehension between them may skip it."""
+        cur = self.parent.get(id(node))
+        while isinstance(cur, ast.expr):
+            if isinstance(cur, (ast.BoolOp, ast.IfExp, ast.Lambda, *_COMPREHENSIONS)):
+                return False
+            cur = self.parent.get(id(cur))
+        return True
 
     def _runs_at_load(self, stmt: ast.stmt) -> bool:
         return any(stmt is s for s in self.tree.body)
@@ -2166,12 +2370,61 @@ def _named_tuple_class(cls: Any) -> bool:
     )
 
 
+def _click_name(decls: list[str]) -> str | None:
+    """The parameter name click gives an option declared with `decls` (`"--time-step", "-t"` -> `time_step`): a
+    declaration without dashes names it; else the first long name, else the first short one."""
+    plain = [d for d in decls if d.isidentifier()]
+    if plain:
+        return plain[0]
+    long = [d for d in decls if d.startswith("--")]
+    chosen = long[0] if long else decls[0] if decls else None
+    if chosen is None:
+        return None
+    return chosen.split("/")[0].lstrip("-").replace("-", "_").lower()
+
+
+# Paths computed (`Path(__file__).with_name("settings.ini")`): strings, at most a look at the file system.
+_PATH_METHODS = frozenset(
+    {"with_name", "with_suffix", "with_stem", "joinpath", "absolute", "resolve", "as_posix", "exists", "is_file"}
+)
+
+
+def _path_question(func: Any, args: tuple, kwargs: dict[str, Any]) -> bool:
+    """A `pathlib` path made or combined, or a function of `os.path`, of strings and paths."""
+    given = [*args, *kwargs.values()]
+    if not all(isinstance(a, (str, bytes, os.PathLike, bool)) for a in given):
+        return False
+    if isinstance(func, type) and issubclass(func, pathlib.PurePath):
+        return not kwargs
+    if isinstance(getattr(func, "__self__", None), pathlib.PurePath):
+        return getattr(func, "__name__", "") in _PATH_METHODS
+    return getattr(func, "__module__", None) in ("posixpath", "ntpath", "genericpath")
+
+
+def _reads_path(func: Any) -> bool:
+    return isinstance(getattr(func, "__self__", None), pathlib.Path) and func.__name__ in ("read_text", "read_bytes")
+
+
+def _parses_file(func: Any) -> bool:
+    """`json.load`, `tomllib.load`, `yaml.safe_load` of an opened file."""
+    parsers = [json.load]
+    for module, name in (("tomllib", "load"), ("yaml", "safe_load")):
+        loaded = sys.modules.get(module)
+        if loaded is not None and hasattr(loaded, name):
+            parsers.append(getattr(loaded, name))
+    return any(func is f for f in parsers)
+
+
 def _parses_text(func: Any) -> bool:
-    """`json.loads`, `tomllib.loads`, `ast.literal_eval`, `shlex.split`: functions of their text alone."""
+    """`json.loads`, `tomllib.loads`, `yaml.safe_load`, `ast.literal_eval`, `shlex.split`: functions of their
+    text alone (`yaml.load` with a loader may build the script's objects; only the safe loader here)."""
     parsers = [json.loads, ast.literal_eval, shlex.split]
     toml = sys.modules.get("tomllib")  # Python 3.11 on; a script that parses TOML text has imported it
     if toml is not None:
         parsers.append(toml.loads)
+    yaml = sys.modules.get("yaml")  # likewise PyYAML, where the script imported it
+    if yaml is not None and hasattr(yaml, "safe_load"):
+        parsers.append(yaml.safe_load)
     return any(func is f for f in parsers)
 
 
@@ -2200,6 +2453,10 @@ def _items(iterable: Any) -> list[Any]:
     np = sys.modules.get("numpy")
     if np is not None and isinstance(iterable, np.ndarray) and iterable.ndim >= 1:
         return list(iterable[:MAX_INSTANCES])
+    if type(iterable) is enum.EnumMeta:
+        # `for mode in Blend:` over an `Enum` class: its members, as `EnumMeta.__iter__` lists them (a class of a
+        # metaclass the script wrote may run its own `__iter__`, left out)
+        return list(itertools.islice(iterable, MAX_INSTANCES))
     if not isinstance(iterable, (list, tuple, range, dict, set, frozenset, *_VIEWS)):
         raise Unresolved(f"loops over a {type(iterable).__name__}")
     items = sorted(iterable, key=repr) if isinstance(iterable, (set, frozenset)) else iterable
@@ -2316,6 +2573,9 @@ def _unpack(target: ast.AST, value: Any, name: str) -> Any:
     if isinstance(target, ast.Name):
         return value
     if isinstance(target, (ast.Tuple, ast.List)):
+        if isinstance(value, (zip, enumerate, reversed, *_CONTAINER_ITERATORS)):
+            # `los, his = zip(*BOUNDS)`: the unpacking takes the iterator's items (of values already in hand)
+            value = tuple(itertools.islice(value, len(target.elts) + 1))
         if not isinstance(value, (tuple, list)) or len(value) != len(target.elts):
             raise Unresolved(f"cannot unpack {type(value).__name__} into {ast.unparse(target)}")
         for element, item in zip(target.elts, value, strict=True):
@@ -2398,7 +2658,7 @@ def _plain(value: Any, depth: int = 0) -> bool:
     the script wrote (containers checked a few levels deep)."""
     if isinstance(value, _PLAIN_TYPES) or isinstance(value, (type, types.ModuleType, types.FunctionType)):
         return True
-    if isinstance(value, (types.BuiltinFunctionType, _Parsed)):
+    if isinstance(value, (types.BuiltinFunctionType, _Parsed, pathlib.PurePath)):
         return True
     if type(value) in (types.SimpleNamespace, argparse.Namespace):
         return depth < 4 and all(_plain(v, depth + 1) for v in itertools.islice(vars(value).values(), 256))
@@ -2421,6 +2681,8 @@ def _plain(value: Any, depth: int = 0) -> bool:
 
 
 _DEFAULT_FACTORIES = (list, dict, set, tuple, frozenset)
+_PROPERTIES = (property, functools.cached_property)
+_PROPERTY_DECORATORS = (["property"], ["cached_property"])
 # A `configparser` parser of the standard interpolations, made, filled from text or a dict, and read.
 _CONFIG_TYPES = (configparser.ConfigParser, configparser.RawConfigParser)
 _CONFIG_FILLING = ("read_string", "read_dict")
@@ -2461,6 +2723,7 @@ _CONTAINER_ITERATORS = tuple(
 _READING_METHODS = {
     "items", "keys", "values", "get", "count", "index", "copy", "join", "split", "rsplit", "strip", "lower",
     "upper", "replace", "startswith", "endswith", "format", "union", "intersection", "difference", "issubset",
+    "partition", "rpartition", "lstrip", "rstrip", "splitlines", "removeprefix", "removesuffix", "isdigit",
 }  # fmt: skip
 
 
@@ -2468,7 +2731,7 @@ _READING_METHODS = {
 # The same for a copy of a local value `main()` edits in place (`Resolver._edited`): `cfg.update(bias=0.5)`.
 _KWARGS_METHODS = ("pop", "setdefault", "popitem", "update")
 # The editing calls `_edits` follows (a list's `append` may hold a factory's call, which is not run to edit)
-_EDITING_METHODS = ("update", "setdefault", "read_string", "read_dict")
+_EDITING_METHODS = ("update", "setdefault", "read_string", "read_dict", "read")
 
 
 def _reading_method(func: Any) -> bool:

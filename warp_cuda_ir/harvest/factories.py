@@ -93,8 +93,9 @@ def plans(tree: ast.Module, text: str, path: str, is_kernel_decorator: Callable[
 def dataclass_init(cls: ast.ClassDef) -> tuple[ast.FunctionDef, symtable.SymbolTable] | None:
     """The `__init__` `@dataclass` generates for a class of no base written `@dataclass` (or
     `@dataclasses.dataclass(...)`, not `init=False`), as the script would write it (`def __init__(self, lo,
-    hi=1.0): self.lo = lo; self.hi = hi`, at the fields' lines), with its symbol table; None for any other
-    class, or fields it cannot write (`field(init=False)`, `InitVar`, a `default_factory`). A method's kernel
+    hi=1.0): self.lo = lo; self.hi = hi`, at the fields' lines; a `field(init=False)` is no parameter and is
+    set only to its default), with its symbol table; None for any other class, or fields it cannot write
+    (`InitVar`, a `default_factory`). A method's kernel
     reading the fields (`Band(0.0, 0.5).kernel()`) is then planned through it as through a written one; the
     definition is marked with the class (`synthesized_for`), which holds no such function."""
     decorators = [d for d in cls.decorator_list if _decorator_name(d) == "dataclass"]
@@ -118,9 +119,19 @@ def dataclass_init(cls: ast.ClassDef) -> tuple[ast.FunctionDef, symtable.SymbolT
         default = stmt.value
         if isinstance(default, ast.Call) and _decorator_name(default) == "field":
             given = {k.arg: k.value for k in default.keywords}
-            if set(given) - {"default", "repr", "compare", "hash", "metadata", "kw_only"}:
-                return None  # `init=False`, `default_factory=`
+            if set(given) - {"default", "repr", "compare", "hash", "metadata", "kw_only", "init"}:
+                return None  # `default_factory=`
             default = given.get("default")
+            if "init" in given:
+                if not isinstance(given["init"], ast.Constant) or given["init"].value not in (True, False):
+                    return None
+                if given["init"].value is False:
+                    # `kernel: wp.Kernel = field(init=False)`: no parameter; `__init__` sets its default if any
+                    # (`__post_init__` usually sets it)
+                    if default is not None:
+                        store = ast.Attribute(ast.Name("self", ast.Load()), stmt.target.id, ast.Store())
+                        body.append(ast.copy_location(ast.Assign([store], default), stmt))
+                    continue
         if default is None and defaults:
             return None  # a field without a default after one with: `@dataclass` itself refuses the class
         name = stmt.target.id

@@ -309,8 +309,11 @@ class _Writer:
             if not _decorated_by_warp(text, _scope_of(pyfunc)):
                 # `relu = wp.func(_relu)` on a plain def (at the top, or as a class attribute called `Ops.relu`):
                 # the def alone would be a Python function Warp cannot call, so the text makes it the same way.
+                # The def's own decorators go: Warp made the function from the def they were given (`@op` that
+                # files `wp.func(fn)` in a table and returns `fn`), and kept they would run the user's code
+                # (filling the table, whose text is written from these functions: NameError).
                 self._wp()
-                text += f"\n\n\n{pyfunc.__name__} = wp.func({pyfunc.__name__})"
+                text = _without_decorators(text) + f"\n\n\n{pyfunc.__name__} = wp.func({pyfunc.__name__})"
             texts.append(text)
             deps += d
             order = order or where
@@ -902,7 +905,30 @@ def _decorator_argument(text: str, name: str, kernel: Any, function: Any) -> Any
                 value = getattr(function, _SNIPPETS[keyword], None)
                 if value is not None:
                     return value
+        # `@wp.kernel(module="unique" if unique else None)`, `enable_backward=not nograd`: a switch inside the
+        # option's expression, the value of it that gives what the kernel kept (tried in turn, none called)
+        for kw in dec.keywords:
+            if kernel is None or kw.arg is None or isinstance(kw.value, ast.Name):
+                continue
+            if not any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(kw.value)):
+                continue
+            kept = warp_session.kernel_module_name(kernel) if kw.arg == "module" else options.get(kw.arg, _MISSING)
+            if kept is _MISSING or not all(isinstance(n, _SWITCH_NODES) for n in ast.walk(kw.value)):
+                continue
+            if {n.id for n in ast.walk(kw.value) if isinstance(n, ast.Name)} != {name}:
+                continue
+            code = compile(ast.Expression(kw.value), "<decorator>", "eval")
+            for candidate in (True, False, None):
+                if eval(code, {"__builtins__": {}}, {name: candidate}) == kept:
+                    return candidate
     return _MISSING
+
+
+# The parts of a decorator option's expression `_decorator_argument` evaluates with a switch's candidate values.
+_SWITCH_NODES = (
+    ast.IfExp, ast.UnaryOp, ast.Not, ast.BoolOp, ast.And, ast.Or, ast.Compare, ast.Is, ast.IsNot, ast.Eq, ast.NotEq,
+    ast.Constant, ast.Name, ast.Load,
+)  # fmt: skip
 
 
 def _function_table(value: Any) -> bool:
@@ -989,6 +1015,15 @@ def _kernel_decorators_only(text: str, scope: dict[str, Any]) -> str:
     }
     if not drop:
         return text
+    return "".join(line for i, line in enumerate(text.splitlines(keepends=True), 1) if i not in drop)
+
+
+def _without_decorators(text: str) -> str:
+    """A definition's text without its decorator lines."""
+    node = ast.parse(text).body[0]
+    drop = {
+        line for d in getattr(node, "decorator_list", []) for line in range(d.lineno, (d.end_lineno or d.lineno) + 1)
+    }
     return "".join(line for i, line in enumerate(text.splitlines(keepends=True), 1) if i not in drop)
 
 

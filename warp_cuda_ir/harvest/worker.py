@@ -727,6 +727,23 @@ _WARP_CALLS = tuple(
     )
     if f is not None
 )
+# Questions about the devices a script sizes its kernels by (`chunk = 4 if wp.get_device().is_cpu else 64`,
+# `wp.get_cuda_device_count()` in `main()`): Warp is initialised when the harvest loads the script, so they
+# only read what it found, and answer as the script's own run on this machine would.
+_DEVICE_QUESTIONS = tuple(
+    f
+    for f in (
+        getattr(wp, n, None)
+        for n in (
+            "get_device",
+            "get_preferred_device",
+            "get_cuda_device_count",
+            "is_cuda_available",
+            "is_cpu_available",
+        )
+    )
+    if f is not None
+)
 # Warp's math builtins a factory computes a captured value with (`d = wp.normalize(wp.vec3(*direction))`):
 # run on values in Python they only compute. By name, since a builtin that takes an id (`mesh_query_point`)
 # would read memory at whatever address the value gives, and `printf` writes.
@@ -753,6 +770,8 @@ def _allowed_call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> b
         return True
     if any(func is t for t in _ARRAY_TYPES):
         return not args and set(kwargs) <= {"dtype", "ndim"}
+    if any(func is f for f in _DEVICE_QUESTIONS):  # `wp.get_device()`, `wp.get_device("cpu")`: no device made
+        return not kwargs and all(isinstance(a, str) or a is None for a in args)
     if isinstance(func, type) and issubclass(func, np.generic):
         return True
     if _value_struct(func):  # `p = SimParams()` in `main()`, filled field by field before a factory reads it

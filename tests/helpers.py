@@ -25,6 +25,28 @@ from warp_cuda_ir.shards import BuildSpec
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# warp-lang's spinlock test (`COUNTER`: the counter's dtype, defined before it): the backward replays the acquire
+# without its release, so the next thread spins (Warp's Clang build assumes the side-effect-free loop ends and drops
+# it; g++ keeps it).
+SPINLOCK = """
+import warp as wp
+
+@wp.func
+def acquire(lock: wp.array(dtype=wp.int32)):
+    while wp.atomic_cas(lock, 0, 0, 1) == 1:
+        pass
+
+@wp.func
+def release(lock: wp.array(dtype=wp.int32)):
+    wp.atomic_exch(lock, 0, 0)
+
+@wp.kernel
+def count(counter: wp.array(dtype=COUNTER), lock: wp.array(dtype=wp.int32)):
+    acquire(lock)
+    counter[0] = counter[0] + COUNTER(1)
+    release(lock)
+"""
+
 # A kernel holding tile stacks of an int and of a vec3 (and a struct beside them): Warp's stack destructor is
 # host-only under nvcc (the copy of the headers marks it: `device_headers`).
 TILE_STACKS = """

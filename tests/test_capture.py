@@ -25,6 +25,7 @@ import numpy as np
 import pytest
 import warp as wp
 
+from tests.helpers import SPINLOCK
 from warp_cuda_ir import warp_session
 from warp_cuda_ir.capture import Captured, jobs, keys, record, replay
 
@@ -1262,28 +1263,6 @@ def test_a_launch_that_overwrites_an_array_passed_twice_flags_the_adjoint() -> N
         return [wp.ones(3, dtype=float, device="cpu"), wp.zeros(3, dtype=float, device="cpu")]
 
     assert _captured_row(square, "twice", apart, 3)["adjoint_hazards"] == []
-
-
-# warp-lang's spinlock test: the backward replays the acquire without its release, so the next thread spins (Warp's
-# Clang build assumes the side-effect-free loop ends and drops it; g++ keeps it).
-SPINLOCK = """
-import warp as wp
-
-@wp.func
-def acquire(lock: wp.array(dtype=wp.int32)):
-    while wp.atomic_cas(lock, 0, 0, 1) == 1:
-        pass
-
-@wp.func
-def release(lock: wp.array(dtype=wp.int32)):
-    wp.atomic_exch(lock, 0, 0)
-
-@wp.kernel
-def count(counter: wp.array(dtype=COUNTER), lock: wp.array(dtype=wp.int32)):
-    acquire(lock)
-    counter[0] = counter[0] + COUNTER(1)
-    release(lock)
-"""
 
 
 @pytest.mark.slow

@@ -13,6 +13,7 @@ from typing import Any
 import pyarrow as pa
 import pytest
 
+from tests.helpers import SPINLOCK
 from tests.test_validation import run_rows
 from warp_cuda_ir import adjoint_hazards, extraction, schema
 from warp_cuda_ir.readback import _GradientTally
@@ -168,45 +169,29 @@ def test_an_atomics_returned_value_used_is_flagged() -> None:
     assert adjoint_hazards.adjoint_hazards(kernel("    wp.atomic_add(c, 0, 1)\n    b[i] = a[i]\n", params)) == []
 
 
-SPIN_WAIT = """
-import warp as wp
-
-
-@wp.func
-def acquire(lock: wp.array(dtype=wp.int32)):
-    while wp.atomic_cas(lock, 0, 0, 1) == 1:
-        pass
-
-
-@wp.kernel
-def k(lock: wp.array(dtype=wp.int32), b: wp.array(dtype=float)):
-    acquire(lock)
-    b[0] = b[0] + 1.0
-    wp.atomic_exch(lock, 0, 0)
-"""
-
-
 def test_a_func_that_spins_on_an_atomic_is_flagged_and_a_kernels_own_loop_is_not() -> None:
     # The func's adjoint replays the acquire after the backward's forward replay released the lock (the spinlock
     # programs' backward never ended on an H200); in the kernel itself, that forward replay also releases it.
-    flags = adjoint_hazards.adjoint_hazards(SPIN_WAIT)
+    flags = adjoint_hazards.adjoint_hazards(SPINLOCK)
     assert "spin_wait:acquire" in flags
-    named = SPIN_WAIT.replace(
+    named = SPINLOCK.replace(
         "    while wp.atomic_cas(lock, 0, 0, 1) == 1:\n        pass\n",
         "    taken = wp.atomic_cas(lock, 0, 0, 1)\n    while taken == 1:\n        taken = wp.atomic_exch(lock, 0, 1)\n",
     )
     assert "spin_wait:acquire" in adjoint_hazards.adjoint_hazards(named)
-    kernel_only = SPIN_WAIT[SPIN_WAIT.index("@wp.kernel") :]
+    kernel_only = SPINLOCK[SPINLOCK.index("@wp.kernel") :]
     inline = kernel_only.replace("    acquire(lock)\n", "    while wp.atomic_cas(lock, 0, 0, 1) == 1:\n        pass\n")
     assert not any(f.startswith("spin_wait") for f in adjoint_hazards.adjoint_hazards(inline))
-    counted = SPIN_WAIT.replace("wp.atomic_cas(lock, 0, 0, 1) == 1", "lock[0] < 3")  # a plain read
-    giving_up = SPIN_WAIT.replace("        pass\n", "        return\n")  # a retry that can leave: it ends replayed
+    counted = SPINLOCK.replace("wp.atomic_cas(lock, 0, 0, 1) == 1", "lock[0] < 3")  # a plain read
+    giving_up = SPINLOCK.replace("        pass\n", "        return\n")  # a retry that can leave: it ends replayed
     for safe in (counted, giving_up):
         assert not any(f.startswith("spin_wait") for f in adjoint_hazards.adjoint_hazards(safe)), safe
 
 
 HAND_WRITTEN = """
 import warp as wp
+
+from tests.helpers import SPINLOCK
 
 
 @wp.func

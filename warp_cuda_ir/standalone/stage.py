@@ -29,7 +29,7 @@ from warp_cuda_ir.errors import one_line
 from warp_cuda_ir.standalone import batch
 from warp_cuda_ir.standalone.device_headers import device_headers
 from warp_cuda_ir.standalone.digest import digest_lines, parse_line
-from warp_cuda_ir.standalone.program import CXXFLAGS, NVCCFLAGS, launches, runs_backward, warp_native_dir
+from warp_cuda_ir.standalone.program import CXXFLAGS, NVCCFLAGS, launches, warp_native_dir
 
 NVCC_ENV = "WARP_CUDA_IR_NVCC"
 CXX_ENV = "WARP_CUDA_IR_CXX"
@@ -188,7 +188,7 @@ def _where_it_stopped(lines: list[str], reference: list[str] | None, row: Mappin
     """Why a twin cut at its time limit (`status` "timeout") or crashed ("error") stopped in its backward launch:
     it printed Warp's forward lines, all of them, and no adjoint line; None when its lines say otherwise. A crash
     in a row whose backward reads an atomic's result says that too."""
-    if not reference or not lines or not runs_backward(row, "cpu"):
+    if not reference or not lines or not row.get("cpu_backward"):  # no backward code: nothing to stop in
         return None
     forward = [line for line in reference if line.startswith("output ")]
     if lines != forward:

@@ -219,6 +219,26 @@ def test_missing_compilers_make_their_targets_not_checkable(validated_rows: dict
     ]
 
 
+def test_a_backward_whose_reference_has_no_adjoint_line_is_not_checkable(validated_rows: dict) -> None:
+    """Judged against a reference without adjoint lines, any backward that compiles would be `correct`: the row
+    of a backward the programs leave out (`atomic_result`, `spin_wait`), or one that prints no adjoint."""
+    row = next(r for r in validated_rows.values() if "adjoint " in r["standalone_reference_digest"])
+    forward_only = "\n".join(
+        line for line in row["standalone_reference_digest"].splitlines() if not line.startswith("adjoint ")
+    )
+    flagged = {**row, "standalone_reference_digest": forward_only, "adjoint_hazards": ["atomic_result:c"]}
+    silent = {**flagged, "adjoint_hazards": [], "id": "silent"}
+    rows = {row["id"]: flagged, "silent": silent}
+    entries = [Candidate(1, row["id"], "cpu_backward", "x"), Candidate(2, "silent", "cuda_backward", "x")]
+    entries.append(Candidate(3, row["id"], "cpu_forward", row["cpu_forward"]))
+    no_tools = stage.Tools(None, None, program.warp_native_dir())
+    records, _ = judge_entries(entries, rows, Options("", Path(), Path()), None, tools=no_tools)
+    assert [r["verdict"] for r in records] == ["not_checkable"] * 3
+    assert "leave out a backward that never ends" in records[0]["detail"]
+    assert "prints no input adjoint" in records[1]["detail"]
+    assert records[2]["detail"].startswith("C++ compiler not found")  # a forward is judged by its outputs
+
+
 def test_a_hub_repo_id_is_downloaded_as_a_dataset_repo(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import huggingface_hub
 

@@ -37,7 +37,7 @@ from warp_cuda_ir.evaluation.candidate import (
 )
 from warp_cuda_ir.evaluation.predictions import Bad, Candidate, read_predictions
 from warp_cuda_ir.standalone import stage
-from warp_cuda_ir.standalone.program import launches
+from warp_cuda_ir.standalone.program import launches, runs_backward
 from warp_cuda_ir.validation.dataset import data_files
 
 VERDICTS: tuple[str, ...] = (
@@ -256,6 +256,15 @@ def _not_evaluable(entry: Candidate, row: Mapping[str, Any], tools: stage.Tools)
         why = "its program launches nothing" if not launches(row[program_column(entry.column)]) else "not validated"
         return "not_checkable", f"the row has no reference digest ({why})"
     target = target_of(entry.column)
+    if entry.column.endswith("_backward") and not any(
+        line.startswith("adjoint ") for line in row[REFERENCE].splitlines()
+    ):  # any backward that compiles would pass: nothing it computes is compared
+        why = (
+            "the programs leave out a backward that never ends or prints what memory held"
+            if row.get(f"{target}_backward") and not runs_backward(row, target)
+            else "its backward prints no input adjoint"
+        )
+        return "not_checkable", f"the row's reference has no adjoint line to judge a backward by ({why})"
     if target == "cpu" and tools.cxx is None:
         return "not_checkable", "C++ compiler not found (g++ on PATH or WARP_CUDA_IR_CXX)"
     if target == "cuda" and tools.nvcc is None:

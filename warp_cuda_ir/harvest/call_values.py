@@ -2405,26 +2405,27 @@ def _reads_path(func: Any) -> bool:
     return isinstance(getattr(func, "__self__", None), pathlib.Path) and func.__name__ in ("read_text", "read_bytes")
 
 
-def _parses_file(func: Any) -> bool:
-    """`json.load`, `tomllib.load`, `yaml.safe_load` of an opened file."""
-    parsers = [json.load]
-    for module, name in (("tomllib", "load"), ("yaml", "safe_load")):
+def _imported(*names: tuple[str, str]) -> list[Any]:
+    """The functions `module.name` of those modules the script imported (`tomllib`, Python 3.11 on; PyYAML): a
+    script that parses TOML or YAML has imported its parser."""
+    found = []
+    for module, name in names:
         loaded = sys.modules.get(module)
         if loaded is not None and hasattr(loaded, name):
-            parsers.append(getattr(loaded, name))
+            found.append(getattr(loaded, name))
+    return found
+
+
+def _parses_file(func: Any) -> bool:
+    """`json.load`, `tomllib.load`, `yaml.safe_load` of an opened file."""
+    parsers = [json.load, *_imported(("tomllib", "load"), ("yaml", "safe_load"))]
     return any(func is f for f in parsers)
 
 
 def _parses_text(func: Any) -> bool:
     """`json.loads`, `tomllib.loads`, `yaml.safe_load`, `ast.literal_eval`, `shlex.split`: functions of their
     text alone (`yaml.load` with a loader may build the script's objects; only the safe loader here)."""
-    parsers = [json.loads, ast.literal_eval, shlex.split]
-    toml = sys.modules.get("tomllib")  # Python 3.11 on; a script that parses TOML text has imported it
-    if toml is not None:
-        parsers.append(toml.loads)
-    yaml = sys.modules.get("yaml")  # likewise PyYAML, where the script imported it
-    if yaml is not None and hasattr(yaml, "safe_load"):
-        parsers.append(yaml.safe_load)
+    parsers = [json.loads, ast.literal_eval, shlex.split, *_imported(("tomllib", "loads"), ("yaml", "safe_load"))]
     return any(func is f for f in parsers)
 
 

@@ -40,6 +40,7 @@ import sys
 import textwrap
 import types
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -1002,28 +1003,29 @@ def _kernel_decorators_only(text: str, scope: dict[str, Any]) -> str:
     calls `wp.kernel` and files the kernel in a table (a table of kernels cannot be written out). A decorator
     the scope does not name is kept. (A `wp.func` keeps its decorators: reached through its class,
     `Joint.f`, a staticmethod gives the function.)"""
-    node = ast.parse(text).body[0]
     # A decorator expression (`@DECORATORS["kernel"]`, `@(a if FAST else b)`) goes even when it is Warp's
     # kernel: the kernel is then made after the definition, with the options Warp kept (`wp.kernel(f, ...)`),
     # rather than the table or the condition written out.
+    return _without_decorators(
+        text,
+        lambda d: (
+            _decorator_value(d, scope) is not _MISSING
+            and (not _is_kernel_decorator(d, scope) or not _plain_decorator(d))
+        ),
+    )
+
+
+def _without_decorators(text: str, dropped: Callable[[ast.expr], bool] = lambda d: True) -> str:
+    """A definition's text without the lines of its decorators `dropped` picks (all of them by default)."""
+    node = ast.parse(text).body[0]
     drop = {
         line
         for d in getattr(node, "decorator_list", [])
-        if _decorator_value(d, scope) is not _MISSING
-        and (not _is_kernel_decorator(d, scope) or not _plain_decorator(d))
+        if dropped(d)
         for line in range(d.lineno, (d.end_lineno or d.lineno) + 1)
     }
     if not drop:
         return text
-    return "".join(line for i, line in enumerate(text.splitlines(keepends=True), 1) if i not in drop)
-
-
-def _without_decorators(text: str) -> str:
-    """A definition's text without its decorator lines."""
-    node = ast.parse(text).body[0]
-    drop = {
-        line for d in getattr(node, "decorator_list", []) for line in range(d.lineno, (d.end_lineno or d.lineno) + 1)
-    }
     return "".join(line for i, line in enumerate(text.splitlines(keepends=True), 1) if i not in drop)
 
 

@@ -1075,13 +1075,58 @@ def test_zeros_count_nothing_against_the_programs_cap_on_values() -> None:
     )
     assert program_text.launches(zeros["cpu_program"]) and program_text.launches(zeros["cuda_program"])
     noise = np.random.default_rng(0).integers(1, 1 << 30, n, dtype=np.int32)  # no runs of progressions either
+    read = GUARD.replace("flags[i] = 1", "flags[i] = flags[i] + 1")  # its values matter: they stay too many
     dense = _captured_row(
-        GUARD,
+        read,
         "guard",
         lambda ns: [wp.zeros(1, dtype=wp.int32, device="cpu"), wp.array(noise, dtype=wp.int32, device="cpu")],
         3,
     )
     assert not program_text.launches(dense["cpu_program"])
+
+
+def test_which_arrays_a_kernel_never_reads() -> None:
+    from warp_cuda_ir.standalone import unread_arrays
+
+    def unread(source: str, name: str) -> set[str]:
+        return set(unread_arrays({"python_source": source, "kernel_name": name}))
+
+    assert unread(GUARD, "guard") == {"flags"} and unread(SHIFT, "shift") == {"dst"}
+    assert unread(SHIFT.replace("dst[i] = src[i]", "dst[i] = dst.shape[0] * src[i]"), "shift") == {"dst"}
+    for reads in ("dst[i] += src[i]", "dst[i] = dst[i] + src[i]", "wp.atomic_add(dst, i, src[i])"):
+        assert unread(SHIFT.replace("dst[i] = src[i] + 1.0", reads), "shift") == set(), reads
+    assert unread(SHIFT, "other") == set() and unread("def broken(:", "shift") == set()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ on this machine")
+def test_an_output_the_kernel_only_writes_starts_zeroed_when_its_captured_values_do_not_fit(tmp_path: Path) -> None:
+    """warp-lang's `sphere_corner_values_kernel` held 262,144 captured floats in `out`, which it only writes: its
+    programs launched nothing ("inputs too large"). Such an array now starts zeroed in the programs and in Warp's
+    reference launch alike, so the twin prints the reference, the elements left unwritten included."""
+    from warp_cuda_ir import standalone
+    from warp_cuda_ir.standalone import program as program_text
+    from warp_cuda_ir.standalone import reference, stage
+    from warp_cuda_ir.standalone.digest import digest_line
+
+    n = standalone.MAX_PROGRAM_VALUES + 1
+    noise = np.random.default_rng(0).integers(1, 1 << 30, n, dtype=np.int32)
+    row = _captured_row(
+        GUARD,
+        "guard",
+        lambda ns: [wp.array([5], dtype=wp.int32, device="cpu"), wp.array(noise, dtype=wp.int32, device="cpu")],
+        n,
+    )
+    assert program_text.launches(row["cpu_program"]) and program_text.launches(row["cuda_program"])
+    assert "`flags` starts zeroed" in row["cpu_program"] and len(row["cpu_program"]) < 100_000
+    with warp_session.loaded_kernel(GUARD, "guard") as (kernel, namespace):
+        _, expected = reference.reference_run(row, kernel, namespace)
+    flags = np.zeros(n, dtype=np.int32)
+    flags[:5] = 1
+    assert expected == [digest_line("output", "flags", flags)]
+    columns = stage.run_stage([("k", row, expected)], tmp_path, stage.find_tools(), "no GPU")["k"]
+    assert columns["standalone_cpu_run_status"] == "ok", columns["standalone_cpu_run_error"]
+    assert columns["standalone_cpu_matches_warp"] is True
 
 
 @pytest.mark.slow
@@ -1310,6 +1355,26 @@ def count(counter: wp.array(dtype=wp.int32), a: wp.array(dtype=float), b: wp.arr
 """
 
 
+# Its backward adds a[k]'s adjoint at a[k + 1], and the last one past the array (`index_ahead`).
+INDEX_AHEAD = """
+import warp as wp
+
+@wp.kernel
+def count(n: int, a: wp.array(dtype=float), b: wp.array(dtype=float)):
+    i = wp.tid()
+    s = float(0.0)
+    k = int(0)
+    while k < n:
+        s += a[k] * a[k]
+        k += 1
+    b[i] = s
+"""
+
+
+def _index_args(ns):
+    return [4, wp.array(np.arange(4, dtype=np.float32), device="cpu"), wp.zeros(4, dtype=float, device="cpu")]
+
+
 def _spin_args(ns):
     return [wp.zeros(1, dtype=wp.float32, device="cpu"), wp.zeros(1, dtype=wp.int32, device="cpu")]
 
@@ -1334,16 +1399,18 @@ SPIN_NAMED = SPIN_FLOAT.replace(
         (SPIN_FLOAT, _spin_args, "spin_wait:acquire"),
         (SPIN_NAMED, _spin_args, "spin_wait:acquire"),
         (SLOT, _slot_args, "atomic_result:counter"),
+        (INDEX_AHEAD, _index_args, "index_ahead:k"),
     ],
-    ids=["spin_wait", "spin_wait_through_a_name", "atomic_result"],
+    ids=["spin_wait", "spin_wait_through_a_name", "atomic_result", "index_ahead"],
 )
 def test_programs_of_a_row_whose_backward_means_nothing_run_its_forward_and_the_twin_ends(
     source: str, args: Callable[[Any], list[Any]], flag: str, tmp_path: Path
 ) -> None:
     """A backward that replays a lock's acquire without its release never ends where threads run at once (24
     spinlock programs ran to their limit on an H200); one that reads an atomic's result it does not replay prints
-    whatever memory held. The row keeps its backward code and the flag; its programs launch the forward kernel
-    only, and the twin ends printing Warp's digest, which leaves the backward out too."""
+    whatever memory held; one whose loop index runs ahead writes past an array. The row keeps its backward code
+    and the flag; its programs launch the forward kernel only, and the twin ends printing Warp's digest, which
+    leaves the backward out too."""
     from warp_cuda_ir.standalone import reference, stage
 
     row = _captured_row(source, "count", args, 4)

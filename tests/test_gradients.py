@@ -89,10 +89,19 @@ COMPONENT = kernel("    v = wp.vec3(a[i], 0.5 * a[i], 1.0)\n    v.y = v.y + 2.0 
 # wrong_adjoint real rows).
 COMPONENT_INDEXED = kernel("    v = wp.vec3(a[i], 0.5 * a[i], 1.0)\n    v[1] *= 2.0 * a[i]\n    b[i] = wp.dot(v, v)\n")
 
+# A dynamic loop's body indexes with `k`, then advances it: Warp's backward replays the advance before the adjoints,
+# so a[k + 1] gets a[k]'s gradient (mujoco-warp's `_cfrc_world` and newton's contact scatter: their backward ran
+# past the array and crashed Warp's own CPU backward).
+INDEX_AHEAD = kernel(
+    "    s = float(0.0)\n    k = int(0)\n    while k < n:\n        s += a[k] * a[k]\n        k += 1\n    b[i] = s\n",
+    "a: wp.array(dtype=float), n: int, b: wp.array(dtype=float)",
+)
+
 
 @pytest.mark.parametrize(
     ("source", "args", "flag"),
     [
+        (INDEX_AHEAD, [IN_OUT[0], ("n", "scalar", "int32", "in", {"value": 3}), IN_OUT[1]], "index_ahead:k"),
         (DYNAMIC_LOOP, [IN_OUT[0], ("n", "scalar", "int32", "in", {"value": 3}), IN_OUT[1]], "dynamic_loop_mutation:x"),
         (NOISE_THEN_DRAW, IN_OUT, "noise_after_draw:s"),
         (FRAC, IN_OUT, "missing_adjoint:frac"),
@@ -103,6 +112,7 @@ COMPONENT_INDEXED = kernel("    v = wp.vec3(a[i], 0.5 * a[i], 1.0)\n    v[1] *= 
         (COMPONENT_INDEXED, IN_OUT, "component_assignment:v"),
     ],
     ids=[
+        "index_ahead",
         "dynamic_loop",
         "noise_after_draw",
         "frac",
@@ -134,6 +144,7 @@ def test_flags_are_not_raised_by_the_safe_twins_of_each_construct() -> None:
     )
     additive = kernel("    wp.atomic_add(b, 0, a[i])\n    b[i] += a[i]\n")
     integers = kernel("    wp.atomic_max(c, 0, c[i])\n", "c: wp.array(dtype=wp.int32)")  # no gradient to be wrong
+    integers_subscripted = kernel("    wp.atomic_max(c, 0, c[i])\n", "c: wp.array[wp.int32]")  # newton's spelling
     literal_divisor = MOD_DIVISOR.replace("a[i] + 0.5", "-wp.float32(1.5)")  # nothing to differentiate there
     singular_matrix = "mat33(e, e, e, e, e, e, c, c, c)"
     regular_qr = SINGULAR_QR.replace(singular_matrix, "mat33(e, c, 1.0, c, e, 2.0, 0.5, 0.25, e * c)")
@@ -145,7 +156,7 @@ def test_flags_are_not_raised_by_the_safe_twins_of_each_construct() -> None:
     array_store = kernel("    b[i] = a[i]\n    c = b\n    c[0] = a[i]\n")
     local_array = kernel("    t = wp.zeros(shape=3, dtype=float)\n    t[1] = a[i]\n    b[i] = t[1]\n")
     safe = (static_loop, used_in_loop_only, draw_then_noise, additive, integers, literal_divisor, regular_qr)
-    safe += (array_store, local_array)
+    safe += (array_store, local_array, integers_subscripted)
     for source in safe:
         assert adjoint_hazards.adjoint_hazards(source) == [], source
     # A loop is dynamic when Warp does not unroll it: a runtime bound, while, break/continue, > max_unroll trips.
@@ -156,6 +167,29 @@ def test_flags_are_not_raised_by_the_safe_twins_of_each_construct() -> None:
     assert adjoint_hazards.adjoint_hazards(DYNAMIC_LOOP.replace("range(n)", "range(-3, 0)")) == []
     negated = DYNAMIC_LOOP.replace("range(n)", "range(-n, 0)")
     assert adjoint_hazards.adjoint_hazards(negated) == ["dynamic_loop_mutation:x"]
+
+
+def test_an_index_a_loop_advances_after_using_it_is_flagged_and_one_advanced_first_is_not() -> None:
+    args = [IN_OUT[0], ("n", "scalar", "int32", "in", {"value": 3}), IN_OUT[1]]
+    advanced_first = INDEX_AHEAD.replace("k = int(0)", "k = int(-1)").replace(
+        "    while k < n:\n        s += a[k] * a[k]\n        k += 1\n",
+        "    while k < n - 1:\n        k += 1\n        s += a[k] * a[k]\n",
+    )
+    assert not any(f.startswith("index_ahead") for f in adjoint_hazards.adjoint_hazards(advanced_first))
+    # The same sum, the index advanced before its use: the replay then indexes as the forward did.
+    assert gradients.check(make_row(advanced_first, "k", args)).status == "ok"
+    # Integer arrays have no adjoint to misplace (mujoco-warp's `rootid += body_subtreenum[rootid]`).
+    params = "a: wp.array(dtype=float), step: wp.array(dtype=wp.int32), n: int, b: wp.array(dtype=float)"
+    hops = kernel("    k = int(0)\n    while k < n:\n        k += step[k]\n    b[i] = a[k]\n", params)
+    assert not any(f.startswith("index_ahead") for f in adjoint_hazards.adjoint_hazards(hops))
+    runtime_range = kernel(
+        "    s = float(0.0)\n    j = int(0)\n    for t in range(n):\n"
+        "        s += a[j] * float(t + 1)\n        j = j + 2\n    b[i] = s\n",
+        "a: wp.array(dtype=float), n: int, b: wp.array(dtype=float)",
+    )
+    assert "index_ahead:j" in adjoint_hazards.adjoint_hazards(runtime_range)
+    unrolled = runtime_range.replace("range(n)", "range(3)")
+    assert not any(f.startswith("index_ahead") for f in adjoint_hazards.adjoint_hazards(unrolled))
 
 
 def test_an_atomics_returned_value_used_is_flagged() -> None:

@@ -366,6 +366,29 @@ def test_a_source_that_does_not_load_fails_its_cpu_compile_and_skips_the_rest() 
     assert_stage_columns_consistent(columns)
 
 
+def test_the_reference_digest_is_made_before_the_gradient_check_and_kept_by_its_blame() -> None:
+    """The trail line of the gradient check holds the reference digest: a backward that kills the worker there
+    (mujoco-warp's `_cfrc_world`, Warp's own CPU backward aborting) no longer takes the digest with it."""
+    from warp_cuda_ir import standalone
+
+    row = row_for(SCALES, "idle", [("a", "float32", "in", UNIFORM), ("b", "float32", "out", ZEROS)])
+    seen: dict[str, dict] = {}
+    columns = row_columns.execution_columns(
+        row,
+        schema.NO_GPU,
+        {},
+        lambda stage, so_far: seen.setdefault(stage, so_far),
+        lambda: standalone.reference_columns(row),
+    )
+    digest = columns["standalone_reference_digest"]
+    assert digest and digest.startswith("output b ") and "\nadjoint a " in digest
+    assert seen["gradcheck"]["standalone_reference_digest"] == digest
+    # Blamed on the gradient check, the row keeps its CPU run and that digest.
+    failed = row_columns.failed_execution("error", "worker process died (exit code -6)", "gradcheck", seen["gradcheck"])
+    assert (failed["cpu_run_status"], failed["gradcheck_status"]) == ("ok", "error")
+    assert failed["standalone_reference_digest"] == digest
+
+
 def test_a_row_without_a_launch_record_compiles_and_skips_what_needs_a_launch() -> None:
     row = row_for(SCALES, "idle", [("a", "float32", "in", UNIFORM), ("b", "float32", "out", ZEROS)])
     row["launch_dim"] = None

@@ -8,6 +8,13 @@ written at build time for every row. Each flag names the construct:
   loop with `break`/`continue`) and read after the loop. Warp's backward pass replays the forward
   without running such a loop's body, so the value it uses after the loop is stale (its codegen logs
   "detected mutated variable ... may not be a differentiable operation" at debug level only).
+- `index_ahead:<var>`: a dynamic loop's body indexes an array or vector with `<var>` and then assigns it
+  (`frc += cfrc_int_in[w, rootid]` then `rootid += body_subtreenum[rootid]`). Warp's backward replays the body's
+  assignments before the body's adjoints, so each adjoint lands at the next iteration's index, and the last one
+  past the range the loop guarded: Warp's own CPU backward of mujoco-warp's `_cfrc_world` aborts and newton's
+  `scatter_particle_body_contact_force_and_hessian` segfaults (the gradient check's worker died, and with it both
+  rows' reference digests); in range, `while k < n: s += a[k] * a[k]; k += 1` gives a[k + 1] the gradient of a[k]
+  (checked with `wp.Tape` on the CPU). The row's standalone programs run its forward kernel only.
 - `noise_after_draw:<state>`: `noise`/`pnoise`/`curlnoise` on an RNG state that a later draw
   (`randf`, `randi`, `randn`, `sample_*`, `poisson` ...) advances: the noise adjoint, run in the backward
   pass after the whole forward replay, reads the advanced state.
@@ -213,7 +220,10 @@ def _stored_names(body: list[ast.stmt], arrays: frozenset[str]) -> set[str]:
     return names
 
 
-_INTEGER_DTYPE = re.compile(r"dtype\s*=\s*(?:wp\.)?(?:bool|int|u?int(?:8|16|32|64)|vec[234](?:i|ui|b|ub|s|us|l|ul))\b")
+# `wp.array(dtype=wp.int32)`, and the subscript spelling `wp.array[wp.int32]`, `wp.array2d[int]` (newton, mujoco-warp).
+_INTEGER_DTYPE = re.compile(
+    r"(?:dtype\s*=\s*|array(?:[1-4]d)?\[\s*)(?:wp\.)?(?:bool|int|u?int(?:8|16|32|64)|vec[234](?:i|ui|b|ub|s|us|l|ul))\b"
+)
 
 
 @dataclass(frozen=True)
@@ -246,7 +256,31 @@ def _loop_hazards(function: _Function, max_unroll: int) -> set[str]:
             end = loop.end_lineno or loop.lineno
             mutated = _stored_names(loop.body, function.arrays)
             flags.update(f"dynamic_loop_mutation:{v}" for v in mutated & {name for line, name in loads if line > end})
+            flags.update(f"index_ahead:{v}" for v in _indexes_ahead(loop, function))
     return flags
+
+
+def _indexes_ahead(loop: ast.For | ast.While, function: _Function) -> set[str]:
+    """Names a dynamic loop's body uses in an index before it first assigns them (`s += a[k]`, then `k += 1`).
+
+    Such a name carries its value from one iteration to the next, and Warp's backward replays the body's
+    assignment of it before the body's adjoints, so each adjoint of that element uses the index's next value.
+    A use after the body's first assignment reads that assignment's value in both passes (Warp's code names each
+    assignment apart), so a `for i in range(3)` the body repeats is no hazard. Integer arrays have no adjoint to
+    land anywhere and are left out."""
+    integers = function.arrays - function.float_arrays
+    stored: dict[str, tuple[int, int]] = {}  # name -> position of its first assignment in the body
+    indexing: dict[str, tuple[int, int]] = {}  # name -> position of its first use in an index
+    for node in (n for stmt in loop.body for n in syntax.walk(stmt)):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            at = (node.lineno, node.col_offset)
+            stored[node.id] = min(stored.get(node.id, at), at)
+        elif isinstance(node, ast.Subscript) and not (isinstance(node.value, ast.Name) and node.value.id in integers):
+            for n in ast.walk(node.slice):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+                    at = (n.lineno, n.col_offset)
+                    indexing[n.id] = min(indexing.get(n.id, at), at)
+    return {name for name, at in indexing.items() if name in stored and at < stored[name]}
 
 
 _OVERWRITING_ATOMICS = frozenset({"atomic_min", "atomic_max", "atomic_exch", "atomic_cas"})

@@ -169,7 +169,9 @@ COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         "backward is the author's, not Warp's), `pointer_array:<var>` (an array made from a raw pointer in the "
         "kernel: it has no adjoint array), `spin_wait:<func>` (a `wp.func` whose `while` waits on an atomic's "
         "result, a lock's acquire: its adjoint takes the lock again and never releases it, so the backward never "
-        "ends where threads run at once; the row's programs run the forward only), and for real rows "
+        "ends where threads run at once; the row's programs run the forward only), `index_ahead:<var>` (a dynamic "
+        "loop's body indexes an array with `<var>`, then assigns it: the backward's adjoints use the next "
+        "iteration's index, past the array on the last; the row's programs run the forward only), and for real rows "
         "from their captured launch "
         "`aliased_overwrite:<param>` (the launch passes one float array as two parameters and changes it: the "
         "backward replays reads of memory the forward overwrote). Empty: none found.",
@@ -248,9 +250,9 @@ STANDALONE_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
         "forward, backward) and a host `main()` that fills every argument with the row's inputs (embedded), "
         "launches the forward then the backward kernel (seeded output adjoints) and prints a digest line per "
         "output and per input adjoint; a row without backward code launches the forward kernel only (a program "
-        "never calls code its row does not hold), as does a row whose backward never ends or reads memory it never "
-        "wrote (`spin_wait`, `atomic_result` in `adjoint_hazards`). Rows without a launch record: compiles, prints "
-        "why it does not run.",
+        "never calls code its row does not hold), as does a row whose backward never ends or touches memory it "
+        "should not (`spin_wait`, `atomic_result`, `index_ahead` in `adjoint_hazards`). Rows without a launch "
+        "record: compiles, prints why it does not run.",
     ),
     (
         "cpu_program",

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from warp_cuda_ir import launch, schema, warp_session
 from warp_cuda_ir.errors import one_line
@@ -58,20 +61,70 @@ def program_columns(row: Mapping[str, Any], inputs: ProgramInputs | None = None)
             inputs = ProgramInputs(None, f"inputs could not be made: {type(e).__name__}: {one_line(e)}")
     values, reason = inputs.values, inputs.reason
     if values is not None:
-        count, size = literal_count(values), sum(v.values.nbytes for v in with_fields(values))
-        if count > MAX_PROGRAM_VALUES:  # index-like inputs take fewer literals as runs of progressions
-            with_runs(values)
-            count = literal_count(values)
-        if count > MAX_PROGRAM_VALUES:
-            values, reason = None, f"{schema.INPUTS_TOO_LARGE} ({count:,} values, at most {MAX_PROGRAM_VALUES:,})"
-        elif size > MAX_PROGRAM_BYTES:
-            values, reason = None, f"{schema.INPUTS_TOO_LARGE} ({size:,} bytes, at most {MAX_PROGRAM_BYTES:,})"
+        reason = fit_inputs(values, row)
+        if reason is not None:
+            values = None
     data_text = data(values) if values is not None else None
     return {
         "cuda_program": programs.program(row, values, "cuda", reason, data_text),
         "cpu_program": programs.program(row, values, "cpu", reason, data_text),
         "makefile": programs.makefile(row),
     }
+
+
+def fit_inputs(values: list[ArgumentValue], row: Mapping[str, Any]) -> str | None:
+    """Shapes a program's inputs to the cap on literals, in place; the reason it launches nothing if they still
+    do not fit (None: they fit).
+
+    Past the cap, index-like inputs become runs of progressions, then arrays the kernel only stores into start
+    zeroed instead of as captured (`unread_arrays`: the launch never reads their values; what it leaves unwritten
+    prints zero). Warp's reference launch (`reference.reference_run`) starts from the same zeros. Of the 4 real
+    rows of a default build over the cap, 3 were such outputs: warp-lang's `sphere_corner_values_kernel`
+    (262,144 captured floats in `out`), `torus_field_kernel`, newton's `emit_topology_voxels_hash`.
+    """
+    count, size = literal_count(values), sum(v.values.nbytes for v in with_fields(values))
+    if count > MAX_PROGRAM_VALUES:  # index-like inputs take fewer literals as runs of progressions
+        with_runs(values)
+        count = literal_count(values)
+    if count > MAX_PROGRAM_VALUES:
+        aliased = {v.alias for v in with_fields(values)} | {v.name for v in with_fields(values) if v.alias}
+        for v in values:
+            if v.kind == "array" and v.name in unread_arrays(row) and v.name not in aliased:
+                v.values, v.runs, v.zeroed = np.zeros_like(v.values), None, True
+        count = literal_count(values)
+    if count > MAX_PROGRAM_VALUES:
+        return f"{schema.INPUTS_TOO_LARGE} ({count:,} values, at most {MAX_PROGRAM_VALUES:,})"
+    if size > MAX_PROGRAM_BYTES:
+        return f"{schema.INPUTS_TOO_LARGE} ({size:,} bytes, at most {MAX_PROGRAM_BYTES:,})"
+    return None
+
+
+def unread_arrays(row: Mapping[str, Any]) -> frozenset[str]:
+    """Array parameters of the row's kernel that its body only stores into (`out[i, j] = v`) or asks the shape of:
+    the launch never reads their values. A name passed to a call, read, or updated (`+=`, atomics) is read."""
+    try:
+        tree = ast.parse(row["python_source"])
+    except (SyntaxError, KeyError, TypeError):
+        return frozenset()
+    name = row.get("kernel_name")
+    kernel = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == name), None)
+    if kernel is None:
+        return frozenset()
+    parents = {child: node for node in ast.walk(kernel) for child in ast.iter_child_nodes(node)}
+    stored: set[str] = set()
+    read: set[str] = set()
+    for node in ast.walk(kernel):
+        if not isinstance(node, ast.Name):
+            continue
+        up = parents.get(node)
+        if isinstance(up, ast.Attribute) and up.attr == "shape":
+            continue
+        if isinstance(up, ast.Subscript) and up.value is node and isinstance(up.ctx, ast.Store):
+            if not isinstance(parents.get(up), ast.AugAssign):
+                stored.add(node.id)
+                continue
+        read.add(node.id)
+    return frozenset(stored - read)
 
 
 def reference_columns(row: Mapping[str, Any]) -> dict[str, Any]:

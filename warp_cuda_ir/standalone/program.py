@@ -324,6 +324,10 @@ def data(values: Sequence[ArgumentValue]) -> str:
             parts.append(f"static {v.storage} wp_in_{v.var}[{v.values.size}];")
         elif _has_data(v):
             parts.append(_array_data(f"wp_in_{v.var}", v.values, v.storage))
+        elif v.zeroed:
+            parts.append(
+                f"// `{v.name}` starts zeroed: the kernel only writes it, and its captured values are too many"
+            )
         if v.adjoint_seed is not None and not seeds_by_formula(v.adjoint_seed):
             parts.append(_array_data(f"wp_seed_{v.var}", v.adjoint_seed, v.storage))
     return "\n".join(parts)
@@ -430,7 +434,7 @@ def _no_backward(row: Mapping[str, Any], target: str) -> str:
     if not row.get(f"{target}_backward"):
         return "The row has no backward code"
     flagged = ", ".join(h for h in row.get("adjoint_hazards") or () if h.startswith(UNDEFINED_BACKWARD))
-    return f"The row's backward never ends or reads memory it never wrote (adjoint_hazards: {flagged})"
+    return f"The row's backward never ends or touches memory it should not (adjoint_hazards: {flagged})"
 
 
 def _c_string(text: str) -> str:
@@ -549,8 +553,9 @@ def _cpu_main(row: Mapping[str, Any], values: Sequence[ArgumentValue]) -> str:
 # Hazards under which a backward kernel's run means nothing: it never ends (`spin_wait`: it takes a lock it never
 # releases, and spins for ever on a GPU), or what it prints is whatever memory held (`atomic_result`: it reads
 # the result of an atomic it does not replay; of 28 such replayed real rows, the twins of 25 printed Warp's digest
-# in one run, which ones varying from run to run, and warp-lang's `counter_kernel` crashed).
-UNDEFINED_BACKWARD: tuple[str, ...] = ("spin_wait:", "atomic_result:")
+# in one run, which ones varying from run to run, and warp-lang's `counter_kernel` crashed), or it indexes past
+# an array (`index_ahead`: Warp's own CPU backward of two such real rows aborted and segfaulted).
+UNDEFINED_BACKWARD: tuple[str, ...] = ("spin_wait:", "atomic_result:", "index_ahead:")
 
 
 def runs_backward(row: Mapping[str, Any], target: str) -> bool:

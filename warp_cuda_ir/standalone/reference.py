@@ -32,8 +32,14 @@ def reference_run(
     the forward lines only.
     `kernel` must be loaded with its backward (`loaded_kernel(..., backward=True)`) when the row has one.
     """
+    from warp_cuda_ir.standalone import fit_inputs
+
     prepared = launch.prepare(row, kernel, namespace, "cpu")
     values = argument_values(prepared, row)  # before the launch changes the arrays
+    fit_inputs(values, row)  # the program's inputs: outputs over the cap on literals start zeroed
+    for v, value in zip(values, prepared.inputs, strict=True):
+        if v.zeroed:
+            value.zero_()
     launch.start(prepared, "cpu")
     wp.synchronize_device("cpu")
     arrays = live_arrays(prepared)

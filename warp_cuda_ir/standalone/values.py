@@ -48,6 +48,8 @@ class ArgumentValue:
     alias: str | None = None  # arrays: the earlier argument or field that is this very array (its memory)
     # arrays of a program over the cap on literals: the inputs as `progression_runs`, which the program expands
     runs: np.ndarray | None = None
+    # arrays the kernel only writes, started zeroed because their captured values would not fit (`fit_inputs`)
+    zeroed: bool = False
 
     @property
     def var(self) -> str:

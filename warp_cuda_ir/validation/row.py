@@ -100,11 +100,15 @@ def execution_columns(
     gpu_skip_reason: str | None,
     environment: Mapping[str, str | None],
     on_stage: Stage = lambda stage, so_far: None,
+    reference: Callable[[], dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """CPU compile, CPU run, GPU run (unless skipped) and gradient check of one row, as columns.
 
     `on_stage(stage, columns so far)` is called as each stage starts, so whoever watches a worker
-    that then hangs or dies knows which stage to blame and what held.
+    that then hangs or dies knows which stage to blame and what held. `reference`: more columns from Warp's
+    CPU launch (the standalone programs' reference digest), made after a CPU run that ended `ok` and before
+    the gradient check, so a backward that crashes the gradient check does not take them along
+    (mujoco-warp's `_cfrc_world`: the worker died in the gradient check and the row had no reference digest).
     """
     columns: dict[str, Any] = {
         "validation_gpu_name": environment.get("gpu_name"),
@@ -136,6 +140,9 @@ def execution_columns(
         columns |= _cpu_columns(cpu)
         if gpu_skip_reason is None:
             columns |= skipped_gpu(schema.SOURCE_DOES_NOT_LOAD)
+    if reference is not None and cpu.run_status == "ok":
+        on_stage("cpu_run", dict(columns))  # Warp's CPU launch again: a hang or a crash is the CPU run's
+        columns |= reference()
     clock = time.perf_counter()
     if cpu.run_status == "ok":
         on_stage("gradcheck", dict(columns))

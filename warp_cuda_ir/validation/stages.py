@@ -232,12 +232,12 @@ def run_row(
                 worker.note({"row": i, "stage": stage, "so_far": so_far})
                 worker.limit(settings.stage_timeout_s, stage)
 
-            result = row_columns.execution_columns(r, settings.gpu_skip_reason, settings.environment, on_stage)
+            # The digests the CPU twin must print, from Warp's launch of the module the CPU run loaded.
+            reference = (lambda r=r: standalone.reference_columns(r)) if settings.standalone else None
+            result = row_columns.execution_columns(
+                r, settings.gpu_skip_reason, settings.environment, on_stage, reference
+            )
             result.pop("_seconds", None)
-            if settings.standalone and result.get("cpu_run_status") == "ok":
-                # The digests the CPU twin must print, from Warp's launch of the module the CPU run loaded.
-                worker.limit(settings.stage_timeout_s, "cpu_run")
-                result |= standalone.reference_columns(r)
             worker.limit(None)
             c |= result
             worker.note({"row": i, "columns": c})  # kept if a later row of the batch hangs or crashes

@@ -88,8 +88,9 @@ def fit_inputs(values: list[ArgumentValue], row: Mapping[str, Any]) -> str | Non
         count = literal_count(values)
     if count > MAX_PROGRAM_VALUES:
         aliased = {v.alias for v in with_fields(values)} | {v.name for v in with_fields(values) if v.alias}
+        unread = unread_arrays(row) - aliased
         for v in values:
-            if v.kind == "array" and v.name in unread_arrays(row) and v.name not in aliased:
+            if v.kind == "array" and v.name in unread:
                 v.values, v.runs, v.zeroed = np.zeros_like(v.values), None, True
         count = literal_count(values)
     if count > MAX_PROGRAM_VALUES:

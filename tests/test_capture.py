@@ -1098,6 +1098,40 @@ def test_which_arrays_a_kernel_never_reads() -> None:
     assert unread(SHIFT, "other") == set() and unread("def broken(:", "shift") == set()
 
 
+BROADCAST = """
+import warp as wp
+
+@wp.kernel
+def spread(a: wp.array(dtype=float), out: wp.array(dtype=float)):
+    i = wp.tid()
+    out[i] = 2.0 * a[0]
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ on this machine")
+def test_an_input_every_thread_reads_gets_an_adjoint_the_digest_can_see(tmp_path: Path) -> None:
+    """A large output's seeds are computed, not listed; centred on zero, they summed to exactly 0 over every 64, so
+    the adjoint of `a[0]`, read by every thread, printed 0 whatever the backward did (warp-lang's
+    `sphere_corner_values_kernel`: `adjoint radius 1 ... 0 0 0`)."""
+    from warp_cuda_ir.standalone import reference, stage
+
+    n = 8192  # seeds by formula, a whole number of their periods
+    row = _captured_row(
+        BROADCAST,
+        "spread",
+        lambda ns: [wp.array([1.5], dtype=float, device="cpu"), wp.zeros(n, dtype=float, device="cpu")],
+        n,
+    )
+    with warp_session.loaded_kernel(BROADCAST, "spread", backward=True) as (kernel, namespace):
+        _, expected = reference.reference_run(row, kernel, namespace)
+    adjoint = next(line for line in expected if line.startswith("adjoint a "))
+    assert float(adjoint.split()[4]) != 0.0, adjoint
+    columns = stage.run_stage([("k", row, expected)], tmp_path, stage.find_tools(), "no GPU")["k"]
+    assert columns["standalone_cpu_run_status"] == "ok", columns["standalone_cpu_run_error"]
+    assert columns["standalone_cpu_matches_warp"] is True
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ on this machine")
 def test_an_output_the_kernel_only_writes_starts_zeroed_when_its_captured_values_do_not_fit(tmp_path: Path) -> None:

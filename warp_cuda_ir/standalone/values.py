@@ -71,12 +71,17 @@ def storage_key(values: np.ndarray) -> str:
 
 # A program writes each seed out as a literal, up to SEED_LITERALS_AT_MOST components per array; a larger
 # float32 or float64 array (a 64^3 field a kernel fills: 262,144 seeds, 3 MB of text) gets seeds a loop in the
-# program computes instead, `SEED_FORMULA` of the component index: multiples of 1/32 in [-0.98, 0.98], exact in
-# either type, so the program's loop and numpy here give the same bits. 8 of the 13 replayed real rows whose
+# program computes instead, `SEED_FORMULA` of the component index: odd multiples of 1/64 in [-0.73, 1.23], exact
+# in either type, so the program's loop and numpy here give the same bits. 8 of the 13 replayed real rows whose
 # programs were too large to launch (the default build's inputs and seeds over MAX_PROGRAM_VALUES) now fit.
+# Their mean is 1/4, not 0: an input every element reads (`radius[0]` in warp-lang's `sphere_corner_values_kernel`)
+# gets the sum of the seeds as its adjoint, and seeds centred on zero summed to exactly 0 over every 64 of them,
+# so the digest printed 0 for it whatever the backward did.
 SEED_LITERALS_AT_MOST = 4096
-_SEED_STEP, _SEED_OFFSET, _SEED_PERIOD = 37, 11, 64  # k = (37 i + 11) mod 64; seed = (k - 31.5) / 32
-SEED_FORMULA = f"((double)((i * {_SEED_STEP}u + {_SEED_OFFSET}u) % {_SEED_PERIOD}u) - 31.5) / 32.0"  # C, `size_t i`
+_SEED_STEP, _SEED_OFFSET, _SEED_PERIOD, _SEED_CENTRE = 37, 11, 64, 23.5  # k = (37 i + 11) mod 64
+SEED_FORMULA = (  # seed = (k - 23.5) / 32, in C for `size_t i`
+    f"((double)((i * {_SEED_STEP}u + {_SEED_OFFSET}u) % {_SEED_PERIOD}u) - {_SEED_CENTRE}) / 32.0"
+)
 
 
 def seeds_by_formula(like: np.ndarray) -> bool:
@@ -87,7 +92,7 @@ def seeds_by_formula(like: np.ndarray) -> bool:
 def adjoint_seed(row: Mapping[str, Any], position: int, like: np.ndarray) -> np.ndarray:
     if seeds_by_formula(like):
         k = (np.arange(like.size, dtype=np.uint64) * _SEED_STEP + _SEED_OFFSET) % _SEED_PERIOD
-        return ((k.astype(np.float64) - 31.5) / 32.0).astype(like.dtype).reshape(like.shape)
+        return ((k.astype(np.float64) - _SEED_CENTRE) / 32.0).astype(like.dtype).reshape(like.shape)
     rng = np.random.default_rng([int(row.get("seed") or 0), position, ADJOINT_STREAM])  # real rows: no seed
     return rng.uniform(-1.0, 1.0, like.shape).astype(like.dtype)
 

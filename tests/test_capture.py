@@ -82,6 +82,21 @@ def _capture(source: str, make_args, dim: int | None = None) -> bytes:
         return record.pack(meta, snap.before, changed)
 
 
+def _warp_reference(source: str, name: str, row: dict, backward: bool) -> list[str]:
+    """The digest lines of Warp's own CPU launch of `row` (`reference.reference_run`)."""
+    from warp_cuda_ir.standalone import reference
+
+    with warp_session.loaded_kernel(source, name, backward=backward) as (kernel, namespace):
+        return reference.reference_run(row, kernel, namespace)[1]
+
+
+def _twin_columns(row: dict, expected: list[str], tmp_path: Path) -> dict:
+    """The standalone stage's columns for `row`'s CPU twin, compared with `expected`."""
+    from warp_cuda_ir.standalone import stage
+
+    return stage.run_stage([("k", row, expected)], tmp_path, stage.find_tools(), "no GPU")["k"]
+
+
 def _step_args(ns):
     rng = np.random.default_rng(1)
     body = ns["Body"]()
@@ -1114,7 +1129,6 @@ def test_an_input_every_thread_reads_gets_an_adjoint_the_digest_can_see(tmp_path
     """A large output's seeds are computed, not listed; centred on zero, they summed to exactly 0 over every 64, so
     the adjoint of `a[0]`, read by every thread, printed 0 whatever the backward did (warp-lang's
     `sphere_corner_values_kernel`: `adjoint radius 1 ... 0 0 0`)."""
-    from warp_cuda_ir.standalone import reference, stage
 
     n = 8192  # seeds by formula, a whole number of their periods
     row = _captured_row(
@@ -1123,11 +1137,10 @@ def test_an_input_every_thread_reads_gets_an_adjoint_the_digest_can_see(tmp_path
         lambda ns: [wp.array([1.5], dtype=float, device="cpu"), wp.zeros(n, dtype=float, device="cpu")],
         n,
     )
-    with warp_session.loaded_kernel(BROADCAST, "spread", backward=True) as (kernel, namespace):
-        _, expected = reference.reference_run(row, kernel, namespace)
+    expected = _warp_reference(BROADCAST, "spread", row, backward=True)
     adjoint = next(line for line in expected if line.startswith("adjoint a "))
     assert float(adjoint.split()[4]) != 0.0, adjoint
-    columns = stage.run_stage([("k", row, expected)], tmp_path, stage.find_tools(), "no GPU")["k"]
+    columns = _twin_columns(row, expected, tmp_path)
     assert columns["standalone_cpu_run_status"] == "ok", columns["standalone_cpu_run_error"]
     assert columns["standalone_cpu_matches_warp"] is True
 
@@ -1140,7 +1153,6 @@ def test_an_output_the_kernel_only_writes_starts_zeroed_when_its_captured_values
     reference launch alike, so the twin prints the reference, the elements left unwritten included."""
     from warp_cuda_ir import standalone
     from warp_cuda_ir.standalone import program as program_text
-    from warp_cuda_ir.standalone import reference, stage
     from warp_cuda_ir.standalone.digest import digest_line
 
     n = standalone.MAX_PROGRAM_VALUES + 1
@@ -1153,12 +1165,11 @@ def test_an_output_the_kernel_only_writes_starts_zeroed_when_its_captured_values
     )
     assert program_text.launches(row["cpu_program"]) and program_text.launches(row["cuda_program"])
     assert "`flags` starts zeroed" in row["cpu_program"] and len(row["cpu_program"]) < 100_000
-    with warp_session.loaded_kernel(GUARD, "guard") as (kernel, namespace):
-        _, expected = reference.reference_run(row, kernel, namespace)
+    expected = _warp_reference(GUARD, "guard", row, backward=False)
     flags = np.zeros(n, dtype=np.int32)
     flags[:5] = 1
     assert expected == [digest_line("output", "flags", flags)]
-    columns = stage.run_stage([("k", row, expected)], tmp_path, stage.find_tools(), "no GPU")["k"]
+    columns = _twin_columns(row, expected, tmp_path)
     assert columns["standalone_cpu_run_status"] == "ok", columns["standalone_cpu_run_error"]
     assert columns["standalone_cpu_matches_warp"] is True
 
@@ -1356,7 +1367,7 @@ def test_a_twin_whose_backward_does_not_end_says_its_forward_matched(
     buffered) and the reason says they equal Warp's and the backward launch did not end (an integer counter:
     Warp's digest has no adjoint line, and the twin printed all of it)."""
     from warp_cuda_ir import real
-    from warp_cuda_ir.standalone import reference, stage
+    from warp_cuda_ir.standalone import stage
 
     source = SPINLOCK.replace("import warp as wp\n", f"import warp as wp\n\nCOUNTER = {counter}\n", 1)
     dtype = wp.float32 if counter == "wp.float32" else wp.int32
@@ -1369,11 +1380,10 @@ def test_a_twin_whose_backward_does_not_end_says_its_forward_matched(
     monkeypatch.setattr(real.adjoint_hazards, "adjoint_hazards", lambda source, max_unroll=None, tree=None: [])
     row = _captured_row(source, "count", args, 4)
     assert "_cpu_backward(" in row["cpu_program"].split("int main")[1]
-    with warp_session.loaded_kernel(source, "count", backward=True) as (kernel, namespace):
-        _, expected = reference.reference_run(row, kernel, namespace)
+    expected = _warp_reference(source, "count", row, backward=True)
     assert any(line.startswith("adjoint ") for line in expected) == (counter == "wp.float32")
     monkeypatch.setattr(stage, "RUN_TIMEOUT_S", 3.0)
-    columns = stage.run_stage([("k", row, expected)], tmp_path, stage.find_tools(), "no GPU")["k"]
+    columns = _twin_columns(row, expected, tmp_path)
     assert columns["standalone_cpu_run_status"] == "timeout"
     assert columns["standalone_cpu_run_error"].endswith(getattr(stage, why)), columns["standalone_cpu_run_error"]
 
@@ -1445,7 +1455,6 @@ def test_programs_of_a_row_whose_backward_means_nothing_run_its_forward_and_the_
     whatever memory held; one whose loop index runs ahead writes past an array. The row keeps its backward code
     and the flag; its programs launch the forward kernel only, and the twin ends printing Warp's digest, which
     leaves the backward out too."""
-    from warp_cuda_ir.standalone import reference, stage
 
     row = _captured_row(source, "count", args, 4)
     assert flag in row["adjoint_hazards"]
@@ -1456,10 +1465,9 @@ def test_programs_of_a_row_whose_backward_means_nothing_run_its_forward_and_the_
         assert f"{kernel}forward" in main and f"{kernel}backward" not in main
         header = next(line for line in row[f"{target}_program"].splitlines() if "adjoint_hazards:" in line)
         assert "only the forward kernel runs" in header and flag in header, header
-    with warp_session.loaded_kernel(source, "count", backward=False) as (kernel, namespace):
-        _, expected = reference.reference_run(row, kernel, namespace)
+    expected = _warp_reference(source, "count", row, backward=False)
     assert expected and not any(line.startswith("adjoint ") for line in expected)
-    columns = stage.run_stage([("k", row, expected)], tmp_path, stage.find_tools(), "no GPU")["k"]
+    columns = _twin_columns(row, expected, tmp_path)
     assert columns["standalone_cpu_run_status"] == "ok", columns["standalone_cpu_run_error"]
     assert columns["standalone_cpu_matches_warp"] is True
 

@@ -87,7 +87,7 @@ def fit_inputs(values: list[ArgumentValue], row: Mapping[str, Any]) -> str | Non
         with_runs(values)
         count = literal_count(values)
     if count > MAX_PROGRAM_VALUES:
-        aliased = {v.alias for v in with_fields(values)} | {v.name for v in with_fields(values) if v.alias}
+        aliased = {name for v in with_fields(values) if v.alias for name in (v.alias, v.name)}
         unread = unread_arrays(row) - aliased
         for v in values:
             if v.kind == "array" and v.name in unread:

@@ -372,6 +372,57 @@ def test_a_job_leaves_the_shared_kernel_cache_and_no_temporary_files(
     assert set(temp.iterdir()) == before
 
 
+_HEADERS_PROCESS = """
+import os, sys, time
+from pathlib import Path
+from warp_cuda_ir import warp_session
+warp_session.init_warp()
+import warp as wp
+wp.config.optimization_level = 0
+keep = warp_session.share_precompiled_headers(sys.argv[1])
+own = Path(wp._src.context.runtime.get_clang_pch_dir())
+before = {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in own.glob("*.pch")}
+source = f'''
+import warp as wp
+@wp.kernel
+def scale(a: wp.array(dtype=float)):
+    a[wp.tid()] = a[wp.tid()] * {sys.argv[2]}.0
+'''
+with warp_session.loaded_kernel(source) as (kernel, _):
+    a = wp.array([1.0, 2.0], dtype=float, device="cpu")
+    wp.launch(kernel, dim=2, inputs=[a], device="cpu")
+    keep()
+    after = {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in own.glob("*.pch")}
+    print(repr((before, after, a.numpy().tolist())))
+"""
+
+
+@pytest.mark.slow
+def test_capture_jobs_start_from_the_precompiled_headers_an_earlier_job_left(tmp_path: Path) -> None:
+    """Each job is a fresh process, whose first CPU compile builds Warp's precompiled headers (~2 CPU-s of
+    the ~2.1 its first module costs). The first process leaves them beside the shared kernel cache; the next
+    one compiles against the copy as it was put there (Clang did not build them again) and runs correctly."""
+    kernels = tmp_path / "kernels"
+
+    def process(factor: int) -> tuple[dict, dict, list[float]]:
+        done = subprocess.run(
+            [sys.executable, "-c", _HEADERS_PROCESS, str(kernels), str(factor)],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "WARP_CACHE_PATH": str(kernels), "TMPDIR": str(tmp_path)},
+            timeout=240,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        return eval(done.stdout.strip().splitlines()[-1])
+
+    before, after, values = process(3)
+    assert before == {} and values == [3.0, 6.0]
+    kept = sorted(p.name for p in kernels.glob(f"{warp_session.PRECOMPILED_HEADERS_DIR}/*/*.pch"))
+    assert kept == sorted(after) and any("_o0_" in name for name in kept)
+    before, after, values = process(5)
+    assert before == after and sorted(before) == kept and values == [5.0, 10.0]
+
+
 @pytest.mark.slow
 def test_capture_jobs_harvest_and_replay(tmp_path: Path) -> None:
     from warp_cuda_ir.harvest import harvest

@@ -25,13 +25,13 @@ import sys
 import tempfile
 import threading
 import types
-from collections.abc import Container, Iterable, Iterator, Mapping
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import warp as wp
 
-from warp_cuda_ir.cache import atomic_write
+from warp_cuda_ir.cache import atomic_path, atomic_write
 from warp_cuda_ir.errors import ExtractionError, one_line
 
 # A fixed pseudo-filename: it appears in `// <file>:N` comments of the generated code,
@@ -81,6 +81,59 @@ def keep_shared_kernel_cache() -> None:
 
     wp.clear_kernel_cache = keep
     build.clear_kernel_cache = keep
+
+
+# Warp's Clang builds its precompiled headers (one `.pch` per block size and optimisation level, named so) in a
+# temporary folder of each process, on the process's first CPU compile: ~2.0 CPU-s, against ~0.13 for a small
+# module compiled with them. Every capture job is a fresh process, so the default capture's 113 jobs paid it
+# 113 times (~18% of their idle job-seconds on this machine). Processes that share a kernel cache copy the ones
+# an earlier process left beside it instead; the folder's name holds what the headers are made from, so
+# another Warp install never reads them (Clang would refuse them, and Warp then retries every module without).
+PRECOMPILED_HEADERS_DIR = "clang-pch"
+
+
+def _headers_identity() -> str:
+    """Warp's version and the sizes and times of its native headers and CPU compiler library."""
+    import hashlib
+
+    native = Path(wp.__file__).parent / "native"
+    parts = [wp.__version__, str(native)]
+    for folder in (native, Path(wp.__file__).parent / "bin"):
+        with contextlib.suppress(OSError):
+            for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+                if entry.is_file():
+                    stat = entry.stat()
+                    parts.append(f"{entry.name}:{stat.st_size}:{stat.st_mtime_ns}")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+
+
+def share_precompiled_headers(kernel_cache: str | os.PathLike[str]) -> Callable[[], None]:
+    """Start this process's CPU compiles from the precompiled headers kept beside `kernel_cache`; returns
+    the function that keeps the ones this process built there (call it before the process ends).
+
+    Copies in both directions, never links: a process's own folder is its alone, as Warp keeps it, and a
+    header is published by an atomic rename, so processes beside each other only ever read whole files.
+    """
+    runtime = _context().runtime
+    own = runtime.get_clang_pch_dir() if runtime is not None else None
+    if own is None:  # no Warp Clang in this install
+        return lambda: None
+    shared = Path(kernel_cache) / PRECOMPILED_HEADERS_DIR / _headers_identity()
+    found: set[str] = set()
+    with contextlib.suppress(OSError):
+        for header in shared.glob("*.pch"):
+            shutil.copyfile(header, Path(own) / header.name)
+            found.add(header.name)
+
+    def keep() -> None:
+        with contextlib.suppress(OSError):
+            for header in Path(own).glob("*.pch"):
+                if header.name not in found and not (shared / header.name).exists():
+                    shared.mkdir(parents=True, exist_ok=True)
+                    with atomic_path(shared / header.name) as tmp:
+                        shutil.copyfile(header, tmp)
+
+    return keep
 
 
 def _freeze_long_lived_objects() -> None:

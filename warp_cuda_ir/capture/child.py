@@ -36,7 +36,11 @@ def main() -> None:
         # time of a medium kernel (facts.md), and programs that never differentiate do not notice.
         wp.config.enable_backward = False
     warp_session.keep_shared_kernel_cache()  # the jobs beside this one build their modules in it
-    Capture(targets, config["out"], int(config.get("per_kernel", 2))).install()
+    shared = os.environ.get("WARP_CACHE_PATH")  # set by the parent when its jobs share a kernel cache
+    keep_headers = warp_session.share_precompiled_headers(shared) if shared else (lambda: None)
+    # The headers are kept after the first recorded launch (its module compiled them) and at the end: jobs
+    # start longest first, and a long one cut at its limit would otherwise keep them from the rest.
+    Capture(targets, config["out"], int(config.get("per_kernel", 2)), first_launch=keep_headers).install()
     run = config["run"]
     code = 0
     try:
@@ -66,6 +70,7 @@ def main() -> None:
     except BaseException as e:  # the program's own failure: report it as its exit, keep what completed
         print(f"capture child: {type(e).__name__}: {e}", file=sys.stderr)
         code = 1
+    keep_headers()  # block sizes and levels compiled after the first launch
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code)  # the program may leave threads or atexit hooks behind (viewers, pools)

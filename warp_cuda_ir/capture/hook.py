@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +25,16 @@ from warp_cuda_ir.capture import keys, record
 
 
 class Capture:
-    def __init__(self, targets: list[keys.Target], out_dir: str | os.PathLike[str], per_kernel: int = 2) -> None:
+    def __init__(
+        self,
+        targets: list[keys.Target],
+        out_dir: str | os.PathLike[str],
+        per_kernel: int = 2,
+        first_launch: Callable[[], None] | None = None,
+    ) -> None:
+        """`first_launch` is called once, after the first launch this process records (its module compiled)."""
         self.targets = targets
+        self.first_launch = first_launch
         self.out = Path(out_dir)
         self.out.mkdir(parents=True, exist_ok=True)
         self.per_kernel = per_kernel
@@ -91,6 +100,9 @@ class Capture:
     def after(self, token: Any) -> None:
         key, meta, snap, started = token
         wp.synchronize_device("cpu")
+        if self.first_launch is not None:
+            self.first_launch, call = None, self.first_launch
+            call()
         changed = record.after_state(snap)
         meta = {
             **meta,

@@ -28,6 +28,15 @@ def behave(item: tuple[str, int]) -> int:
     return n
 
 
+class DiesAsTaken:
+    """An item whose worker dies while it unpickles it, before telling pebble it took it: the state pebble
+    reaches, under load, when a worker ends within milliseconds of taking its item (it then fails every item
+    in flight with "All workers expired")."""
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return os._exit, (5,)
+
+
 def broken_start() -> None:
     raise RuntimeError("this worker cannot start")
 

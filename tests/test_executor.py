@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.executor_items import (
+    DiesAsTaken,
     behave,
     broken_start,
     deaf_hang,
@@ -46,6 +47,18 @@ def test_each_bad_item_is_blamed_alone_and_the_rest_finish() -> None:
     assert got[3].detail == "worker died: exit code -11 (SIGSEGV)"
     assert got[4].detail == "worker died: exit code 3"
     assert got[5].detail == "ValueError: bad item 7 second line"
+
+
+def test_a_worker_dying_before_pebble_sees_its_item_is_blamed_on_that_item_alone() -> None:
+    """pebble then fails every item in flight and marks its pool broken; a map that gave up there ("the worker
+    processes could not start") lost a whole stage to one item (seen under load in the test suite)."""
+    items = [("ok", 1), DiesAsTaken(), ("ok", 2), ("ok", 3), DiesAsTaken(), ("raise", 4), ("ok", 5)]
+    with get_executor("local", 2) as executor:
+        got = by_index(list(executor.map(behave, items, time_limit=60)))
+        assert [o.value for o in executor.map(square, [6], time_limit=60)] == [36]  # the executor goes on
+    assert [got[i].status for i in range(len(items))] == ["ok", "crashed", "ok", "ok", "crashed", "error", "ok"]
+    assert [got[i].value for i in (0, 2, 3, 6)] == [1, 2, 3, 5]
+    assert got[1].detail == "worker died: exit code unknown: its worker died as it took the item"
 
 
 def test_workers_are_reused_across_items_and_maps() -> None:

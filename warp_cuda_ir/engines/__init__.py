@@ -120,10 +120,13 @@ class Outcome(Generic[R]):
 class Ticket:
     """A submitted item; `Executor.wait` hands it back with its outcome."""
 
-    __slots__ = ("handle", "index", "started", "time_limit")
+    __slots__ = ("handle", "index", "started", "time_limit", "work")
 
-    def __init__(self, index: int, handle: Any, started: float, time_limit: float | None) -> None:
+    def __init__(
+        self, index: int, handle: Any, started: float, time_limit: float | None, work: tuple[Any, Any] | None = None
+    ) -> None:
         self.index, self.handle, self.started, self.time_limit = index, handle, started, time_limit
+        self.work = work  # (fn, item), where an executor may have to run the item again
 
 
 @contextlib.contextmanager

@@ -41,6 +41,8 @@ PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 WAIT_TICK_S = 0.5
 # Idle workers normally exit within a second of `close`; past this they are killed.
 CLOSE_TIMEOUT_S = 10.0
+# The probe of a broken pool whose workers never finished an item: a worker starts in ~2 s (Warp's import).
+START_PROBE_S = 120.0
 
 
 # Process groups of subprocesses started with `start_group` in this process and not yet reaped.
@@ -161,6 +163,15 @@ def outcome_of(ticket: Ticket, future: Future[Any]) -> Outcome[Any]:
     return Outcome.error(ticket.index, error)
 
 
+def _broke(future: Future[Any]) -> bool:
+    return future.done() and not future.cancelled() and isinstance(future.exception(), BrokenProcessPool)
+
+
+def _workers_start(_: Any) -> bool:
+    """The probe `_after_break` runs: it ends at once wherever a worker starts."""
+    return True
+
+
 def _worker_pids(pool: ProcessPool) -> list[int]:
     """The pids of the pool's live workers (pebble keeps them by pid; not a public attribute)."""
     manager = getattr(getattr(pool, "_pool_manager", None), "worker_manager", None)
@@ -178,6 +189,7 @@ class LocalExecutor(Executor):
         self._pool: ProcessPool | None = None
         self._temp: Path | None = None  # the pool's temporary folder (`_start_worker`)
         self._initialised_here = False
+        self._workers_ran = False  # a worker of this executor has finished an item (they can start)
 
     def _get_pool(self) -> ProcessPool:
         if self._pool is None:
@@ -200,8 +212,13 @@ class LocalExecutor(Executor):
         if self.workers == 1 and time_limit is None:
             return Ticket(index, self._run_here(fn, item, index), time.time(), None)
         with _starting_workers() if self._pool is None else contextlib.nullcontext():
-            future = self._get_pool().schedule(fn, args=(item,), timeout=time_limit)
-        return Ticket(index, future, time.time(), time_limit)
+            pool = self._get_pool()
+            try:
+                future: Future[Any] = pool.schedule(fn, args=(item,), timeout=time_limit)
+            except RuntimeError:  # the pool broke since the last `wait` (`_after_break` runs this item again)
+                future = Future()
+                future.set_exception(BrokenProcessPool("the pool broke before the item started"))
+        return Ticket(index, future, time.time(), time_limit, (fn, item))
 
     def _run_here(self, fn: Callable[[T], R], item: T, index: int) -> Outcome[R]:
         """One worker and no time limit: the calling process is the worker."""
@@ -221,12 +238,48 @@ class LocalExecutor(Executor):
         while True:
             done, _ = wait_futures(list(by_future), timeout=WAIT_TICK_S, return_when=FIRST_COMPLETED)
             if done:
-                broken = next((f.exception() for f in done if isinstance(f.exception(), BrokenProcessPool)), None)
-                if broken is not None:  # not an item's fault: say so once rather than blame every item
-                    self.stop()
-                    raise WorkerStartError(f"the worker processes could not start ({one_line(broken)})")
+                if any(_broke(f) for f in done):
+                    return self._after_break(tickets)
                 finished = sorted((by_future[f] for f in done), key=lambda t: t.index)
+                self._workers_ran = True
                 return [(t, outcome_of(t, t.handle)) for t in finished]
+
+    def _after_break(self, tickets: list[Ticket]) -> list[tuple[Ticket, Outcome[Any]]]:
+        """pebble failed every item in flight: a worker died before pebble saw which item it had taken (seen
+        under load, a worker that ends within milliseconds of taking its item), or no worker can start.
+
+        Items that had finished keep their outcomes. If workers never ran an item, a probe tells whether they
+        can start at all (`WorkerStartError` if not: not an item's fault, said once). The other items then run
+        again one at a time, each alone in a fresh pool, so the item whose worker dies again is the one blamed.
+        """
+        finished = [t for t in tickets if t.handle.done() and not _broke(t.handle)]
+        suspects = sorted((t for t in tickets if t not in finished), key=lambda t: t.index)
+        cause = next((t.handle.exception() for t in suspects if t.handle.done()), None)
+        self.stop()
+        out = [(t, outcome_of(t, t.handle)) for t in finished]
+        if finished:
+            self._workers_ran = True
+        if not self._workers_ran and _broke(self._alone(_workers_start, None, START_PROBE_S)):
+            self.stop()
+            raise WorkerStartError(f"the worker processes could not start ({one_line(cause or 'no worker')})")
+        for t in suspects:
+            fn, item = t.work if t.work is not None else (None, None)
+            future = self._alone(fn, item, t.time_limit) if fn is not None else None
+            if future is None or _broke(future):
+                self.stop()
+                out.append((t, Outcome.crashed(t.index, None, "its worker died as it took the item")))
+            else:
+                self._workers_ran = True
+                out.append((t, outcome_of(t, future)))
+        return out
+
+    def _alone(self, fn: Callable[[Any], Any], item: Any, time_limit: float | None) -> Future[Any]:
+        """Run one item in this executor's pool with nothing beside it; its finished future."""
+        with _starting_workers() if self._pool is None else contextlib.nullcontext():
+            future: Future[Any] = self._get_pool().schedule(fn, args=(item,), timeout=time_limit)
+        while not future.done():
+            wait_futures([future], timeout=WAIT_TICK_S)
+        return future
 
     def cancel(self, tickets: list[Ticket]) -> None:
         for ticket in tickets:

@@ -424,6 +424,22 @@ def test_capture_jobs_start_from_the_precompiled_headers_an_earlier_job_left(tmp
 
 
 @pytest.mark.slow
+def test_the_same_launches_give_the_same_record_bytes_in_every_capture(tmp_path: Path) -> None:
+    """A record is the row's `launch_record` column: two captures of a program whose inputs are seeded give
+    byte-identical records (one kept the launch's wall time, so rebuilds from empty caches differed)."""
+    target = keys.resolve(str(FIXTURE))
+    job = _fixture_jobs(240)[0]
+    captured = []
+    for run in ("first", "second"):
+        result = jobs.run_job(job, [target], kernel_cache=tmp_path / run)
+        # `by_id` takes a mesh's id, an address in the capturing process: its record never becomes a row's
+        # launch (`Captured.record_for` refuses it), and it differs from process to process.
+        launches = [(meta["kernel"], meta["warp_key"], data) for meta, data in result.launches if data]
+        captured.append(sorted(launch for launch in launches if launch[1] != "by_id"))
+    assert len(captured[0]) >= 5 and captured[0] == captured[1]
+
+
+@pytest.mark.slow
 def test_capture_jobs_harvest_and_replay(tmp_path: Path) -> None:
     from warp_cuda_ir.harvest import harvest
 

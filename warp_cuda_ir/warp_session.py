@@ -16,6 +16,7 @@ import contextlib
 import dataclasses
 import functools
 import gc
+import hashlib
 import json
 import linecache
 import os
@@ -94,8 +95,6 @@ PRECOMPILED_HEADERS_DIR = "clang-pch"
 
 def _headers_identity() -> str:
     """Warp's version and the sizes and times of its native headers and CPU compiler library."""
-    import hashlib
-
     native = Path(wp.__file__).parent / "native"
     parts = [wp.__version__, str(native)]
     for folder in (native, Path(wp.__file__).parent / "bin"):

@@ -211,14 +211,16 @@ class LocalExecutor(Executor):
     ) -> Ticket:
         if self.workers == 1 and time_limit is None:
             return Ticket(index, self._run_here(fn, item, index), time.time(), None)
-        with _starting_workers() if self._pool is None else contextlib.nullcontext():
-            pool = self._get_pool()
-            try:
-                future: Future[Any] = pool.schedule(fn, args=(item,), timeout=time_limit)
-            except RuntimeError:  # the pool broke since the last `wait` (`_after_break` runs this item again)
-                future = Future()
-                future.set_exception(BrokenProcessPool("the pool broke before the item started"))
+        try:
+            future = self._schedule(fn, item, time_limit)
+        except RuntimeError:  # the pool broke since the last `wait` (`_after_break` runs this item again)
+            future = Future()
+            future.set_exception(BrokenProcessPool("the pool broke before the item started"))
         return Ticket(index, future, time.time(), time_limit, (fn, item))
+
+    def _schedule(self, fn: Callable[[Any], Any], item: Any, time_limit: float | None) -> Future[Any]:
+        with _starting_workers() if self._pool is None else contextlib.nullcontext():
+            return self._get_pool().schedule(fn, args=(item,), timeout=time_limit)
 
     def _run_here(self, fn: Callable[[T], R], item: T, index: int) -> Outcome[R]:
         """One worker and no time limit: the calling process is the worker."""
@@ -263,9 +265,9 @@ class LocalExecutor(Executor):
             self.stop()
             raise WorkerStartError(f"the worker processes could not start ({one_line(cause or 'no worker')})")
         for t in suspects:
-            fn, item = t.work if t.work is not None else (None, None)
-            future = self._alone(fn, item, t.time_limit) if fn is not None else None
-            if future is None or _broke(future):
+            assert t.work is not None  # every ticket of a pool holds its work (`submit`)
+            future = self._alone(*t.work, t.time_limit)
+            if _broke(future):
                 self.stop()
                 out.append((t, Outcome.crashed(t.index, None, "its worker died as it took the item")))
             else:
@@ -275,8 +277,7 @@ class LocalExecutor(Executor):
 
     def _alone(self, fn: Callable[[Any], Any], item: Any, time_limit: float | None) -> Future[Any]:
         """Run one item in this executor's pool with nothing beside it; its finished future."""
-        with _starting_workers() if self._pool is None else contextlib.nullcontext():
-            future: Future[Any] = self._get_pool().schedule(fn, args=(item,), timeout=time_limit)
+        future = self._schedule(fn, item, time_limit)
         while not future.done():
             wait_futures([future], timeout=WAIT_TICK_S)
         return future

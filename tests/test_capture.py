@@ -373,7 +373,7 @@ def test_a_job_leaves_the_shared_kernel_cache_and_no_temporary_files(
 
 
 _HEADERS_PROCESS = """
-import os, sys, time
+import sys
 from pathlib import Path
 from warp_cuda_ir import warp_session
 warp_session.init_warp()

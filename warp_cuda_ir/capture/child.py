@@ -61,17 +61,17 @@ def run(config: dict[str, Any]) -> int:
     # The headers are kept after the first recorded launch (its module compiled them) and at the end: jobs
     # start longest first, and a long one cut at its limit would otherwise keep them from the rest.
     Capture(targets, config["out"], int(config.get("per_kernel", 2)), first_launch=keep_headers).install()
-    run = config["run"]
+    program = config["run"]
     code = 0
     try:
-        if run["mode"] == "pytest":
+        if program["mode"] == "pytest":
             import pytest
 
-            code = int(pytest.main(["-q", "-p", "no:cacheprovider", *run["args"], run["target"]]))
-        elif run["mode"] == "unittest":
+            code = int(pytest.main(["-q", "-p", "no:cacheprovider", *program["args"], program["target"]]))
+        elif program["mode"] == "unittest":
             import unittest
 
-            suite = unittest.defaultTestLoader.loadTestsFromName(run["target"])
+            suite = unittest.defaultTestLoader.loadTestsFromName(program["target"])
             outcome = unittest.TextTestRunner(stream=sys.stdout, verbosity=1).run(suite)
             print(
                 f"capture child: {outcome.testsRun} tests, {len(outcome.failures)} failures, "
@@ -79,12 +79,12 @@ def run(config: dict[str, Any]) -> int:
             )
             code = 0 if outcome.wasSuccessful() else 1
         else:
-            sys.argv = [run["target"], *run["args"]]
-            if run["mode"] == "module":
-                runpy.run_module(run["target"], run_name="__main__", alter_sys=True)
+            sys.argv = [program["target"], *program["args"]]
+            if program["mode"] == "module":
+                runpy.run_module(program["target"], run_name="__main__", alter_sys=True)
             else:
-                sys.path.insert(0, os.path.dirname(os.path.abspath(run["target"])))
-                runpy.run_path(run["target"], run_name="__main__")
+                sys.path.insert(0, os.path.dirname(os.path.abspath(program["target"])))
+                runpy.run_path(program["target"], run_name="__main__")
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     except BaseException as e:  # the program's own failure: report it as its exit, keep what completed

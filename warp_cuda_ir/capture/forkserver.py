@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import gc
 import importlib
 import json
 import os
@@ -38,7 +39,10 @@ from typing import Any
 from warp_cuda_ir.capture import child, keys
 from warp_cuda_ir.engines.local import die_with_parent, kill_group, owned_group, start_group
 
-IDLE_S = 60.0  # a capture hands a worker its next job within seconds; after this long the server is not needed
+# A worker's jobs alternate between the two backward settings, each with its server: with 60 s, the default
+# capture started servers again ~5 times (~7 CPU-s of imports each). A server holds ~250 MB (newton,
+# mujoco_warp and Warp imported) until then, or until its worker stops.
+IDLE_S = 600.0
 START_S = 300.0  # importing newton took 33 s of wall time at load 14; a server silent this long is stuck
 
 
@@ -173,6 +177,10 @@ def main() -> None:
     for name in [*_packages(targets), "unittest", "pytest"]:
         with contextlib.suppress(BaseException):  # a package that fails to import fails in its jobs, as before
             importlib.import_module(name)
+    # What the imports made stays as it is: without this, a job's first full collection would traverse the
+    # ~900k objects it shares with the server and copy every page they are on.
+    gc.collect()
+    gc.freeze()
     cwd = os.getcwd()
     server = os.getpid()
     requests = os.fdopen(requests_fd, "rb")

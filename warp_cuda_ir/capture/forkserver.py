@@ -1,9 +1,12 @@
 """A fork server for capture jobs: Python, Warp, the capture and the targets' packages imported once, and each
 job forked from that, instead of a fresh interpreter importing them again for every job.
 
-Measured on the 2-core VM, idle: a job's process spends 4.0 CPU-s before its program starts when the package
-is newton (Python, Warp, the capture's modules, `import newton`), 3.8 for mujoco_warp and 1.2 for a warp-lang
-test, i.e. ~200 of the ~950 job-seconds of the default capture's 113 jobs. A forked job starts in ~0.05 s.
+Measured on the 2-core VM, idle: a job's process spent 4.0 CPU-s before its program started when the package
+was newton (Python, Warp, the capture's modules, `import newton`), 3.8 for mujoco_warp and 1.2 for a warp-lang
+test. Forked, with its modules in the kernel cache: warp's `test_launch` 0.15 CPU-s against 0.88 fresh,
+newton's `test_tendon_builder` 1.94 against 4.98 (`benchmarks/job_start.py`); the default capture's jobs
+953 -> 831 CPU-s from empty caches (the servers' own imports apart: ~5-8 CPU-s each, once per worker and
+backward setting).
 
 The server (`python -m warp_cuda_ir.capture.forkserver REQUESTS RESPONSES SPEC`) runs `child.prepare` for its
 targets, so the launch hook is in place before a package binds Warp's launch by name, and imports each target

@@ -689,6 +689,19 @@ def test_a_job_whose_fork_server_died_runs_all_the_same(tmp_path: Path, monkeypa
     assert key not in jobs._servers and (fresh.status, _launches(fresh)) == (first.status, _launches(first))
 
 
+@pytest.mark.slow
+def test_a_process_keeps_at_most_max_servers_fork_servers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each server holds its imports (~250 MB with newton's); one more than `MAX_SERVERS` stops the oldest."""
+    monkeypatch.setattr(jobs, "MAX_SERVERS", 1)
+    target = keys.resolve(str(FIXTURE))
+    job = jobs.Job("capfix", "unit_cases.py", "unittest", "capfix.unit_cases", (), 240)
+    jobs.run_job(job, [target], kernel_cache=tmp_path / "first", fork=True)
+    first = jobs._servers[jobs._server_key([target], False, tmp_path / "first")]
+    result = jobs.run_job(job, [target], kernel_cache=tmp_path / "second", fork=True)
+    assert result.status == "failed" and "1 failures" in result.detail  # the fixture fails one test on purpose
+    assert not first.alive() and list(jobs._servers) == [jobs._server_key([target], False, tmp_path / "second")]
+
+
 def test_jobs_are_ordered_by_the_kernels_they_reach(tmp_path: Path) -> None:
     from warp_cuda_ir.capture import plan
 

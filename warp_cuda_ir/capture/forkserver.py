@@ -151,8 +151,8 @@ def _forked(request: dict[str, Any], server: int, cwd: str) -> None:
         if request.get("cpus"):
             os.sched_setaffinity(0, request["cpus"])  # the CPUs of the process that asked, as a fresh one inherits
         os.chdir(request["cwd"])
-        if sys.path and sys.path[0] == cwd:  # `python -m` put the server's folder first: the job's own instead
-            sys.path[0] = request["cwd"]
+        if cwd in sys.path:  # `python -m` put the server's folder on the path, as a fresh one puts the job's
+            sys.path[sys.path.index(cwd)] = request["cwd"]
         null = os.open(os.devnull, os.O_RDONLY)
         log = os.open(request["log"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         os.dup2(null, 0)

@@ -472,6 +472,8 @@ def _run_fresh(
 # setting and kernel cache in each process that runs jobs, started at its first job.
 FORK_JOBS = sys.platform.startswith("linux")
 _servers: dict[str, forkserver.ForkServer] = {}
+# A build needs two (its jobs with and without backward); each holds its imports (~250 MB with newton's).
+MAX_SERVERS = 4
 
 
 def _server_key(targets: Sequence[keys.Target], no_backward: bool, kernel_cache: Any) -> str:
@@ -485,9 +487,11 @@ def _fork_server(
     key = _server_key(targets, no_backward, kernel_cache)
     server = _servers.get(key)
     if server is not None and not server.alive():  # it ended after `forkserver.IDLE_S` without a job
-        server.close()
+        _servers.pop(key).close()
         server = None
     if server is None:
+        while len(_servers) >= MAX_SERVERS:  # the one started first goes
+            _servers.pop(next(iter(_servers))).close()
         server = _servers[key] = forkserver.ForkServer(targets, no_backward, child_env(kernel_cache))
     return server
 

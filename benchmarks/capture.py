@@ -18,6 +18,7 @@ import math
 import sys
 import tempfile
 import time
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -51,10 +52,11 @@ def job_yield(results: list) -> dict:
     }
 
 
-def leave_one_out(results: list, records: list, verdicts: replays.ReplayCache) -> dict:
+def leave_one_out(results: list, records: list, verdicts: replays.ReplayCache, together: Sequence[str] = ()) -> dict:
     """Per job: real rows with an `equal` or `close` replay lost when that job alone is left out, and its seconds
-    (how `jobs.LOW_YIELD_JOBS` was chosen). A row takes the first replayable record in the jobs' order, as in
-    the build; a record that then decides a row but was never replayed counts as `unknown`."""
+    (how `jobs.LOW_YIELD_JOBS` was chosen); and those lost when the jobs named in `together` are all left out
+    (jobs reaching the same kernels lose nothing alone). A row takes the first replayable record in the jobs'
+    order, as in the build; a record that then decides a row but was never replayed counts as `unknown`."""
     verdict: dict[tuple[int, bytes], str] = {}
 
     def judged(i: int, data: bytes) -> str:
@@ -69,26 +71,35 @@ def leave_one_out(results: list, records: list, verdicts: replays.ReplayCache) -
         best = jobs.best_records([r])
         per_job.append({i: got[1] for i, rec in enumerate(records) if (got := keys.match(best, rec)) and got[1]})
 
-    def outcome(left_out: int | None) -> tuple[set[int], int]:
+    def outcome(left_out: Collection[int]) -> tuple[set[int], int]:
         first: dict[int, bytes] = {}
         for k, found in enumerate(per_job):
-            if k != left_out:
+            if k not in left_out:
                 for i, data in found.items():
                     first.setdefault(i, data)
         states = {i: judged(i, data) for i, data in first.items()}
         return {i for i, v in states.items() if v == "good"}, sum(v == "unknown" for v in states.values())
 
-    everything, _ = outcome(None)
+    everything, _ = outcome(())
     rows = []
     for k, r in enumerate(results):
-        kept, unknown = outcome(k)
+        kept, unknown = outcome((k,))
         # On an idle machine a job costs its CPU time, or its whole limit when it was cut there.
         cpu = getattr(r, "cpu_seconds", float("nan"))
         idle = r.job.time_limit if r.status == "timeout" else cpu
         rows.append(
             (r.job.name, r.status, round(r.seconds, 1), round(cpu, 1), round(idle, 1), len(everything - kept), unknown)
         )
+    named = [k for k, r in enumerate(results) if r.job.name in together]
+    kept, unknown = outcome(named)
+    idle = sum(results[k].job.time_limit if results[k].status == "timeout" else results[k].cpu_seconds for k in named)
     return {
+        "together": {
+            "jobs": len(named),
+            "idle_seconds": round(idle, 1),
+            "lost": len(everything - kept),
+            "unknown": unknown,
+        },
         "columns": ["job", "status", "seconds", "CPU-s", "idle seconds", "equal rows lost without it", "unknown"],
         "equal_rows": len(everything),
         # per idle second (wall seconds for results cached without their CPU time)
@@ -128,6 +139,7 @@ def main() -> None:
         action="store_true",
         help="with --harvest-cache: the equal rows each job adds that no other job does, per second",
     )
+    parser.add_argument("--leave-out", default="", help="with --leave-one-out: jobs also left out together")
     parser.add_argument("--measure", help="packages to measure against the harvest (default: all of --real)")
     parser.add_argument("--json", type=Path, help="write the figures here")
     args = parser.parse_args()
@@ -221,7 +233,9 @@ def main() -> None:
         figures["replay"] = per
         figures["replay_wall_s"] = round(time.monotonic() - replay_started, 1)
         if args.leave_one_out:
-            figures["leave_one_out"] = leave_one_out(captured.results, ordered, verdicts)
+            figures["leave_one_out"] = leave_one_out(
+                captured.results, ordered, verdicts, [n for n in args.leave_out.split(",") if n]
+            )
             print(json.dumps(figures["leave_one_out"], indent=1)[:20000])
         print(json.dumps(per, indent=1)[:20000])
     if args.json:

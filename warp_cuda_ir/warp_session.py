@@ -86,7 +86,7 @@ def keep_shared_kernel_cache() -> None:
 
 # Warp's Clang builds its precompiled headers (one `.pch` per block size and optimisation level, named so) in a
 # temporary folder of each process, on the process's first CPU compile: ~2.0 CPU-s, against ~0.13 for a small
-# module compiled with them. Every capture job is a fresh process, so the default capture's 113 jobs paid it
+# module compiled with them. Every capture job was a fresh process, so the default capture's 113 jobs paid it
 # 113 times (~18% of their idle job-seconds on this machine). Processes that share a kernel cache copy the ones
 # an earlier process left beside it instead; the folder's name holds what the headers are made from, so
 # another Warp install never reads them (Clang would refuse them, and Warp then retries every module without).

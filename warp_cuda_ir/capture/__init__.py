@@ -7,9 +7,9 @@
 
 Stages: `keys` (the harvest's kernel identity), `record` (argument values -> self-describing `.npz`
 bytes), `hook` (the wrap around Warp's launch, inside the running program), `child` (one job's process),
-`jobs` (which examples and tests, run under time limits, cached per job), `plan` (which jobs first),
-`replay` (record -> launch ->
-fidelity verdict), `replays` (verdicts for a build: cached, computed in executor workers under a time limit),
+`forkserver` (jobs forked from a process that imported the packages once), `jobs` (which examples and tests,
+run under time limits, cached per job), `plan` (which jobs first), `replay` (record -> launch -> fidelity
+verdict), `replays` (verdicts for a build: cached, computed in executor workers under a time limit),
 `columns` (a real row's capture columns). Capturing runs the packages' examples and tests, i.e. their code.
 """
 

@@ -6,6 +6,11 @@ then the arrays after.
 A record file is written (atomically) only once its launch returned, so a program that dies later keeps
 what completed and nothing half-done. A launch whose arguments cannot be stored is written as a small
 record of why (`"replayable": false`), once per kernel.
+
+The wrap goes in before the program's packages are imported (`install_hook`): a module that binds Warp's
+launch by name at import (`from warp import launch`, as some of newton's solvers do) calls what it bound.
+A fork server (`capture.forkserver`) imports the packages once, with the wrap in place, and each job it forks
+activates its own `Capture`.
 """
 
 from __future__ import annotations
@@ -21,6 +26,22 @@ import warp as wp
 from warp_cuda_ir import warp_session
 from warp_cuda_ir.cache import atomic_write
 from warp_cuda_ir.capture import keys, record
+
+_active: Capture | None = None  # the capture of this process's job, once it has one
+
+
+def _before(*call: Any) -> Any:
+    return None if _active is None else _active.before(*call)
+
+
+def _after(token: Any) -> None:
+    if _active is not None:
+        _active.after(token)
+
+
+def install_hook() -> None:
+    """Wrap Warp's launch for whichever `Capture` this process installs; launches before that pass through."""
+    warp_session.install_launch_hook(_before, _after)
 
 
 class Capture:
@@ -43,7 +64,10 @@ class Capture:
         self.seq = 0
 
     def install(self) -> None:
-        warp_session.install_launch_hook(self.before, self.after)
+        """Record this process's launches from now on."""
+        global _active
+        install_hook()
+        _active = self
 
     def _key(self, kernel: Any) -> str | None:
         cached = self.keys.get(id(kernel))

@@ -84,8 +84,20 @@ def _die_with_parent(parent: int) -> None:
         _kill_group(signal.SIGTERM, None)
 
 
-def _child_dies_with_us() -> None:
-    _set_death_signal(signal.SIGKILL)
+def die_with_parent() -> bool:
+    """In a child process: SIGKILL when the process that started it dies (Linux); whether that is set."""
+    return _set_death_signal(signal.SIGKILL)
+
+
+@contextlib.contextmanager
+def owned_group(pgid: int) -> Iterator[None]:
+    """A process group this process did not start with `start_group` (a fork server's job), killed with the
+    groups it did if this worker is stopped during the block."""
+    _owned_groups.add(pgid)
+    try:
+        yield
+    finally:
+        _owned_groups.discard(pgid)
 
 
 def start_group(args: list[str], before: Callable[[], None] | None = None, **popen: Any) -> subprocess.Popen[bytes]:
@@ -95,7 +107,7 @@ def start_group(args: list[str], before: Callable[[], None] | None = None, **pop
     child before it executes (e.g. `setrlimit` calls: only what is safe after a fork)."""
 
     def prepare() -> None:
-        _child_dies_with_us()
+        die_with_parent()
         if before is not None:
             before()
 

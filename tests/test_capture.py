@@ -551,8 +551,9 @@ def test_a_sleeping_script_is_cut_by_the_wall_clock_ceiling(tmp_path: Path) -> N
     result = jobs.run_job(job, [target])
     assert result.status == "timeout" and result.detail == "cut at the 15 s limit of wall-clock time"
     assert job.wall_limit == 5 * jobs.WALL_PER_CPU_S and time.monotonic() - started < 35
-    # the killed script's CPU time is counted (Warp's start, its kernel's load), not the 15 s it slept
-    assert 0.05 < result.cpu_seconds < result.seconds - 5
+    # the killed script's CPU time is counted (forked, Warp's start and its cached kernel's load: 0.04-0.13 s
+    # measured), not the 15 s it slept
+    assert 0 < result.cpu_seconds < result.seconds - 5
     assert [meta["kernel"].split("|")[3] for meta, _ in result.launches] == ["double"]
 
 

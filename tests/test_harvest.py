@@ -3151,3 +3151,22 @@ def test_a_switch_inside_a_kernel_decorators_option_is_written_with_the_value_wa
     assert sorted(sources) == ["make_norm.<locals>.norm_u", "make_scale.<locals>.scale_g"]
     assert "unique = True" in sources["make_norm.<locals>.norm_u"]
     assert "nograd = True" in sources["make_scale.<locals>.scale_g"]
+
+
+def test_a_bare_name_is_the_installed_package_even_beside_a_folder_so_named(tmp_path, monkeypatch, capsys):
+    # A build resolves its targets in several stages: a folder `warp` that appears in the working directory
+    # between them (Warp's kernel cache, `WARP_CACHE_PATH=warp`) must not turn `--real warp` into it.
+    (tmp_path / "warp").mkdir()
+    (tmp_path / "warp" / "mine.py").write_text((KERNELS / "wci_forms" / "main_guard.py").read_text())
+    (tmp_path / "my_kernels").mkdir()
+    (tmp_path / "my_kernels" / "mine.py").write_text((KERNELS / "wci_forms" / "main_guard.py").read_text())
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))  # as under `python -m`: `my_kernels` imports as a namespace
+    package = discover.resolve("warp", 0)
+    assert package.kind == "package" and package.package == "warp-lang"
+    assert capsys.readouterr().err.count("write ./warp for the folder") == 1
+    folder = discover.resolve("./warp", 0)
+    assert folder.kind == "folder" and folder.root == (tmp_path / "warp").resolve()
+    assert [j.path for j in folder.jobs] == [str((tmp_path / "warp" / "mine.py").resolve())]
+    # A name no installed package has (that folder itself importing by it does not count) is the folder.
+    assert discover.resolve("my_kernels", 0).kind == "folder"

@@ -68,11 +68,47 @@ class Target:
 
 
 def resolve(spec: str, index: int) -> Target:
-    """A package name (`newton`, `warp.fem`) or a folder path -> a Target with its import jobs."""
+    """A package name (`newton`, `warp.fem`) or a folder path -> a Target with its import jobs.
+
+    A bare name is the installed package of that name when there is one, even if the working directory holds
+    a folder so named: a build resolves its targets in more than one stage, and a folder `warp` that appeared
+    in between (Warp's kernel cache put there with `WARP_CACHE_PATH=warp`) turned the default `--real warp`
+    from the package into that folder halfway through. `./warp` names the folder.
+    """
     path = Path(spec).expanduser()
-    if os.sep in spec or spec.startswith(".") or path.is_dir():
+    if os.sep in spec or spec.startswith((".", "~")):
         return _folder(spec, path, index)
+    if path.is_dir():
+        if not _installed_elsewhere(spec, path):
+            return _folder(spec, path, index)
+        _warn_once(
+            f"--real {spec}: names an installed package and a folder here; the package is harvested "
+            f"(write ./{spec} for the folder)"
+        )
     return _package(spec, index)
+
+
+def _installed_elsewhere(name: str, folder: Path) -> bool:
+    """Whether `name` imports as a package other than `folder` (which imports by that name when the working
+    directory is on `sys.path`, as under `python -m`)."""
+    try:
+        spec = importlib.util.find_spec(name.split(".")[0])
+    except (ImportError, ValueError):
+        return False
+    if spec is None:
+        return False
+    places = list(spec.submodule_search_locations or []) or [os.path.dirname(spec.origin or "")]
+    return all(os.path.realpath(p) != os.path.realpath(folder) for p in places)
+
+
+_warned: set[str] = set()
+
+
+def _warn_once(line: str) -> None:
+    """One line on stderr per process: a build resolves each target in several stages."""
+    if line not in _warned:
+        _warned.add(line)
+        print(f"warning: {line}", file=sys.stderr, flush=True)
 
 
 def _package(name: str, index: int) -> Target:

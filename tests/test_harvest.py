@@ -3170,3 +3170,36 @@ def test_a_bare_name_is_the_installed_package_even_beside_a_folder_so_named(tmp_
     assert [j.path for j in folder.jobs] == [str((tmp_path / "warp" / "mine.py").resolve())]
     # A name no installed package has (that folder itself importing by it does not count) is the folder.
     assert discover.resolve("my_kernels", 0).kind == "folder"
+
+
+def test_a_killed_item_blames_its_kernel_and_loses_only_what_no_other_item_claimed(tmp_path):
+    # Items claim each kernel just before processing it, so a killed item leaves the rest of what its import
+    # announced to other items; what none of them claimed is reported lost with it, and counted as discovered.
+    import json
+
+    from warp_cuda_ir.engines import Outcome
+    from warp_cuda_ir.harvest import run, worker
+
+    for folder in ("claimed", "announced", "results"):
+        (tmp_path / folder).mkdir()
+    target = discover.resolve(str(KERNELS), 0)
+    a, b, c = (f"0|k.py|{n}|k{n}||" for n in (1, 2, 3))
+    jobs = [discover.Job(0, "k", "k.py"), discover.Job(0, "m", "m.py")]
+    for job, announced, claimed, done in ((0, [a, b, c], [a], []), (1, [c], [c], [c])):
+        worker.announced_path(tmp_path, job).write_text(json.dumps(announced))
+        worker.claimed_path(tmp_path, job).write_text(json.dumps(claimed))
+        worker.results_dir(tmp_path, job).mkdir()
+        for i, ident in enumerate(done):
+            message = {"op": "result", "ident": ident, "category": reasons.NO_SOURCE, "detail": "x"}
+            (worker.results_dir(tmp_path, job) / f"{i:06d}.json").write_text(json.dumps(message))
+    state = run._State([target], [], None)
+    run._collect(jobs[0], Outcome.crashed(0, -9), str(tmp_path), state, 120.0, 180.0)
+    run._collect(jobs[1], Outcome(1, "ok", {"category": None, "error": None}), str(tmp_path), state, 120.0, 180.0)
+    state.orphans_lost()
+    got = {(r.kernel, r.category, r.detail) for r in state.reasons}
+    assert got == {
+        ("k1", reasons.WORKER_DIED, "exit code -9"),
+        ("k2", reasons.WORKER_DIED, "its worker was killed for another kernel"),
+        ("k3", reasons.NO_SOURCE, "x"),
+    }
+    assert state.discovered == {target.package: 3}

@@ -21,7 +21,7 @@ from typing import Any
 from warp_cuda_ir.engines import Executor, Outcome, get_executor
 from warp_cuda_ir.harvest import discover, reasons
 from warp_cuda_ir.harvest.reasons import Reason, TargetError
-from warp_cuda_ir.harvest.worker import FileItem, claimed_path, harvest_file, results_dir
+from warp_cuda_ir.harvest.worker import FileItem, announced_path, claimed_path, harvest_file, results_dir
 
 DEFAULT_IMPORT_TIMEOUT_S = 180.0  # newton's first import pulls in most of the package: ~20 s measured
 DEFAULT_KERNEL_TIMEOUT_S = 120.0  # the slowest newton kernel takes ~2 s for both codegens
@@ -126,7 +126,7 @@ def harvest(
         with tempfile.TemporaryDirectory(prefix="warp_cuda_ir_harvest_") as scratch, ExitStack() as stack:
             if executor is None or not executor.shares_files:
                 executor = stack.enter_context(get_executor("local", max(1, workers)))
-            for folder in ("claims", "claimed", "results", "cwd"):
+            for folder in ("claims", "claimed", "announced", "results", "cwd"):
                 (Path(scratch) / folder).mkdir()
             text = json.dumps(config, sort_keys=True)
             items = [
@@ -148,6 +148,7 @@ def harvest(
             for outcome in executor.map(harvest_file, [items[i] for i in again], time_limit=limit):
                 outcome = dataclasses.replace(outcome, index=again[outcome.index])
                 _collect(jobs[outcome.index], outcome, scratch, state, kernel_timeout, import_timeout)
+            state.orphans_lost()
     for t in targets:
         if not state.discovered.get(t.package):
             failed = sum(1 for r in state.reasons if r.package == t.package and r.category in reasons.FILE_CATEGORIES)
@@ -175,7 +176,8 @@ class _State:
         self.targets = targets
         self.reasons = found
         self.records: dict[str, dict[str, Any]] = {}
-        self.claimed: set[str] = set()
+        self.claimed: set[str] = set()  # by any item
+        self.orphans: set[str] = set()  # announced by an item that was killed or died
         self.discovered: dict[str, int] = {}
         self.progress = progress
         self.done_jobs = 0
@@ -190,6 +192,13 @@ class _State:
 
     def reason_for_job(self, job: discover.Job, category: str, detail: str) -> None:
         self.reasons.append(Reason(category, detail, self.targets[job.target].package, job.file))
+
+    def orphans_lost(self) -> None:
+        """Kernels a killed item announced and no item claimed: lost with that item (none is left unsaid)."""
+        for ident in sorted(self.orphans - self.claimed):
+            package = self.targets[int(ident.split("|")[0])].package
+            self.discovered[package] = self.discovered.get(package, 0) + 1
+            self.reason_for_ident(ident, reasons.WORKER_DIED, "its worker was killed for another kernel")
 
     def job_finished(self) -> None:
         self.done_jobs += 1
@@ -219,6 +228,10 @@ def _collect(
         else:
             state.reason_for_job(job, reasons.IMPORT_FAILED, outcome.detail[:500])
     claimed: list[str] = json.loads(claimed_file.read_text()) if claimed_file.exists() else []
+    state.claimed.update(claimed)
+    announced_file = announced_path(scratch, index)
+    if outcome.status != "ok" and announced_file.exists():
+        state.orphans.update(json.loads(announced_file.read_text()))
     for ident in claimed:
         package = state.targets[int(ident.split("|")[0])].package
         state.discovered[package] = state.discovered.get(package, 0) + 1

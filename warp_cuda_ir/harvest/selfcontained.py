@@ -451,9 +451,7 @@ class _Writer:
         scope = _scope_of(obj)
         if kernel is not None:
             text = _kernel_decorators_only(text, scope)
-        needed = free_names(text)
-        annotation_only = _annotation_only_names(text)
-        annotation_names = _annotation_names(text)
+        needed, annotation_only, annotation_names = _names_read(text)
         deps: list[str] = []
         for name, paths in sorted(needed.items()):
             if name in skip:
@@ -1051,6 +1049,15 @@ def _future_annotations(scope: dict[str, Any]) -> bool:
     import __future__
 
     return scope.get("annotations") is __future__.annotations
+
+
+@functools.lru_cache(maxsize=8192)
+def _names_read(text: str) -> tuple[dict[str, set[tuple[str, ...]]], set[str], set[str]]:
+    """`free_names`, `_annotation_only_names` and `_annotation_names` of a definition's text (read-only).
+
+    A `wp.func` is read again for every kernel that calls it, and newton's kernels share many: these three
+    readings were 38 s of a profile of the default harvest's ~550 worker-seconds (py-spy), most of them again."""
+    return free_names(text), _annotation_only_names(text), _annotation_names(text)
 
 
 def _annotation_names(text: str) -> set[str]:

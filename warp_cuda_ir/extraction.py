@@ -164,13 +164,18 @@ def _generate_as_named(kernel: Any, arch: int, block_dim: int, force_backward: b
         if len(generated) != 1:
             raise ExtractionError(f"generic kernel with {len(generated)} overloads; expected one")
         hasher = context.ModuleHasher(kernel.module._get_live_kernels(), cuda_options)
-        cuda_source, cpu_source = _codegen(kernel.module, hasher, cuda_options, cpu_options, built)
-        symbol = generated[0].get_mangled_name()
         switch = warp_session.backward_switch(generated[0], cuda_options)
         origin = {"kernel": ENABLED_KERNEL, "module": ENABLED_MODULE}.get(switch or "")
-        enabled = None
+        enabled: tuple[str, str] | str | None = None
         if origin is not None and force_backward:
-            enabled = _codegen_with_backward(kernel.module, generated[0], hasher, cuda_options, cpu_options, built)
+            both = _codegen_with_backward(kernel.module, generated[0], hasher, cuda_options, cpu_options, built)
+            if isinstance(both, tuple):
+                (cuda_source, cpu_source), enabled = both
+            else:
+                enabled = both
+        if not isinstance(enabled, tuple):
+            cuda_source, cpu_source = _codegen(kernel.module, hasher, cuda_options, cpu_options, built)
+        symbol = generated[0].get_mangled_name()  # after the build, which sets the kernel's hash
     except ExtractionError:
         raise
     except Exception as e:
@@ -216,20 +221,25 @@ def _codegen_with_backward(
     cuda_options: dict[str, Any],
     cpu_options: dict[str, Any],
     built: list[Any] | None = None,
-) -> tuple[str, str] | str:
-    """(CUDA, CPU) sources with backward enabled for this build only, or why Warp could not generate them.
+) -> tuple[tuple[str, str], tuple[str, str]] | str:
+    """((CUDA, CPU) as the options give them, (CUDA, CPU) with backward enabled for this build only), from one
+    build (`warp_session.module_sources_with_backward`), or why Warp could not generate the backward.
 
     `hasher` is the one the source's own options gave: kernel names keep their hashes (the kernel's own
     `enable_backward` enters its hash), so the backward code calls the forward's symbols.
     """
-    on = {"enable_backward": True}
     try:
-        with time_limit(BACKWARD_CODEGEN_LIMIT_S), warp_session.kernel_options_set(kernel, on):
-            return _codegen(module, hasher, cuda_options | on, cpu_options | on, built)
+        with time_limit(BACKWARD_CODEGEN_LIMIT_S):
+            as_written, enabled, builder = warp_session.module_sources_with_backward(
+                module, kernel, cuda_options, cpu_options, hasher
+            )
     except TimeLimitExceeded as e:
         return f"Warp's adjoint generation did not finish: {e}"
     except Exception as e:  # whatever Warp raises for this kernel's adjoint (WarpCodegenError, ...)
         return f"Warp cannot generate the adjoint: {type(e).__name__}: {one_line(e)}"[:500]
+    if built is not None:
+        built += warp_session.builder_functions(builder)
+    return as_written, enabled
 
 
 # The harvest's parent kills a worker after 120 s without an answer for a kernel, losing its forward row too;

@@ -23,11 +23,12 @@ import hashlib
 import json
 import os
 import pickle
-import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+
+from warp_cuda_ir.errors import warn_once
 
 CACHE_ENV = "WARP_CUDA_IR_CACHE"
 MAGIC = b"warp_cuda_ir cache 1\n"
@@ -72,23 +73,13 @@ def key_of(*parts: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:40]
 
 
-_printed: set[str] = set()
-
-
-def _warn(line: str) -> None:
-    """One line on stderr, once per process (a build and its validation pass each open the cache)."""
-    if line not in _printed:
-        _printed.add(line)
-        print(f"warning: {line}", file=sys.stderr, flush=True)
-
-
 class Cache:
     """Entries of this machine's cache, or nothing at all when `root` is None (`--no-cache`).
 
     Picklable (workers open entries themselves); `warn` is called with one line per problem, once.
     """
 
-    def __init__(self, root: str | os.PathLike[str] | None, warn: Callable[[str], None] = _warn) -> None:
+    def __init__(self, root: str | os.PathLike[str] | None, warn: Callable[[str], None] = warn_once) -> None:
         self.root = Path(root).absolute() if root is not None else None
         self.warn = warn
         self._warned: set[str] = set()
@@ -120,7 +111,7 @@ class Cache:
         return {"root": self.root}  # a worker warns on its own stderr
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.root, self.warn, self._warned = state["root"], _warn, set()
+        self.root, self.warn, self._warned = state["root"], warn_once, set()
 
     def _once(self, line: str) -> None:
         if line not in self._warned:

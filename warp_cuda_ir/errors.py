@@ -2,10 +2,13 @@
 
 Scripts catch `WarpCudaIRError` once and print `error: <message>`; library code raises the
 subclass that names the stage that refused. Row-level failures (a kernel Warp rejects, a
-launch that fails) are recorded in the row or the build record, not raised to the user.
+launch that fails) are recorded in the row or the build record, not raised to the user. What the
+user should know but need not act on is one `warning:` line (`warn_once`).
 """
 
 from __future__ import annotations
+
+import sys
 
 
 class WarpCudaIRError(Exception):
@@ -58,3 +61,14 @@ def one_line(error: BaseException | str, limit: int = 1000) -> str:
     if not text:
         return type(error).__name__ if isinstance(error, BaseException) else ""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+_warned: set[str] = set()
+
+
+def warn_once(line: str) -> None:
+    """`warning: <line>` on stderr, once per process: a build and its validation pass each open the cache, and
+    a build resolves each `--real` target in more than one stage."""
+    if line not in _warned:
+        _warned.add(line)
+        print(f"warning: {line}", file=sys.stderr, flush=True)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from warp_cuda_ir.engines import shared_temp_dir
+from warp_cuda_ir.errors import warn_once
 from warp_cuda_ir.harvest.paths import file_in_target
 from warp_cuda_ir.harvest.reasons import TargetError
 
@@ -81,7 +82,7 @@ def resolve(spec: str, index: int) -> Target:
     if path.is_dir():
         if not _installed_elsewhere(spec, path):
             return _folder(spec, path, index)
-        _warn_once(
+        warn_once(
             f"--real {spec}: names an installed package and a folder here; the package is harvested "
             f"(write ./{spec} for the folder)"
         )
@@ -99,16 +100,6 @@ def _installed_elsewhere(name: str, folder: Path) -> bool:
         return False
     places = list(spec.submodule_search_locations or []) or [os.path.dirname(spec.origin or "")]
     return all(os.path.realpath(p) != os.path.realpath(folder) for p in places)
-
-
-_warned: set[str] = set()
-
-
-def _warn_once(line: str) -> None:
-    """One line on stderr per process: a build resolves each target in several stages."""
-    if line not in _warned:
-        _warned.add(line)
-        print(f"warning: {line}", file=sys.stderr, flush=True)
 
 
 def _package(name: str, index: int) -> Target:

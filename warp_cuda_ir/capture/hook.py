@@ -40,7 +40,11 @@ def _after(token: Any) -> None:
 
 
 def install_hook() -> None:
-    """Wrap Warp's launch for whichever `Capture` this process installs; launches before that pass through."""
+    """Wrap Warp's launch for whichever `Capture` this process installs; launches before that pass through.
+
+    New CPU memory starts zeroed (`warp_session.zero_new_cpu_memory`): a record holds each array's contents
+    before its launch, and what `wp.empty` left there must not decide the record's bytes."""
+    warp_session.zero_new_cpu_memory()
     warp_session.install_launch_hook(_before, _after)
 
 

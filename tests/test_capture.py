@@ -1897,7 +1897,7 @@ def test_a_recorded_launch_is_captured_when_it_runs(tmp_path: Path) -> None:
     assert verdicts == {"grow": "equal", "changed": None}
 
 
-def test_the_capture_cache_key_covers_the_launch_hook(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_capture_cache_key_covers_the_launch_hook_and_zeroed_memory(monkeypatch: pytest.MonkeyPatch) -> None:
     """What reaches the recorder is decided by the wrapper of Warp's launch too: a changed wrapper is new code,
     and the machine's cached captures made without it are not reused."""
     before = jobs.code_version.__wrapped__()
@@ -1906,4 +1906,11 @@ def test_the_capture_cache_key_covers_the_launch_hook(monkeypatch: pytest.Monkey
         return None
 
     monkeypatch.setattr(warp_session, "install_launch_hook", other_hook)
-    assert jobs.code_version.__wrapped__() != before
+    hooked = jobs.code_version.__wrapped__()
+    assert hooked != before
+
+    def other_allocation() -> None:  # what an array `wp.empty` made holds is in the record too
+        return None
+
+    monkeypatch.setattr(warp_session, "zero_new_cpu_memory", other_allocation)
+    assert jobs.code_version.__wrapped__() not in (before, hooked)

@@ -94,9 +94,10 @@ def code_version() -> str:
     for path in sorted(files):
         h.update(path.name.encode() + b"\0" + path.read_bytes())
     # The wrapper of Warp's launch decides which launches reach the recorder (recorded `Launch` objects since
-    # it also wraps them); the rest of `warp_session` does not, and hashing all of it would throw the machine's
-    # captures away on any change there.
-    h.update(inspect.getsource(warp_session.install_launch_hook).encode())
+    # it also wraps them), and the zeroed allocations what their unwritten arrays hold; the rest of
+    # `warp_session` does not, and hashing all of it would throw the machine's captures away on any change there.
+    for function in (warp_session.install_launch_hook, warp_session.zero_new_cpu_memory):
+        h.update(inspect.getsource(function).encode())
     return h.hexdigest()[:16]
 
 

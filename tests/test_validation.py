@@ -629,3 +629,45 @@ def test_a_kernels_own_prints_stay_off_the_pass_console(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "expect_eq" not in done.stdout
     assert "[{'said': 'ok'}]" in done.stdout  # the worker's own stdout is back once the batch is done
+
+
+_WORKER_START = """
+import tempfile
+from pathlib import Path
+import warp as wp
+from warp_cuda_ir import warp_session
+from warp_cuda_ir.validation import stages
+wp.config.kernel_cache_dir = tempfile.mkdtemp()
+warp_session.init_warp()
+own = Path(wp._src.context.runtime.get_clang_pch_dir())
+state = lambda: {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in own.glob("*.pch")}
+share, copied = warp_session.share_precompiled_headers, {}
+def spy(folder):
+    keep = share(folder)
+    copied.update(state())  # what the worker holds before its first compile
+    return keep
+warp_session.share_precompiled_headers = spy
+stages._warm_up()
+print(repr((copied, state())))
+"""
+
+
+def test_a_validation_worker_starts_from_the_precompiled_header_an_earlier_one_left(tmp_path: Path) -> None:
+    """Each worker of each pass built Warp's Clang header before its first row (~2 CPU-s; 0.2 from a copy). The
+    first worker leaves it in the machine's temporary folder; the next compiles against its copy, which Clang
+    does not build again (same inode and mtime after the warm-up's compile)."""
+
+    def worker_start() -> tuple[dict, dict]:
+        env = {**os.environ, "WARP_CUDA_IR_SHARED_TEMP": str(tmp_path / "shared"), "TMPDIR": str(tmp_path)}
+        done = subprocess.run(
+            [sys.executable, "-c", _WORKER_START], capture_output=True, text=True, env=env, timeout=240
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        return eval(done.stdout.strip().splitlines()[-1])
+
+    copied, built = worker_start()
+    assert copied == {} and built
+    shared = sorted(p.name for p in (tmp_path / "shared").glob(f"*/{warp_session.PRECOMPILED_HEADERS_DIR}/*/*.pch"))
+    assert shared == sorted(built)
+    copied, after = worker_start()
+    assert sorted(copied) == shared and after == copied

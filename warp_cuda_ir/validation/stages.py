@@ -140,12 +140,19 @@ def warm_up(a: wp.array(dtype=float)):
 
 
 def _warm_up() -> None:
-    """Pay Clang's one-time header precompile before the first row, so row time limits measure rows."""
+    """Pay Clang's one-time header precompile before the first row, so row time limits measure rows.
+
+    The header is shared per machine (`warp_session.share_precompiled_headers`, as capture jobs share theirs):
+    each worker of each pass built its own, ~2 CPU-s, which a pass over a few rows (the tests', a small build's)
+    paid on every start."""
     from warp_cuda_ir import warp_session
+    from warp_cuda_ir.engines import shared_temp_dir
     from warp_cuda_ir.validation.execute import load_module
 
+    keep = warp_session.share_precompiled_headers(shared_temp_dir() / f"warp_cuda_ir_clang_headers_{os.getuid()}")
     with warp_session.loaded_kernel(WARM_UP_SOURCE) as (kernel, _):
         load_module(kernel, "cpu")
+    keep()
 
 
 def core_seconds() -> float:

@@ -127,16 +127,15 @@ def stage_rates(sample: list[dict[str, Any]]) -> dict[str, float]:
 
 def _build_side(checkout: Path, root: Path, seed: int, workers: int, extra: list[str]) -> dict[str, Any]:
     """Per side: build the folder once, then a list of validation runs (each on a fresh copy)."""
-    import subprocess
-
-    env = dict(os.environ, PYTHONPATH=str(checkout))
     built = root / f"built_{checkout.name}" / "warp_cuda_ir"
-    build = [sys.executable, str(checkout / "scripts" / "build.py"), "--out", str(built), "--target-mb", "0.01"]
-    build += ["--seeds-per-shard", "128", "--seed", str(seed), "--workers", str(workers)]
-    if "--real" in (checkout / "scripts" / "build.py").read_text():
-        build += ["--real", "none"]  # generated rows only, as older checkouts build
-    subprocess.run(build, env=env, check=True, capture_output=True)
-    return {"checkout": checkout, "built": built, "env": env, "runs": [], "extra": extra}
+    _build_with(checkout, built, 128, seed, workers)
+    return {
+        "checkout": checkout,
+        "built": built,
+        "env": dict(os.environ, PYTHONPATH=str(checkout)),
+        "runs": [],
+        "extra": extra,
+    }
 
 
 def _start_validation(side: dict[str, Any], root: Path, workers: int) -> tuple[Any, Path]:
@@ -221,8 +220,9 @@ class SchemaMismatch(Exception):
     """The checkout's `validate.py` cannot read a folder another checkout built."""
 
 
-def _build_with(checkout: Path, folder: Path, rows_wanted: int, seed: int) -> int:
-    """Build `rows_wanted` generated rows from `seed` with `checkout`'s own build.py into `folder`; its row count."""
+def _build_with(checkout: Path, folder: Path, rows_wanted: int, seed: int, workers: int | None = None) -> int:
+    """Build `rows_wanted` generated rows from `seed` with `checkout`'s own build.py into `folder`, unvalidated; its
+    row count. Older checkouts have no `--real` or `--no-validate`: they built generated rows only, unvalidated."""
     import subprocess
 
     import pyarrow.parquet as pq
@@ -230,6 +230,7 @@ def _build_with(checkout: Path, folder: Path, rows_wanted: int, seed: int) -> in
     script = checkout / "scripts" / "build.py"
     command = [sys.executable, str(script), "--out", str(folder), "--target-mb", "0.01"]
     command += ["--seeds-per-shard", str(rows_wanted), "--seed", str(seed)]
+    command += ["--workers", str(workers)] if workers is not None else []
     command += ["--real", "none"] if "--real" in script.read_text() else []
     command += ["--no-validate"] if "--no-validate" in script.read_text() else []
     subprocess.run(command, check=True, capture_output=True, env=dict(os.environ, PYTHONPATH=str(checkout)))
@@ -330,7 +331,6 @@ def stages_report(
     old_chunk_size: int | None = None,
 ) -> None:
     import re
-    import subprocess
 
     import pyarrow.parquet as pq
 
@@ -338,9 +338,7 @@ def stages_report(
     root = Path(tempfile.mkdtemp(prefix="warp_cuda_ir_stages_"))
     try:
         built = root / "built"
-        command = [sys.executable, str(here / "scripts" / "build.py"), "--out", str(built), "--real", "none"]
-        command += ["--no-validate", "--target-mb", "0.01", "--seeds-per-shard", str(rows_wanted), "--seed", str(seed)]
-        subprocess.run(command, check=True, capture_output=True)
+        _build_with(here, built, rows_wanted, seed)
         rows = [r for f in sorted((built / "data").rglob("*.parquet")) for r in pq.read_table(f).to_pylist()]
         n = len(rows)
         print(f"{n} generated rows, {workers} workers, batches of {chunk_size}, load {os.getloadavg()[0]:.1f}")

@@ -10,8 +10,9 @@
 (and with OLD_CHECKOUT's, one after the other, for the before figure), and prints CPU seconds per row (the
 pass and every process it started) in total and per step of the pass, next to each step's floor: the tool
 alone on the same code with its best batching, in this process (NVRTC on one module of every row, Warp's
-Clang on one translation unit of every row's CPU modules, the plain one and the gradient check's, nvcc and
-g++ on one translation unit of every row's program per block size).
+Clang on every row's CPU modules in one translation unit per setting, the row's own at -O2 and the gradient
+check's at -O0, as the pass compiles them; nvcc and g++ on one translation unit of every row's program per
+block size).
 
 `--side-by-side` measures the whole pass (`scripts/validate.py --no-gpu`) in rows/s on a 128-seed
 build, for an older checkout of this repository (e.g. `git archive <commit> | tar -x -C OLD`) and for
@@ -43,11 +44,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from warp_cuda_ir import rows, warp_session
+from warp_cuda_ir import cpu_units, rows, warp_session
 from warp_cuda_ir.cli import default_workers
 from warp_cuda_ir.errors import ExtractionError
 from warp_cuda_ir.synthesis import CATEGORIES
-from warp_cuda_ir.validation import compile_cuda, execute, gradients
+from warp_cuda_ir.validation import compile_cuda, cpu_batch, execute, gradients
 
 _scratch: Path | None = None
 
@@ -240,8 +241,6 @@ def _build_with(checkout: Path, folder: Path, rows_wanted: int, seed: int, worke
 def _floors(rows: list[dict[str, Any]], arch: int, root: Path) -> dict[str, float]:
     """CPU seconds per row of each tool alone on the rows' code, batched as far as it goes."""
     import warp as wp
-    from warp._src import build as warp_build
-    from warp._src import context
 
     from warp_cuda_ir import extraction
     from warp_cuda_ir.standalone import batch, stage
@@ -262,45 +261,17 @@ def _floors(rows: list[dict[str, Any]], arch: int, root: Path) -> dict[str, floa
             print(f"  note: the NVRTC floor's module of {len(group)} rows failed; its figure is too low")
     floors["cuda"] = (_cpu_of_self() - clock) / n
 
-    # Clang: the modules the pass compiles per row (the row's own; the gradient check's, widened when it can).
-    modules: dict[str, None] = {}
-    prelude = ""
-    for r in rows:
-        variants = [r]
-        try:
-            variants.append(gradients.expose_parameters(gradients.widen_row(r))[0])
-        except Exception:
-            pass
-        variants.append(gradients.expose_parameters(r)[0])
-        for variant in variants:
-            try:
-                with warp_session.loaded_kernel(variant["python_source"], r.get("kernel_name")) as (kernel, _):
-                    module = kernel.module
-                    module.get_module_hash(extraction.CPU_BLOCK_DIM)
-                    options = module.resolved_options[extraction.CPU_BLOCK_DIM]
-                    source = module._run_codegen(options, True)[0]
-            except Exception:
-                continue
-            prelude = prelude or extraction.prelude(source)
-            modules.setdefault(source[len(prelude) :])
-            if variant is not r:
-                break  # the check compiles one variant: the widened one when it codegens
-    body = "".join(f"\nnamespace floor_{k} {{\n{text}\n}}\n" for k, text in enumerate(modules))
-    cpp = root / "floor.cpp"
-    cpp.write_text(prelude + body)
+    # Clang: the modules the pass compiles per row (`cpu_batch.modules_of`: the row's own, at Warp's -O2; the
+    # gradient check's, at its own level), in as few units as their settings allow, every row at once. A fresh
+    # kernel cache: the warm-up's module is not left out.
+    wp.config.kernel_cache_dir = str(root / "kernel_cache_floor")
+    modules = cpu_batch.modules_of(rows, standalone=True)
     clock = _cpu_of_self()
-    try:
-        warp_build.build_cpu(
-            str(root / "floor.o"),
-            str(cpp),
-            optimization_level=2,
-            use_precompiled_headers=True,
-            pch_dir=context.runtime.get_clang_pch_dir(),
-            block_dim=extraction.CPU_BLOCK_DIM,
-        )
-        floors["row (Clang)"] = (_cpu_of_self() - clock) / n
-    except Exception as e:  # two rows with one kernel symbol clash in one unit: report it rather than guess
-        print(f"  note: Clang floor not measured ({type(e).__name__}: {e})")
+    for k, unit in enumerate(cpu_units.units(modules)):
+        source, _ = cpu_units.unit_source(unit)
+        if warp_session.build_cpu_unit(source, unit[0].build_args, root / f"floor{k}.cpp", root / f"floor{k}.o"):
+            print(f"  note: a Clang floor unit of {len(unit)} modules failed; the figure is too low")
+    floors["row (Clang)"] = (_cpu_of_self() - clock) / n
 
     tools = stage.find_tools(arch)
     for target, name in (("cuda", "programs (nvcc)"), ("cpu", "programs (g++)")):

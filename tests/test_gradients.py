@@ -222,6 +222,20 @@ def test_a_func_that_spins_on_an_atomic_is_flagged_and_a_kernels_own_loop_is_not
         assert not any(f.startswith("spin_wait") for f in adjoint_hazards.adjoint_hazards(safe)), safe
 
 
+@pytest.mark.slow
+def test_a_backward_that_spins_keeps_warps_level_where_the_check_compiles_at_O0(tmp_path: Path) -> None:
+    # The check's modules compile at -O0, where this backward (the acquire replayed without its release) spins for
+    # ever in one thread: without the exception its check ran into the stage's time limit (checked). Warp's -O2
+    # deletes the spin, so a `spin_wait` row's check ends with a verdict, as it did before the -O0.
+    source = SPINLOCK.replace("import warp as wp\n", "import warp as wp\n\nCOUNTER = wp.float32\n", 1)
+    lock = arrays(("counter", "float32", "inout", UNIFORM), ("lock", "int32", "inout", ZEROS))
+    spins = make_row(source, "count", lock) | {"adjoint_hazards": adjoint_hazards.adjoint_hazards(source)}
+    smooth = make_row(kernel("    b[i] = wp.sin(a[i]) * a[i]\n"), "k", IN_OUT)
+    results = run_rows([spins, smooth], tmp_path, stage_timeout_s=30.0, chunk_size=2)
+    assert results[spins["id"]]["gradcheck_status"] not in ("timeout", "error", "skipped"), results[spins["id"]]
+    assert results[smooth["id"]]["gradcheck_status"] == "ok"
+
+
 HAND_WRITTEN = """
 import warp as wp
 

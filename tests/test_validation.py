@@ -25,7 +25,7 @@ from warp_cuda_ir.card import validation_markdown
 from warp_cuda_ir.readback import read_back
 from warp_cuda_ir.record import BuildRecord
 from warp_cuda_ir.shards import BuildSpec
-from warp_cuda_ir.validation import compile_cuda, execute, gpu, outputs
+from warp_cuda_ir.validation import compile_cuda, execute, gpu, gradients, outputs
 from warp_cuda_ir.validation import row as row_columns
 from warp_cuda_ir.validation.pipeline import ValidationResult, validate_dataset
 from warp_cuda_ir.validation.runner import PassOptions, StageTimes, run_pass
@@ -316,16 +316,20 @@ def test_a_batch_of_cpu_modules_compiles_in_one_unit_and_a_broken_one_stays_its_
             return [{k: v for k, v in c.items() if k != "_seconds"} for c in found]
 
         alone = annotate()
-        # Each good row: its own module and the gradient check's (widened to float64). The broken row's modules
-        # fail in the unit: Clang's log points at them, the rest compile again without them.
+        # Each good row: its own module (Warp's -O2) and the gradient check's (widened to float64, at -O0). The
+        # broken row's modules fail in their unit: Clang's log points at them, the rest compile again without them.
+        levels = {m.identifier: dict(m.build_args)["optimization_level"] for m in cpu_batch.modules_of([good], False)}
+        assert sorted(levels.values()) == [0, 2]
         assert cpu_batch.prebuild([good, broken, copies], False, tmp_path / "clang") == 4
         binaries = list((tmp_path / "kernel_cache").glob("*/*.o"))
-        assert len(binaries) == 4 and len({b.stat().st_ino for b in binaries}) == 1  # one object file
-        inode = binaries[0].stat().st_ino
-        with warp_session.loaded_kernel(good["python_source"], "idle") as (kernel, _):
-            assert execute.load_module(kernel, "cpu", good) is None
-            assert next(iter(kernel.module.execs.values())).binary_path in {str(b) for b in binaries}
-        assert all(b.stat().st_ino == inode for b in binaries)  # loaded, not compiled again
+        assert len(binaries) == 4 and len({b.stat().st_ino for b in binaries}) == 2  # one object file per level
+        inodes = {b: b.stat().st_ino for b in binaries}
+        checked = gradients.expose_parameters(gradients.widen_row(good))[0]["python_source"]
+        for source, backward, level in ((good["python_source"], False, None), (checked, True, 0)):
+            with warp_session.loaded_kernel(source, "idle", backward=backward, optimization_level=level) as (k, _):
+                assert execute.load_module(k, "cpu", good) is None
+                assert next(iter(k.module.execs.values())).binary_path in {str(b) for b in binaries}
+        assert all(b.stat().st_ino == inode for b, inode in inodes.items())  # loaded, not compiled again
         batched = annotate()
     finally:
         wp.config.kernel_cache_dir = cache

@@ -527,8 +527,10 @@ _STANDALONE_GPU_RUN_RESULTS: tuple[tuple[str, pa.DataType, str], ...] = (
 _GRADCHECK_STATUS: tuple[str, pa.DataType, str] = (
     "gradcheck_status",
     string,
-    "`wp.Tape` adjoint on the CPU vs central finite differences along random directions over every element of "
-    "every differentiable input (float arrays read or updated, float scalar parameters, float struct fields), "
+    "`wp.Tape` adjoint on the CPU (the check's modules compiled at -O0; a backward flagged `spin_wait`, "
+    "`atomic_result` or `index_ahead` at Warp's -O2) vs central finite differences along random directions over "
+    "every element of every differentiable input (float arrays read or updated, float scalar parameters, float "
+    "struct fields), "
     "loss sum(w * out) with random weights, 3 steps, 3 input sets: `ok` (agrees), `wrong_adjoint` (disagrees "
     "on >= 2 input sets where the finite differences are stable across steps: the backward code is wrong), "
     "`zero_adjoint` (the same with an adjoint identically zero), `inconclusive` (finite differences unstable "

@@ -250,17 +250,22 @@ def load_kernels(source: str) -> tuple[dict[str, Any], dict[str, Any]]:
 
 @contextlib.contextmanager
 def loaded_kernel(
-    source: str, kernel_name: str | None = None, *, backward: bool = False
+    source: str, kernel_name: str | None = None, *, backward: bool = False, optimization_level: int | None = None
 ) -> Iterator[tuple[Any, dict[str, Any]]]:
     """`load_kernel` for the duration of a block (e.g. to launch it), then `release`.
 
     `backward`: compile the kernel with its adjoint even where the source's options disable it (a row whose
     backward code was enabled for code generation, `backward_origin`), so `adjoint=True` launches run it.
     Without it Warp would launch no backward kernel for such a source.
+    `optimization_level`: the module's compilers run at this level (Warp's module option, so it is part of
+    the module's hash and its kernel-cache name); None: as the source says, else Warp's defaults.
     """
     with lock:
         kernel, namespace = load_kernel(source, kernel_name)
         try:
+            if optimization_level is not None:
+                kernel.module.options["optimization_level"] = optimization_level
+                kernel.module.mark_modified()
             if backward:
                 kernel.module.options["enable_backward"] = True
                 for k in [kernel, *kernel.overloads.values()]:

@@ -3,11 +3,11 @@
 A row's Warp step loads up to three CPU modules: the row's own (CPU compile and run, output digest),
 the same module with its backward for the standalone reference launch (the same module when the source
 enables backward, as generated rows do), and the gradient check's (float scalars exposed as arrays, widened
-to float64 when that generates; the row's own precision otherwise). Each used to be one Clang call of its
-own; `cpu_units` compiles a batch's modules in one translation unit into Warp's kernel cache, so nothing
-else in the row's step changes (checked on the Parquet of a 64-row pass: byte-identical files). A module
-that fails there is compiled by Warp in the row's step, as before, and the row's stage reports Warp's own
-error.
+to float64 when that generates; the row's own precision otherwise; at `gradients.optimization_level`).
+Each used to be one Clang call of its own; `cpu_units` compiles a batch's modules in one translation unit
+per optimisation level into Warp's kernel cache, so nothing else in the row's step changes (checked on the
+Parquet of a 64-row pass: byte-identical files). A module that fails there is compiled by Warp in the row's
+step, as before, and the row's stage reports Warp's own error.
 """
 
 from __future__ import annotations
@@ -23,26 +23,31 @@ from warp_cuda_ir.standalone.program import runs_backward
 from warp_cuda_ir.validation import gradients
 
 
-def _variants(row: Mapping[str, Any], standalone: bool) -> Iterator[tuple[str, bool, bool]]:
-    """(source, load with backward, is the gradient check's float64 variant) of the modules the row's step
-    loads, as `row.execution_columns`, `standalone.reference_columns` and `gradients.check` load them."""
-    yield row["python_source"], False, False
+def _variants(row: Mapping[str, Any], standalone: bool) -> Iterator[tuple[str, bool, int | None, bool]]:
+    """(source, load with backward, optimization level, is the gradient check's float64 variant) of the modules
+    the row's step loads, as `row.execution_columns`, `standalone.reference_columns` and `gradients.check` load
+    them."""
+    yield row["python_source"], False, None, False
     if not has_launch_record(row):
         return  # nothing runs: the CPU compile alone
     if standalone and runs_backward(row, "cpu"):
-        yield row["python_source"], True, False
+        yield row["python_source"], True, None, False
     if row.get("cuda_backward") and row.get("cpu_backward"):
+        level = gradients.optimization_level(row)
         try:
-            yield gradients.expose_parameters(gradients.widen_row(row))[0]["python_source"], True, True
+            yield gradients.expose_parameters(gradients.widen_row(row))[0]["python_source"], True, level, True
         except Exception:
-            yield gradients.expose_parameters(row)[0]["python_source"], True, False
+            yield gradients.expose_parameters(row)[0]["python_source"], True, level, False
 
 
 def _module(
-    source: str, kernel_name: str | None, backward: bool, known: Mapping[str, Any]
+    source: str, kernel_name: str | None, backward: bool, level: int | None, known: Mapping[str, Any]
 ) -> warp_session.CpuModule | None:
     try:
-        with warp_session.loaded_kernel(source, kernel_name, backward=backward) as (kernel, _):
+        with warp_session.loaded_kernel(source, kernel_name, backward=backward, optimization_level=level) as (
+            kernel,
+            _,
+        ):
             return warp_session.cpu_module(kernel, extraction.CPU_BLOCK_DIM, known)
     except (ExtractionError, SyntaxError):
         return None
@@ -53,12 +58,12 @@ def modules_of(rows: Sequence[Mapping[str, Any]], standalone: bool) -> list[warp
     found: dict[str, warp_session.CpuModule] = {}
     for row in rows:
         name = row.get("kernel_name")
-        for source, backward, widened in _variants(row, standalone):
+        for source, backward, level, widened in _variants(row, standalone):
             # A variant already found is not generated twice (the reference launch's module is the row's own
             # when the source enables backward); the widened one is always, so that None means it failed.
-            module = _module(source, name, backward, () if widened else found)
+            module = _module(source, name, backward, level, () if widened else found)
             if module is None and widened:  # the check falls back to the row's own precision
-                module = _module(gradients.expose_parameters(row)[0]["python_source"], name, True, found)
+                module = _module(gradients.expose_parameters(row)[0]["python_source"], name, True, level, found)
             if module is not None:
                 found.setdefault(module.identifier, module)
     return list(found.values())

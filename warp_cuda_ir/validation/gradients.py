@@ -46,6 +46,7 @@ import warp as wp
 
 from warp_cuda_ir import launch, schema, warp_session
 from warp_cuda_ir.errors import one_line
+from warp_cuda_ir.standalone.program import UNDEFINED_BACKWARD
 from warp_cuda_ir.warp_session import captured_stderr
 
 INPUT_SETS = 3
@@ -288,6 +289,25 @@ def _fallback_precision(row: Mapping[str, Any]) -> str:
     return "float16" if any(_HALF.search(a["dtype"]) for a in row["arguments"]) else "float32"
 
 
+# The check's modules are its own instrument (the row's source widened, its parameters exposed), not the row's
+# code, and most of their compile was Clang's optimiser: Warp's Clang compiles them at -O0, not at Warp's -O2.
+# Clang on 32 generated rows' check modules: 2.6 CPU-s at -O0, ~15 at -O2; the pass's row step ~0.07 core-s/row
+# cheaper; every annotation of 128 generated rows, and of 247 of 248 replayed real rows (the 248th below), the
+# same at either level (benchmarks/README.md, "The gradient check's modules at -O0"). Real rows gain little:
+# their cost is their own modules, which stay at Warp's level.
+# The exception is a backward whose behaviour is undefined (`UNDEFINED_BACKWARD`): what it does depends on the
+# optimiser. At -O0 a spin on a lock the backward never releases does not end (Warp's -O2 deletes it); newton's
+# contact scatter, which reads past its contacts, gives whatever memory holds (NaN at -O0; at -O2 a crash in one
+# pass, a finite adjoint in another). Such a check keeps Warp's level, as Warp's own build runs it.
+OPTIMIZATION_LEVEL = 0
+
+
+def optimization_level(row: Mapping[str, Any]) -> int | None:
+    """The level Warp compiles the row's gradient-check modules at (None: Warp's default)."""
+    undefined = any(h.startswith(UNDEFINED_BACKWARD) for h in row.get("adjoint_hazards") or ())
+    return None if undefined else OPTIMIZATION_LEVEL
+
+
 def check(row: Mapping[str, Any]) -> GradientCheck:
     """Gradient check of the row's kernel on the CPU, float64 if the kernel allows."""
     if not row.get("cuda_backward") or not row.get("cpu_backward"):
@@ -357,7 +377,11 @@ def _check(row: Mapping[str, Any], precision: str) -> GradientCheck:
     exposed_row, exposed = expose_parameters(row)
     source = exposed_row["python_source"]
     # backward=True: a real row's package may disable backward; its row's backward code was enabled for codegen
-    with warp_session.loaded_kernel(source, row.get("kernel_name"), backward=True) as (kernel, namespace):
+    level = optimization_level(row)
+    with warp_session.loaded_kernel(source, row.get("kernel_name"), backward=True, optimization_level=level) as (
+        kernel,
+        namespace,
+    ):
         base = _materialise(exposed_row, namespace)
         pairs: list[_Pair] = []
         norms: list[float] = []

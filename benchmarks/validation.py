@@ -229,11 +229,12 @@ def _build_with(checkout: Path, folder: Path, rows_wanted: int, seed: int, worke
     import pyarrow.parquet as pq
 
     script = checkout / "scripts" / "build.py"
+    options = script.read_text()
     command = [sys.executable, str(script), "--out", str(folder), "--target-mb", "0.01"]
     command += ["--seeds-per-shard", str(rows_wanted), "--seed", str(seed)]
     command += ["--workers", str(workers)] if workers is not None else []
-    command += ["--real", "none"] if "--real" in script.read_text() else []
-    command += ["--no-validate"] if "--no-validate" in script.read_text() else []
+    command += ["--real", "none"] if "--real" in options else []
+    command += ["--no-validate"] if "--no-validate" in options else []
     subprocess.run(command, check=True, capture_output=True, env=dict(os.environ, PYTHONPATH=str(checkout)))
     return sum(pq.read_metadata(f).num_rows for f in (folder / "data").rglob("*.parquet"))
 

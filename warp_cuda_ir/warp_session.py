@@ -265,12 +265,12 @@ def loaded_kernel(
         try:
             if optimization_level is not None:
                 kernel.module.options["optimization_level"] = optimization_level
-                kernel.module.mark_modified()
             if backward:
                 kernel.module.options["enable_backward"] = True
                 for k in [kernel, *kernel.overloads.values()]:
                     if k.options.get("enable_backward") is False:
                         k.options["enable_backward"] = True
+            if backward or optimization_level is not None:
                 # Warp hashed the module when `wp.overload` put a generic kernel's overload in it, with the
                 # options as written: without a new hash the forward-only object in Warp's kernel cache
                 # (the row's own CPU run built it) was loaded, and the backward launch found no symbol.

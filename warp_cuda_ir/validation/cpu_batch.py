@@ -12,9 +12,9 @@ step, as before, and the row's stage reports Warp's own error.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Container, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from warp_cuda_ir import cpu_units, extraction, warp_session
 from warp_cuda_ir.errors import ExtractionError
@@ -23,32 +23,37 @@ from warp_cuda_ir.standalone.program import runs_backward
 from warp_cuda_ir.validation import gradients
 
 
-def _variants(row: Mapping[str, Any], standalone: bool) -> Iterator[tuple[str, bool, int | None, bool]]:
-    """(source, load with backward, optimization level, is the gradient check's float64 variant) of the modules
-    the row's step loads, as `row.execution_columns`, `standalone.reference_columns` and `gradients.check` load
-    them."""
-    yield row["python_source"], False, None, False
+class _Variant(NamedTuple):
+    """A module the row's step loads: its source, loaded with backward or not, at which optimisation level
+    (None: Warp's), and whether it is the gradient check's float64 variant."""
+
+    source: str
+    backward: bool
+    level: int | None = None
+    widened: bool = False
+
+
+def _variants(row: Mapping[str, Any], standalone: bool) -> Iterator[_Variant]:
+    """The modules the row's step loads, as `row.execution_columns`, `standalone.reference_columns` and
+    `gradients.check` load them."""
+    yield _Variant(row["python_source"], False)
     if not has_launch_record(row):
         return  # nothing runs: the CPU compile alone
     if standalone and runs_backward(row, "cpu"):
-        yield row["python_source"], True, None, False
+        yield _Variant(row["python_source"], True)
     if row.get("cuda_backward") and row.get("cpu_backward"):
         level = gradients.optimization_level(row)
         try:
-            yield gradients.expose_parameters(gradients.widen_row(row))[0]["python_source"], True, level, True
+            yield _Variant(gradients.expose_parameters(gradients.widen_row(row))[0]["python_source"], True, level, True)
         except Exception:
-            yield gradients.expose_parameters(row)[0]["python_source"], True, level, False
+            yield _Variant(gradients.expose_parameters(row)[0]["python_source"], True, level)
 
 
-def _module(
-    source: str, kernel_name: str | None, backward: bool, level: int | None, known: Mapping[str, Any]
-) -> warp_session.CpuModule | None:
+def _module(variant: _Variant, kernel_name: str | None, known: Container[str]) -> warp_session.CpuModule | None:
+    source, backward, level = variant.source, variant.backward, variant.level
     try:
-        with warp_session.loaded_kernel(source, kernel_name, backward=backward, optimization_level=level) as (
-            kernel,
-            _,
-        ):
-            return warp_session.cpu_module(kernel, extraction.CPU_BLOCK_DIM, known)
+        with warp_session.loaded_kernel(source, kernel_name, backward=backward, optimization_level=level) as loaded:
+            return warp_session.cpu_module(loaded[0], extraction.CPU_BLOCK_DIM, known)
     except (ExtractionError, SyntaxError):
         return None
 
@@ -58,12 +63,13 @@ def modules_of(rows: Sequence[Mapping[str, Any]], standalone: bool) -> list[warp
     found: dict[str, warp_session.CpuModule] = {}
     for row in rows:
         name = row.get("kernel_name")
-        for source, backward, level, widened in _variants(row, standalone):
+        for variant in _variants(row, standalone):
             # A variant already found is not generated twice (the reference launch's module is the row's own
             # when the source enables backward); the widened one is always, so that None means it failed.
-            module = _module(source, name, backward, level, () if widened else found)
-            if module is None and widened:  # the check falls back to the row's own precision
-                module = _module(gradients.expose_parameters(row)[0]["python_source"], name, True, level, found)
+            module = _module(variant, name, () if variant.widened else found)
+            if module is None and variant.widened:  # the check falls back to the row's own precision
+                fallback = gradients.expose_parameters(row)[0]["python_source"]
+                module = _module(_Variant(fallback, True, variant.level), name, found)
             if module is not None:
                 found.setdefault(module.identifier, module)
     return list(found.values())

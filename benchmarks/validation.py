@@ -5,6 +5,8 @@
     python benchmarks/validation.py --side-by-side OLD_CHECKOUT [--rounds 2] [--no-standalone]   # old vs new
     python benchmarks/validation.py --stages --rows 64 [--old OLD_CHECKOUT [--old-chunk-size N]] [--keep DIR]
         # core-s/row per step of the pass, and floors
+    python benchmarks/validation.py --backward-forms BUILD [--rows 128] [--chunk-size 32]
+        # NVRTC on a folder's rows: Warp's module form against the pass's (backward helpers out of line)
 
 `--stages` builds --rows generated rows, validates a copy with this checkout's `scripts/validate.py --no-gpu`
 (and with OLD_CHECKOUT's, one after the other, for the before figure), and prints CPU seconds per row (the
@@ -13,6 +15,13 @@ alone on the same code with its best batching, in this process (NVRTC on one mod
 Clang on every row's CPU modules in one translation unit per setting, the row's own at -O2 and the gradient
 check's at -O0, as the pass compiles them; nvcc and g++ on one translation unit of every row's program per
 block size).
+
+`--backward-forms` compiles the first --rows rows of a built folder (e.g. a sample of real rows,
+`benchmarks/gpu_agreement.py sample`) in batches of --chunk-size, in one process, twice in each of two
+forms, alternating: `module`, each row's helpers, forward and backward in one namespace, as Warp's own
+module has them; `pass`, `compile_cuda.batch_source`, whose backward kernels get a copy of the helpers out
+of line. Prints CPU seconds per row of each round, and in how many rows the forward PTX of the two
+forms is equal.
 
 `--side-by-side` measures the whole pass (`scripts/validate.py --no-gpu`) in rows/s on a 128-seed
 build, for an older checkout of this repository (e.g. `git archive <commit> | tar -x -C OLD`) and for
@@ -44,7 +53,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from warp_cuda_ir import cpu_units, rows, warp_session
+from warp_cuda_ir import cpu_units, extraction, rows, warp_session
 from warp_cuda_ir.cli import default_workers
 from warp_cuda_ir.errors import ExtractionError
 from warp_cuda_ir.synthesis import CATEGORIES
@@ -243,7 +252,6 @@ def _floors(rows: list[dict[str, Any]], arch: int, root: Path) -> dict[str, floa
     """CPU seconds per row of each tool alone on the rows' code, batched as far as it goes."""
     import warp as wp
 
-    from warp_cuda_ir import extraction
     from warp_cuda_ir.standalone import batch, stage
 
     n = len(rows)
@@ -348,6 +356,50 @@ def stages_report(
         shutil.rmtree(root, ignore_errors=True)
 
 
+def _module_form(rows: list[dict[str, Any]]) -> str:
+    """A batch as Warp's module has each row: its helpers, forward and backward in one namespace, inlined."""
+    body = "".join(
+        f"\nnamespace warp_cuda_ir_row_{i} {{\n{r['cuda_helpers']}{r['cuda_forward']}{r['cuda_backward']}\n}}\n"
+        for i, r in enumerate(rows)
+    )
+    return extraction.translation_unit(
+        {"cuda_helpers": body, "cuda_forward": "", "cuda_backward": "", "block_dim": rows[0].get("block_dim")}, "cuda"
+    )
+
+
+def backward_forms(folder: Path, n: int, chunk_size: int, arch: int) -> None:
+    """NVRTC's CPU seconds per row for the module form and the pass's form of the same batches."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    tables = [pq.read_table(f) for f in sorted((folder / "data").rglob("*.parquet"))]
+    table = pa.concat_tables(tables, promote_options="permissive")
+    sample = [r for r in table.to_pylist() if r["cuda_forward"]][:n]
+    by_block: dict[int, list[dict[str, Any]]] = {}
+    for r in sample:
+        by_block.setdefault(r.get("block_dim") or extraction.CUDA_BLOCK_DIM, []).append(r)
+    batches = [g[i : i + chunk_size] for g in by_block.values() for i in range(0, len(g), chunk_size)]
+    root = Path(tempfile.mkdtemp(prefix="warp_cuda_ir_bench_"))
+    forms = {"module": _module_form, "pass": compile_cuda.batch_source}
+    try:
+        warp_session.init_warp()
+        compile_cuda.compile_rows(sample[:1], arch, root)  # NVRTC's header precompile, outside the clock
+        ptx: dict[str, list[str | None]] = {}
+        for round_ in (1, 2):
+            for name, form in forms.items():
+                clock, ptx[name] = _cpu_of_self(), []
+                for batch in batches:
+                    text, log = compile_cuda.compile_source(form(batch), arch, root, name)
+                    if text is None:
+                        print(f"  note: a {name} batch of {len(batch)} rows failed: {log.strip()[-300:]}")
+                    ptx[name] += [text and compile_cuda.forward_ptx(text, r["kernel_symbol"]) for r in batch]
+                print(f"  round {round_}, {name:6}: {(_cpu_of_self() - clock) / len(sample):.3f} CPU-s/row")
+        same = sum(a is not None and a == b for a, b in zip(ptx["module"], ptx["pass"], strict=True))
+        print(f"{len(sample)} rows in {len(batches)} batches: forward PTX equal in {same} of {len(sample)}")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--rows", type=int, default=64)
@@ -367,7 +419,13 @@ def main() -> int:
     p.add_argument(
         "--keep", type=Path, default=None, help="with --stages: keep the validated folders (KEEP/new, KEEP/old)"
     )
+    p.add_argument(
+        "--backward-forms", type=Path, default=None, help="a built folder: NVRTC on its rows in two batch forms"
+    )
     args = p.parse_args()
+    if args.backward_forms is not None:
+        backward_forms(args.backward_forms, args.rows, args.chunk_size, args.arch)
+        return 0
     if args.stages:
         (Path(tempfile.gettempdir())).mkdir(exist_ok=True)
         if args.keep is not None:

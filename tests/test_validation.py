@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from tests.helpers import ROOT, assert_publishable, build
+from tests.helpers import ROOT, assert_publishable, build, compile_only_row
 from warp_cuda_ir import extraction, launch, schema, warp_session, writing
 from warp_cuda_ir.card import validation_markdown
 from warp_cuda_ir.readback import read_back
@@ -185,22 +185,79 @@ def test_pass_annotates_every_row_end_to_end_on_cpu(interrupted_then_resumed: di
     assert full.features == schema.FEATURES
 
 
-def test_broken_cuda_source_is_reported_with_its_compiler_log(tiny_build: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("part", ["cuda_forward", "cuda_backward"])
+def test_broken_cuda_source_is_reported_with_its_compiler_log(tiny_build: Path, tmp_path: Path, part: str) -> None:
+    # The batch compiles forward and backward kernels apart (`compile_cuda.batch_source`): either one broken
+    # blames its row alone, with NVRTC's log of the row's own module.
     rows = pq.read_table(sorted((tiny_build / "data").rglob("*.parquet"))).to_pylist()[:4]
-    broken = dict(rows[1], cuda_forward=rows[1]["cuda_forward"].replace("{", "{ undeclared_thing_42 = 1;", 1))
+    assert rows[1][part]
+    broken = dict(rows[1], **{part: rows[1][part].replace("{", "{ undeclared_thing_42 = 1;", 1)})
     results = compile_cuda.compile_rows([rows[0], broken, rows[2], rows[3]], 90, tmp_path)
     assert [r.status for r in results] == ["ok", "error", "ok", "ok"]
     assert "undeclared_thing_42" in results[1].log and "error" in results[1].log and results[1].ptx is None
     assert f".entry {rows[3]['kernel_symbol']}_cuda_kernel_forward(" in results[3].ptx
 
 
-def test_a_rows_ptx_does_not_depend_on_its_batch(tiny_build: Path, tmp_path: Path) -> None:
-    # NVVM numbers branch labels by the function's place in the module: the row's text must not show it.
+FORCED_INLINE = """import warp as wp
+
+@wp.func(inline=True)
+def smooth(x: float):
+    return wp.sin(x) * wp.exp(-x * x)
+
+@wp.func
+def blend(x: float, y: float):
+    return smooth(x) + wp.cos(y) * smooth(y)
+
+@wp.kernel
+def mix(a: wp.array(dtype=float), b: wp.array(dtype=float), out: wp.array(dtype=float)):
+    i = wp.tid()
+    out[i] = blend(a[i], b[i]) * smooth(a[i] + b[i])
+"""
+
+
+def test_a_rows_ptx_is_its_forward_kernel_with_the_helpers_inlined_as_warp_compiles_it(
+    tiny_build: Path, tmp_path: Path
+) -> None:
+    # Backward kernels are compiled with their helpers out of line (`__noinline__`, far cheaper for NVVM on real
+    # kernels); forward kernels, whose PTX is the row's `ptx`, with the helpers as Warp emits them. These rows'
+    # PTX is that of their whole module; in some large real kernels NVVM inlines a helper the forward and the
+    # backward both call differently with the backward beside it (register numbering: 2 of 128 real rows).
     rows = pq.read_table(sorted((tiny_build / "data").rglob("*.parquet"))).to_pylist()
-    branchy = [r for r in rows if r["block_dim"] == rows[0]["block_dim"]][:6]
-    alone = compile_cuda.compile_rows(branchy[-1:], 90, tmp_path / "alone")[0].ptx
-    batched = compile_cuda.compile_rows(branchy, 90, tmp_path / "batch")[-1].ptx
-    assert alone and "$L__BB0_" in alone and alone == batched
+    rows = [r for r in rows if r["block_dim"] == 256 and "static CUDA_CALLABLE" in r["cuda_helpers"]][:3]
+    forced = compile_only_row(FORCED_INLINE, "mix", block_dim=256)
+    assert "WP_FORCEINLINE" in forced["cuda_helpers"] and len(rows) == 3
+    for row in [forced, *rows]:
+        ptx, log = compile_cuda.compile_source(compile_cuda.batch_source([row]), 90, tmp_path, "batch")
+        assert ptx is not None, log  # a forced-inline helper compiles in the backward's out-of-line copy too
+    batched = compile_cuda.compile_rows([*rows, forced], 90, tmp_path / "batch")
+    for row, result in zip([*rows, forced], batched, strict=True):
+        own, _ = compile_cuda.compile_source(extraction.translation_unit(row, "cuda"), 90, tmp_path, "own")
+        assert own is not None and result.ptx == compile_cuda.forward_ptx(own, row["kernel_symbol"])
+        assert "\tcall" not in result.ptx  # every helper inlined into the forward kernel
+
+
+PRINTS = """import warp as wp
+
+@wp.kernel
+def report(a: wp.array(dtype=float), out: wp.array(dtype=float)):
+    i = wp.tid()
+    if a[i] > 0.5:
+        wp.printf("%d: %f\\n", i, a[i])
+    out[i] = a[i] * 2.0
+    print(out[i])
+"""
+
+
+def test_a_rows_ptx_does_not_depend_on_its_batch(tiny_build: Path, tmp_path: Path) -> None:
+    # NVVM numbers branch labels by the function's place in the module, and calls (`printf`'s) on one count
+    # over the module: the row's text must show neither.
+    rows = pq.read_table(sorted((tiny_build / "data").rglob("*.parquet"))).to_pylist()
+    branchy = [r for r in rows if r["block_dim"] == 256][:6]
+    printing = [compile_only_row(PRINTS.replace("report", f"r{k}"), f"r{k}", block_dim=256) for k in range(2)]
+    alone = compile_cuda.compile_rows([printing[1]], 90, tmp_path / "alone")[0].ptx
+    batched = compile_cuda.compile_rows([*branchy, *printing], 90, tmp_path / "batch")
+    assert alone and "// callseq 0" in alone and "$L__BB0_" in batched[5].ptx and alone == batched[-1].ptx
+    assert batched[5].ptx == compile_cuda.compile_rows(branchy[-1:], 90, tmp_path / "alone")[0].ptx
 
 
 WRITES_NOTHING = """import warp as wp

@@ -404,7 +404,13 @@ _CUDA_COMPILE_RESULTS: tuple[tuple[str, pa.DataType, str], ...] = (
         string,
         "CUDA toolkit version of the NVRTC that compiled the row; null when skipped.",
     ),
-    ("ptx", string, "PTX of the forward kernel (`.entry`, with the module's PTX header) emitted by NVRTC."),
+    (
+        "ptx",
+        string,
+        "PTX of the forward kernel (`.entry`, with the module's PTX header) emitted by NVRTC, the row's helpers "
+        "inlined as in Warp's module (compiled apart from the backward kernel, whose calls of the same helpers "
+        "change NVVM's register numbering in some large kernels).",
+    ),
 )
 
 _CPU_RUN_RESULTS: tuple[tuple[str, pa.DataType, str], ...] = (
@@ -544,7 +550,8 @@ PASS: tuple[Stage, ...] = (
         "cuda_compile",
         _stage_columns(
             "cuda_compile",
-            "NVRTC compile of the row's CUDA module (forward + adjoint)",
+            "NVRTC compile of the row's CUDA forward and adjoint kernels, batched (the adjoint's helper functions "
+            "out of line; a row that fails is compiled again as its whole module, whose log is kept)",
             "NVRTC's compiler log, or how long it hung",
         ),
         results=_CUDA_COMPILE_RESULTS,

@@ -249,14 +249,18 @@ def report(a: wp.array(dtype=float), out: wp.array(dtype=float)):
 
 
 def test_a_rows_ptx_does_not_depend_on_its_batch(tiny_build: Path, tmp_path: Path) -> None:
-    # NVVM numbers branch labels by the function's place in the module, and calls (`printf`'s) on one count
-    # over the module: the row's text must show neither.
+    # NVVM numbers branch labels by the function's place in the module, and calls (`printf`'s) and string
+    # constants (their formats, here another per row) on one count over the module: the row's text shows none.
     rows = pq.read_table(sorted((tiny_build / "data").rglob("*.parquet"))).to_pylist()
     branchy = [r for r in rows if r["block_dim"] == 256][:6]
-    printing = [compile_only_row(PRINTS.replace("report", f"r{k}"), f"r{k}", block_dim=256) for k in range(2)]
+    printing = [
+        compile_only_row(PRINTS.replace("report", f"r{k}").replace("%d:", f"row {k} %d:"), f"r{k}", block_dim=256)
+        for k in range(2)
+    ]
     alone = compile_cuda.compile_rows([printing[1]], 90, tmp_path / "alone")[0].ptx
     batched = compile_cuda.compile_rows([*branchy, *printing], 90, tmp_path / "batch")
-    assert alone and "// callseq 0" in alone and "$L__BB0_" in batched[5].ptx and alone == batched[-1].ptx
+    assert alone and "// callseq 0" in alone and "$str$1" in alone and "$L__BB0_" in batched[5].ptx
+    assert alone == batched[-1].ptx
     assert batched[5].ptx == compile_cuda.compile_rows(branchy[-1:], 90, tmp_path / "alone")[0].ptx
 
 

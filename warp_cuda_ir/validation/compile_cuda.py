@@ -88,15 +88,19 @@ def forward_ptx(ptx: str, symbol: str) -> str | None:
     entry = _FUNCTION_ORDINAL.sub(r"\g<1>0", ptx[start:end])
     calls: dict[str, str] = {}
     entry = _CALL_SEQUENCE.sub(lambda m: m[1] + calls.setdefault(m[2], str(len(calls))), entry)
+    strings: dict[str, str] = {}
+    entry = _STRING.sub(lambda m: strings.setdefault(m[0], "$str" + (f"${len(strings)}" if strings else "")), entry)
     return ptx[: header_end + 2] + entry
 
 
 # NVVM numbers a function's branch labels and local depot by the function's place in the module
 # (`$L__BB62_18`, `__local_depot62`), and its call sequences (`// callseq 542`, around each call such as
-# `printf`'s) on one count over the module, so the same kernel compiled in another batch would get other
-# names: numbered as the only function of its text, a row's PTX depends on the row alone.
+# `printf`'s) and string constants (`$str$3`, a format string) on one count over the module, so the same
+# kernel compiled in another batch would get other names: numbered as the only function of its text, a
+# row's PTX depends on the row alone.
 _FUNCTION_ORDINAL = re.compile(r"(\$L__BB|__local_depot)\d+")
 _CALL_SEQUENCE = re.compile(r"(// callseq )(\d+)")
+_STRING = re.compile(r"\$str(?:\$\d+)?")
 
 
 def compile_source(source: str, arch: int, workdir: Path, name: str) -> tuple[str | None, str]:

@@ -7,6 +7,7 @@
         # core-s/row per step of the pass, and floors
     python benchmarks/validation.py --backward-forms BUILD [--rows 128] [--chunk-size 32]
         # NVRTC on a folder's rows: Warp's module form against the pass's (backward helpers out of line)
+    python benchmarks/validation.py --assemble VALIDATED_FOLDER   # how many rows' `ptx` ptxas assembles alone
 
 `--stages` builds --rows generated rows, validates a copy with this checkout's `scripts/validate.py --no-gpu`
 (and with OLD_CHECKOUT's, one after the other, for the before figure), and prints CPU seconds per row (the
@@ -22,6 +23,10 @@ forms, alternating: `module`, each row's helpers, forward and backward in one na
 module has them; `pass`, `compile_cuda.batch_source`, whose backward kernels get a copy of the helpers out
 of line. Prints CPU seconds per row of each round, and in how many rows the forward PTX of the two
 forms is equal.
+
+`--assemble` runs `ptxas -arch=sm_<cuda_arch>` on each row's `ptx` of a validated folder, alone, and counts
+the rows it assembles, with the first line of each kind of error. A ptxas older than the NVRTC that wrote the
+PTX (nvcc 13.0's reads PTX 9.0, NVRTC 13.4 writes 9.4) gets the text at the version it names.
 
 `--side-by-side` measures the whole pass (`scripts/validate.py --no-gpu`) in rows/s on a 128-seed
 build, for an older checkout of this repository (e.g. `git archive <commit> | tar -x -C OLD`) and for
@@ -400,6 +405,39 @@ def backward_forms(folder: Path, n: int, chunk_size: int, arch: int) -> None:
         shutil.rmtree(root, ignore_errors=True)
 
 
+def assemble(folder: Path) -> None:
+    """ptxas on each row's `ptx` alone: how many assemble, and the first line of each kind of error."""
+    import collections
+    import re
+    import subprocess
+
+    import pyarrow.parquet as pq
+
+    errors: collections.Counter[str] = collections.Counter()
+    done = 0
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / "row.ptx"
+        for f in sorted((folder / "data").rglob("*.parquet")):
+            for row in pq.read_table(f, columns=["ptx", "cuda_arch"]).to_pylist():
+                if not row["ptx"]:
+                    continue
+                text, done = row["ptx"], done + 1
+                for _ in range(2):
+                    path.write_text(text)
+                    command = ["ptxas", f"-arch=sm_{row['cuda_arch']}", str(path), "-o", os.devnull]
+                    run = subprocess.run(command, capture_output=True, text=True)
+                    older = re.search(r"Unsupported \.version [\d.]+; current version is '([\d.]+)'", run.stderr)
+                    if not older:
+                        break
+                    text = re.sub(r"^\.version [\d.]+$", f".version {older[1]}", text, count=1, flags=re.M)
+                if run.returncode:
+                    first = (run.stderr.strip().splitlines() or ["no message"])[0]
+                    errors[re.sub(r"^ptxas \S+, line \d+; ", "", first)] += 1
+    print(f"{done - sum(errors.values())} of {done} rows' PTX assembles alone")
+    for message, count in errors.most_common(10):
+        print(f"  {count}: {message}")
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--rows", type=int, default=64)
@@ -422,7 +460,11 @@ def main() -> int:
     p.add_argument(
         "--backward-forms", type=Path, default=None, help="a built folder: NVRTC on its rows in two batch forms"
     )
+    p.add_argument("--assemble", type=Path, default=None, help="a validated folder: ptxas on each row's ptx")
     args = p.parse_args()
+    if args.assemble is not None:
+        assemble(args.assemble)
+        return 0
     if args.backward_forms is not None:
         backward_forms(args.backward_forms, args.rows, args.chunk_size, args.arch)
         return 0

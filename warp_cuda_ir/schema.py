@@ -407,9 +407,10 @@ _CUDA_COMPILE_RESULTS: tuple[tuple[str, pa.DataType, str], ...] = (
     (
         "ptx",
         string,
-        "PTX of the forward kernel (`.entry`, with the module's PTX header) emitted by NVRTC, the row's helpers "
-        "inlined as in Warp's module (compiled apart from the backward kernel, whose calls of the same helpers "
-        "change NVVM's register numbering in some large kernels).",
+        "PTX of the forward kernel emitted by NVRTC: the module's header, the module-scope declarations the "
+        "kernel uses (shared tile storage, `vprintf` and its format strings) and its `.entry`, which ptxas "
+        "assembles alone. The row's helpers are inlined as in Warp's module (compiled apart from the backward "
+        "kernel, whose calls of the same helpers change NVVM's register numbering in some large kernels).",
     ),
 )
 

@@ -76,21 +76,63 @@ _OUT_OF_LINE = "\n#undef CUDA_CALLABLE\n#define CUDA_CALLABLE __host__ __device_
 
 
 def forward_ptx(ptx: str, symbol: str) -> str | None:
-    """The PTX header plus the `.entry` of `<symbol>_cuda_kernel_forward`, from a module's PTX."""
+    """The `.entry` of `<symbol>_cuda_kernel_forward` from a module's PTX, after the module's header and the
+    module-scope declarations and functions it uses (shared tile storage, `printf`'s format strings and
+    `vprintf`, ...), in the module's order: PTX that ptxas assembles alone."""
     ptx = ptx.rstrip("\x00")
-    start = ptx.find(f".entry {symbol}_cuda_kernel_forward(")
-    if start < 0:
-        return None
-    start = ptx.rfind("\n", 0, start) + 1  # the `.visible .entry` line
-    end = ptx.find("\n}\n", start)
-    end = len(ptx) if end < 0 else end + 3
     header_end = ptx.find("\n\n", ptx.find(".address_size"))
-    entry = _FUNCTION_ORDINAL.sub(r"\g<1>0", ptx[start:end])
+    if header_end < 0:
+        return None
+    items = _module_items(ptx[header_end + 2 :])
+    entry = next((k for k, (name, _) in enumerate(items) if name == f"{symbol}_cuda_kernel_forward"), None)
+    if entry is None:
+        return None
+    names = {name: k for k, (name, _) in enumerate(items) if name}
+    used, todo = {entry}, [entry]
+    while todo:  # what the entry names, what that names, ...
+        for token in _TOKEN.findall(items[todo.pop()][1]):
+            k = names.get(token)
+            if k is not None and k not in used:
+                used.add(k)
+                todo.append(k)
+    declarations = "".join(items[k][1] for k in sorted(used - {entry}))
+    text = _FUNCTION_ORDINAL.sub(r"\g<1>0", declarations + ("\n" if declarations else "") + items[entry][1])
     calls: dict[str, str] = {}
-    entry = _CALL_SEQUENCE.sub(lambda m: m[1] + calls.setdefault(m[2], str(len(calls))), entry)
+    text = _CALL_SEQUENCE.sub(lambda m: m[1] + calls.setdefault(m[2], str(len(calls))), text)
     strings: dict[str, str] = {}
-    entry = _STRING.sub(lambda m: strings.setdefault(m[0], "$str" + (f"${len(strings)}" if strings else "")), entry)
-    return ptx[: header_end + 2] + entry
+    text = _STRING.sub(lambda m: strings.setdefault(m[0], "$str" + (f"${len(strings)}" if strings else "")), text)
+    return ptx[: header_end + 2] + text
+
+
+def _module_items(body: str) -> list[tuple[str | None, str]]:
+    """A PTX module's top-level items after its header, each (the symbol it defines or None, its lines): a
+    declaration ends with `;` outside braces, a function with the brace that closes its body."""
+    items: list[tuple[str | None, str]] = []
+    lines: list[str] = []
+    depth = 0
+    for line in body.splitlines(keepends=True):
+        if not lines and (not line.strip() or line.lstrip().startswith("//")):
+            continue  # blank lines and `// .globl` comments between items
+        lines.append(line)
+        depth += line.count("{") - line.count("}")
+        code = line.split("//", 1)[0].rstrip()
+        if depth == 0 and (code.endswith(";") or code.endswith("}")):
+            text = "".join(lines)
+            found = _DEFINES.search(text)
+            items.append((found and (found[1] or found[2]), text))
+            lines = []
+    if lines:
+        items.append((None, "".join(lines)))
+    return items
+
+
+_TOKEN = re.compile(r"[A-Za-z_$][\w$]*")
+# What an item defines: a function or entry (its name, after an optional return parameter list), or a variable
+# (the name before its `[size]`, initialiser or `;`).
+_DEFINES = re.compile(
+    r"^[^\n]*?\.(?:entry|func)\s+(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)"
+    r"|^[^\n]*?\.(?:global|shared|const)\s[^\n=;\[]*?([A-Za-z_$][\w$]*)\s*(?:\[[^\]]*\])?\s*(?:=|;)"
+)
 
 
 # NVVM numbers a function's branch labels and local depot by the function's place in the module

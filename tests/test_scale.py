@@ -17,7 +17,7 @@ import pytest
 
 from tests.helpers import ROOT, assert_publishable, build, remote_data_tables, run_cli
 from warp_cuda_ir import rows, writing
-from warp_cuda_ir.engines import get_executor
+from warp_cuda_ir.engines import get_executor, temp_env
 from warp_cuda_ir.errors import OutputFolderError
 from warp_cuda_ir.feed import ShardFeed, shard_engine
 from warp_cuda_ir.record import BuildRecord
@@ -47,11 +47,15 @@ def test_a_killed_build_resumes_to_the_rows_of_an_uninterrupted_one(tmp_path: Pa
     args += ["--seeds-per-shard", str(KILL_SPEC.seeds_per_shard), "--workers", "2", "--no-validate"]
     shards = out / writing.WORK_DIR / "shards"
     kill_after = random.Random().randint(2, 6)  # a different moment each run; any moment must work
+    # The killed build's temporary folder is the test's: a SIGKILL leaves its workers' folder behind, which
+    # would otherwise gather in the machine's /tmp, one per run.
+    (tmp_path / "tmp").mkdir()
     proc = subprocess.Popen(
         [sys.executable, str(ROOT / "scripts" / "build.py"), *args],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,  # its own process group: the kill takes the pool workers too
+        env={**os.environ, **temp_env(tmp_path / "tmp")},
     )
     try:
         deadline = time.monotonic() + 240

@@ -409,30 +409,20 @@ def assemble(folder: Path) -> None:
     """ptxas on each row's `ptx` alone: how many assemble, and the first line of each kind of error."""
     import collections
     import re
-    import subprocess
 
     import pyarrow.parquet as pq
 
     errors: collections.Counter[str] = collections.Counter()
     done = 0
     with tempfile.TemporaryDirectory() as scratch:
-        path = Path(scratch) / "row.ptx"
         for f in sorted((folder / "data").rglob("*.parquet")):
             for row in pq.read_table(f, columns=["ptx", "cuda_arch"]).to_pylist():
-                if not row["ptx"]:
-                    continue
-                text, done = row["ptx"], done + 1
-                for _ in range(2):
-                    path.write_text(text)
-                    command = ["ptxas", f"-arch=sm_{row['cuda_arch']}", str(path), "-o", os.devnull]
-                    run = subprocess.run(command, capture_output=True, text=True)
-                    older = re.search(r"Unsupported \.version [\d.]+; current version is '([\d.]+)'", run.stderr)
-                    if not older:
-                        break
-                    text = re.sub(r"^\.version [\d.]+$", f".version {older[1]}", text, count=1, flags=re.M)
-                if run.returncode:
-                    first = (run.stderr.strip().splitlines() or ["no message"])[0]
-                    errors[re.sub(r"^ptxas \S+, line \d+; ", "", first)] += 1
+                if row["ptx"]:
+                    done += 1
+                    run = compile_cuda.assemble(row["ptx"], row["cuda_arch"], Path(scratch))
+                    if run.returncode:
+                        first = (run.stderr.strip().splitlines() or ["no message"])[0]
+                        errors[re.sub(r"^ptxas \S+, line \d+; ", "", first)] += 1
     print(f"{done - sum(errors.values())} of {done} rows' PTX assembles alone")
     for message, count in errors.most_common(10):
         print(f"  {count}: {message}")

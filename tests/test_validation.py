@@ -265,20 +265,6 @@ def test_a_rows_ptx_does_not_depend_on_its_batch(tiny_build: Path, tmp_path: Pat
     assert batched[5].ptx == compile_cuda.compile_rows(branchy[-1:], 90, tmp_path / "alone")[0].ptx
 
 
-def _assembles(ptx: str, folder: Path) -> subprocess.CompletedProcess[str]:
-    """ptxas on a PTX text alone. The ptxas beside this machine's nvcc can be older than Warp's NVRTC (13.0
-    here, which reads PTX 9.0, against NVRTC 13.4's 9.4): the text is then declared at the version ptxas
-    names, which it assembles only if nothing newer is used."""
-    path = folder / "row.ptx"
-    path.write_text(ptx)
-    done = subprocess.run(["ptxas", "-arch=sm_90", str(path), "-o", os.devnull], capture_output=True, text=True)
-    older = re.search(r"Unsupported \.version [\d.]+; current version is '([\d.]+)'", done.stderr)
-    if older:
-        path.write_text(re.sub(r"^\.version [\d.]+$", f".version {older[1]}", ptx, count=1, flags=re.M))
-        done = subprocess.run(["ptxas", "-arch=sm_90", str(path), "-o", os.devnull], capture_output=True, text=True)
-    return done
-
-
 @pytest.mark.skipif(shutil.which("ptxas") is None, reason="ptxas not on PATH")
 def test_a_rows_ptx_assembles_alone(tiny_build: Path, tmp_path: Path) -> None:
     # Every Warp kernel uses the module's shared tile storage (`smem_base`), a printing one `vprintf` and its
@@ -287,11 +273,13 @@ def test_a_rows_ptx_assembles_alone(tiny_build: Path, tmp_path: Path) -> None:
     rows = [*[r for r in rows if r["block_dim"] == 256][:4], compile_only_row(PRINTS, "report", block_dim=256)]
     for row, result in zip(rows, compile_cuda.compile_rows(rows, 90, tmp_path / "nvrtc"), strict=True):
         assert "smem_base[" in result.ptx.split(".entry", 1)[0]
-        done = _assembles(result.ptx, tmp_path)
+        done = compile_cuda.assemble(result.ptx, 90, tmp_path)
         assert done.returncode == 0, (row["kernel_name"], done.stderr)
     assert ".extern .func" in result.ptx and "$str$1[" in result.ptx  # the printing row's
     entry_only = re.sub(r"\n\.(shared|global|extern)[^;]*;", "", result.ptx)
-    assert _assembles(entry_only, tmp_path).returncode != 0  # the check itself catches a missing declaration
+    assert (
+        compile_cuda.assemble(entry_only, 90, tmp_path).returncode != 0
+    )  # the check itself catches a missing declaration
 
 
 WRITES_NOTHING = """import warp as wp

@@ -13,8 +13,10 @@ rows are alone; a row that fails alone is compiled with its exact module source
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -49,9 +51,10 @@ def batch_source(rows: Sequence[Mapping[str, Any]]) -> str:
     Backward kernels follow, each with its own copy of the row's helpers, compiled with every generated
     helper `__noinline__` (`_OUT_OF_LINE`). The backward's PTX is kept nowhere, only NVRTC's verdict on it,
     and the front end checks the same text either way; what inlining costs is NVVM inlining each
-    helper's adjoint into the backward kernel and optimising the result: on 128 replayed real rows, 1.45
-    CPU-s/row for Warp's module against 0.27 for its forward alone, one mujoco-warp kernel 73.5 s (2.0 s
-    with its helpers out of line). See benchmarks/validation.py.
+    helper's adjoint into the backward kernel and optimising the result. On 128 replayed real rows in
+    batches of 32, 1.31 / 1.28 CPU-s/row in Warp's module form against 0.67 / 0.62 in this one; one
+    mujoco-warp kernel alone 73.5 s against 9.1 s, 7.4 of it its forward (`benchmarks/validation.py
+    --backward-forms`, benchmarks/README.md).
     """
     block_dims = {r.get("block_dim") or extraction.CUDA_BLOCK_DIM for r in rows}
     if len(block_dims) > 1:
@@ -143,6 +146,23 @@ _DEFINES = re.compile(
 _FUNCTION_ORDINAL = re.compile(r"(\$L__BB|__local_depot)\d+")
 _CALL_SEQUENCE = re.compile(r"(// callseq )(\d+)")
 _STRING = re.compile(r"\$str(?:\$\d+)?")
+
+
+def assemble(ptx: str, arch: int, workdir: Path) -> subprocess.CompletedProcess[str]:
+    """ptxas (from PATH) on a row's `ptx` alone. A ptxas older than Warp's NVRTC (nvcc 13.0's reads PTX 9.0,
+    NVRTC 13.4 writes 9.4) gets the text declared at the version it names, which it assembles only if the
+    kernel uses nothing newer."""
+    path = workdir / "row.ptx"
+    for _ in range(2):
+        path.write_text(ptx)
+        done = subprocess.run(
+            ["ptxas", f"-arch=sm_{arch}", str(path), "-o", os.devnull], capture_output=True, text=True
+        )
+        older = re.search(r"Unsupported \.version [\d.]+; current version is '([\d.]+)'", done.stderr)
+        if not older:
+            break
+        ptx = re.sub(r"^\.version [\d.]+$", f".version {older[1]}", ptx, count=1, flags=re.MULTILINE)
+    return done
 
 
 def compile_source(source: str, arch: int, workdir: Path, name: str) -> tuple[str | None, str]:

@@ -397,7 +397,8 @@ def backward_forms(folder: Path, n: int, chunk_size: int, arch: int) -> None:
                     text, log = compile_cuda.compile_source(form(batch), arch, root, name)
                     if text is None:
                         print(f"  note: a {name} batch of {len(batch)} rows failed: {log.strip()[-300:]}")
-                    ptx[name] += [text and compile_cuda.forward_ptx(text, r["kernel_symbol"]) for r in batch]
+                    symbols = [r["kernel_symbol"] for r in batch]
+                    ptx[name] += compile_cuda.forward_ptxs(text, symbols) if text else [None] * len(batch)
                 print(f"  round {round_}, {name:6}: {(_cpu_of_self() - clock) / len(sample):.3f} CPU-s/row")
         same = sum(a is not None and a == b for a, b in zip(ptx["module"], ptx["pass"], strict=True))
         print(f"{len(sample)} rows in {len(batches)} batches: forward PTX equal in {same} of {len(sample)}")

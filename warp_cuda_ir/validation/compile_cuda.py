@@ -59,18 +59,19 @@ def batch_source(rows: Sequence[Mapping[str, Any]]) -> str:
     block_dims = {r.get("block_dim") or extraction.CUDA_BLOCK_DIM for r in rows}
     if len(block_dims) > 1:
         raise ValueError(f"rows of one batch need one block_dim, got {sorted(block_dims)}")
-    forward = "".join(
-        f"\nnamespace warp_cuda_ir_row_{i} {{\n{r['cuda_helpers']}{r['cuda_forward']}\n}}\n" for i, r in enumerate(rows)
-    )
-    backward = "".join(
-        f"\nnamespace warp_cuda_ir_adjoint_{i} {{\n{r['cuda_helpers']}{r['cuda_backward']}\n}}\n"
-        for i, r in enumerate(rows)
-        if r["cuda_backward"]
-    )
+    forward = _namespaces(rows, "warp_cuda_ir_row", "cuda_forward")
+    backward = _namespaces(rows, "warp_cuda_ir_adjoint", "cuda_backward")
     body = forward + (_OUT_OF_LINE + backward if backward else "")
     # The module prelude (headers, macros, bfloat16 switch) is exactly the one a row gets.
     unit = {"cuda_helpers": body, "cuda_forward": "", "cuda_backward": "", "block_dim": block_dims.pop()}
     return extraction.translation_unit(unit, "cuda")
+
+
+def _namespaces(rows: Sequence[Mapping[str, Any]], prefix: str, kernel: str) -> str:
+    """Each row's helpers and its `kernel` column in a namespace of its own (rows without that kernel: none)."""
+    return "".join(
+        f"\nnamespace {prefix}_{i} {{\n{r['cuda_helpers']}{r[kernel]}\n}}\n" for i, r in enumerate(rows) if r[kernel]
+    )
 
 
 # Warp's generated functions and struct members are declared `CUDA_CALLABLE` (`__host__ __device__`, from
@@ -79,18 +80,31 @@ _OUT_OF_LINE = "\n#undef CUDA_CALLABLE\n#define CUDA_CALLABLE __host__ __device_
 
 
 def forward_ptx(ptx: str, symbol: str) -> str | None:
-    """The `.entry` of `<symbol>_cuda_kernel_forward` from a module's PTX, after the module's header and the
-    module-scope declarations and functions it uses (shared tile storage, `printf`'s format strings and
-    `vprintf`, ...), in the module's order: PTX that ptxas assembles alone."""
+    """The PTX of `<symbol>_cuda_kernel_forward` alone, from a module's PTX (`forward_ptxs`)."""
+    return forward_ptxs(ptx, [symbol])[0]
+
+
+def forward_ptxs(ptx: str, symbols: Sequence[str]) -> list[str | None]:
+    """For each symbol, the `.entry` of `<symbol>_cuda_kernel_forward` from a module's PTX, after the module's
+    header and the module-scope declarations and functions it uses (shared tile storage, `printf`'s format
+    strings and `vprintf`, ...), in the module's order: PTX that ptxas assembles alone. The module is read
+    once for all of them (a batch's PTX runs to megabytes)."""
     ptx = ptx.rstrip("\x00")
     header_end = ptx.find("\n\n", ptx.find(".address_size"))
     if header_end < 0:
-        return None
+        return [None] * len(symbols)
     items = _module_items(ptx[header_end + 2 :])
-    entry = next((k for k, (name, _) in enumerate(items) if name == f"{symbol}_cuda_kernel_forward"), None)
+    names = {name: k for k, (name, _) in enumerate(items) if name}
+    return [
+        _with_what_it_uses(ptx[: header_end + 2], items, names, names.get(f"{s}_cuda_kernel_forward")) for s in symbols
+    ]
+
+
+def _with_what_it_uses(
+    header: str, items: list[tuple[str | None, str]], names: Mapping[str, int], entry: int | None
+) -> str | None:
     if entry is None:
         return None
-    names = {name: k for k, (name, _) in enumerate(items) if name}
     used, todo = {entry}, [entry]
     while todo:  # what the entry names, what that names, ...
         for token in _TOKEN.findall(items[todo.pop()][1]):
@@ -104,7 +118,7 @@ def forward_ptx(ptx: str, symbol: str) -> str | None:
     text = _CALL_SEQUENCE.sub(lambda m: m[1] + calls.setdefault(m[2], str(len(calls))), text)
     strings: dict[str, str] = {}
     text = _STRING.sub(lambda m: strings.setdefault(m[0], "$str" + (f"${len(strings)}" if strings else "")), text)
-    return ptx[: header_end + 2] + text
+    return header + text
 
 
 def _module_items(body: str) -> list[tuple[str | None, str]]:
@@ -202,7 +216,7 @@ def compile_rows(rows: Sequence[Mapping[str, Any]], arch: int, workdir: Path) ->
 def _compile(rows: list[Mapping[str, Any]], arch: int, scratch: Path) -> list[CudaCompile]:
     ptx, _ = compile_source(batch_source(rows), arch, scratch, "batch")
     if ptx is not None:
-        return [CudaCompile("ok", None, forward_ptx(ptx, r["kernel_symbol"])) for r in rows]
+        return [CudaCompile("ok", None, text) for text in forward_ptxs(ptx, [r["kernel_symbol"] for r in rows])]
     if len(rows) > 1:
         half = len(rows) // 2
         return _compile(rows[:half], arch, scratch) + _compile(rows[half:], arch, scratch)

@@ -378,10 +378,8 @@ def _check(row: Mapping[str, Any], precision: str) -> GradientCheck:
     source = exposed_row["python_source"]
     # backward=True: a real row's package may disable backward; its row's backward code was enabled for codegen
     level = optimization_level(row)
-    with warp_session.loaded_kernel(source, row.get("kernel_name"), backward=True, optimization_level=level) as (
-        kernel,
-        namespace,
-    ):
+    with warp_session.loaded_kernel(source, row.get("kernel_name"), backward=True, optimization_level=level) as loaded:
+        kernel, namespace = loaded
         base = _materialise(exposed_row, namespace)
         pairs: list[_Pair] = []
         norms: list[float] = []
